@@ -1,0 +1,50 @@
+# Thin front for CMake + Ninja. `make` builds build/tlparse; `make check` runs every test
+# (unit, golden, CLI, conformance against ../shared when present) in a normal and an
+# ASan+UBSan build; `make demo` renders the bundled sample trace; `make bench` measures.
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+CMAKE_FLAGS ?=
+OUT ?= tl_out
+
+.PHONY: all deps check-deps check demo bench fuzz format format-check clean
+
+all: deps
+	@[ -f $(BUILD)/build.ninja ] || cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	@ninja -C $(BUILD) tlparse
+
+deps:
+	@scripts/deps.sh build
+
+check-deps:
+	@scripts/deps.sh check
+
+check: check-deps all
+	@[ -f $(ASAN_BUILD)/build.ninja ] || cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Asan -DTL_DEVELOPER=ON $(CMAKE_FLAGS)
+	@ninja -C $(BUILD)
+	@ninja -C $(ASAN_BUILD)
+	@cd $(BUILD) && ctest --output-on-failure -j2 -L 'cli|golden|conformance'
+	@cd $(ASAN_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure -j2
+
+demo: all
+	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then nb=; else nb=--no-browser; fi; \
+	$(BUILD)/tlparse tests/fixtures/demo.log -o $(OUT) --overwrite $$nb && \
+	echo "demo: report written to $(OUT)/index.html"
+
+bench: all
+	@scripts/deps.sh bench
+	@bench/run.sh
+
+fuzz:
+	@scripts/deps.sh fuzz
+	@[ -f build-fuzz/build.ninja ] || CC=clang cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTL_FUZZ=ON -DTL_TESTS=OFF
+	@ninja -C build-fuzz
+	@fuzz/run.sh build-fuzz $${FUZZ_SECONDS:-60}
+
+format:
+	@clang-format -i src/*.c src/*.h include/tlparse/*.h tests/unit/*.c fuzz/*.c
+
+format-check:
+	@clang-format --dry-run --Werror src/*.c src/*.h include/tlparse/*.h tests/unit/*.c fuzz/*.c
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

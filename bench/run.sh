@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# `make bench`: time build/tlparse on big generated logs (warm page cache) next to the floor
+# of a plain `cp` of the same file (best of 3); print one table row per size. Builds nothing.
+#   BENCH_SIZES="200 1024"   log sizes in MiB (default 200); logs are kept in bench/out/ and reused
+#   TLPARSE=path             binary to measure (default build/tlparse)
+#   BENCH_SHARED=dir         where the shared corpus lives (default ../shared)
+#   BENCH_CALLGRIND=1        also count instructions on a 20 MiB log with callgrind and compare with
+#                            bench/baseline.txt; BENCH_UPDATE_BASELINE=1 rewrites that file
+# Logs are grown from ../shared/corpus/logs/cache_hit_miss.log by ../shared/bench/make_big_trace.py,
+# or, without ../shared, from tests/fixtures/demo.log by scripts/grow_trace.py.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+TLPARSE=${TLPARSE:-build/tlparse}
+SIZES=${BENCH_SIZES:-200}
+OUT=bench/out
+SHARED=${BENCH_SHARED:-../shared}
+BASELINE=bench/baseline.txt
+
+die() {
+    echo "bench: $*" >&2
+    exit 1
+}
+
+command -v python3 >/dev/null 2>&1 ||
+    die "python3 is needed to generate the big logs (scripts/deps.sh bench installs it)"
+[ -x /usr/bin/time ] || die "/usr/bin/time is needed (Debian package 'time'; scripts/deps.sh bench)"
+if [ ! -x "$TLPARSE" ] && ! command -v "$TLPARSE" >/dev/null 2>&1; then
+    die "no tlparse binary at '$TLPARSE': run 'make' first, or set TLPARSE=/path/to/tlparse"
+fi
+mkdir -p "$OUT"
+
+if [ -f "$SHARED/bench/make_big_trace.py" ] && [ -f "$SHARED/corpus/logs/cache_hit_miss.log" ]; then
+    GEN=("$SHARED/bench/make_big_trace.py")
+    SEED="$SHARED/corpus/logs/cache_hit_miss.log"
+else
+    echo "bench: $SHARED/bench or $SHARED/corpus not found; growing tests/fixtures/demo.log instead" >&2
+    [ -f tests/fixtures/demo.log ] ||
+        die "tests/fixtures/demo.log is missing (python3 scripts/make_demo_trace.py -o tests/fixtures/demo.log)"
+    GEN=(scripts/grow_trace.py)
+    SEED=tests/fixtures/demo.log
+fi
+
+# make_log MB PATH: write a log of at least MB MiB to PATH, unless PATH already holds one made
+# the same way (the generator and seed are recorded next to it in PATH.how).
+make_log() {
+    local mb=$1 path=$2 how have want
+    how="${GEN[*]} --size-mb $mb $SEED"
+    want=$((mb * 1024 * 1024))
+    if [ -f "$path" ] && [ -f "$path.how" ] && [ "$(cat "$path.how")" = "$how" ]; then
+        have=$(stat -c %s "$path")
+        [ "$have" -ge "$want" ] && return 0
+    fi
+    echo "bench: generating $path ($mb MiB) ..." >&2
+    rm -f "$path" "$path.how"
+    python3 "${GEN[@]}" --size-mb "$mb" -o "$path.part" "$SEED" >&2
+    mv "$path.part" "$path"
+    echo "$how" >"$path.how"
+}
+
+# Nanosecond clock difference as seconds with 3 decimals.
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }
+
+# warm FILE: read it once so the timed run sees a warm page cache, and flush dirty pages
+# (left by the generator or an earlier run) so writeback throttling does not land in the timing.
+warm() {
+    cat "$1" >/dev/null
+    sync
+}
+
+# A field of the GNU `time -v` report, e.g. "Maximum resident set size (kbytes): 1234".
+time_field() { sed -n "s/^[[:space:]]*$1: //p" "$2"; }
+
+header=$(printf '%8s %8s %8s %8s %8s %12s %8s %7s %8s %10s' \
+    size_MB wall_s user_s sys_s MB/s peak_RSS_MB out_MB cp_s wall/cp Mlines/s)
+rows=()
+for mb in $SIZES; do
+    case $mb in '' | *[!0-9]*) die "BENCH_SIZES must hold whole MiB numbers, got '$mb'" ;; esac
+    log="$OUT/big$mb.log"
+    make_log "$mb" "$log"
+    bytes=$(stat -c %s "$log")
+    lines=$(wc -l <"$log")
+
+    # The floor: copying the file (best of 3; single copies vary with page allocation).
+    rm -rf "$OUT/report"
+    warm "$log"
+    cp_s=
+    for _ in 1 2 3; do
+        t0=$(date +%s%N)
+        cp "$log" "$OUT/cp.tmp"
+        t1=$(date +%s%N)
+        rm -f "$OUT/cp.tmp"
+        sync
+        c=$(elapsed "$t0" "$t1")
+        cp_s=$(awk -v a="$cp_s" -v b="$c" 'BEGIN { print (a == "" || b < a) ? b : a }')
+    done
+
+    warm "$log"
+    # Wall time from the ns clock (time -v only has 10 ms resolution); the rest from time -v.
+    t0=$(date +%s%N)
+    if ! /usr/bin/time -v -o "$OUT/time.txt" "$TLPARSE" "$log" -o "$OUT/report" --overwrite --no-browser \
+        >"$OUT/tlparse.stdout" 2>"$OUT/tlparse.stderr"; then
+        tail -n 5 "$OUT/tlparse.stderr" >&2
+        die "$TLPARSE failed on $log (stderr in $OUT/tlparse.stderr)"
+    fi
+    t1=$(date +%s%N)
+    wall=$(elapsed "$t0" "$t1")
+    user=$(time_field 'User time (seconds)' "$OUT/time.txt")
+    sys=$(time_field 'System time (seconds)' "$OUT/time.txt")
+    rss_kb=$(time_field 'Maximum resident set size (kbytes)' "$OUT/time.txt")
+    out_bytes=$(du -sb "$OUT/report" | cut -f1)
+    rows+=("$(awk -v b="$bytes" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss_kb" -v o="$out_bytes" \
+        -v c="$cp_s" -v l="$lines" 'BEGIN {
+            mib = 1048576; ww = (w > 0) ? w : 0.001
+            printf "%8.1f %8.3f %8.2f %8.2f %8.1f %12.1f %8.1f %7.3f %8.1f %10.2f",
+                b / mib, w, u, s, b / mib / ww, r / 1024, o / mib, c, (c > 0) ? w / c : 0, l / ww / 1e6
+        }')")
+done
+
+echo "tlparse: $TLPARSE    logs: grown from $SEED    (MB = MiB, warm page cache)"
+echo "$header"
+printf '%s\n' "${rows[@]}"
+
+if [ "${BENCH_CALLGRIND:-0}" = 1 ]; then
+    command -v valgrind >/dev/null 2>&1 ||
+        die "BENCH_CALLGRIND=1 needs valgrind (Debian package 'valgrind'; scripts/deps.sh bench)"
+    log="$OUT/big20.log"
+    make_log 20 "$log"
+    rm -rf "$OUT/report-cg"
+    valgrind --tool=callgrind --callgrind-out-file="$OUT/cg.out" \
+        "$TLPARSE" "$log" -o "$OUT/report-cg" --overwrite --no-browser \
+        >"$OUT/callgrind.stdout" 2>"$OUT/callgrind.stderr" ||
+        die "callgrind run failed (see $OUT/callgrind.stderr)"
+    ir=$(sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$OUT/cg.out" | tail -n 1)
+    [ -n "$ir" ] || ir=$(sed -n 's/^summary: *\([0-9][0-9]*\).*/\1/p' "$OUT/cg.out" | tail -n 1)
+    [ -n "$ir" ] || die "no 'totals:' or 'summary:' line in $OUT/cg.out"
+    echo "callgrind: $ir instructions (Ir) on a 20 MiB log"
+    base=
+    [ -f "$BASELINE" ] && base=$(grep -E '^[0-9]+$' "$BASELINE" | head -n 1 || true)
+    if [ -n "$base" ]; then
+        awk -v n="$ir" -v b="$base" 'BEGIN { printf "callgrind: baseline %d Ir, change %+.2f%%\n", b, (n - b) * 100 / b }'
+        grep -qxF "# log: $(cat "$log.how")" "$BASELINE" ||
+            echo "callgrind: note: the baseline was measured on a log made differently ($BASELINE)"
+    else
+        echo "callgrind: no baseline in $BASELINE (BENCH_UPDATE_BASELINE=1 writes one)"
+    fi
+    if [ "${BENCH_UPDATE_BASELINE:-0}" = 1 ]; then
+        {
+            echo "# callgrind Ir of tlparse on bench/out/big20.log ($(basename "$SEED") grown to 20 MiB);"
+            echo "# written by BENCH_CALLGRIND=1 BENCH_UPDATE_BASELINE=1 bench/run.sh"
+            echo "# log: $(cat "$log.how")"
+            echo "$ir"
+        } >"$BASELINE"
+        echo "callgrind: baseline written to $BASELINE"
+    fi
+fi

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * libtlparse: turn a TORCH_TRACE structured log into an HTML report.
+ * The CLI, the tests, the fuzzers and the benchmarks all go through tl_run().
+ * Messages go to stderr; nothing is printed on stdout.
+ */
+#ifndef TLPARSE_H
+#define TLPARSE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define TL_API __attribute__((visibility("default")))
+#else
+#define TL_API
+#endif
+
+/** Exit codes of the CLI; tl_run() returns one of them. */
+enum tl_exit {
+    TL_EXIT_OK = 0,
+    TL_EXIT_ERROR = 1,        /* runtime error, --strict failure, output exists */
+    TL_EXIT_USAGE = 2,        /* bad arguments, unsupported mode */
+    TL_EXIT_INTERRUPTED = 130 /* SIGINT/SIGTERM: nothing was left behind */
+};
+
+struct tl_options {
+    const char *path;               /* log file, or folder (newest log is taken) */
+    const char *out_dir;            /* NULL: "tl_out" */
+    const char *custom_header_html; /* inserted raw at the top of index.html; NULL: none */
+    bool latest;                    /* PATH is a folder: take its newest log */
+    bool overwrite;                 /* replace an existing out_dir (atomically, at the end) */
+    bool strict;                    /* bad lines make the exit code 1 */
+    bool strict_compile_id;         /* entries without compile id make it 1 */
+    bool verbose;                   /* print every unknown field */
+    bool plain_text;                /* inductor_output_code as .txt */
+    bool export_mode;               /* -e: not supported yet */
+    bool inductor_provenance;       /* -i: not supported yet */
+    bool all_ranks_html;            /* not supported yet */
+    bool progress;                  /* draw a progress bar on stderr */
+    const char *mem_input;          /* with mem_len: parse this buffer instead of path */
+    uint64_t mem_len;
+};
+
+struct tl_result {
+    char index_path[4096]; /* the report's index.html, when one was written */
+    uint64_t bytes_in;     /* log bytes read */
+    uint64_t lines;        /* log lines read */
+};
+
+/** Set by a signal handler to stop a run; tl_run() then cleans up and returns 130. */
+extern TL_API volatile sig_atomic_t tl_interrupted;
+
+/** Run the whole job. res may be NULL. */
+TL_API int tl_run(const struct tl_options *opt, struct tl_result *res);
+
+/** "0.4.3" */
+TL_API const char *tl_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

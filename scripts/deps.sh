@@ -1,0 +1,27 @@
+#!/bin/sh
+# Install the Debian packages a target needs, if any are missing.
+#   scripts/deps.sh build   what `make` and `make demo` need
+#   scripts/deps.sh check   what `make check` needs as well
+#   scripts/deps.sh bench   what `make bench` needs as well
+# Uses apt-get (through sudo when not root). Does nothing when all are present.
+set -eu
+want="gcc make cmake ninja-build pkg-config libmd-dev zlib1g-dev libzstd-dev"
+case "${1:-build}" in
+build) ;;
+check) want="$want clang libcmocka-dev libjson-c-dev python3 libclang-rt-14-dev zstd gzip" ;;
+bench) want="$want python3 time valgrind hyperfine" ;;
+fuzz) want="$want clang libclang-rt-14-dev" ;;
+*) echo "usage: $0 build|check|bench|fuzz" >&2; exit 2 ;;
+esac
+missing=
+for p in $want; do
+    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||
+        missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing:$missing" >&2
+if [ "$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing >&2

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Our own CSS and JavaScript, embedded at build time from src/assets/ by
+ * cmake/Embed.cmake. Each is a NUL-terminated string.
+ */
+#ifndef TL_ASSETS_H
+#define TL_ASSETS_H
+
+#include <stddef.h>
+
+extern const char tl_asset_style_css[];
+extern const char tl_asset_toggle_js[];
+extern const char tl_asset_query_js[];
+extern const char tl_asset_failures_css[];
+extern const char tl_asset_dump_css[];
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The report folder. Everything is written into a temporary folder beside
+ * the target (`.<name>.tlparse-XXXXXX`) through a directory fd, so no path
+ * can leave it; tl_outdir_commit() renames it into place (swapping it with
+ * an old report atomically under --overwrite), tl_outdir_abort() removes it.
+ * Names that come from a log go through tl_path_safe() first.
+ * Depends on arena, buf, err, map, str.
+ */
+#ifndef TL_OUTDIR_H
+#define TL_OUTDIR_H
+
+#include "config.h"
+#include "arena.h"
+#include "buf.h"
+#include "err.h"
+#include "map.h"
+#include "str.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tl_outdir {
+    char *target; /* as given */
+    char *tmp;    /* the temporary folder's path */
+    int dirfd;    /* open on tmp */
+    bool overwrite;
+    struct tl_arena arena;
+    struct tl_map dirs; /* sub-folders already created */
+    uint64_t bytes;     /* bytes written */
+    uint64_t files;     /* files created */
+};
+
+/**
+ * Check the target and create the temporary folder. Fails (TL_ERR_EXISTS)
+ * when the target exists and overwrite is false, and when it exists but is
+ * not a folder. Creates the target's parent folders.
+ */
+int tl_outdir_open(struct tl_outdir *o, const char *target, bool overwrite, struct tl_err *err);
+/** Write (create or replace) rel with n bytes; creates parent sub-folders. */
+int tl_outdir_write(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                    struct tl_err *err);
+/** Create (or truncate) rel for streaming; returns an fd the caller closes. */
+int tl_outdir_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_err *err);
+/** Move the finished report into place. The struct is released either way. */
+int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err);
+/** Remove the temporary folder and release the struct. Safe to call twice. */
+void tl_outdir_abort(struct tl_outdir *o);
+
+/** Write all of p[0..n) to fd, retrying short writes. */
+int tl_write_all(int fd, const void *p, size_t n);
+/** Remove a folder tree without following symbolic links. */
+int tl_remove_tree(const char *path);
+
+/* A buffered output file. */
+struct tl_outfile {
+    int fd;
+    struct tl_buf buf;
+    const char *name; /* for messages; borrowed */
+    struct tl_outdir *dir;
+};
+
+int tl_outfile_open(struct tl_outfile *f, struct tl_outdir *o, const char *rel, struct tl_err *err);
+/** Flush if more than a threshold is buffered. */
+int tl_outfile_maybe_flush(struct tl_outfile *f, struct tl_err *err);
+int tl_outfile_flush(struct tl_outfile *f, struct tl_err *err);
+/** Flush and close; the struct is released either way. */
+int tl_outfile_close(struct tl_outfile *f, struct tl_err *err);
+
+/**
+ * Append to out a version of name that is safe as a relative path inside
+ * the report: with allow_slash, '/' separates folders and empty, "." and ".."
+ * parts are neutralised; otherwise '/' becomes '_'. Control characters, '\\'
+ * and NUL become '_', a leading '.' becomes '_', Windows device names get a
+ * '_' prefix, parts longer than 200 bytes are cut and tagged with a hash.
+ * The result is never empty.
+ */
+void tl_path_safe(struct tl_buf *out, struct tl_str name, bool allow_slash);
+
+#endif

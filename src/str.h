@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * String views: a pointer and a length, not NUL-terminated, never owning.
+ * Used for everything sliced out of the input. Depends on nothing.
+ */
+#ifndef TL_STR_H
+#define TL_STR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+struct tl_str {
+    const char *p;
+    size_t n;
+};
+
+#define TL_STR_NULL ((struct tl_str){NULL, 0})
+#define TL_STR_LIT(s) ((struct tl_str){(s), sizeof(s) - 1})
+
+static inline struct tl_str tl_str_make(const char *p, size_t n)
+{
+    struct tl_str s = {p, n};
+    return s;
+}
+
+static inline struct tl_str tl_str_cstr(const char *p)
+{
+    return tl_str_make(p, strlen(p));
+}
+
+static inline bool tl_str_eq(struct tl_str a, struct tl_str b)
+{
+    return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
+}
+
+static inline bool tl_str_eq_cstr(struct tl_str a, const char *b)
+{
+    return tl_str_eq(a, tl_str_cstr(b));
+}
+
+static inline bool tl_str_has_prefix(struct tl_str a, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return a.n >= n && memcmp(a.p, prefix, n) == 0;
+}
+
+static inline bool tl_str_has_suffix(struct tl_str a, const char *suffix)
+{
+    size_t n = strlen(suffix);
+    return a.n >= n && memcmp(a.p + a.n - n, suffix, n) == 0;
+}
+
+/** Position of the first occurrence of needle in hay, or -1. */
+static inline long tl_str_find(struct tl_str hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0)
+        return 0;
+    const char *r = hay.n >= n ? memmem(hay.p, hay.n, needle, n) : NULL;
+    return r ? (long)(r - hay.p) : -1;
+}
+
+#endif

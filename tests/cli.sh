@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# CLI behaviour: flags, exit codes, exact messages, output-folder safety.
+# Usage: tests/cli.sh path/to/tlparse
+set -uo pipefail
+bin=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+demo="$here/fixtures/demo.log"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# run CODE ARGS...: run tlparse, capture stdout/stderr, check the exit code.
+run() {
+    local want=$1
+    shift
+    "$bin" "$@" >out.txt 2>err.txt
+    local got=$?
+    if [ "$got" = "$want" ]; then ok; else bad "tlparse $* exited $got, want $want; stderr: $(head -c 400 err.txt)"; fi
+}
+has() { # has FILE TEXT: the file contains the text (fixed string)
+    if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks '$2': $(head -c 400 "$1")"; fi
+}
+hasnt() {
+    if grep -qF -- "$2" "$1"; then bad "$1 has '$2'"; else ok; fi
+}
+same() { # same FILE TEXT: the file's content is exactly the text
+    if [ "$(cat "$1")" = "$2" ]; then ok; else bad "$1 is '$(cat "$1")', want '$2'"; fi
+}
+exists() { if [ -e "$1" ]; then ok; else bad "$1 does not exist"; fi; }
+absent() { if [ -e "$1" ]; then bad "$1 exists"; else ok; fi; }
+
+# A one-entry log with a payload: entry NAME PAYLOAD -> a glog line plus tab lines.
+entry() {
+    local env=$1 payload=$2 md5
+    md5=$(printf '%s' "$payload" | md5sum | cut -d' ' -f1)
+    printf 'V1121 10:00:00.000000 1 torch/x.py:1] %s\n' "${env/@MD5@/$md5}"
+    printf '%s\n' "$payload" | sed 's/^/\t/'
+}
+
+# --- version and help
+run 0 --version
+same out.txt "tlparse 0.4.3"
+run 0 -V
+same out.txt "tlparse 0.4.3"
+run 0 --help
+has out.txt "Usage: tlparse [OPTIONS] <PATH>"
+has out.txt "--custom-header-html <HTML>"
+same err.txt ""
+
+# --- usage errors exit 2
+run 2
+has err.txt "tlparse: error: the following required argument was not provided: <PATH>"
+run 2 --out x "$demo"
+has err.txt "tlparse: error: unexpected argument --out"
+run 2 "$demo" -o
+has err.txt "tlparse: error: a value is required for -o <OUT>"
+run 2 "$demo" "$demo"
+has err.txt "unexpected argument"
+run 2 "$demo" --export -o e --no-browser
+has err.txt "tlparse: error: --export is not yet supported by this tlparse"
+absent e
+run 2 "$demo" -i -o e --no-browser
+has err.txt "--inductor-provenance is not yet supported"
+run 1 "$tmp" --latest --all-ranks-html -o e --no-browser
+has err.txt "tlparse: error: --latest cannot be used with --all-ranks-html"
+
+# --- a normal run
+run 0 "$demo" -o out1 --no-browser
+same out.txt ""
+same err.txt "Stats { ok: 161 }"
+for f in index.html compile_directory.json failures_and_restarts.html chromium_events.json \
+    raw.jsonl raw.log -_0_0_0/dynamo_output_graph_0.txt dump_file/eval_with_key_3.html; do
+    exists "out1/$f"
+done
+if cmp -s "$demo" out1/raw.log; then ok; else bad "raw.log differs from the input"; fi
+absent "$(ls -d .out1.tlparse-* 2>/dev/null | head -1)"
+
+# -o forms: -oDIR, -o=DIR
+run 0 "$demo" -oout2 --no-browser
+exists out2/index.html
+run 0 "$demo" -o=out3 --no-browser
+exists out3/index.html
+
+# --- an existing output folder is never touched without --overwrite
+mkdir keep && echo precious >keep/mine.txt
+run 1 "$demo" -o keep --no-browser
+same err.txt "tlparse: error: Directory keep already exists; pass --overwrite to replace it or use -o OUTDIR"
+same keep/mine.txt precious
+absent keep/index.html
+run 0 "$demo" -o keep --overwrite --no-browser
+exists keep/index.html
+absent keep/mine.txt
+echo notadir >afile
+run 1 "$demo" -o afile --overwrite --no-browser
+has err.txt "afile exists and is not a folder; not replacing it"
+same afile notadir
+
+# --- missing input: exit 1 and no output folder
+run 1 missing.log -o out4 --no-browser
+same err.txt "tlparse: error: cannot open missing.log: No such file or directory"
+absent out4
+
+# --- folders and --latest
+mkdir logs
+cp "$demo" logs/old.log
+entry '{"dynamo_output_graph": {}, "frame_id": 7, "frame_compile_id": 0, "attempt": 0, "has_payload": "@MD5@"}' 'graph()' >logs/new.log
+touch -d '2020-01-01' logs/old.log
+run 0 logs -o out5 --no-browser
+has err.txt "tlparse: parsing logs/new.log, the newest log in logs (1 other file skipped)"
+exists out5/-_7_0_0/dynamo_output_graph_0.txt
+run 0 logs --latest -o out6 --no-browser
+exists out6/-_7_0_0/dynamo_output_graph_0.txt
+run 1 "$demo" --latest -o out7 --no-browser
+has err.txt "is not a directory (required when using --latest)"
+absent out7
+mkdir empty
+run 1 empty -o out8 --no-browser
+same err.txt "tlparse: error: No files found in directory empty"
+
+# --- compressed input gives the same report
+gzip -c "$demo" >demo.log.gz
+zstd -q -c "$demo" >demo.log.zst
+run 0 demo.log.gz -o outgz --no-browser
+if diff -r out1 outgz >/dev/null; then ok; else bad "report of demo.log.gz differs from demo.log"; fi
+if [ -s demo.log.zst ]; then
+    run 0 demo.log.zst -o outzst --no-browser
+    if diff -r out1 outzst >/dev/null; then ok; else bad "report of demo.log.zst differs"; fi
+fi
+
+# --- bad lines are reported with file:line, counted, and the report is written
+{
+    printf 'not a trace line\n'
+    entry '{"dynamo_output_graph": {}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0, "has_payload": "@MD5@"}' 'g'
+    printf 'V1121 10:00:00.000000 1 torch/x.py:1] {"frame_id": 0, "oops"\n'
+    printf 'V1121 10:00:00.000000 1 torch/x.py:1] {"dynamo_output_graph": {}, "has_payload": "00000000000000000000000000000000"}\n\tpayload\n'
+} >bad.log
+run 0 bad.log -o outbad --no-browser
+has err.txt "tlparse: warning: bad.log:1: Failed to parse glog prefix"
+has err.txt "tlparse: warning: bad.log:4: Failed to parse metadata JSON: unexpected end of input at column 23"
+has err.txt "tlparse: warning: bad.log:5: payload md5 mismatch"
+has err.txt "Stats { ok: 2, fail_glog: 1, fail_json: 1, fail_payload_md5: 1 }"
+exists outbad/index.html
+exists outbad/-_0_0_0/dynamo_output_graph_0.txt
+run 1 bad.log -o outbad2 --no-browser --strict
+has err.txt "tlparse: error: Something went wrong"
+exists outbad2/index.html
+
+# --- --strict-compile-id fires only for ill-typed compile ids
+entry '{"dynamo_output_graph": {}, "frame_id": "x", "has_payload": "@MD5@"}' 'g' >nocid.log
+run 1 nocid.log -o outcid --no-browser --strict-compile-id
+has err.txt "tlparse: error: Some log entries did not have compile id"
+exists outcid/unknown_1/dynamo_output_graph_0.txt
+run 0 nocid.log -o outcid2 --no-browser
+
+# --- unknown fields
+entry '{"brand_new_thing": {}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0}' '' | head -1 >unk.log
+run 0 unk.log -o outunk --no-browser -v
+has err.txt "Unknown field brand_new_thing"
+has err.txt 'Unknown fields: {"brand_new_thing"} (consider updating tlparse to render these)'
+has err.txt "Stats { ok: 1, unknown: 1 }"
+
+# --- --plain-text and the custom header
+run 0 "$demo" -o outp --no-browser -p --custom-header-html '<b id="hdr">Team run</b>'
+exists outp/-_0_0_0/inductor_output_code_crkky56anna7ciap2v7y2yvk2j34oeebgtiqvs4p5v6sveuzypyr_8.txt
+has outp/index.html '<b id="hdr">Team run</b>'
+
+# --- empty input
+: >empty.log
+run 0 empty.log -o outempty --no-browser
+same outempty/compile_directory.json "{}"
+same outempty/chromium_events.json "[]"
+same outempty/raw.jsonl '{"string_table":[null]}'
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

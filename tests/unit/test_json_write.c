@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "config.h"
+#include "json_write.h"
+#include "json.h"
+#include "arena.h"
+#include "buf.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct tl_arena arena;
+static struct tl_buf out = TL_BUF_INIT;
+
+static int setup(void **state)
+{
+    (void)state;
+    tl_arena_init(&arena, 0);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tl_arena_release(&arena);
+    tl_buf_release(&out);
+    return 0;
+}
+
+static struct tl_json parse(const char *text)
+{
+    struct tl_json v;
+    struct tl_json_error err = {0, NULL};
+    if (tl_json_parse(&arena, text, strlen(text), &v, &err) != 0)
+        fail_msg("parse of '%s' failed at %zu: %s", text, err.offset, err.msg);
+    return v;
+}
+
+static const char *compact(const char *text)
+{
+    struct tl_json v = parse(text);
+    tl_buf_reset(&out);
+    tl_json_write_compact(&out, &v);
+    return out.buf;
+}
+
+static const char *pretty(const char *text, int level)
+{
+    struct tl_json v = parse(text);
+    tl_buf_reset(&out);
+    tl_json_write_pretty(&out, &v, level);
+    return out.buf;
+}
+
+static const char *dbl(double d)
+{
+    tl_buf_reset(&out);
+    tl_json_write_double(&out, d);
+    return out.buf;
+}
+
+struct io_case {
+    const char *in;
+    const char *want;
+};
+
+static void test_compact(void **state)
+{
+    (void)state;
+    static const struct io_case cases[] = {
+        {"null", "null"},
+        {" true ", "true"},
+        {"false", "false"},
+        {"[]", "[]"},
+        {"{}", "{}"},
+        {"[ 1 , 2 ,\n 3 ]", "[1,2,3]"},
+        {"{ \"a\" : 1 , \"b\" : [ 1 , 2 ] }", "{\"a\":1,\"b\":[1,2]}"},
+        {"[[],{},[[]],{\"x\":{}}]", "[[],{},[[]],{\"x\":{}}]"},
+        {"\"a\\/b\\u00e9\"", "\"a/b\xc3\xa9\""},
+        {"[0,-1,18446744073709551615,-9223372036854775808]",
+         "[0,-1,18446744073709551615,-9223372036854775808]"},
+        {"[1.0,1e2,1E-7,-2.50,0.1e1]", "[1.0,100.0,1e-7,-2.5,1.0]"},
+        {"[18446744073709551616,-9223372036854775809]",
+         "[1.8446744073709552e19,-9.223372036854776e18]"},
+        {"-0", "-0.0"},
+        {"[-0.0,0.0,0e5]", "[-0.0,0.0,0.0]"},
+        {"3.910064697265625e-05", "0.00003910064697265625"},
+        {"{\"dynamo_output_graph\": {\"sizes\": {\"l_x_\": [8, 8], \"mul\": [8, 8]}}, "
+         "\"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0, "
+         "\"has_payload\": \"0ac1c7c2f1a4ee1bfe1d2c3a9e4f2b11\"}",
+         "{\"attempt\":0,\"dynamo_output_graph\":{\"sizes\":{\"l_x_\":[8,8],\"mul\":[8,8]}},"
+         "\"frame_compile_id\":0,\"frame_id\":0,\"has_payload\":"
+         "\"0ac1c7c2f1a4ee1bfe1d2c3a9e4f2b11\"}"},
+    };
+    for (size_t i = 0; i < TL_ARRAY_LEN(cases); i++)
+        assert_string_equal(compact(cases[i].in), cases[i].want);
+}
+
+static void test_pretty(void **state)
+{
+    (void)state;
+    assert_string_equal(pretty("1", 0), "1");
+    assert_string_equal(pretty("[]", 0), "[]");
+    assert_string_equal(pretty("{}", 3), "{}");
+    assert_string_equal(pretty("[1,2]", 0), "[\n  1,\n  2\n]");
+    assert_string_equal(pretty("{\"b\":[1,{\"c\":null,\"a\":[]}],\"a\":{}}", 0),
+                        "{\n"
+                        "  \"a\": {},\n"
+                        "  \"b\": [\n"
+                        "    1,\n"
+                        "    {\n"
+                        "      \"a\": [],\n"
+                        "      \"c\": null\n"
+                        "    }\n"
+                        "  ]\n"
+                        "}");
+    /* as if nested: first line unindented, inner 2*(level+1), closing 2*level */
+    assert_string_equal(pretty("{\"k\":[true]}", 1), "{\n"
+                                                     "    \"k\": [\n"
+                                                     "      true\n"
+                                                     "    ]\n"
+                                                     "  }");
+    assert_string_equal(pretty("[\"x\"]", 2), "[\n      \"x\"\n    ]");
+    /* deep nesting beyond the 64-space indent chunk */
+    const char *deep = "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]";
+    const char *s = pretty(deep, 0);
+    const char *one = strchr(s, '1');
+    assert_non_null(one);
+    size_t spaces = 0;
+    while (one - spaces > s && one[-(long)spaces - 1] == ' ')
+        spaces++;
+    assert_int_equal(spaces, 72);
+    assert_int_equal(s[out.len - 1], ']');
+    assert_int_not_equal(s[out.len - 2], ' ');
+}
+
+static void test_appends(void **state)
+{
+    (void)state;
+    struct tl_buf b = TL_BUF_INIT;
+    tl_buf_adds(&b, "x=");
+    struct tl_json v = parse("{\"a\":[1]}");
+    tl_json_write_compact(&b, &v);
+    tl_buf_adds(&b, ";");
+    tl_json_write_pretty(&b, &v, 0);
+    assert_string_equal(b.buf, "x={\"a\":[1]};{\n  \"a\": [\n    1\n  ]\n}");
+    assert_int_equal(b.len, strlen(b.buf));
+    tl_buf_release(&b);
+}
+
+static void test_sort_and_duplicates(void **state)
+{
+    (void)state;
+    /* bytewise order: shorter prefix first, uppercase before lowercase,
+     * non-ASCII after ASCII, the empty key first */
+    assert_string_equal(
+        compact("{\"b\":1,\"ab\":2,\"a\":3,\"B\":4,\"\xc3\xa9\":5,\"\":6,\"a0\":7}"),
+        "{\"\":6,\"B\":4,\"a\":3,\"a0\":7,\"ab\":2,\"b\":1,\"\xc3\xa9\":5}");
+    /* the last duplicate wins and is written once */
+    assert_string_equal(compact("{\"a\":1,\"b\":2,\"a\":3}"), "{\"a\":3,\"b\":2}");
+    assert_string_equal(compact("{\"a\":1,\"a\":2,\"a\":3}"), "{\"a\":3}");
+    assert_string_equal(compact("{\"z\":{\"y\":1,\"x\":2},\"z\":{\"w\":0}}"), "{\"z\":{\"w\":0}}");
+    assert_string_equal(pretty("{\"a\":1,\"a\":[2]}", 0), "{\n  \"a\": [\n    2\n  ]\n}");
+    /* keys are compared decoded, and escapes are normalised on output */
+    assert_string_equal(compact("{\"\\u0061\":1,\"a\":2}"), "{\"a\":2}");
+    assert_string_equal(compact("{\"a\":2,\"\\u0061\":1}"), "{\"a\":1}");
+    /* a NUL inside a key sorts before any other byte */
+    assert_string_equal(compact("{\"a\\u0001\":1,\"a\\u0000\":2,\"a\":3}"),
+                        "{\"a\":3,\"a\\u0000\":2,\"a\\u0001\":1}");
+}
+
+/* Objects with many members (heap index array, merge passes) against a
+ * reference: qsort of the distinct keys, with the value of the last one. */
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a;
+    int y = *(const int *)b;
+    char kx[16];
+    char ky[16];
+    snprintf(kx, sizeof(kx), "k%d", x);
+    snprintf(ky, sizeof(ky), "k%d", y);
+    return strcmp(kx, ky);
+}
+
+static void test_sort_large(void **state)
+{
+    (void)state;
+    for (int n = 1; n <= 600; n = n * 3 + 1) {
+        struct tl_buf in = TL_BUF_INIT;
+        int *keys = calloc((size_t)n, sizeof(int));
+        int *last = calloc((size_t)n, sizeof(int));
+        int *seen = calloc((size_t)n, sizeof(int));
+        assert_non_null(keys);
+        assert_non_null(last);
+        assert_non_null(seen);
+        uint32_t r = 12345u + (uint32_t)n;
+        int distinct = 0;
+        tl_buf_addch(&in, '{');
+        for (int i = 0; i < n; i++) {
+            r = r * 1103515245u + 12345u;
+            int k = (int)((r >> 8) % (unsigned)(n / 2 + 1));
+            tl_buf_addf(&in, "%s\"k%d\":%d", i ? "," : "", k, i);
+            if (!seen[k])
+                keys[distinct++] = k;
+            seen[k] = 1;
+            last[k] = i;
+        }
+        tl_buf_addch(&in, '}');
+        qsort(keys, (size_t)distinct, sizeof(int), cmp_int);
+        struct tl_buf want = TL_BUF_INIT;
+        tl_buf_addch(&want, '{');
+        for (int i = 0; i < distinct; i++)
+            tl_buf_addf(&want, "%s\"k%d\":%d", i ? "," : "", keys[i], last[keys[i]]);
+        tl_buf_addch(&want, '}');
+        assert_string_equal(compact(in.buf), want.buf);
+        tl_buf_release(&in);
+        tl_buf_release(&want);
+        free(keys);
+        free(last);
+        free(seen);
+        tl_arena_reset(&arena);
+    }
+}
+
+static void test_strings(void **state)
+{
+    (void)state;
+    static const char raw[] = "q\"b\\s/\x7f\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 end";
+    tl_buf_reset(&out);
+    tl_json_write_string(&out, raw, sizeof(raw) - 1);
+    assert_string_equal(out.buf, "\"q\\\"b\\\\s/\x7f\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 end\"");
+
+    /* every control character */
+    char ctl[32];
+    for (int i = 0; i < 32; i++)
+        ctl[i] = (char)i;
+    tl_buf_reset(&out);
+    tl_json_write_string(&out, ctl, sizeof(ctl));
+    assert_string_equal(out.buf, "\"\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007"
+                                 "\\b\\t\\n\\u000b\\f\\r\\u000e\\u000f"
+                                 "\\u0010\\u0011\\u0012\\u0013\\u0014\\u0015\\u0016\\u0017"
+                                 "\\u0018\\u0019\\u001a\\u001b\\u001c\\u001d\\u001e\\u001f\"");
+    tl_buf_reset(&out);
+    tl_json_write_string(&out, "", 0);
+    assert_string_equal(out.buf, "\"\"");
+    /* escapes are decoded on input and re-escaped serde's way */
+    assert_string_equal(compact("\"\\u001F\\u000a\\/\\u0041\\ud83d\\ude00\\u2028\""),
+                        "\"\\u001f\\n/A\xf0\x9f\x98\x80\xe2\x80\xa8\"");
+    /* a long string with escapes at both ends */
+    char longs[300];
+    memset(longs, 'x', sizeof(longs));
+    longs[0] = '\n';
+    longs[299] = '"';
+    tl_buf_reset(&out);
+    tl_json_write_string(&out, longs, sizeof(longs));
+    assert_int_equal(out.len, 300 + 2 + 2);
+    assert_memory_equal(out.buf, "\"\\nxxx", 6);
+    assert_memory_equal(out.buf + out.len - 5, "xx\\\"\"", 5);
+}
+
+struct dbl_case {
+    double d;
+    const char *want;
+};
+
+static void test_doubles(void **state)
+{
+    (void)state;
+    /* expectations are ryu's output (checked against Python's repr, which
+     * also prints shortest round-trip digits) in serde's layout */
+    static const struct dbl_case cases[] = {
+        {1.0, "1.0"},
+        {0.1, "0.1"},
+        {1e21, "1e21"},
+        {1e16, "1e16"},
+        {1e15, "1000000000000000.0"},
+        {123456789012345680.0, "1.2345678901234568e17"},
+        {5e-324, "5e-324"},
+        {1.7976931348623157e308, "1.7976931348623157e308"},
+        {0.001, "0.001"},
+        {1e-7, "1e-7"},
+        {1e-5, "0.00001"},
+        {1e-6, "1e-6"},
+        {3.910064697265625e-05, "0.00003910064697265625"},
+        {1733527213926572.8, "1733527213926572.8"},
+        {1733527213926572.0, "1733527213926572.0"},
+        {-2.5, "-2.5"},
+        {2.2250738585072014e-308, "2.2250738585072014e-308"},
+        {2.225073858507201e-308, "2.225073858507201e-308"},
+        {9007199254740992.0, "9007199254740992.0"},
+        {0.3, "0.3"},
+        {2.0 / 3.0, "0.6666666666666666"},
+        {1.0 / 3.0, "0.3333333333333333"},
+        {100.0, "100.0"},
+        {12345678.9, "12345678.9"},
+        {1e22, "1e22"},
+        {1e23, "1e23"},
+        {5e-7, "5e-7"},
+        {123e-20, "1.23e-18"},
+        {0.5, "0.5"},
+        {-1e-300, "-1e-300"},
+        {4.35, "4.35"},
+        {1.5e300, "1.5e300"},
+        {1.5e-323, "1.5e-323"},
+        {9.223372036854776e18, "9.223372036854776e18"},
+        {1.8446744073709552e19, "1.8446744073709552e19"},
+        {1e17, "1e17"},
+        {9999999999999998.0, "9999999999999998.0"},
+        {0.000123, "0.000123"},
+        {1.0000000000000002, "1.0000000000000002"},
+        {0.30000000000000004, "0.30000000000000004"},
+        {1.5000000000000002e-05, "0.000015000000000000002"},
+        {6.02214076e23, "6.02214076e23"},
+        {299792458.0, "299792458.0"},
+        {8.095e-320, "8.095e-320"},
+        {8e-323, "8e-323"},
+        {1.9999999999999998, "1.9999999999999998"},
+        {123456.789e3, "123456789.0"},
+        {1.2345678901234567e19, "1.2345678901234567e19"},
+        {-123.456, "-123.456"},
+        {0.0, "0.0"},
+        {-0.0, "-0.0"},
+        /* powers of two have an asymmetric rounding interval */
+        {0x1p-1022, "2.2250738585072014e-308"},
+        {0x1p-1000, "9.332636185032189e-302"},
+        {0x1p60, "1.152921504606847e18"},
+        {0x1p100, "1.2676506002282294e30"},
+        {0x1p-20, "9.5367431640625e-7"},
+        {0x1p-14, "0.00006103515625"},
+        /* ... where the nearest 16-digit decimal falls outside the narrow
+         * lower half and the one above is the answer */
+        {0x1p-1017, "7.120236347223045e-307"},
+        {0x1p-957, "8.209073602596753e-289"},
+        {0x1p-24, "5.960464477539063e-8"},
+        {0x1p-44, "5.684341886080802e-14"},
+        {0x1p89, "6.189700196426902e26"},
+        {0x1p122, "5.316911983139664e36"},
+    };
+    for (size_t i = 0; i < TL_ARRAY_LEN(cases); i++) {
+        if (strcmp(dbl(cases[i].d), cases[i].want) != 0)
+            fail_msg("%.17g: got %s, want %s", cases[i].d, out.buf, cases[i].want);
+    }
+    assert_string_equal(dbl(NAN), "null");
+    assert_string_equal(dbl(INFINITY), "null");
+    assert_string_equal(dbl(-INFINITY), "null");
+}
+
+/* Shortest check independent of the implementation: no decimal with fewer
+ * digits, correctly rounded or one unit off, reads back as d. */
+static bool shorter_exists(double d, int ndig)
+{
+    char buf[64];
+    for (int p = 1; p < ndig; p++) {
+        snprintf(buf, sizeof(buf), "%.*e", p - 1, d);
+        if (strtod(buf, NULL) == d)
+            return true;
+        /* digits with the point removed, and the exponent */
+        char digits[32];
+        int n = 0;
+        const char *s = buf[0] == '-' ? buf + 1 : buf;
+        for (; *s != 'e'; s++)
+            if (*s != '.')
+                digits[n++] = *s;
+        digits[n] = '\0';
+        int e = atoi(s + 1);
+        long long m = atoll(digits);
+        for (int delta = -1; delta <= 1; delta += 2) {
+            snprintf(buf, sizeof(buf), "%s%llde%d", d < 0 ? "-" : "", m + delta, e - (p - 1));
+            if (strtod(buf, NULL) == d)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The significant digits of a decimal in any layout, without trailing zeros. */
+static void sig_digits(const char *s, char *dst)
+{
+    size_t n = 0;
+    for (; *s && *s != 'e'; s++) {
+        if (*s < '0' || *s > '9' || (n == 0 && *s == '0'))
+            continue;
+        dst[n++] = *s;
+    }
+    while (n > 1 && dst[n - 1] == '0')
+        n--;
+    dst[n] = '\0';
+}
+
+/* Random doubles: the output reads back exactly, has the layout's shape and
+ * no shorter decimal reads back. */
+static void test_doubles_random(void **state)
+{
+    (void)state;
+    uint64_t s = 0x243f6a8885a308d3ULL;
+    for (int iter = 0; iter < 100000; iter++) {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        uint64_t bits = s;
+        if (iter % 4 == 1)
+            bits &= 0x800fffffffffffffULL; /* subnormals */
+        else if (iter % 4 == 2)
+            bits &= 0xfff0000000000000ULL; /* powers of two */
+        else if (iter % 4 == 3)            /* 2^-75 .. 2^53: the 128-bit exact path */
+            bits = (bits & 0x800fffffffffffffULL) |
+                   (uint64_t)(0x3ff - 75 + (int)((bits >> 52) % 128)) << 52;
+        double d;
+        memcpy(&d, &bits, sizeof(d));
+        if (!isfinite(d) || d == 0)
+            continue;
+        const char *txt = dbl(d);
+        double back = strtod(txt, NULL);
+        if (back != d)
+            fail_msg("%a printed as %s reads back as %a", d, txt, back);
+        /* count significant digits and check the shape */
+        int ndig = 0;
+        bool seen_nonzero = false;
+        bool has_e = strchr(txt, 'e') != NULL;
+        const char *p = txt + (txt[0] == '-');
+        int trailing_zeros = 0;
+        for (; *p && *p != 'e'; p++) {
+            if (*p == '.')
+                continue;
+            assert_true(*p >= '0' && *p <= '9');
+            if (*p != '0')
+                seen_nonzero = true;
+            if (seen_nonzero) {
+                ndig++;
+                trailing_zeros = *p == '0' ? trailing_zeros + 1 : 0;
+            }
+        }
+        if (has_e) {
+            assert_true(p[1] == '-' || (p[1] >= '1' && p[1] <= '9'));
+            assert_true(trailing_zeros == 0);
+        } else {
+            assert_non_null(strchr(txt, '.'));
+            assert_true(strlen(txt) < 28);
+        }
+        assert_true(ndig <= 17);
+        int sig = ndig - trailing_zeros;
+        if (shorter_exists(d, sig))
+            fail_msg("%a printed as %s is not the shortest", d, txt);
+        /* if the correctly rounded decimal of that length reads back, it
+         * is the one printed (nearest wins) */
+        char c0[40];
+        snprintf(c0, sizeof(c0), "%.*e", sig - 1, d);
+        char want[40];
+        char got[40];
+        sig_digits(c0, want);
+        sig_digits(txt, got);
+        if (strtod(c0, NULL) == d && strcmp(want, got) != 0)
+            fail_msg("%a printed as %s, nearest is %s", d, txt, c0);
+    }
+}
+
+static void test_numbers(void **state)
+{
+    (void)state;
+    struct tl_json n = {.type = TL_JSON_NUMBER};
+    n.u.num.kind = TL_JSON_UINT;
+    n.u.num.u = UINT64_MAX;
+    tl_buf_reset(&out);
+    tl_json_write_number(&out, &n);
+    assert_string_equal(out.buf, "18446744073709551615");
+    n.u.num.kind = TL_JSON_INT;
+    n.u.num.i = INT64_MIN;
+    tl_buf_reset(&out);
+    tl_json_write_number(&out, &n);
+    assert_string_equal(out.buf, "-9223372036854775808");
+    n.u.num.kind = TL_JSON_FLOAT;
+    n.u.num.d = 1.0;
+    tl_buf_reset(&out);
+    tl_json_write_number(&out, &n);
+    assert_string_equal(out.buf, "1.0");
+    /* a float-typed field prints as a float even when integral */
+    n.u.num.d = 8.0;
+    tl_buf_reset(&out);
+    tl_json_write_number(&out, &n);
+    assert_string_equal(out.buf, "8.0");
+}
+
+/* Writing, parsing the output and writing again is stable, compact and pretty. */
+static void test_round_trip(void **state)
+{
+    (void)state;
+    const char *docs[] = {
+        "{\"z\":[1,-2,3.5,1e300,5e-324,\"\\u0000\\n\xc3\xa9\"],\"a\":{\"b\":null,\"a\":true},"
+        "\"a\":{\"c\":[[],{}]},\"m\":-0,\"n\":18446744073709551616}",
+        "[0.1,0.2,0.30000000000000004,1e16,1e15,123456789012345680]",
+    };
+    for (size_t i = 0; i < TL_ARRAY_LEN(docs); i++) {
+        struct tl_json v = parse(docs[i]);
+        struct tl_buf c1 = TL_BUF_INIT;
+        struct tl_buf p1 = TL_BUF_INIT;
+        struct tl_buf c2 = TL_BUF_INIT;
+        struct tl_buf c3 = TL_BUF_INIT;
+        tl_json_write_compact(&c1, &v);
+        tl_json_write_pretty(&p1, &v, 0);
+        struct tl_json w = parse(c1.buf);
+        tl_json_write_compact(&c2, &w);
+        struct tl_json x = parse(p1.buf);
+        tl_json_write_compact(&c3, &x);
+        assert_string_equal(c1.buf, c2.buf);
+        assert_string_equal(c1.buf, c3.buf);
+        tl_buf_release(&c1);
+        tl_buf_release(&p1);
+        tl_buf_release(&c2);
+        tl_buf_release(&c3);
+    }
+    assert_string_equal(compact(docs[1]), "[0.1,0.2,0.30000000000000004,1e16,"
+                                          "1000000000000000.0,123456789012345680]");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compact),    cmocka_unit_test(test_pretty),
+        cmocka_unit_test(test_appends),    cmocka_unit_test(test_sort_and_duplicates),
+        cmocka_unit_test(test_sort_large), cmocka_unit_test(test_strings),
+        cmocka_unit_test(test_doubles),    cmocka_unit_test(test_doubles_random),
+        cmocka_unit_test(test_numbers),    cmocka_unit_test(test_round_trip),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
