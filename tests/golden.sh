@@ -12,16 +12,16 @@ export TLPARSE_YEAR=2026 # raw.jsonl timestamps carry the year of the run
 pass=0 fail=0
 for want in "$here"/golden/*/; do
     name=$(basename "$want")
-    log="$here/fixtures/$name.log"
+    log="$name.log" # relative, so messages do not depend on where the checkout is
     flags=()
     [ -f "$here/golden/$name.flags" ] && read -r -a flags <"$here/golden/$name.flags"
     out="$tmp/$name"
-    if ! "$bin" "$log" -o "$out" --no-browser "${flags[@]}" 2>"$tmp/$name.stderr"; then
+    if ! (cd "$here/fixtures" && "$bin" "$log" -o "$out" --no-browser "${flags[@]}") 2>"$tmp/$name.stderr"; then
         echo "FAIL $name: tlparse exited non-zero: $(cat "$tmp/$name.stderr")"
         fail=$((fail + 1))
         continue
     fi
-    if ! cmp -s "$log" "$out/raw.log"; then
+    if ! cmp -s "$here/fixtures/$log" "$out/raw.log"; then
         echo "FAIL $name: raw.log is not a copy of the input"
         fail=$((fail + 1))
     fi
