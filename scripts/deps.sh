@@ -8,7 +8,7 @@ set -eu
 want="gcc make cmake ninja-build pkg-config libmd-dev zlib1g-dev libzstd-dev"
 case "${1:-build}" in
 build) ;;
-check) want="$want clang libcmocka-dev libjson-c-dev python3 libclang-rt-14-dev zstd gzip" ;;
+check) want="$want clang clang-format libcmocka-dev libjson-c-dev python3 libclang-rt-14-dev zstd gzip" ;;
 bench) want="$want python3 time valgrind hyperfine" ;;
 fuzz) want="$want clang libclang-rt-14-dev" ;;
 *) echo "usage: $0 build|check|bench|fuzz" >&2; exit 2 ;;

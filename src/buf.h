@@ -23,7 +23,10 @@ struct tl_buf {
 };
 
 extern char tl_buf_slopbuf[];
-#define TL_BUF_INIT {tl_buf_slopbuf, 0, 0}
+#define TL_BUF_INIT                                                                                \
+    {                                                                                              \
+        tl_buf_slopbuf, 0, 0                                                                       \
+    }
 
 /** Initialise with room for hint bytes. Release with tl_buf_release(). */
 void tl_buf_init(struct tl_buf *b, size_t hint);

@@ -77,8 +77,8 @@ struct tl_artifact *tl_directory_add(struct tl_directory *d, struct tl_dirkey *k
 {
     struct tl_artifact *a = tl_arena_calloc(d->arena, 1, sizeof(*a));
     a->url = tl_arena_memdupz(d->arena, url, strlen(url));
-    a->name = name == url || !strcmp(name, url) ? a->url
-                                                : tl_arena_memdupz(d->arena, name, strlen(name));
+    a->name =
+        name == url || !strcmp(name, url) ? a->url : tl_arena_memdupz(d->arena, name, strlen(name));
     a->number = number;
     a->suffix = is_link ? TL_SUFFIX_NONE : (uint8_t)tl_cache_suffix_of(url);
     if (k->last)

@@ -46,14 +46,16 @@ struct field {
 };
 
 static const struct field F_FRAME[] = {
-    {"filename", T_U32, true, NULL}, {"line", T_I32, true, NULL},
-    {"name", T_STR, true, NULL},     {"loc", T_STR, false, NULL},
-    {"uninterned_filename", T_STR, false, NULL}, {NULL, 0, 0, NULL},
+    {"filename", T_U32, true, NULL},
+    {"line", T_I32, true, NULL},
+    {"name", T_STR, true, NULL},
+    {"loc", T_STR, false, NULL},
+    {"uninterned_filename", T_STR, false, NULL},
+    {NULL, 0, 0, NULL},
 };
 static const struct field F_DYNAMO_START[] = {{"stack", T_STACK, false, NULL}, {NULL, 0, 0, NULL}};
 static const struct field F_NAME[] = {{"name", T_STR, true, NULL}, {NULL, 0, 0, NULL}};
-static const struct field F_OUTPUT_CODE[] = {{"filename", T_STR, false, NULL},
-                                             {NULL, 0, 0, NULL}};
+static const struct field F_OUTPUT_CODE[] = {{"filename", T_STR, false, NULL}, {NULL, 0, 0, NULL}};
 static const struct field F_LINK[] = {
     {"name", T_STR, true, NULL}, {"url", T_STR, true, NULL}, {NULL, 0, 0, NULL}};
 static const struct field F_ARTIFACT[] = {
@@ -85,19 +87,26 @@ static const struct field F_METRICS[] = {
     {NULL, 0, 0, NULL},
 };
 static const struct field F_BWD_METRICS[] = {
-    {"inductor_compile_time_s", T_F64, false, NULL}, {"code_gen_time_s", T_F64, false, NULL},
-    {"fail_type", T_STR, false, NULL},               {"fail_reason", T_STR, false, NULL},
+    {"inductor_compile_time_s", T_F64, false, NULL},
+    {"code_gen_time_s", T_F64, false, NULL},
+    {"fail_type", T_STR, false, NULL},
+    {"fail_reason", T_STR, false, NULL},
     {NULL, 0, 0, NULL},
 };
 static const struct field F_AOT_BWD_METRICS[] = {
-    {"start_time", T_F64, false, NULL}, {"elapsed_time", T_F64, false, NULL},
-    {"fail_type", T_STR, false, NULL},  {"fail_reason", T_STR, false, NULL},
+    {"start_time", T_F64, false, NULL},
+    {"elapsed_time", T_F64, false, NULL},
+    {"fail_type", T_STR, false, NULL},
+    {"fail_reason", T_STR, false, NULL},
     {NULL, 0, 0, NULL},
 };
 static const struct field F_SPECIALIZATION[] = {
-    {"symbol", T_STR, false, NULL},  {"sources", T_STR_LIST, false, NULL},
-    {"value", T_STR, false, NULL},   {"reason", T_STR, false, NULL},
-    {"stack", T_STACK, false, NULL}, {"user_stack", T_STACK, false, NULL},
+    {"symbol", T_STR, false, NULL},
+    {"sources", T_STR_LIST, false, NULL},
+    {"value", T_STR, false, NULL},
+    {"reason", T_STR, false, NULL},
+    {"stack", T_STACK, false, NULL},
+    {"user_stack", T_STACK, false, NULL},
     {NULL, 0, 0, NULL},
 };
 static const struct field F_GUARD_ADDED_FAST[] = {
@@ -123,25 +132,33 @@ static const struct field F_GUARD_ADDED[] = {
     {NULL, 0, 0, NULL},
 };
 static const struct field F_UNBACKED[] = {
-    {"symbol", T_STR, false, NULL},  {"node_id", T_U64, false, NULL},
+    {"symbol", T_STR, false, NULL},       {"node_id", T_U64, false, NULL},
     {"user_stack", T_STACK, false, NULL}, {"stack", T_STACK, false, NULL},
-    {"vr", T_STR, false, NULL},      {NULL, 0, 0, NULL},
+    {"vr", T_STR, false, NULL},           {NULL, 0, 0, NULL},
 };
 static const struct field F_EXPRESSION[] = {
-    {"method", T_STR, false, NULL},          {"result", T_STR, false, NULL},
-    {"result_id", T_U64, false, NULL},       {"arguments", T_STR_LIST, false, NULL},
-    {"argument_ids", T_U64_LIST, false, NULL}, {"user_stack", T_STACK, false, NULL},
-    {"stack", T_STACK, false, NULL},         {NULL, 0, 0, NULL},
+    {"method", T_STR, false, NULL},
+    {"result", T_STR, false, NULL},
+    {"result_id", T_U64, false, NULL},
+    {"arguments", T_STR_LIST, false, NULL},
+    {"argument_ids", T_U64_LIST, false, NULL},
+    {"user_stack", T_STACK, false, NULL},
+    {"stack", T_STACK, false, NULL},
+    {NULL, 0, 0, NULL},
 };
 static const struct field F_FAKE_KERNEL[] = {
     {"op", T_STR, false, NULL}, {"reason", T_STR, false, NULL}, {NULL, 0, 0, NULL}};
 static const struct field F_STORAGE[] = {
-    {"id", T_U64, true, NULL},   {"describer_id", T_U64, true, NULL},
-    {"size", T_U64, true, NULL}, {NULL, 0, 0, NULL},
+    {"id", T_U64, true, NULL},
+    {"describer_id", T_U64, true, NULL},
+    {"size", T_U64, true, NULL},
+    {NULL, 0, 0, NULL},
 };
 static const struct field F_SOURCE[] = {
-    {"describer_id", T_U64, true, NULL}, {"id", T_U64, true, NULL},
-    {"source", T_STR, true, NULL},       {NULL, 0, 0, NULL},
+    {"describer_id", T_U64, true, NULL},
+    {"id", T_U64, true, NULL},
+    {"source", T_STR, true, NULL},
+    {NULL, 0, 0, NULL},
 };
 static const struct field F_TENSOR[] = {
     {"id", T_U64, true, NULL},
@@ -238,15 +255,23 @@ static const struct top top_types[TL_K__COUNT] = {
 /* ---- type checks --------------------------------------------------------- */
 
 static const char *const ty_names[] = {
-    [T_U32] = "u32",      [T_U64] = "u64",
-    [T_I32] = "i32",      [T_F64] = "a number",
-    [T_STR] = "a string", [T_BOOL] = "a boolean",
-    [T_SYMINT] = "an integer or a string", [T_STACK] = "a list of stack frames",
-    [T_STR_LIST] = "a list of strings", [T_U64_LIST] = "a list of u64",
+    [T_U32] = "u32",
+    [T_U64] = "u64",
+    [T_I32] = "i32",
+    [T_F64] = "a number",
+    [T_STR] = "a string",
+    [T_BOOL] = "a boolean",
+    [T_SYMINT] = "an integer or a string",
+    [T_STACK] = "a list of stack frames",
+    [T_STR_LIST] = "a list of strings",
+    [T_U64_LIST] = "a list of u64",
     [T_SYMINT_LIST] = "a list of integers or strings",
-    [T_STR_MAP_STR] = "a map of strings", [T_STR_MAP_OPT] = "a map of strings or nulls",
-    [T_STR_MAP_U64] = "a map of u64", [T_OBJ] = "an object",
-    [T_REC] = "an object",     [T_STR_PAIR] = "a [string, u32] pair",
+    [T_STR_MAP_STR] = "a map of strings",
+    [T_STR_MAP_OPT] = "a map of strings or nulls",
+    [T_STR_MAP_U64] = "a map of u64",
+    [T_OBJ] = "an object",
+    [T_REC] = "an object",
+    [T_STR_PAIR] = "a [string, u32] pair",
 };
 
 static bool is_u64(const struct tl_json *v)
@@ -434,8 +459,8 @@ static int cid_part(struct tl_str k)
     return 0;
 }
 
-int tl_envelope_decode(const struct tl_json *root, struct tl_envelope *env, struct tl_arena *scratch,
-                       char *msg, size_t msglen)
+int tl_envelope_decode(const struct tl_json *root, struct tl_envelope *env,
+                       struct tl_arena *scratch, char *msg, size_t msglen)
 {
     struct ctx c = {msg, msglen};
     memset(env, 0, sizeof(*env));
@@ -506,7 +531,8 @@ int tl_envelope_decode(const struct tl_json *root, struct tl_envelope *env, stru
     return 0;
 }
 
-struct tl_frame *tl_envelope_frames(const struct tl_json *stack, struct tl_arena *scratch, size_t *n)
+struct tl_frame *tl_envelope_frames(const struct tl_json *stack, struct tl_arena *scratch,
+                                    size_t *n)
 {
     *n = 0;
     if (tl_json_is_null(stack) || stack->type != TL_JSON_ARRAY || stack->u.arr.n == 0)

@@ -82,15 +82,15 @@ struct tl_envelope {
  * Decode root into *env. Returns 0, or -1 with a one-line reason in msg
  * (e.g. `invalid type for "frame_id": expected u32`).
  */
-int tl_envelope_decode(const struct tl_json *root, struct tl_envelope *env, struct tl_arena *scratch,
-                       char *msg, size_t msglen);
+int tl_envelope_decode(const struct tl_json *root, struct tl_envelope *env,
+                       struct tl_arena *scratch, char *msg, size_t msglen);
 
 /* A decoded stack frame (spec §2.2). */
 struct tl_frame {
     uint32_t filename; /* string-table id */
     int32_t line;
     struct tl_str name;
-    struct tl_str loc; /* loc.p == NULL: absent */
+    struct tl_str loc;                 /* loc.p == NULL: absent */
     struct tl_str uninterned_filename; /* .p == NULL: absent */
 };
 
@@ -98,7 +98,8 @@ struct tl_frame {
  * Frames of a validated stack value (a JSON array checked by the decoder),
  * in the scratch arena. *n receives the count; an absent stack gives 0.
  */
-struct tl_frame *tl_envelope_frames(const struct tl_json *stack, struct tl_arena *scratch, size_t *n);
+struct tl_frame *tl_envelope_frames(const struct tl_json *stack, struct tl_arena *scratch,
+                                    size_t *n);
 
 /* Typed readers for members of validated records; absent/null give the default. */
 bool tl_env_has(const struct tl_json *rec, const char *field);

@@ -6,6 +6,9 @@
 #include <stdio.h>
 
 static int verror(struct tl_err *err, enum tl_err_code code, const char *fmt, va_list ap)
+    TL_PRINTF(3, 0);
+
+static int verror(struct tl_err *err, enum tl_err_code code, const char *fmt, va_list ap)
 {
     if (err) {
         err->code = code;

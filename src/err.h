@@ -10,12 +10,12 @@
 
 enum tl_err_code {
     TL_ERR_NONE = 0,
-    TL_ERR_IO,      /* reading the input or writing the report failed */
-    TL_ERR_USAGE,   /* bad arguments */
-    TL_ERR_INPUT,   /* the input cannot be used at all */
-    TL_ERR_EXISTS,  /* the output folder exists and --overwrite was not given */
-    TL_ERR_STRICT,  /* --strict / --strict-compile-id found problems */
-    TL_ERR_SIGNAL,  /* interrupted */
+    TL_ERR_IO,     /* reading the input or writing the report failed */
+    TL_ERR_USAGE,  /* bad arguments */
+    TL_ERR_INPUT,  /* the input cannot be used at all */
+    TL_ERR_EXISTS, /* the output folder exists and --overwrite was not given */
+    TL_ERR_STRICT, /* --strict / --strict-compile-id found problems */
+    TL_ERR_SIGNAL, /* interrupted */
 };
 
 struct tl_err {
@@ -26,7 +26,6 @@ struct tl_err {
 /** Fill err with a formatted message and TL_ERR_IO; returns -1. err may be NULL. */
 int tl_error(struct tl_err *err, const char *fmt, ...) TL_PRINTF(2, 3);
 /** Same with an explicit code. */
-int tl_error_code(struct tl_err *err, enum tl_err_code code, const char *fmt, ...)
-    TL_PRINTF(3, 4);
+int tl_error_code(struct tl_err *err, enum tl_err_code code, const char *fmt, ...) TL_PRINTF(3, 4);
 
 #endif

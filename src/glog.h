@@ -15,9 +15,9 @@
 #include <stdint.h>
 
 struct tl_glog {
-    char level;          /* V I W E C */
+    char level; /* V I W E C */
     char month[2], day[2];
-    char time[8];        /* HH:MM:SS */
+    char time[8]; /* HH:MM:SS */
     char micros[6];
     uint64_t thread;
     struct tl_str pathname; /* as captured, normally with a leading space */

@@ -71,8 +71,7 @@ static void open_browser(const char *path)
         int status;
         waitpid(pid, &status, 0);
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            fprintf(stderr, "tlparse: warning: could not open a browser; the report is %s\n",
-                    path);
+            fprintf(stderr, "tlparse: warning: could not open a browser; the report is %s\n", path);
     }
 }
 
@@ -160,7 +159,8 @@ int main(int argc, char **argv)
                     printf("tlparse %s\n", tl_version());
                     return TL_EXIT_OK;
                 } else if (*f == 'o') {
-                    const char *v = f[1] ? f + 1 + (f[1] == '=') : (i + 1 < argc ? argv[++i] : NULL);
+                    const char *v =
+                        f[1] ? f + 1 + (f[1] == '=') : (i + 1 < argc ? argv[++i] : NULL);
                     if (!v || !*v)
                         return usage_error("a value is required for", "-o <OUT>");
                     opt.out_dir = v;

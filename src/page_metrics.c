@@ -66,8 +66,8 @@ static void head(struct tl_buf *out, const char *title)
     tl_buf_adds(out, "</title>\n<base href=\"..\">\n</head>\n<body>\n");
 }
 
-static void p_line(struct tl_buf *out, const char *label, const char *tip,
-                   const struct tl_json *m, const char *field, bool is_float)
+static void p_line(struct tl_buf *out, const char *label, const char *tip, const struct tl_json *m,
+                   const char *field, bool is_float)
 {
     tl_buf_adds(out, "<p>");
     tl_buf_adds(out, label);
@@ -165,15 +165,15 @@ void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p)
         tl_buf_addstr(&file, co_file);
         struct tl_iframe f = {0, 0, name.buf, NULL, file.buf};
         f.line = co_line->u.num.kind == TL_JSON_INT ? (int32_t)co_line->u.num.i
-                                                     : (int32_t)co_line->u.num.u;
+                                                    : (int32_t)co_line->u.num.u;
         tl_stack_render(out, &f, 1, "Stack", p->strtab);
         tl_buf_release(&name);
         tl_buf_release(&file);
     }
     tl_buf_adds(out, "</p>\n<h2>Output files:</h2>\n<ul>\n");
     size_t i = 0;
-    for (const struct tl_artifact *a = p->listing ? p->listing->first : NULL;
-         a && i < p->nlisting; a = a->next, i++) {
+    for (const struct tl_artifact *a = p->listing ? p->listing->first : NULL; a && i < p->nlisting;
+         a = a->next, i++) {
         tl_buf_adds(out, "<li><a href=\"");
         tl_html_url(out, a->url, strlen(a->url));
         tl_buf_adds(out, "\">");

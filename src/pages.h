@@ -31,13 +31,13 @@ struct tl_shape_rec {
 };
 
 struct tl_metrics_page {
-    const struct tl_json *m;            /* the compilation_metrics record */
-    const char *display;                /* "[0/0]" or NULL for an absent id */
-    const struct tl_dirkey *listing;    /* snapshot: the first `nlisting` entries */
+    const struct tl_json *m;         /* the compilation_metrics record */
+    const char *display;             /* "[0/0]" or NULL for an absent id */
+    const struct tl_dirkey *listing; /* snapshot: the first `nlisting` entries */
     size_t nlisting;
-    const struct tl_trie_node *stack;   /* dynamo_start stack, or NULL */
-    const struct tl_shape_rec *specs;   /* symbolic shape specializations */
-    const struct tl_shape_rec *guards;  /* guards added fast */
+    const struct tl_trie_node *stack;  /* dynamo_start stack, or NULL */
+    const struct tl_shape_rec *specs;  /* symbolic shape specializations */
+    const struct tl_shape_rec *guards; /* guards added fast */
     const struct tl_strtab *strtab;
 };
 
@@ -69,8 +69,6 @@ void tl_page_failures_tail(struct tl_buf *out);
 
 /** Append the query-parameter script block. */
 void tl_page_query_script(struct tl_buf *out);
-
-
 
 #include "err.h"
 #include "outdir.h"

@@ -67,8 +67,7 @@ int tl_emit_file(struct tl_ctx *c, struct tl_line *l, struct tl_str fname, const
     base = base ? base + 1 : path.buf + name_at;
     const char *readable = NULL;
     static const char kst[] = "inductor_provenance_tracking_kernel_stack_traces";
-    if (rc == 0 && !strncmp(base, kst, sizeof(kst) - 1) &&
-        ends_with(path.buf, path.len, ".json")) {
+    if (rc == 0 && !strncmp(base, kst, sizeof(kst) - 1) && ends_with(path.buf, path.len, ".json")) {
         /* The readable companion page (spec §3.3), numbering skew included. */
         struct tl_json v;
         readable = "";
@@ -133,8 +132,7 @@ static int p_graph_dump(struct tl_ctx *c, struct tl_line *l, enum tl_key k, stru
 static int p_split_child(struct tl_ctx *c, struct tl_line *l, enum tl_key k, struct tl_err *err)
 {
     struct tl_buf name = TL_BUF_INIT;
-    safe_name(&name, "optimize_ddp_split_child_", tl_env_str(l->env.key[k], "name"), true,
-              ".txt");
+    safe_name(&name, "optimize_ddp_split_child_", tl_env_str(l->env.key[k], "name"), true, ".txt");
     int rc = tl_emit_file(c, l, tl_buf_str(&name), l->payload.p, l->payload.n, true, err);
     tl_buf_release(&name);
     return rc;
@@ -211,8 +209,8 @@ static int p_bwd(struct tl_ctx *c, struct tl_line *l, enum tl_key k, struct tl_e
 {
     tl_buf_reset(&c->page);
     tl_page_bwd_metrics(&c->page, l->env.key[k], l->display);
-    return tl_emit_file(c, l, TL_STR_LIT("bwd_compilation_metrics.html"), c->page.buf,
-                        c->page.len, false, err);
+    return tl_emit_file(c, l, TL_STR_LIT("bwd_compilation_metrics.html"), c->page.buf, c->page.len,
+                        false, err);
 }
 
 static int p_link(struct tl_ctx *c, struct tl_line *l, enum tl_key k, struct tl_err *err)
@@ -345,8 +343,8 @@ int tl_metrics_process(struct tl_ctx *c, struct tl_line *l, struct tl_err *err)
     }
     tl_buf_reset(&c->page);
     tl_page_metrics(&c->page, &p);
-    if (tl_emit_file(c, l, TL_STR_LIT("compilation_metrics.html"), c->page.buf, c->page.len,
-                     false, err) < 0)
+    if (tl_emit_file(c, l, TL_STR_LIT("compilation_metrics.html"), c->page.buf, c->page.len, false,
+                     err) < 0)
         return -1;
 
     /* Failures and restarts rows. */
@@ -384,8 +382,7 @@ int tl_metrics_process(struct tl_ctx *c, struct tl_line *l, struct tl_err *err)
 
     /* Status bits for the trie (spec §4.6). */
     if (l->env.cid_ok) {
-        struct tl_map_entry *e =
-            tl_map_upsert(&c->metrics, tl_str_make(mkey, sizeof(mkey)), NULL);
+        struct tl_map_entry *e = tl_map_upsert(&c->metrics, tl_str_make(mkey, sizeof(mkey)), NULL);
         uintptr_t bits = (uintptr_t)e->value | TL_MS_PRESENT;
         if (ft.p)
             bits |= TL_MS_FAIL;

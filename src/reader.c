@@ -29,6 +29,8 @@ struct tl_reader {
 
     char *buf;
     size_t cap, start, end;
+    size_t max_line;
+    char long_first; /* first byte of the last overlong line */
     bool eof, mem_mode;
 
     uint64_t lineno, offset, file_pos, file_size;
@@ -92,6 +94,7 @@ int tl_reader_open(struct tl_reader **out, const char *path, struct tl_err *err)
     }
     r->cap = CHUNK;
     r->buf = tl_xmalloc(r->cap + 1);
+    r->max_line = TL_READER_MAX_LINE;
     *out = r;
     return 0;
 }
@@ -105,6 +108,7 @@ struct tl_reader *tl_reader_open_mem(const char *p, size_t n)
     r->mem_len = n;
     r->file_size = n;
     r->path = "<memory>";
+    r->max_line = TL_READER_MAX_LINE;
     return r;
 }
 
@@ -121,6 +125,48 @@ void tl_reader_free(struct tl_reader *r)
     free(r->zin);
     free(r->buf);
     free(r);
+}
+
+void tl_reader_set_max_line(struct tl_reader *r, size_t max_line)
+{
+    r->max_line = max_line < 1024 ? 1024 : max_line;
+}
+
+static ssize_t fill(struct tl_reader *r, struct tl_err *err);
+
+/* Skip the rest of an overlong line whose first bytes fill the buffer. */
+static int skip_long(struct tl_reader *r, struct tl_str *line, struct tl_err *err)
+{
+    uint64_t skipped = r->end - r->start;
+    r->long_first = r->buf[r->start];
+    r->start = r->end = 0;
+    bool found = false;
+    while (!found) {
+        ssize_t got = fill(r, err);
+        if (got < 0)
+            return -1;
+        if (got == 0) {
+            r->eof = true;
+            r->last_unterminated = true;
+            break;
+        }
+        const char *nl = memchr(r->buf, '\n', r->end);
+        if (nl) {
+            size_t k = (size_t)(nl - r->buf);
+            skipped += k;
+            r->start = k + 1;
+            found = true;
+            r->last_unterminated = false;
+        } else {
+            skipped += r->end;
+            r->end = 0;
+        }
+    }
+    r->offset += skipped + found;
+    r->lineno++;
+    r->last = tl_str_make(NULL, (size_t)skipped);
+    *line = r->last;
+    return TL_READER_LONG;
 }
 
 void tl_reader_set_tee(struct tl_reader *r, tl_reader_tee_fn fn, void *ctx)
@@ -151,8 +197,7 @@ static ssize_t read_zstd(struct tl_reader *r, char *dst, size_t n, struct tl_err
                 return -1;
             if (got == 0) {
                 if (!r->zframe_done)
-                    return tl_error_code(err, TL_ERR_INPUT, "%s: truncated zstd stream",
-                                         r->path);
+                    return tl_error_code(err, TL_ERR_INPUT, "%s: truncated zstd stream", r->path);
                 return 0;
             }
             r->zbuf.size = (size_t)got;
@@ -211,7 +256,7 @@ int tl_reader_next(struct tl_reader *r, struct tl_str *line, struct tl_err *err)
         r->pushed = false;
         r->lineno++;
         *line = r->last;
-        return 1;
+        return r->last.p ? 1 : TL_READER_LONG;
     }
     if (r->mem_mode) {
         if (r->start >= r->mem_len)
@@ -221,6 +266,15 @@ int tl_reader_next(struct tl_reader *r, struct tl_str *line, struct tl_err *err)
         const char *nl = memchr(p, '\n', avail);
         size_t len = nl ? (size_t)(nl - p) : avail;
         r->start += len + (nl != NULL);
+        if (len > r->max_line) {
+            r->long_first = p[0];
+            r->offset = r->start;
+            r->last_unterminated = nl == NULL;
+            r->last = tl_str_make(NULL, len);
+            r->lineno++;
+            *line = r->last;
+            return TL_READER_LONG;
+        }
         r->offset = r->start;
         r->file_pos = r->start;
         r->last_unterminated = nl == NULL;
@@ -272,9 +326,9 @@ int tl_reader_next(struct tl_reader *r, struct tl_str *line, struct tl_err *err)
             r->start = 0;
             r->end = keep;
         }
+        if (r->end - r->start >= r->max_line)
+            return skip_long(r, line, err);
         if (r->end == r->cap) {
-            if (r->cap > ((size_t)1 << 40))
-                tl_die_oom();
             r->cap *= 2;
             r->buf = tl_xrealloc(r->buf, r->cap + 1);
         }
@@ -290,6 +344,11 @@ void tl_reader_unread(struct tl_reader *r)
 {
     r->pushed = true;
     r->lineno--;
+}
+
+char tl_reader_long_first(const struct tl_reader *r)
+{
+    return r->long_first;
 }
 
 uint64_t tl_reader_lineno(const struct tl_reader *r)

@@ -36,12 +36,24 @@ void tl_reader_free(struct tl_reader *r);
 /** Install a tee callback; must be called before the first tl_reader_next(). */
 void tl_reader_set_tee(struct tl_reader *r, tl_reader_tee_fn fn, void *ctx);
 
+/** Lines longer than this are skipped without being buffered (memory stays bounded). */
+#define TL_READER_MAX_LINE ((size_t)64 << 20)
+
+/** Returned by tl_reader_next() for a skipped overlong line. */
+#define TL_READER_LONG 2
+
+/** Change the line-length limit (for tests); at least 1 KiB. */
+void tl_reader_set_max_line(struct tl_reader *r, size_t max_line);
+
 /**
  * The next line, without its "\n" and one "\r" before it. A last line with no
  * newline is returned too. Returns 1 and *line, 0 at end of input, -1 on a
- * read or decompression error (err filled).
+ * read or decompression error (err filled), or TL_READER_LONG for a line
+ * longer than the limit: it was skipped, line->p is NULL and line->n its length.
  */
 int tl_reader_next(struct tl_reader *r, struct tl_str *line, struct tl_err *err);
+/** The first byte of the last line returned as TL_READER_LONG. */
+char tl_reader_long_first(const struct tl_reader *r);
 /** Make the next tl_reader_next() return the last line again. */
 void tl_reader_unread(struct tl_reader *r);
 

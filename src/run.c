@@ -57,8 +57,9 @@ void tl_warn(struct tl_ctx *c, enum tl_warn_kind kind, uint64_t lineno, const ch
     else
         fprintf(stderr, "tlparse: warning: %s: %s\n", c->input_name, msg);
     if (n == WARN_CAP)
-        fprintf(stderr, "tlparse: warning: %s: further messages of this kind are not shown; "
-                        "the Stats line counts them\n",
+        fprintf(stderr,
+                "tlparse: warning: %s: further messages of this kind are not shown; "
+                "the Stats line counts them\n",
                 c->input_name);
 }
 
@@ -94,8 +95,8 @@ static int newest_in(const char *dir, char **out, size_t *others, struct tl_err 
         count++;
         bool newer = !best || st.st_mtim.tv_sec > best_t.tv_sec ||
                      (st.st_mtim.tv_sec == best_t.tv_sec && st.st_mtim.tv_nsec > best_t.tv_nsec) ||
-                     (st.st_mtim.tv_sec == best_t.tv_sec &&
-                      st.st_mtim.tv_nsec == best_t.tv_nsec && strcmp(p, best) > 0);
+                     (st.st_mtim.tv_sec == best_t.tv_sec && st.st_mtim.tv_nsec == best_t.tv_nsec &&
+                      strcmp(p, best) > 0);
         if (newer) {
             free(best);
             best = p;
@@ -121,8 +122,7 @@ static int resolve_input(const struct tl_options *opt, char **path, struct tl_er
                                  "Input path %s is not a directory (required when using "
                                  "--latest)",
                                  opt->path);
-        return tl_error_code(err, TL_ERR_INPUT, "cannot open %s: %s", opt->path,
-                             strerror(errno));
+        return tl_error_code(err, TL_ERR_INPUT, "cannot open %s: %s", opt->path, strerror(errno));
     }
     if (S_ISDIR(st.st_mode)) {
         size_t others = 0;
@@ -227,8 +227,8 @@ static void raw_line(struct tl_ctx *c, const struct tl_json *root, const struct 
         tl_arena_alloc(&c->scratch, (root->u.obj.n + 5) * sizeof(struct tl_json_member));
     for (size_t i = 0; i < root->u.obj.n; i++)
         obj.u.obj.items[obj.u.obj.n++] = root->u.obj.items[i];
-    char *ts = tl_arena_printf(&c->scratch, "%04d-%.2s-%.2sT%.8s.%.6sZ", c->year, g->month,
-                               g->day, g->time, g->micros);
+    char *ts = tl_arena_printf(&c->scratch, "%04d-%.2s-%.2sT%.8s.%.6sZ", c->year, g->month, g->day,
+                               g->time, g->micros);
     struct tl_json v;
     memset(&v, 0, sizeof(v));
     v.type = TL_JSON_STRING;
@@ -262,6 +262,13 @@ static void raw_line(struct tl_ctx *c, const struct tl_json *root, const struct 
 
 /* ---- per-line processing -------------------------------------------------------------- */
 
+static void long_line(struct tl_ctx *c, uint64_t lineno, uint64_t len)
+{
+    c->stats.fail_line_too_long++;
+    tl_warn(c, TL_W_LONG, lineno, "line of %llu bytes is over the %zu MiB limit; skipped",
+            (unsigned long long)len, TL_READER_MAX_LINE >> 20);
+}
+
 /* Read the payload lines that follow an envelope (spec §1.6) into c->payload,
  * computing their md5 on the way. */
 static int read_payload(struct tl_ctx *c, struct tl_reader *r, MD5_CTX *md5, bool *truncated,
@@ -272,7 +279,16 @@ static int read_payload(struct tl_ctx *c, struct tl_reader *r, MD5_CTX *md5, boo
     int got;
     tl_buf_reset(&c->payload);
     *truncated = false;
-    while ((got = tl_reader_next(r, &line, err)) == 1) {
+    while ((got = tl_reader_next(r, &line, err)) >= 1) {
+        if (got == TL_READER_LONG) {
+            if (tl_reader_long_first(r) != '\t') {
+                tl_reader_unread(r);
+                got = 1;
+                break;
+            }
+            long_line(c, tl_reader_lineno(r), line.n);
+            continue;
+        }
         if (line.n == 0)
             continue;
         if (line.p[0] != '\t') {
@@ -282,8 +298,9 @@ static int read_payload(struct tl_ctx *c, struct tl_reader *r, MD5_CTX *md5, boo
         if (!tl_utf8_valid(line.p, line.n)) {
             /* Skipped like the reference, which then fails the whole run. */
             c->stats.fail_utf8++;
-            tl_warn(c, TL_W_UTF8, tl_reader_lineno(r), "invalid UTF-8 in a payload line; line "
-                                                        "skipped");
+            tl_warn(c, TL_W_UTF8, tl_reader_lineno(r),
+                    "invalid UTF-8 in a payload line; line "
+                    "skipped");
             continue;
         }
         if (!first) {
@@ -304,17 +321,21 @@ static int read_payload(struct tl_ctx *c, struct tl_reader *r, MD5_CTX *md5, boo
 }
 
 /* Skip the payload lines of an envelope we could not use. */
-static int skip_payload(struct tl_reader *r, struct tl_err *err)
+static int skip_payload(struct tl_ctx *c, struct tl_reader *r, struct tl_err *err)
 {
     struct tl_str line;
     int got;
-    while ((got = tl_reader_next(r, &line, err)) == 1) {
-        if (line.n == 0)
+    while ((got = tl_reader_next(r, &line, err)) >= 1) {
+        bool tab =
+            got == TL_READER_LONG ? tl_reader_long_first(r) == '\t' : line.n && line.p[0] == '\t';
+        if (got == 1 && line.n == 0)
             continue;
-        if (line.p[0] != '\t') {
+        if (!tab) {
             tl_reader_unread(r);
             return 0;
         }
+        if (got == TL_READER_LONG)
+            long_line(c, tl_reader_lineno(r), line.n);
     }
     return got;
 }
@@ -444,9 +465,9 @@ static int process_entry(struct tl_ctx *c, struct tl_reader *r, struct tl_str li
     struct tl_json_error je;
     if (tl_json_parse(&c->scratch, g.envelope.p, g.envelope.n, &root, &je) < 0) {
         c->stats.fail_json++;
-        tl_warn(c, TL_W_JSON, lineno, "Failed to parse metadata JSON: %s at column %zu",
-                je.msg, je.offset + 1);
-        return skip_payload(r, err);
+        tl_warn(c, TL_W_JSON, lineno, "Failed to parse metadata JSON: %s at column %zu", je.msg,
+                je.offset + 1);
+        return skip_payload(c, r, err);
     }
     char why[256];
     if (tl_envelope_decode(&root, &l.env, &c->scratch, why, sizeof(why)) < 0) {
@@ -454,7 +475,7 @@ static int process_entry(struct tl_ctx *c, struct tl_reader *r, struct tl_str li
         tl_warn(c, TL_W_JSON, lineno, "Failed to parse metadata JSON: %s", why);
         if (root.type == TL_JSON_OBJECT)
             raw_line(c, &root, &g, NULL, lineno);
-        return skip_payload(r, err);
+        return skip_payload(c, r, err);
     }
     record_unknown(c, &l.env);
     const struct tl_envelope *env = &l.env;
@@ -464,8 +485,7 @@ static int process_entry(struct tl_ctx *c, struct tl_reader *r, struct tl_str li
         uint32_t id = (uint32_t)pair->u.arr.items[1].u.num.u;
         if (!tl_strtab_set(&c->strtab, id, pair->u.arr.items[0].u.str)) {
             c->stats.fail_str_table++;
-            tl_warn(c, TL_W_STRTAB, lineno, "string table id %u is too large; entry ignored",
-                    id);
+            tl_warn(c, TL_W_STRTAB, lineno, "string table id %u is too large; entry ignored", id);
         }
         return 0;
     }
@@ -491,8 +511,7 @@ static int process_entry(struct tl_ctx *c, struct tl_reader *r, struct tl_str li
                         "the log ends in the middle of this entry's payload");
             } else {
                 c->stats.fail_payload_md5++;
-                tl_warn(c, TL_W_MD5, lineno,
-                        "payload md5 mismatch (has_payload %.*s, payload %s)",
+                tl_warn(c, TL_W_MD5, lineno, "payload md5 mismatch (has_payload %.*s, payload %s)",
                         (int)(want.n > 40 ? 40 : want.n), want.p, hex);
             }
         }
@@ -841,10 +860,14 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
     }
     struct tl_str line;
     int got = 0;
-    while (rc == 0 && (got = tl_reader_next(r, &line, &err)) == 1) {
+    while (rc == 0 && (got = tl_reader_next(r, &line, &err)) >= 1) {
         if (tl_interrupted) {
             rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
             break;
+        }
+        if (got == TL_READER_LONG) {
+            long_line(&c, tl_reader_lineno(r), line.n);
+            continue;
         }
         if (line.n == 0)
             continue;

@@ -68,9 +68,9 @@ struct tl_line {
     struct tl_envelope env;
     const struct tl_json *root;
     struct tl_str payload;
-    const char *folder;      /* compile folder */
-    struct tl_dirkey *key;   /* compile-directory key */
-    const char *display;     /* display id, NULL when absent */
+    const char *folder;    /* compile folder */
+    struct tl_dirkey *key; /* compile-directory key */
+    const char *display;   /* display id, NULL when absent */
     struct tl_buf payload_filename;
 };
 
@@ -86,6 +86,7 @@ enum tl_warn_kind {
     TL_W_TRUNCATED,
     TL_W_STRTAB,
     TL_W_FAILREASON,
+    TL_W_LONG,
     TL_W_OTHER,
 };
 

@@ -22,5 +22,5 @@ uint64_t tl_stats_strict_failures(const struct tl_stats *s)
 {
     return s->fail_glog + s->fail_json + s->fail_payload_md5 + s->other_rank +
            s->fail_dynamo_guards_json + s->fail_parser + s->fail_utf8 + s->fail_payload_truncated +
-           s->fail_str_table + s->fail_missing_fail_reason;
+           s->fail_str_table + s->fail_missing_fail_reason + s->fail_line_too_long;
 }

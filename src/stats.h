@@ -27,7 +27,8 @@
     X(fail_utf8)                                                                                   \
     X(fail_payload_truncated)                                                                      \
     X(fail_str_table)                                                                              \
-    X(fail_missing_fail_reason)
+    X(fail_missing_fail_reason)                                                                    \
+    X(fail_line_too_long)
 
 struct tl_stats {
 #define TL_X(name) uint64_t name;

@@ -24,13 +24,13 @@ char *tl_xmemdupz(const void *p, size_t n);
 void tl_die_oom(void);
 
 /** Grow *items (of *alloc elements of size sz) to hold at least need elements. */
-#define TL_GROW(items, need, alloc)                                                               \
+#define TL_GROW(items, need, alloc)                                                                \
     do {                                                                                           \
         if ((need) > (alloc)) {                                                                    \
             size_t tl_grow_n_ = (alloc) ? (alloc)*2 : 8;                                           \
             while (tl_grow_n_ < (need))                                                            \
                 tl_grow_n_ *= 2;                                                                   \
-            (items) = tl_xreallocarray((items), tl_grow_n_, sizeof(*(items)));                    \
+            (items) = tl_xreallocarray((items), tl_grow_n_, sizeof(*(items)));                     \
             (alloc) = tl_grow_n_;                                                                  \
         }                                                                                          \
     } while (0)
