@@ -47,6 +47,7 @@ void tl_warn(struct tl_ctx *c, enum tl_warn_kind kind, uint64_t lineno, const ch
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    tl_progress_clear(&c->progress);
     /* Messages quote log text: keep control characters off the terminal. */
     for (char *p = msg; *p; p++)
         if ((unsigned char)*p < 0x20 || *p == 0x7f)
@@ -851,6 +852,7 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
         free(path);
         return report(&err);
     }
+    tl_progress_init(&c.progress, opt->progress, tl_reader_file_size(r));
     int rc = open_streams(&c, &err);
     struct tl_outfile raw_log = {.fd = -1};
     if (rc == 0 && tl_reader_kind(r) != TL_READER_PLAIN) {
@@ -865,6 +867,7 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
             rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
             break;
         }
+        tl_progress_update(&c.progress, tl_reader_file_pos(r));
         if (got == TL_READER_LONG) {
             long_line(&c, tl_reader_lineno(r), line.n);
             continue;
@@ -884,6 +887,7 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
     }
     bool plain = tl_reader_kind(r) == TL_READER_PLAIN;
     tl_reader_free(r);
+    tl_progress_clear(&c.progress);
     if (raw_log.fd >= 0 && tl_outfile_close(&raw_log, rc == 0 ? &err : &(struct tl_err){0}) < 0)
         rc = -1;
     if (rc == 0)

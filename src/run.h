@@ -17,6 +17,7 @@
 #include "map.h"
 #include "outdir.h"
 #include "pages.h"
+#include "progress.h"
 #include "stack_trie.h"
 #include "stats.h"
 #include "strtab.h"
@@ -55,6 +56,7 @@ struct tl_ctx {
     bool saw_unknown_cid; /* for --strict-compile-id */
     int year;
     uint64_t warned[32]; /* messages printed per kind, to cap floods */
+    struct tl_progress progress;
     struct tl_outfile failures, chromium, raw_body;
     struct tl_buf page;     /* reusable page buffer */
     struct tl_buf env_text; /* the current envelope, copied out of the reader */
