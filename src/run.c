@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <md5.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -657,28 +658,65 @@ static int copy_fd(int in, int out)
     }
 }
 
-static int write_raw_log(struct tl_ctx *c, const char *path, struct tl_err *err)
+/* raw.log is a copy of a plain input. The kernel does the copying
+ * (copy_file_range), in a thread of its own, so that on two cores it costs
+ * no wall time: it runs while the log is parsed. */
+struct raw_copy {
+    pthread_t thread;
+    int in, out;
+    int rc, err;
+    bool started;
+};
+
+static void *raw_copy_main(void *arg)
 {
+    struct raw_copy *rc = arg;
+    rc->rc = copy_fd(rc->in, rc->out);
+    rc->err = errno;
+    return NULL;
+}
+
+static int raw_copy_start(struct tl_ctx *c, struct raw_copy *rc, const char *path,
+                          struct tl_err *err)
+{
+    memset(rc, 0, sizeof(*rc));
+    rc->out = -1;
     if (c->opt->mem_input)
         return tl_outdir_write(&c->out, "raw.log", c->opt->mem_input, c->opt->mem_len, err);
-    int in = open(path, O_RDONLY | O_CLOEXEC);
-    if (in < 0)
+    rc->in = open(path, O_RDONLY | O_CLOEXEC);
+    if (rc->in < 0)
         return tl_error(err, "cannot read %s: %s", path, strerror(errno));
-    int out;
-    if (tl_outdir_create(&c->out, "raw.log", &out, err) < 0) {
-        close(in);
+    if (tl_outdir_create(&c->out, "raw.log", &rc->out, err) < 0) {
+        close(rc->in);
         return -1;
     }
-    int rc = copy_fd(in, out);
-    int e = errno;
-    close(in);
-    if (close(out) < 0 && rc == 0) {
-        rc = -1;
+    if (pthread_create(&rc->thread, NULL, raw_copy_main, rc) == 0) {
+        rc->started = true;
+        return 0;
+    }
+    /* No thread to be had: copy now. */
+    raw_copy_main(rc);
+    return 0;
+}
+
+static int raw_copy_finish(struct tl_ctx *c, struct raw_copy *rc, struct tl_err *err)
+{
+    if (rc->out < 0)
+        return 0;
+    if (rc->started)
+        pthread_join(rc->thread, NULL);
+    rc->started = false;
+    close(rc->in);
+    int e = rc->err;
+    int status = rc->rc;
+    if (close(rc->out) < 0 && status == 0) {
+        status = -1;
         e = errno;
     }
-    if (rc < 0)
+    rc->out = -1;
+    if (status < 0 && err)
         return tl_error(err, "cannot write %s/raw.log: %s", c->opt->out_dir, strerror(e));
-    return 0;
+    return status;
 }
 
 static int tee_raw(void *ctx, const char *p, size_t n, struct tl_err *err)
@@ -727,7 +765,7 @@ fail:
     return -1;
 }
 
-static int finish(struct tl_ctx *c, const char *input_path, struct tl_err *err)
+static int finish(struct tl_ctx *c, struct tl_err *err)
 {
     tl_page_failures_tail(&c->failures.buf);
     if (tl_outfile_close(&c->failures, err) < 0)
@@ -758,8 +796,6 @@ static int finish(struct tl_ctx *c, const char *input_path, struct tl_err *err)
         return -1;
     }
     if (tl_outfile_close(&idx, err) < 0)
-        return -1;
-    if (input_path && write_raw_log(c, input_path, err) < 0)
         return -1;
     return write_raw_jsonl(c, err);
 }
@@ -855,10 +891,13 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
     tl_progress_init(&c.progress, opt->progress, tl_reader_file_size(r));
     int rc = open_streams(&c, &err);
     struct tl_outfile raw_log = {.fd = -1};
+    struct raw_copy copy = {.out = -1};
     if (rc == 0 && tl_reader_kind(r) != TL_READER_PLAIN) {
         rc = tl_outfile_open(&raw_log, &c.out, "raw.log", &err);
         if (rc == 0)
             tl_reader_set_tee(r, tee_raw, &raw_log);
+    } else if (rc == 0) {
+        rc = raw_copy_start(&c, &copy, path, &err);
     }
     struct tl_str line;
     int got = 0;
@@ -885,13 +924,14 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
         res->bytes_in = tl_reader_offset(r);
         res->lines = tl_reader_lineno(r);
     }
-    bool plain = tl_reader_kind(r) == TL_READER_PLAIN;
     tl_reader_free(r);
     tl_progress_clear(&c.progress);
     if (raw_log.fd >= 0 && tl_outfile_close(&raw_log, rc == 0 ? &err : &(struct tl_err){0}) < 0)
         rc = -1;
+    if (raw_copy_finish(&c, &copy, rc == 0 ? &err : NULL) < 0)
+        rc = -1;
     if (rc == 0)
-        rc = finish(&c, plain ? path : NULL, &err);
+        rc = finish(&c, &err);
     if (rc == 0)
         print_summary(&c);
     int exit_code = TL_EXIT_OK;
