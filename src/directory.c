@@ -2,6 +2,7 @@
 #include "config.h"
 #include "directory.h"
 #include "json_write.h"
+#include "outdir.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -100,12 +101,15 @@ static int cmp_sorted(const void *a, const void *b)
     return strcmp(((const struct sorted *)a)->name, ((const struct sorted *)b)->name);
 }
 
-void tl_directory_write_json(struct tl_buf *out, const struct tl_directory *d)
+/* Write compile_directory.json, calling flush (when given) after each key so
+ * that a caller streaming to a file keeps the buffer small. */
+static int write_json(struct tl_buf *out, const struct tl_directory *d, int (*flush)(void *ctx),
+                      void *ctx)
 {
     size_t n = tl_map_len(&d->keys);
     if (!n) {
         tl_buf_adds(out, "{}");
-        return;
+        return 0;
     }
     struct sorted *v = tl_xcalloc(n, sizeof(*v));
     for (size_t i = 0; i < n; i++) {
@@ -115,7 +119,8 @@ void tl_directory_write_json(struct tl_buf *out, const struct tl_directory *d)
     }
     qsort(v, n, sizeof(*v), cmp_sorted);
     tl_buf_adds(out, "{\n");
-    for (size_t i = 0; i < n; i++) {
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
         const struct tl_dirkey *k = v[i].key;
         tl_buf_adds(out, "  ");
         tl_json_write_string(out, v[i].name, strlen(v[i].name));
@@ -145,7 +150,34 @@ void tl_directory_write_json(struct tl_buf *out, const struct tl_directory *d)
             tl_buf_adds(out, "    ]\n  }");
         }
         tl_buf_adds(out, i + 1 < n ? ",\n" : "\n");
+        if (flush)
+            rc = flush(ctx);
     }
-    tl_buf_adds(out, "}");
+    if (rc == 0)
+        tl_buf_adds(out, "}");
     free(v);
+    return rc;
+}
+
+void tl_directory_write_json(struct tl_buf *out, const struct tl_directory *d)
+{
+    write_json(out, d, NULL, NULL);
+}
+
+struct stream_ctx {
+    struct tl_outfile *f;
+    struct tl_err *err;
+};
+
+static int stream_flush(void *ctx)
+{
+    struct stream_ctx *s = ctx;
+    return tl_outfile_maybe_flush(s->f, s->err);
+}
+
+int tl_directory_write_json_file(struct tl_outfile *f, const struct tl_directory *d,
+                                 struct tl_err *err)
+{
+    struct stream_ctx s = {f, err};
+    return write_json(&f->buf, d, stream_flush, &s);
 }

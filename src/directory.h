@@ -62,4 +62,10 @@ const char *tl_cache_suffix_text(uint8_t s);
 /** Append compile_directory.json (pretty, keys sorted bytewise). */
 void tl_directory_write_json(struct tl_buf *out, const struct tl_directory *d);
 
+struct tl_outfile;
+struct tl_err;
+/** The same, streamed into a file through its buffer. */
+int tl_directory_write_json_file(struct tl_outfile *f, const struct tl_directory *d,
+                                 struct tl_err *err);
+
 #endif

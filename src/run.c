@@ -773,9 +773,14 @@ static int finish(struct tl_ctx *c, struct tl_err *err)
     tl_buf_adds(&c->chromium.buf, c->nchromium ? "\n]" : "[]");
     if (tl_outfile_close(&c->chromium, err) < 0)
         return -1;
-    tl_buf_reset(&c->page);
-    tl_directory_write_json(&c->page, &c->dir);
-    if (tl_outdir_write(&c->out, "compile_directory.json", c->page.buf, c->page.len, err) < 0)
+    struct tl_outfile cd;
+    if (tl_outfile_open(&cd, &c->out, "compile_directory.json", err) < 0)
+        return -1;
+    if (tl_directory_write_json_file(&cd, &c->dir, err) < 0) {
+        tl_outfile_close(&cd, err);
+        return -1;
+    }
+    if (tl_outfile_close(&cd, err) < 0)
         return -1;
     struct tl_outfile idx;
     if (tl_outfile_open(&idx, &c->out, "index.html", err) < 0)
