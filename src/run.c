@@ -194,6 +194,7 @@ static void ctx_release(struct tl_ctx *c)
     tl_buf_release(&c->page);
     tl_buf_release(&c->env_text);
     tl_buf_release(&c->payload);
+    tl_buf_release(&c->utf8_fix);
 }
 
 /* ---- raw.jsonl ---------------------------------------------------------------------- */
@@ -440,9 +441,13 @@ static int process_entry(struct tl_ctx *c, struct tl_reader *r, struct tl_str li
 {
     uint64_t lineno = tl_reader_lineno(r);
     if (!tl_utf8_valid(line.p, line.n)) {
+        /* The reference skips the line and then fails the whole run; we
+         * replace the bad bytes and keep the entry. */
         c->stats.fail_utf8++;
-        tl_warn(c, TL_W_UTF8, lineno, "invalid UTF-8; line skipped");
-        return 0;
+        tl_warn(c, TL_W_UTF8, lineno, "invalid UTF-8 replaced by U+FFFD");
+        tl_buf_reset(&c->utf8_fix);
+        tl_utf8_sanitize(&c->utf8_fix, line.p, line.n);
+        line = tl_buf_str(&c->utf8_fix);
     }
     struct tl_glog g;
     if (!tl_glog_parse(line, &g)) {

@@ -61,6 +61,7 @@ struct tl_ctx {
     struct tl_buf page;     /* reusable page buffer */
     struct tl_buf env_text; /* the current envelope, copied out of the reader */
     struct tl_buf payload;  /* the current payload */
+    struct tl_buf utf8_fix; /* a line with invalid UTF-8, repaired */
 };
 
 /* One envelope being processed. */

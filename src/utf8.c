@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 #include "utf8.h"
+#include "buf.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -59,4 +60,24 @@ size_t tl_utf8_valid_prefix(const char *s, size_t n)
 bool tl_utf8_valid(const char *p, size_t n)
 {
     return tl_utf8_valid_prefix(p, n) == n;
+}
+
+void tl_utf8_sanitize(struct tl_buf *out, const char *p, size_t n)
+{
+    while (n) {
+        size_t ok = tl_utf8_valid_prefix(p, n);
+        tl_buf_add(out, p, ok);
+        p += ok;
+        n -= ok;
+        if (!n)
+            break;
+        /* One replacement per maximal ill-formed subpart: the bad lead byte
+         * and the continuation bytes that follow it. */
+        tl_buf_add(out, "\xEF\xBF\xBD", 3);
+        size_t k = 1;
+        while (k < n && k < 4 && ((unsigned char)p[k] & 0xC0) == 0x80)
+            k++;
+        p += k;
+        n -= k;
+    }
 }
