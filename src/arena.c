@@ -124,20 +124,17 @@ struct tl_str tl_arena_str(struct tl_arena *a, struct tl_str s)
 
 char *tl_arena_printf(struct tl_arena *a, const char *fmt, ...)
 {
-    va_list ap;
-    char tmp[256];
+    va_list ap, ap2;
     va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     if (n < 0)
         n = 0;
     char *d = tl_arena_alloc(a, (size_t)n + 1);
-    if ((size_t)n < sizeof(tmp)) {
-        memcpy(d, tmp, (size_t)n + 1);
-    } else {
-        va_start(ap, fmt);
-        vsnprintf(d, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
+    d[0] = '\0';
+    if (n)
+        vsnprintf(d, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
     return d;
 }

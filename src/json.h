@@ -39,8 +39,9 @@ enum tl_json_type {
 /*
  * Number kinds, as serde_json decides them: a literal with no '.', 'e' or 'E'
  * that fits u64 is UINT; a negative one that fits i64 is INT; everything else
- * (fractions, exponents, integers out of range) is FLOAT, parsed with correct
- * rounding (strtod).
+ * (fractions, exponents, integers out of range) is FLOAT, converted exactly
+ * as serde_json converts it (see json_num.h: not always correctly rounded,
+ * which is what the reference writes back).
  */
 enum tl_json_num_kind {
     TL_JSON_UINT,
