@@ -8,7 +8,14 @@ set -eu
 want="gcc make cmake ninja-build pkg-config libmd-dev zlib1g-dev libzstd-dev"
 case "${1:-build}" in
 build) ;;
-check) want="$want clang clang-format libcmocka-dev libjson-c-dev python3 libclang-rt-14-dev zstd gzip" ;;
+check)
+    want="$want clang clang-format libcmocka-dev libjson-c-dev python3 libclang-rt-14-dev zstd gzip"
+    want="$want chromium fonts-noto-color-emoji"
+    # Node may come from elsewhere than Debian (as on our CI image): only ask
+    # Debian for it when there is none.
+    command -v node >/dev/null || want="$want nodejs"
+    command -v npm >/dev/null || want="$want npm"
+    ;;
 bench) want="$want python3 time valgrind hyperfine" ;;
 fuzz) want="$want clang libclang-rt-14-dev" ;;
 *) echo "usage: $0 build|check|bench|fuzz" >&2; exit 2 ;;

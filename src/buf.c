@@ -104,3 +104,34 @@ void tl_buf_addi(struct tl_buf *b, long long v)
         tl_buf_addu(b, (unsigned long long)v);
     }
 }
+
+void tl_buf_add_nonul(struct tl_buf *b, const char *p, size_t n)
+{
+    const char *end = p + n;
+    while (p < end) {
+        const char *z = memchr(p, '\0', (size_t)(end - p));
+        if (!z) {
+            tl_buf_add(b, p, (size_t)(end - p));
+            break;
+        }
+        tl_buf_add(b, p, (size_t)(z - p));
+        tl_buf_add(b, "\xEF\xBF\xBD", 3);
+        p = z + 1;
+    }
+}
+
+void tl_buf_add_printable(struct tl_buf *b, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c == 0xC2 && i + 1 < n && (unsigned char)p[i + 1] >= 0x80 &&
+            (unsigned char)p[i + 1] <= 0x9F) {
+            tl_buf_addch(b, '?');
+            i++;
+        } else if (c < 0x20 || c == 0x7f) {
+            tl_buf_addch(b, '?');
+        } else {
+            tl_buf_addch(b, (char)c);
+        }
+    }
+}

@@ -82,6 +82,18 @@ static inline struct tl_str tl_buf_str(const struct tl_buf *b)
     return tl_str_make(b->buf, b->len);
 }
 
+/**
+ * Append p[0..n) with every NUL byte replaced by U+FFFD, for log text that
+ * will be kept as a C string (a NUL would cut it short).
+ */
+void tl_buf_add_nonul(struct tl_buf *b, const char *p, size_t n);
+
+/**
+ * Append log text for a terminal message: control characters (C0, DEL and
+ * the C1 range U+0080..U+009F, which some terminals obey) become '?'.
+ */
+void tl_buf_add_printable(struct tl_buf *b, const char *p, size_t n);
+
 /** printf-style append. */
 void tl_buf_addf(struct tl_buf *b, const char *fmt, ...) TL_PRINTF(2, 3);
 void tl_buf_vaddf(struct tl_buf *b, const char *fmt, va_list ap) TL_PRINTF(2, 0);

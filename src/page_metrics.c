@@ -161,8 +161,8 @@ void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p)
     if (co_name.p && co_file.p && co_line) {
         /* A one-frame trie; strings are NUL-terminated copies. */
         struct tl_buf name = TL_BUF_INIT, file = TL_BUF_INIT;
-        tl_buf_addstr(&name, co_name);
-        tl_buf_addstr(&file, co_file);
+        tl_buf_add_nonul(&name, co_name.p, co_name.n);
+        tl_buf_add_nonul(&file, co_file.p, co_file.n);
         struct tl_iframe f = {0, 0, name.buf, NULL, file.buf};
         f.line = co_line->u.num.kind == TL_JSON_INT ? (int32_t)co_line->u.num.i
                                                     : (int32_t)co_line->u.num.u;

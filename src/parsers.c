@@ -218,9 +218,12 @@ static int p_link(struct tl_ctx *c, struct tl_line *l, enum tl_key k, struct tl_
     (void)err;
     struct tl_str name = tl_env_str(l->env.key[k], "name");
     struct tl_str url = tl_env_str(l->env.key[k], "url");
-    char *u = tl_arena_memdupz(&c->scratch, url.p, url.n);
-    char *nm = tl_arena_memdupz(&c->scratch, name.p, name.n);
-    tl_directory_add(&c->dir, l->key, u, nm, c->counter++, true);
+    struct tl_buf u = TL_BUF_INIT, nm = TL_BUF_INIT;
+    tl_buf_add_nonul(&u, url.p, url.n);
+    tl_buf_add_nonul(&nm, name.p, name.n);
+    tl_directory_add(&c->dir, l->key, u.buf, nm.buf, c->counter++, true);
+    tl_buf_release(&u);
+    tl_buf_release(&nm);
     return 0;
 }
 

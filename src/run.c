@@ -50,14 +50,14 @@ void tl_warn(struct tl_ctx *c, enum tl_warn_kind kind, uint64_t lineno, const ch
     va_end(ap);
     tl_progress_clear(&c->progress);
     /* Messages quote log text: keep control characters off the terminal. */
-    for (char *p = msg; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = '?';
+    struct tl_buf clean = TL_BUF_INIT;
+    tl_buf_add_printable(&clean, msg, strlen(msg));
     if (lineno)
         fprintf(stderr, "tlparse: warning: %s:%llu: %s\n", c->input_name,
-                (unsigned long long)lineno, msg);
+                (unsigned long long)lineno, clean.buf);
     else
-        fprintf(stderr, "tlparse: warning: %s: %s\n", c->input_name, msg);
+        fprintf(stderr, "tlparse: warning: %s: %s\n", c->input_name, clean.buf);
+    tl_buf_release(&clean);
     if (n == WARN_CAP)
         fprintf(stderr,
                 "tlparse: warning: %s: further messages of this kind are not shown; "
@@ -347,9 +347,13 @@ static void record_unknown(struct tl_ctx *c, const struct tl_envelope *env)
 {
     c->stats.unknown += env->n_unknown;
     for (size_t i = 0; i < env->n_unknown; i++) {
-        if (c->opt->verbose)
-            fprintf(stderr, "tlparse: Unknown field %.*s\n", (int)env->unknown[i].n,
-                    env->unknown[i].p);
+        if (c->opt->verbose) {
+            struct tl_buf b = TL_BUF_INIT;
+            tl_buf_add_printable(&b, env->unknown[i].p, env->unknown[i].n);
+            tl_progress_clear(&c->progress);
+            fprintf(stderr, "tlparse: Unknown field %s\n", b.buf);
+            tl_buf_release(&b);
+        }
         if (tl_map_len(&c->unknown_keys) < 1000)
             tl_map_put(&c->unknown_keys, env->unknown[i], (void *)1);
     }
@@ -824,8 +828,7 @@ static void print_summary(struct tl_ctx *c)
                 tl_buf_adds(&b, ", ");
             tl_buf_addch(&b, '"');
             struct tl_str k = tl_map_at(&c->unknown_keys, i)->key;
-            for (size_t j = 0; j < k.n; j++)
-                tl_buf_addch(&b, (unsigned char)k.p[j] < 0x20 ? '?' : k.p[j]);
+            tl_buf_add_printable(&b, k.p, k.n);
             tl_buf_addch(&b, '"');
         }
         tl_buf_adds(&b, "} (consider updating tlparse to render these)");

@@ -47,7 +47,14 @@ const char *tl_trie_intern(struct tl_trie *t, struct tl_str s)
 {
     if (!s.p)
         return NULL;
+    struct tl_buf fixed = TL_BUF_INIT;
+    if (memchr(s.p, '\0', s.n)) {
+        /* Interned strings are C strings: a NUL from the log must not cut them. */
+        tl_buf_add_nonul(&fixed, s.p, s.n);
+        s = tl_buf_str(&fixed);
+    }
     struct tl_map_entry *e = tl_map_upsert(&t->strings, s, NULL);
+    tl_buf_release(&fixed);
     /* The map's own key copy is NUL-terminated and lives in the arena. */
     return e->key.p;
 }
