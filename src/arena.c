@@ -4,6 +4,7 @@
 #include "xalloc.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@ struct tl_arena_block {
     struct tl_arena_block *next;
     char *cur;
     char *end;
+    bool big; /* a dedicated block for one large request */
     _Alignas(ALIGN) char space[];
 };
 
@@ -39,17 +41,24 @@ void tl_arena_release(struct tl_arena *a)
 
 void tl_arena_reset(struct tl_arena *a)
 {
+    /* Keep the oldest default-size block (the chain runs newest first) and
+     * free the rest, dedicated big blocks included. */
+    struct tl_arena_block *keep = NULL;
+    for (struct tl_arena_block *b = a->head; b; b = b->next)
+        if (!b->big)
+            keep = b;
     struct tl_arena_block *b = a->head;
-    if (!b)
-        return;
-    /* Keep the oldest block (normally the default size) and free the rest. */
-    while (b->next) {
+    while (b) {
         struct tl_arena_block *next = b->next;
-        free(b);
+        if (b != keep)
+            free(b);
         b = next;
     }
-    b->cur = b->space;
-    a->head = b;
+    if (keep) {
+        keep->next = NULL;
+        keep->cur = keep->space;
+    }
+    a->head = keep;
     a->used = 0;
 }
 
@@ -61,6 +70,7 @@ static struct tl_arena_block *new_block(size_t size)
     b->next = NULL;
     b->cur = b->space;
     b->end = b->space + size;
+    b->big = false;
     return b;
 }
 
@@ -81,6 +91,7 @@ void *tl_arena_alloc(struct tl_arena *a, size_t n)
          * one so that the current block keeps serving small requests. */
         struct tl_arena_block *big = new_block(n);
         big->cur = big->end;
+        big->big = true;
         if (b) {
             big->next = b->next;
             b->next = big;

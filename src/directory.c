@@ -82,6 +82,7 @@ struct tl_artifact *tl_directory_add(struct tl_directory *d, struct tl_dirkey *k
         name == url || !strcmp(name, url) ? a->url : tl_arena_memdupz(d->arena, name, strlen(name));
     a->number = number;
     a->suffix = is_link ? TL_SUFFIX_NONE : (uint8_t)tl_cache_suffix_of(url);
+    a->is_link = is_link;
     if (k->last)
         k->last->next = a;
     else

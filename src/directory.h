@@ -32,7 +32,8 @@ struct tl_artifact {
     const char *name;         /* == url for files; a link's name */
     const char *readable_url; /* NULL: none; "" for a failed readable page */
     uint32_t number;
-    uint8_t suffix; /* enum tl_cache_suffix */
+    uint8_t suffix;  /* enum tl_cache_suffix */
+    uint8_t is_link; /* url is a link from the log, not a file of the report */
 };
 
 struct tl_dirkey {

@@ -483,7 +483,11 @@ int tl_envelope_decode(const struct tl_json *root, struct tl_envelope *env,
                 goto unknown;
             }
             if (cid_seen & part) {
+                /* serde's flattened Option<CompileId> stops at its first
+                 * error, a duplicate as much as a bad type: later group
+                 * keys stay unconsumed and count as unknown. */
                 env->cid_ok = false;
+                cid_broken = true;
                 continue;
             }
             cid_seen |= (uint8_t)part;
@@ -524,7 +528,12 @@ int tl_envelope_decode(const struct tl_json *root, struct tl_envelope *env,
     unknown:
         if (!env->unknown)
             env->unknown = tl_arena_alloc(scratch, n * sizeof(*env->unknown));
-        env->unknown[env->n_unknown++] = m->key;
+        /* The reference collects unknown keys in a map: a repeated one counts once. */
+        bool dup = false;
+        for (size_t j = 0; j < env->n_unknown && !dup; j++)
+            dup = tl_str_eq(env->unknown[j], m->key);
+        if (!dup)
+            env->unknown[env->n_unknown++] = m->key;
     }
     if (!env->cid_ok)
         memset(&env->cid, 0, sizeof(env->cid));

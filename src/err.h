@@ -20,7 +20,7 @@ enum tl_err_code {
 
 struct tl_err {
     enum tl_err_code code;
-    char msg[512];
+    char msg[8192]; /* room for two PATH_MAX paths and the OS error */
 };
 
 /** Fill err with a formatted message and TL_ERR_IO; returns -1. err may be NULL. */

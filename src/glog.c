@@ -24,9 +24,18 @@ static bool to_u64(const char *p, size_t n, uint64_t *v)
 }
 
 /* Try to match the prefix starting exactly at s[i]. */
+/* Length of the UTF-8 character at p (1 for ASCII or a stray byte). */
+static size_t char_len(const char *p, size_t avail)
+{
+    unsigned c = (unsigned char)p[0];
+    size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    return n <= avail ? n : 1;
+}
+
+/* Try to match the prefix starting exactly at s[i]. */
 static bool match_at(const char *s, size_t n, size_t i, struct tl_glog *g)
 {
-    /* L MMDD space HH:MM:SS sep uuuuuu space = 1+4+1+8+1+6+1 = 22 bytes */
+    /* L MMDD space HH:MM:SS sep uuuuuu space: 22 bytes with a 1-byte sep */
     if (n - i < 22)
         return false;
     const char *p = s + i;
@@ -36,14 +45,18 @@ static bool match_at(const char *s, size_t n, size_t i, struct tl_glog *g)
     if (p[5] != ' ' || !dig(p[6]) || !dig(p[7]) || p[8] != ':' || !dig(p[9]) || !dig(p[10]) ||
         p[11] != ':' || !dig(p[12]) || !dig(p[13]))
         return false;
-    /* p[14] is any single character (normally '.'), but '.' in a regex does
-     * not match a newline, which a line cannot hold anyway. */
-    for (int k = 15; k < 21; k++)
-        if (!dig(p[k]))
-            return false;
-    if (p[21] != ' ')
+    /* The separator is any one character; the reference's regex runs on
+     * UTF-8 text, where that is a whole code point. */
+    size_t sl = char_len(p + 14, n - i - 14);
+    if (n - i < 21 + sl)
         return false;
-    size_t j = i + 22;
+    const char *u = p + 14 + sl;
+    for (int k = 0; k < 6; k++)
+        if (!dig(u[k]))
+            return false;
+    if (u[6] != ' ')
+        return false;
+    size_t j = (size_t)(u + 7 - s);
     size_t t0 = j;
     while (j < n && dig(s[j]))
         j++;
@@ -74,7 +87,7 @@ static bool match_at(const char *s, size_t n, size_t i, struct tl_glog *g)
     memcpy(g->month, p + 1, 2);
     memcpy(g->day, p + 3, 2);
     memcpy(g->time, p + 6, 8);
-    memcpy(g->micros, p + 15, 6);
+    memcpy(g->micros, u, 6);
     g->thread = thread;
     g->pathname = tl_str_make(s + t1, c - t1);
     g->lineno = lineno;

@@ -193,3 +193,18 @@ void tl_html_url(struct tl_buf *out, const char *p, size_t n)
         tl_buf_add(out, "#blocked:", 9);
     escape(out, p, n, &attr_tab);
 }
+
+void tl_html_path(struct tl_buf *out, const char *p, size_t n)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            c == '.' || c == '_' || c == '~' || c == '/' || c == '-') {
+            tl_buf_addch(out, (char)c);
+        } else {
+            char enc[3] = {'%', hex[c >> 4], hex[c & 15]};
+            tl_buf_add(out, enc, 3);
+        }
+    }
+}

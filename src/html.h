@@ -39,6 +39,13 @@ void tl_html_attr(struct tl_buf *out, const char *p, size_t n);
  */
 void tl_html_url(struct tl_buf *out, const char *p, size_t n);
 
+/**
+ * A relative path of the report (a file we wrote) as an href: every byte
+ * outside [A-Za-z0-9._~/-] is percent-encoded, so names holding '#', '?',
+ * '%', spaces or quotes still lead to their file.
+ */
+void tl_html_path(struct tl_buf *out, const char *p, size_t n);
+
 static inline void tl_html_text_cstr(struct tl_buf *out, const char *s)
 {
     tl_html_text(out, s, strlen(s));

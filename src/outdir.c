@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static int open_target(struct tl_outdir *o, const char *target, bool overwrite, struct tl_err *err);
+
 int tl_write_all(int fd, const void *p, size_t n)
 {
     const char *c = p;
@@ -46,18 +48,19 @@ int tl_remove_tree(const char *path)
     return nftw(path, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
 }
 
-/* mkdir -p for an absolute or relative path given by the user. */
-static int mkdir_parents(const char *path, struct tl_err *err)
+/* mkdir -p for the target's parents; remembers which folders it made so that
+ * a failed run can remove them again. */
+static int mkdir_parents(struct tl_outdir *o, const char *path, struct tl_err *err)
 {
     char *p = tl_xstrdup(path);
-    size_t n = strlen(p);
-    while (n > 1 && p[n - 1] == '/')
-        p[--n] = '\0';
     for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
+        if (*s != '/' || s[-1] == '/')
             continue;
         *s = '\0';
-        if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+        if (mkdir(p, 0777) == 0) {
+            o->made = tl_xreallocarray(o->made, o->nmade + 1, sizeof(*o->made));
+            o->made[o->nmade++] = tl_xstrdup(p);
+        } else if (errno != EEXIST) {
             int e = errno;
             tl_error(err, "cannot create folder %s: %s", p, strerror(e));
             free(p);
@@ -69,10 +72,36 @@ static int mkdir_parents(const char *path, struct tl_err *err)
     return 0;
 }
 
-int tl_outdir_open(struct tl_outdir *o, const char *target, bool overwrite, struct tl_err *err)
+static void remove_made(struct tl_outdir *o)
+{
+    for (size_t i = o->nmade; i > 0; i--)
+        rmdir(o->made[i - 1]); /* fails, harmlessly, if not empty */
+}
+
+static void free_made(struct tl_outdir *o)
+{
+    for (size_t i = 0; i < o->nmade; i++)
+        free(o->made[i]);
+    free(o->made);
+    o->made = NULL;
+    o->nmade = 0;
+}
+
+int tl_outdir_open(struct tl_outdir *o, const char *target_arg, bool overwrite, struct tl_err *err)
 {
     memset(o, 0, sizeof(*o));
     o->dirfd = -1;
+    /* "out/" must mean the folder out, not what a link named out points to. */
+    char *target = tl_xstrdup(target_arg);
+    for (size_t n = strlen(target); n > 1 && target[n - 1] == '/'; n--)
+        target[n - 1] = '\0';
+    int rc = open_target(o, target, overwrite, err);
+    free(target);
+    return rc;
+}
+
+static int open_target(struct tl_outdir *o, const char *target, bool overwrite, struct tl_err *err)
+{
     struct stat st;
     if (lstat(target, &st) == 0) {
         if (!overwrite)
@@ -86,14 +115,12 @@ int tl_outdir_open(struct tl_outdir *o, const char *target, bool overwrite, stru
     } else if (errno != ENOENT) {
         return tl_error(err, "cannot access %s: %s", target, strerror(errno));
     }
-    if (mkdir_parents(target, err) < 0)
+    if (mkdir_parents(o, target, err) < 0) {
+        remove_made(o);
+        free_made(o);
         return -1;
-    char *copy1 = tl_xstrdup(target), *copy2 = tl_xstrdup(target);
-    size_t tl = strlen(copy1);
-    while (tl > 1 && copy1[tl - 1] == '/') {
-        tl--;
-        copy1[tl] = copy2[tl] = '\0';
     }
+    char *copy1 = tl_xstrdup(target), *copy2 = tl_xstrdup(target);
     const char *dir = dirname(copy1);
     const char *base = basename(copy2);
     size_t len = strlen(dir) + strlen(base) + 32;
@@ -106,6 +133,8 @@ int tl_outdir_open(struct tl_outdir *o, const char *target, bool overwrite, stru
         tl_error(err, "cannot create a folder beside %s: %s", target, strerror(e));
         free(o->tmp);
         o->tmp = NULL;
+        remove_made(o);
+        free_made(o);
         return -1;
     }
     /* mkdtemp makes the folder private; give it the user's usual mode.
@@ -119,6 +148,8 @@ int tl_outdir_open(struct tl_outdir *o, const char *target, bool overwrite, stru
         tl_remove_tree(o->tmp);
         free(o->tmp);
         o->tmp = NULL;
+        remove_made(o);
+        free_made(o);
         return tl_error(err, "cannot open %s: %s", target, strerror(e));
     }
     o->target = tl_xstrdup(target);
@@ -128,7 +159,14 @@ int tl_outdir_open(struct tl_outdir *o, const char *target, bool overwrite, stru
     return 0;
 }
 
-/* Create the parent folders of rel inside the report (once each). */
+/* Errors that mean "this name is taken by something of another kind". */
+static bool is_collision(int e)
+{
+    return e == ENOTDIR || e == EISDIR || e == EEXIST || e == ELOOP || e == ENAMETOOLONG;
+}
+
+/* Create the parent folders of rel inside the report (once each). Returns 0,
+ * 1 when a parent is taken by a file, -1 on other errors. */
 static int make_parents(struct tl_outdir *o, const char *rel, struct tl_err *err)
 {
     const char *slash = strrchr(rel, '/');
@@ -138,61 +176,210 @@ static int make_parents(struct tl_outdir *o, const char *rel, struct tl_err *err
     if (tl_map_get(&o->dirs, dir))
         return 0;
     char *p = tl_xmemdupz(dir.p, dir.n);
+    int rc = 0;
     for (char *s = p;; s++) {
-        if (*s == '/' || *s == '\0') {
-            char c = *s;
-            *s = '\0';
-            struct tl_str part = tl_str_cstr(p);
-            if (!tl_map_get(&o->dirs, part)) {
-                if (mkdirat(o->dirfd, p, 0777) < 0 && errno != EEXIST) {
-                    int e = errno;
-                    tl_error(err, "cannot create folder %s/%s: %s", o->target, p, strerror(e));
-                    free(p);
-                    return -1;
+        if (*s != '/' && *s != '\0')
+            continue;
+        char c = *s;
+        *s = '\0';
+        struct tl_str part = tl_str_cstr(p);
+        if (!tl_map_get(&o->dirs, part)) {
+            struct stat st;
+            if (mkdirat(o->dirfd, p, 0777) < 0) {
+                int e = errno;
+                if (e == EEXIST && fstatat(o->dirfd, p, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                    S_ISDIR(st.st_mode)) {
+                    /* made by an earlier name: fine */
+                } else if (is_collision(e)) {
+                    rc = 1;
+                    break;
+                } else {
+                    rc = tl_error(err, "cannot create folder %s/%s: %s", o->target, p, strerror(e));
+                    break;
                 }
-                tl_map_put(&o->dirs, part, (void *)1);
             }
-            *s = c;
-            if (!c)
-                break;
+            tl_map_put(&o->dirs, part, (void *)1);
         }
+        *s = c;
+        if (!c)
+            break;
     }
     free(p);
-    return 0;
+    return rc;
 }
 
-int tl_outdir_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_err *err)
+/* rel with the folders after the first flattened into its file name, and
+ * "~n" before the extension when n > 0: the fallback for colliding names. */
+static void flat_name(struct tl_buf *out, const char *rel, unsigned n)
 {
-    if (make_parents(o, rel, err) < 0)
-        return -1;
-    /* O_NOFOLLOW: a name cannot be made to write through a link. */
-    int f = openat(o->dirfd, rel, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
-    if (f < 0)
-        return tl_error(err, "cannot write %s/%s: %s", o->target, rel, strerror(errno));
-    o->files++;
+    const char *slash = strchr(rel, '/');
+    size_t top = slash ? (size_t)(slash - rel) + 1 : 0;
+    tl_buf_add(out, rel, top);
+    size_t start = out->len;
+    for (const char *p = rel + top; *p; p++)
+        tl_buf_addch(out, *p == '/' ? '_' : *p);
+    if (out->len - start > 200) {
+        /* keep the tail, which holds the number and the extension */
+        size_t cut = out->len - start - 180;
+        memmove(out->buf + start, out->buf + start + cut, out->len - start - cut);
+        tl_buf_setlen(out, out->len - cut);
+        while (start < out->len && ((unsigned char)out->buf[start] & 0xC0) == 0x80)
+            memmove(out->buf + start, out->buf + start + 1, out->len - start),
+                tl_buf_setlen(out, out->len - 1);
+    }
+    if (n) {
+        char *dot = strrchr(out->buf + start, '.');
+        char tag[16];
+        snprintf(tag, sizeof(tag), "~%u", n);
+        if (dot && dot > out->buf + start) {
+            size_t at = (size_t)(dot - out->buf);
+            size_t tn = strlen(tag);
+            tl_buf_grow(out, tn);
+            memmove(out->buf + at + tn, out->buf + at, out->len - at + 1);
+            memcpy(out->buf + at, tag, tn);
+            out->len += tn;
+        } else {
+            tl_buf_adds(out, tag);
+        }
+    }
+}
+
+/* Open rel with flags; 1 when the name collides. */
+static int try_open(struct tl_outdir *o, const char *rel, int flags, int *fd, struct tl_err *err)
+{
+    int r = make_parents(o, rel, err);
+    if (r != 0)
+        return r;
+    int f = openat(o->dirfd, rel, flags | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0666);
+    if (f < 0) {
+        int e = errno;
+        if (is_collision(e))
+            return 1;
+        return tl_error(err, "cannot write %s/%s: %s", o->target, rel, strerror(e));
+    }
     *fd = f;
     return 0;
 }
 
-int tl_outdir_write(struct tl_outdir *o, const char *rel, const void *p, size_t n,
-                    struct tl_err *err)
+static int create(struct tl_outdir *o, const char *rel, int flags, int *fd, struct tl_buf *used,
+                  struct tl_err *err)
 {
-    int fd;
-    if (tl_outdir_create(o, rel, &fd, err) < 0)
-        return -1;
+    int r = try_open(o, rel, flags, fd, err);
+    if (r == 0 && used)
+        tl_buf_adds(used, rel);
+    if (r <= 0) {
+        if (r == 0)
+            o->files++;
+        return r;
+    }
+    /* The name is taken by a folder, or a parent by a file: use a flat name
+     * in the same top folder, unique among what is there. */
+    struct tl_buf alt = TL_BUF_INIT;
+    for (unsigned n = 0; n < 10000; n++) {
+        tl_buf_reset(&alt);
+        flat_name(&alt, rel, n);
+        r = try_open(o, alt.buf, O_CREAT | O_EXCL, fd, err);
+        if (r <= 0)
+            break;
+    }
+    if (r == 0) {
+        o->files++;
+        if (used)
+            tl_buf_addstr(used, tl_buf_str(&alt));
+    } else if (r > 0) {
+        r = tl_error(err, "cannot write %s/%s: no free name", o->target, rel);
+    }
+    tl_buf_release(&alt);
+    return r;
+}
+
+int tl_outdir_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_buf *used,
+                     struct tl_err *err)
+{
+    return create(o, rel, O_CREAT | O_TRUNC, fd, used, err);
+}
+
+static int write_close(struct tl_outdir *o, int fd, const char *name, const void *p, size_t n,
+                       struct tl_err *err)
+{
     if (tl_write_all(fd, p, n) < 0) {
         int e = errno;
         close(fd);
-        return tl_error(err, "cannot write %s/%s: %s", o->target, rel, strerror(e));
+        return tl_error(err, "cannot write %s/%s: %s", o->target, name, strerror(e));
     }
     if (close(fd) < 0)
-        return tl_error(err, "cannot write %s/%s: %s", o->target, rel, strerror(errno));
+        return tl_error(err, "cannot write %s/%s: %s", o->target, name, strerror(errno));
     o->bytes += n;
     return 0;
 }
 
+int tl_outdir_write(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                    struct tl_buf *used, struct tl_err *err)
+{
+    int fd;
+    size_t mark = used ? used->len : 0;
+    if (tl_outdir_create(o, rel, &fd, used, err) < 0)
+        return -1;
+    return write_close(o, fd, used ? used->buf + mark : rel, p, n, err);
+}
+
+/* Whether the file rel holds exactly p[0..n). */
+static bool same_content(struct tl_outdir *o, const char *rel, const void *p, size_t n)
+{
+    int fd = openat(o->dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == n;
+    char buf[65536];
+    size_t off = 0;
+    while (same && off < n) {
+        ssize_t r = read(fd, buf, sizeof(buf));
+        if (r <= 0 || (size_t)r > n - off || memcmp(buf, (const char *)p + off, (size_t)r) != 0)
+            same = false;
+        else
+            off += (size_t)r;
+    }
+    close(fd);
+    return same;
+}
+
+int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                         struct tl_buf *used, struct tl_err *err)
+{
+    struct tl_buf name = TL_BUF_INIT;
+    int rc = -1;
+    for (unsigned k = 0; k < 10000; k++) {
+        tl_buf_reset(&name);
+        if (k == 0)
+            tl_buf_adds(&name, rel);
+        else
+            flat_name(&name, rel, k);
+        int fd;
+        int r = try_open(o, name.buf, O_CREAT | O_EXCL, &fd, err);
+        if (r < 0)
+            break;
+        if (r == 0) {
+            o->files++;
+            rc = write_close(o, fd, name.buf, p, n, err);
+        } else if (same_content(o, name.buf, p, n)) {
+            rc = 0; /* already there: content-addressed names repeat */
+        } else {
+            continue;
+        }
+        if (rc == 0 && used)
+            tl_buf_addstr(used, tl_buf_str(&name));
+        break;
+    }
+    if (rc < 0 && err && !err->msg[0])
+        tl_error(err, "cannot write %s/%s: no free name", o->target, rel);
+    tl_buf_release(&name);
+    return rc;
+}
+
 static void release(struct tl_outdir *o)
 {
+    free_made(o);
     if (o->dirfd >= 0)
         close(o->dirfd);
     o->dirfd = -1;
@@ -218,6 +405,9 @@ int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err)
         } else if (renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->target, RENAME_EXCHANGE) == 0) {
             /* The old report now sits at the temporary name. */
             tl_remove_tree(o->tmp);
+        } else if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) {
+            rc = tl_error(err, "cannot replace %s: %s", o->target, strerror(errno));
+            tl_remove_tree(o->tmp);
         } else {
             /* No atomic exchange on this file system: move the old report
              * aside first, so that a failure leaves it intact. */
@@ -228,8 +418,12 @@ int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err)
                 rc = tl_error(err, "cannot replace %s: %s", o->target, strerror(errno));
                 tl_remove_tree(o->tmp);
             } else if (rename(o->tmp, o->target) < 0) {
-                rc = tl_error(err, "cannot replace %s: %s", o->target, strerror(errno));
-                rename(old, o->target);
+                int e = errno;
+                if (rename(old, o->target) == 0)
+                    rc = tl_error(err, "cannot replace %s: %s", o->target, strerror(e));
+                else
+                    rc = tl_error(err, "cannot replace %s: %s; the previous report is kept at %s",
+                                  o->target, strerror(e), old);
                 tl_remove_tree(o->tmp);
             } else {
                 tl_remove_tree(old);
@@ -248,6 +442,7 @@ void tl_outdir_abort(struct tl_outdir *o)
 {
     if (o->tmp)
         tl_remove_tree(o->tmp);
+    remove_made(o);
     release(o);
 }
 
@@ -261,7 +456,7 @@ int tl_outfile_open(struct tl_outfile *f, struct tl_outdir *o, const char *rel, 
     f->dir = o;
     f->name = rel;
     tl_buf_init(&f->buf, FLUSH_AT + 4096);
-    if (tl_outdir_create(o, rel, &f->fd, err) < 0) {
+    if (tl_outdir_create(o, rel, &f->fd, NULL, err) < 0) {
         tl_buf_release(&f->buf);
         return -1;
     }
@@ -352,6 +547,30 @@ static void add_part(struct tl_buf *out, const char *p, size_t n)
     }
 }
 
+#define MAX_TOTAL 1000
+
+/* Cut out[start..) to at most MAX_TOTAL bytes, keeping its tail (the file
+ * name), on a UTF-8 boundary, tagged with a hash of what it was. */
+static void cap_total(struct tl_buf *out, size_t start, struct tl_str name)
+{
+    size_t len = out->len - start;
+    if (len <= MAX_TOTAL)
+        return;
+    size_t cut = len - (MAX_TOTAL - 12);
+    while (start + cut < out->len && ((unsigned char)out->buf[start + cut] & 0xC0) == 0x80)
+        cut++;
+    char tag[16];
+    snprintf(tag, sizeof(tag), "~%08x_", (unsigned)(tl_hash(name.p, name.n) & 0xffffffffu));
+    size_t keep = len - cut;
+    memmove(out->buf + start + strlen(tag), out->buf + start + cut, keep);
+    memcpy(out->buf + start, tag, strlen(tag));
+    tl_buf_setlen(out, start + strlen(tag) + keep);
+    /* the cut may have left a leading '/' behind the tag: it is a name now */
+    for (size_t i = start; i < out->len; i++)
+        if (out->buf[i] == '/')
+            out->buf[i] = '_';
+}
+
 void tl_path_safe(struct tl_buf *out, struct tl_str name, bool allow_slash)
 {
     size_t start_len = out->len;
@@ -359,27 +578,49 @@ void tl_path_safe(struct tl_buf *out, struct tl_str name, bool allow_slash)
         if (name.n)
             add_part(out, name.p, name.n);
     } else {
-        size_t parts = 0;
+        /* The parts, then: the first MAX_PARTS - 2 as folders, the middle
+         * ones folded into one name, and the last one kept as the file. */
+        size_t nparts = 0;
         const char *p = name.p, *end = name.p + name.n;
+        for (const char *q = p; q < end;) {
+            const char *e = memchr(q, '/', (size_t)(end - q));
+            if (!e)
+                e = end;
+            if (e > q)
+                nparts++;
+            q = e + 1;
+        }
+        size_t i = 0;
+        bool folding = false;
+        size_t fold_at = 0;
         while (p < end) {
-            const char *s = memchr(p, '/', (size_t)(end - p));
-            const char *e = s ? s : end;
+            const char *e = memchr(p, '/', (size_t)(end - p));
+            if (!e)
+                e = end;
             if (e > p) {
-                /* Past MAX_PARTS folders, the rest is one flat name. */
-                if (parts + 1 >= MAX_PARTS && s) {
+                bool last = i + 1 == nparts;
+                if (nparts > MAX_PARTS && i == MAX_PARTS - 2 && !last) {
+                    /* fold everything up to the last part into one name */
                     if (out->len > start_len)
                         tl_buf_addch(out, '/');
-                    add_part(out, p, (size_t)(end - p));
-                    break;
+                    fold_at = out->len;
+                    folding = true;
                 }
-                if (out->len > start_len)
-                    tl_buf_addch(out, '/');
-                add_part(out, p, (size_t)(e - p));
-                parts++;
+                if (folding && !last) {
+                    if (out->len > fold_at)
+                        tl_buf_addch(out, '_');
+                    add_part(out, p, (size_t)(e - p));
+                } else {
+                    if (out->len > start_len)
+                        tl_buf_addch(out, '/');
+                    add_part(out, p, (size_t)(e - p));
+                }
+                i++;
             }
-            p = s ? s + 1 : end;
+            p = e + 1;
         }
     }
     if (out->len == start_len)
         tl_buf_addch(out, '_');
+    cap_total(out, start_len, name);
 }

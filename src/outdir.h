@@ -22,9 +22,11 @@
 #include <stdint.h>
 
 struct tl_outdir {
-    char *target; /* as given */
+    char *target; /* as given, without trailing slashes */
     char *tmp;    /* the temporary folder's path */
-    int dirfd;    /* open on tmp */
+    char **made;  /* parent folders of the target that we created (removed on abort) */
+    size_t nmade;
+    int dirfd; /* open on tmp */
     bool overwrite;
     struct tl_arena arena;
     struct tl_map dirs; /* sub-folders already created */
@@ -38,11 +40,25 @@ struct tl_outdir {
  * not a folder. Creates the target's parent folders.
  */
 int tl_outdir_open(struct tl_outdir *o, const char *target, bool overwrite, struct tl_err *err);
-/** Write (create or replace) rel with n bytes; creates parent sub-folders. */
+/**
+ * Create (or truncate) rel for streaming; returns an fd the caller closes.
+ * Parent sub-folders are created. When rel cannot be created as it is (a
+ * folder of that name exists, a parent is a file, the path is too long),
+ * a flattened variant in the same top folder is used, made unique with
+ * "~N": the name used is appended to *used when used is not NULL.
+ */
+int tl_outdir_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_buf *used,
+                     struct tl_err *err);
+/** Write (create or replace) rel with n bytes, as tl_outdir_create. */
 int tl_outdir_write(struct tl_outdir *o, const char *rel, const void *p, size_t n,
-                    struct tl_err *err);
-/** Create (or truncate) rel for streaming; returns an fd the caller closes. */
-int tl_outdir_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_err *err);
+                    struct tl_buf *used, struct tl_err *err);
+/**
+ * Write rel unless it exists: when it holds the same bytes nothing is done;
+ * when it holds other bytes, a variant "~N" name is used (in *used).
+ * For content-addressed names (payloads/<md5>.txt), which repeat.
+ */
+int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                         struct tl_buf *used, struct tl_err *err);
 /** Move the finished report into place. The struct is released either way. */
 int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err);
 /** Remove the temporary folder and release the struct. Safe to call twice. */
@@ -61,6 +77,7 @@ struct tl_outfile {
     struct tl_outdir *dir;
 };
 
+/** Open rel (a fixed name of ours) for buffered writing. */
 int tl_outfile_open(struct tl_outfile *f, struct tl_outdir *o, const char *rel, struct tl_err *err);
 /** Flush if more than a threshold is buffered. */
 int tl_outfile_maybe_flush(struct tl_outfile *f, struct tl_err *err);
@@ -73,8 +90,9 @@ int tl_outfile_close(struct tl_outfile *f, struct tl_err *err);
  * the report: with allow_slash, '/' separates folders and empty, "." and ".."
  * parts are neutralised; otherwise '/' becomes '_'. Control characters, '\\'
  * and NUL become '_', a leading '.' becomes '_', Windows device names get a
- * '_' prefix, parts longer than 200 bytes are cut and tagged with a hash.
- * The result is never empty.
+ * '_' prefix, parts longer than 200 bytes are cut and tagged with a hash,
+ * past 32 parts the middle ones are folded into one, and a result longer
+ * than 1000 bytes is cut and tagged. The result is never empty.
  */
 void tl_path_safe(struct tl_buf *out, struct tl_str name, bool allow_slash);
 

@@ -76,13 +76,16 @@ static void listing_key(struct tl_buf *out, const struct tl_dirkey *k)
     tl_buf_adds(out, "</a>\n<ul>\n");
     for (const struct tl_artifact *a = k->first; a; a = a->next) {
         tl_buf_adds(out, "<li><a href=\"");
-        tl_html_url(out, a->url, strlen(a->url));
+        if (a->is_link)
+            tl_html_url(out, a->url, strlen(a->url));
+        else
+            tl_html_path(out, a->url, strlen(a->url));
         tl_buf_adds(out, "\">");
         tl_html_attr_cstr(out, a->name);
         tl_buf_adds(out, "</a>");
         if (a->readable_url && a->readable_url[0]) {
             tl_buf_adds(out, " (<a href=\"");
-            tl_html_url(out, a->readable_url, strlen(a->readable_url));
+            tl_html_path(out, a->readable_url, strlen(a->readable_url));
             tl_buf_adds(out, "\">readable_html</a>)");
         }
         tl_buf_addch(out, ' ');

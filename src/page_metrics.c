@@ -143,8 +143,8 @@ static void stack_cell(struct tl_buf *out, const struct tl_iframe *f, size_t n, 
 /* The text shown for an entry of "Output files": its name without the folder. */
 static const char *entry_text(const struct tl_artifact *a)
 {
-    if (strcmp(a->url, a->name) != 0)
-        return a->name; /* a link: its own name */
+    if (a->is_link)
+        return a->name;
     const char *slash = strchr(a->name, '/');
     return slash ? slash + 1 : a->name;
 }
@@ -175,7 +175,10 @@ void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p)
     for (const struct tl_artifact *a = p->listing ? p->listing->first : NULL; a && i < p->nlisting;
          a = a->next, i++) {
         tl_buf_adds(out, "<li><a href=\"");
-        tl_html_url(out, a->url, strlen(a->url));
+        if (a->is_link)
+            tl_html_url(out, a->url, strlen(a->url));
+        else
+            tl_html_path(out, a->url, strlen(a->url));
         tl_buf_adds(out, "\">");
         tl_html_attr_cstr(out, entry_text(a));
         tl_buf_adds(out, "</a> (");

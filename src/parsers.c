@@ -57,29 +57,35 @@ static bool ends_with(const char *s, size_t n, const char *suffix)
 int tl_emit_file(struct tl_ctx *c, struct tl_line *l, struct tl_str fname, const char *data,
                  size_t n, bool payload_file, struct tl_err *err)
 {
-    struct tl_buf path = TL_BUF_INIT;
-    tl_buf_adds(&path, l->folder);
-    tl_buf_addch(&path, '/');
-    size_t name_at = path.len;
-    add_suffixed(&path, fname, c->counter);
-    int rc = tl_outdir_write(&c->out, path.buf, data, n, err);
-    const char *base = strrchr(path.buf + name_at, '/');
-    base = base ? base + 1 : path.buf + name_at;
+    struct tl_buf want = TL_BUF_INIT, path = TL_BUF_INIT;
+    tl_buf_adds(&want, l->folder);
+    tl_buf_addch(&want, '/');
+    add_suffixed(&want, fname, c->counter);
+    /* The name written can differ from the one wanted when it collides. */
+    int rc = tl_outdir_write(&c->out, want.buf, data, n, &path, err);
+    tl_buf_release(&want);
+    if (rc < 0) {
+        tl_buf_release(&path);
+        return -1;
+    }
+    const char *base = strrchr(path.buf, '/');
+    base = base ? base + 1 : path.buf;
     const char *readable = NULL;
     static const char kst[] = "inductor_provenance_tracking_kernel_stack_traces";
-    if (rc == 0 && !strncmp(base, kst, sizeof(kst) - 1) && ends_with(path.buf, path.len, ".json")) {
+    if (!strncmp(base, kst, sizeof(kst) - 1) && ends_with(path.buf, path.len, ".json")) {
         /* The readable companion page (spec §3.3), numbering skew included. */
         struct tl_json v;
         readable = "";
         if (tl_json_parse(&c->scratch, data, n, &v, NULL) == 0) {
-            struct tl_buf rp = TL_BUF_INIT;
+            struct tl_buf rp = TL_BUF_INIT, rused = TL_BUF_INIT;
             tl_buf_add(&rp, path.buf, path.len - 5);
             tl_buf_adds(&rp, "_readable.html");
             tl_buf_reset(&c->page);
             tl_page_readable_stack_traces(&c->page, &v);
-            rc = tl_outdir_write(&c->out, rp.buf, c->page.buf, c->page.len, err);
-            readable = tl_arena_memdupz(&c->arena, rp.buf, rp.len);
+            rc = tl_outdir_write(&c->out, rp.buf, c->page.buf, c->page.len, &rused, err);
+            readable = tl_arena_memdupz(&c->arena, rused.buf, rused.len);
             tl_buf_release(&rp);
+            tl_buf_release(&rused);
             c->counter++;
         }
     }
@@ -270,10 +276,12 @@ static int p_dump_file(struct tl_ctx *c, struct tl_line *l, enum tl_key k, struc
     tl_buf_adds(&path, ".html");
     tl_buf_reset(&c->page);
     tl_page_dump_file(&c->page, l->payload.p, l->payload.n);
-    int rc = tl_outdir_write(&c->out, path.buf, c->page.buf, c->page.len, err);
+    struct tl_buf used = TL_BUF_INIT;
+    int rc = tl_outdir_write(&c->out, path.buf, c->page.buf, c->page.len, &used, err);
     if (rc == 0)
-        tl_directory_add(&c->dir, l->key, path.buf, path.buf, c->counter++, false);
+        tl_directory_add(&c->dir, l->key, used.buf, used.buf, c->counter++, false);
     tl_buf_release(&path);
+    tl_buf_release(&used);
     return rc;
 }
 

@@ -299,12 +299,11 @@ static int read_payload(struct tl_ctx *c, struct tl_reader *r, MD5_CTX *md5, boo
             break;
         }
         if (!tl_utf8_valid(line.p, line.n)) {
-            /* Skipped like the reference, which then fails the whole run. */
+            /* The reference drops the line and then fails the whole run; we
+             * keep the bytes as they are (the md5 is over what was written). */
             c->stats.fail_utf8++;
             tl_warn(c, TL_W_UTF8, tl_reader_lineno(r),
-                    "invalid UTF-8 in a payload line; line "
-                    "skipped");
-            continue;
+                    "invalid UTF-8 in a payload line; kept as is");
         }
         if (!first) {
             tl_buf_addch(&c->payload, '\n');
@@ -319,7 +318,9 @@ static int read_payload(struct tl_ctx *c, struct tl_reader *r, MD5_CTX *md5, boo
     if (got < 0)
         return -1;
     if (got == 1 || got == 0)
-        *truncated = got == 0 && tl_reader_last_unterminated(r) && !first;
+        /* The log ends inside this payload, mid-line: it was cut off. (Ending
+         * at a line boundary is indistinguishable from a wrong md5.) */
+        *truncated = got == 0 && !first && tl_reader_last_unterminated(r);
     return 0;
 }
 
@@ -444,14 +445,15 @@ static int process_entry(struct tl_ctx *c, struct tl_reader *r, struct tl_str li
                          struct tl_err *err)
 {
     uint64_t lineno = tl_reader_lineno(r);
+    bool repaired = false;
     if (!tl_utf8_valid(line.p, line.n)) {
         /* The reference skips the line and then fails the whole run; we
-         * replace the bad bytes and keep the entry. */
-        c->stats.fail_utf8++;
-        tl_warn(c, TL_W_UTF8, lineno, "invalid UTF-8 replaced by U+FFFD");
+         * replace the bad bytes and keep the entry. It is counted once:
+         * below, unless a worse problem counts it first. */
         tl_buf_reset(&c->utf8_fix);
         tl_utf8_sanitize(&c->utf8_fix, line.p, line.n);
         line = tl_buf_str(&c->utf8_fix);
+        repaired = true;
     }
     struct tl_glog g;
     if (!tl_glog_parse(line, &g)) {
@@ -488,6 +490,10 @@ static int process_entry(struct tl_ctx *c, struct tl_reader *r, struct tl_str li
             raw_line(c, &root, &g, NULL, lineno);
         return skip_payload(c, r, err);
     }
+    if (repaired) {
+        c->stats.fail_utf8++;
+        tl_warn(c, TL_W_UTF8, lineno, "invalid UTF-8 replaced by U+FFFD");
+    }
     record_unknown(c, &l.env);
     const struct tl_envelope *env = &l.env;
 
@@ -507,6 +513,8 @@ static int process_entry(struct tl_ctx *c, struct tl_reader *r, struct tl_str li
         bool truncated;
         if (read_payload(c, r, &md5, &truncated, err) < 0)
             return -1;
+        if (tl_interrupted)
+            return tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
         unsigned char digest[16];
         MD5Final(digest, &md5);
         char hex[33];
@@ -602,9 +610,11 @@ static int process_entry(struct tl_ctx *c, struct tl_reader *r, struct tl_str li
             tl_buf_adds(&path, "payloads/");
             tl_path_safe(&path, env->key[TL_K_HAS_PAYLOAD]->u.str, false);
             tl_buf_adds(&path, ".txt");
-            rc = tl_outdir_write(&c->out, path.buf, l.payload.p, l.payload.n, err);
+            /* Named by content: the same payload repeats, and a name that
+             * repeats with other bytes (a bad has_payload) gets a variant. */
             tl_buf_reset(&l.payload_filename);
-            tl_buf_add(&l.payload_filename, path.buf, path.len);
+            rc = tl_outdir_write_once(&c->out, path.buf, l.payload.p, l.payload.n,
+                                      &l.payload_filename, err);
             tl_buf_release(&path);
             if (rc < 0)
                 goto out;
@@ -691,11 +701,11 @@ static int raw_copy_start(struct tl_ctx *c, struct raw_copy *rc, const char *pat
     memset(rc, 0, sizeof(*rc));
     rc->out = -1;
     if (c->opt->mem_input)
-        return tl_outdir_write(&c->out, "raw.log", c->opt->mem_input, c->opt->mem_len, err);
+        return tl_outdir_write(&c->out, "raw.log", c->opt->mem_input, c->opt->mem_len, NULL, err);
     rc->in = open(path, O_RDONLY | O_CLOEXEC);
     if (rc->in < 0)
         return tl_error(err, "cannot read %s: %s", path, strerror(errno));
-    if (tl_outdir_create(&c->out, "raw.log", &rc->out, err) < 0) {
+    if (tl_outdir_create(&c->out, "raw.log", &rc->out, NULL, err) < 0) {
         close(rc->in);
         return -1;
     }
@@ -816,6 +826,11 @@ static int finish(struct tl_ctx *c, struct tl_err *err)
 
 static void print_summary(struct tl_ctx *c)
 {
+    if (!c->stats.ok && !c->strtab.len && (c->stats.fail_glog || c->stats.fail_json))
+        fprintf(stderr,
+                "tlparse: warning: %s has no TORCH_TRACE entries: is it a trace? (traces are "
+                "the files written with TORCH_TRACE=/some/dir, not TORCH_LOGS output)\n",
+                c->input_name);
     struct tl_buf b = TL_BUF_INIT;
     tl_stats_format(&b, &c->stats);
     fprintf(stderr, "%s\n", b.buf);

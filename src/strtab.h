@@ -17,7 +17,7 @@
 
 /** Largest id accepted; larger ones are refused (the reference would write
  * gigabytes of nulls for them). */
-#define TL_STRTAB_MAX_ID (1u << 22)
+#define TL_STRTAB_MAX_ID (1u << 20)
 
 struct tl_strtab {
     struct tl_str *s; /* s[id].p == NULL: unused */
