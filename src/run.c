@@ -12,6 +12,7 @@
 #include "html.h"
 #include "json.h"
 #include "json_write.h"
+#include "md5q.h"
 #include "reader.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -19,7 +20,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <md5.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,16 +38,17 @@ const char *tl_version(void)
     return TL_VERSION;
 }
 
-void tl_warn(struct tl_ctx *c, enum tl_warn_kind kind, uint64_t lineno, const char *fmt, ...)
+static void vwarn(struct tl_ctx *c, enum tl_warn_kind kind, uint64_t lineno, const char *fmt,
+                  va_list ap) TL_PRINTF(4, 0);
+
+static void vwarn(struct tl_ctx *c, enum tl_warn_kind kind, uint64_t lineno, const char *fmt,
+                  va_list ap)
 {
     uint64_t n = ++c->warned[kind];
     if (n > WARN_CAP)
         return;
     char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
     tl_progress_clear(&c->progress);
     /* Messages quote log text: keep control characters off the terminal. */
     struct tl_buf clean = TL_BUF_INIT;
@@ -63,6 +64,51 @@ void tl_warn(struct tl_ctx *c, enum tl_warn_kind kind, uint64_t lineno, const ch
                 "tlparse: warning: %s: further messages of this kind are not shown; "
                 "the Stats line counts them\n",
                 c->input_name);
+}
+
+static void warn_now(struct tl_ctx *c, enum tl_warn_kind kind, uint64_t lineno, const char *fmt,
+                     ...) TL_PRINTF(4, 5);
+
+static void warn_now(struct tl_ctx *c, enum tl_warn_kind kind, uint64_t lineno, const char *fmt,
+                     ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(c, kind, lineno, fmt, ap);
+    va_end(ap);
+}
+
+/* A payload check that failed (reported in line order, see md5q.h). */
+static void md5_report(void *ctx, const struct tl_md5_result *r)
+{
+    struct tl_ctx *c = ctx;
+    if (r->truncated) {
+        /* A log cut off in the middle of a payload is the likely story
+         * when the file ends without a newline inside it. */
+        c->stats.fail_payload_truncated++;
+        warn_now(c, TL_W_TRUNCATED, r->lineno,
+                 "the log ends in the middle of this entry's payload");
+    } else {
+        c->stats.fail_payload_md5++;
+        warn_now(c, TL_W_MD5, r->lineno, "payload md5 mismatch (has_payload %s, payload %s)",
+                 r->want, r->got);
+    }
+}
+
+static void drain_md5(struct tl_ctx *c)
+{
+    if (c->md5q)
+        tl_md5q_drain(c->md5q, md5_report, c);
+}
+
+void tl_warn(struct tl_ctx *c, enum tl_warn_kind kind, uint64_t lineno, const char *fmt, ...)
+{
+    /* Earlier lines' payload checks first, so that messages stay in order. */
+    drain_md5(c);
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(c, kind, lineno, fmt, ap);
+    va_end(ap);
 }
 
 /* ---- input selection -------------------------------------------------------------- */
@@ -195,6 +241,7 @@ static void ctx_release(struct tl_ctx *c)
     tl_buf_release(&c->env_text);
     tl_buf_release(&c->payload);
     tl_buf_release(&c->utf8_fix);
+    tl_md5q_free(c->md5q);
 }
 
 /* ---- raw.jsonl ---------------------------------------------------------------------- */
@@ -273,9 +320,8 @@ static void long_line(struct tl_ctx *c, uint64_t lineno, uint64_t len)
 }
 
 /* Read the payload lines that follow an envelope (spec §1.6) into c->payload,
- * computing their md5 on the way. */
-static int read_payload(struct tl_ctx *c, struct tl_reader *r, MD5_CTX *md5, bool *truncated,
-                        struct tl_err *err)
+ * noting whether the log ended inside it. */
+static int read_payload(struct tl_ctx *c, struct tl_reader *r, bool *truncated, struct tl_err *err)
 {
     struct tl_str line;
     bool first = true;
@@ -305,13 +351,10 @@ static int read_payload(struct tl_ctx *c, struct tl_reader *r, MD5_CTX *md5, boo
             tl_warn(c, TL_W_UTF8, tl_reader_lineno(r),
                     "invalid UTF-8 in a payload line; kept as is");
         }
-        if (!first) {
+        if (!first)
             tl_buf_addch(&c->payload, '\n');
-            MD5Update(md5, (const unsigned char *)"\n", 1);
-        }
         first = false;
         tl_buf_add(&c->payload, line.p + 1, line.n - 1);
-        MD5Update(md5, (const unsigned char *)line.p + 1, line.n - 1);
         if (tl_interrupted)
             break;
     }
@@ -441,8 +484,21 @@ static int write_chromium(struct tl_ctx *c, const struct tl_line *l, struct tl_e
     return tl_outfile_maybe_flush(&c->chromium, err);
 }
 
+static int entry(struct tl_ctx *c, struct tl_reader *r, struct tl_str line, struct tl_err *err);
+
+/* One log entry: its line, payload and outputs; then its payload check. */
 static int process_entry(struct tl_ctx *c, struct tl_reader *r, struct tl_str line,
                          struct tl_err *err)
+{
+    c->md5_due = false;
+    uint64_t lineno = tl_reader_lineno(r);
+    int rc = entry(c, r, line, err);
+    if (c->md5_due)
+        tl_md5q_submit(c->md5q, lineno, c->md5_want, c->md5_truncated, &c->payload);
+    return rc;
+}
+
+static int entry(struct tl_ctx *c, struct tl_reader *r, struct tl_str line, struct tl_err *err)
 {
     uint64_t lineno = tl_reader_lineno(r);
     bool repaired = false;
@@ -508,32 +564,15 @@ static int process_entry(struct tl_ctx *c, struct tl_reader *r, struct tl_str li
     }
 
     if (env->key[TL_K_HAS_PAYLOAD]) {
-        MD5_CTX md5;
-        MD5Init(&md5);
         bool truncated;
-        if (read_payload(c, r, &md5, &truncated, err) < 0)
+        if (read_payload(c, r, &truncated, err) < 0)
             return -1;
         if (tl_interrupted)
             return tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
-        unsigned char digest[16];
-        MD5Final(digest, &md5);
-        char hex[33];
-        for (int i = 0; i < 16; i++)
-            snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-        struct tl_str want = env->key[TL_K_HAS_PAYLOAD]->u.str;
-        if (!(want.n == 32 && memcmp(want.p, hex, 32) == 0)) {
-            /* A log cut off in the middle of a payload is the likely story
-             * when the file ends without a newline inside it. */
-            if (truncated) {
-                c->stats.fail_payload_truncated++;
-                tl_warn(c, TL_W_TRUNCATED, lineno,
-                        "the log ends in the middle of this entry's payload");
-            } else {
-                c->stats.fail_payload_md5++;
-                tl_warn(c, TL_W_MD5, lineno, "payload md5 mismatch (has_payload %.*s, payload %s)",
-                        (int)(want.n > 40 ? 40 : want.n), want.p, hex);
-            }
-        }
+        /* Checked once the entry is done with the payload (see md5q.h). */
+        c->md5_due = true;
+        c->md5_want = env->key[TL_K_HAS_PAYLOAD]->u.str;
+        c->md5_truncated = truncated;
         l.payload = tl_buf_str(&c->payload);
     } else {
         l.payload = TL_STR_LIT("");
@@ -917,6 +956,8 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
         return report(&err);
     }
     tl_progress_init(&c.progress, opt->progress, tl_reader_file_size(r));
+    /* In-memory runs (the fuzzer) stay single-threaded and deterministic. */
+    c.md5q = tl_md5q_new(16u << 20, !opt->mem_input && !getenv("TLPARSE_NO_THREADS"));
     int rc = open_streams(&c, &err);
     struct tl_outfile raw_log = {.fd = -1};
     struct raw_copy copy = {.out = -1};
@@ -956,6 +997,7 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
     tl_progress_clear(&c.progress);
     if (raw_log.fd >= 0 && tl_outfile_close(&raw_log, rc == 0 ? &err : &(struct tl_err){0}) < 0)
         rc = -1;
+    drain_md5(&c);
     if (raw_copy_finish(&c, &copy, rc == 0 ? &err : NULL) < 0)
         rc = -1;
     if (rc == 0)

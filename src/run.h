@@ -62,6 +62,10 @@ struct tl_ctx {
     struct tl_buf env_text; /* the current envelope, copied out of the reader */
     struct tl_buf payload;  /* the current payload */
     struct tl_buf utf8_fix; /* a line with invalid UTF-8, repaired */
+    struct tl_md5q *md5q;   /* payload checks, on a worker thread */
+    bool md5_due;           /* the current entry's payload awaits its check */
+    bool md5_truncated;
+    struct tl_str md5_want; /* has_payload, borrowed until the entry is done */
 };
 
 /* One envelope being processed. */
