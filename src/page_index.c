@@ -76,10 +76,7 @@ static void listing_key(struct tl_buf *out, const struct tl_dirkey *k)
     tl_buf_adds(out, "</a>\n<ul>\n");
     for (const struct tl_artifact *a = k->first; a; a = a->next) {
         tl_buf_adds(out, "<li><a href=\"");
-        if (a->is_link)
-            tl_html_url(out, a->url, strlen(a->url));
-        else
-            tl_html_path(out, a->url, strlen(a->url));
+        tl_page_artifact_href(out, a);
         tl_buf_adds(out, "\">");
         tl_html_attr_cstr(out, a->name);
         tl_buf_adds(out, "</a>");

@@ -175,10 +175,7 @@ void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p)
     for (const struct tl_artifact *a = p->listing ? p->listing->first : NULL; a && i < p->nlisting;
          a = a->next, i++) {
         tl_buf_adds(out, "<li><a href=\"");
-        if (a->is_link)
-            tl_html_url(out, a->url, strlen(a->url));
-        else
-            tl_html_path(out, a->url, strlen(a->url));
+        tl_page_artifact_href(out, a);
         tl_buf_adds(out, "\">");
         tl_html_attr_cstr(out, entry_text(a));
         tl_buf_adds(out, "</a> (");

@@ -20,6 +20,14 @@ void tl_page_query_script(struct tl_buf *out)
     tl_buf_adds(out, "</script>\n");
 }
 
+void tl_page_artifact_href(struct tl_buf *out, const struct tl_artifact *a)
+{
+    if (a->is_link)
+        tl_html_url(out, a->url, strlen(a->url));
+    else
+        tl_html_path(out, a->url, strlen(a->url));
+}
+
 const char *tl_guards_check(const struct tl_json *v)
 {
     if (v->type != TL_JSON_ARRAY)

@@ -67,6 +67,9 @@ void tl_page_failures_failure_row(struct tl_buf *out, const char *label_html, st
                                   uint64_t line);
 void tl_page_failures_tail(struct tl_buf *out);
 
+/** Append the href of a listed artifact: a file of the report, or a link from the log. */
+void tl_page_artifact_href(struct tl_buf *out, const struct tl_artifact *a);
+
 /** Append the query-parameter script block. */
 void tl_page_query_script(struct tl_buf *out);
 
