@@ -26,6 +26,7 @@ check: check-deps all format-check
 	@ninja -C $(ASAN_BUILD)
 	@cd $(BUILD) && ctest --output-on-failure -j2 -L 'cli|golden|conformance'
 	@cd $(ASAN_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure -j2
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=3
 
 demo: all
 	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then nb=; else nb=--no-browser; fi; \
@@ -38,7 +39,7 @@ bench: all
 
 fuzz:
 	@scripts/deps.sh fuzz
-	@[ -f build-fuzz/build.ninja ] || CC=clang cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTL_FUZZ=ON -DTL_TESTS=OFF
+	@grep -qs 'CMAKE_C_FLAGS:STRING=.*fuzzer-no-link' build-fuzz/CMakeCache.txt || CC=clang cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTL_FUZZ=ON -DTL_TESTS=OFF -DCMAKE_C_FLAGS='-O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all'
 	@ninja -C build-fuzz
 	@fuzz/run.sh build-fuzz $${FUZZ_SECONDS:-60}
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 #include "envelope.h"
+#include "map.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -472,6 +473,7 @@ int tl_envelope_decode(const struct tl_json *root, struct tl_envelope *env,
     bool seen[TL_K__COUNT] = {false};
     uint8_t cid_seen = 0;
     bool cid_broken = false;
+    struct tl_map seen_unknown = {0};
     env->cid_ok = true;
     for (size_t i = 0; i < n; i++) {
         const struct tl_json_member *m = &root->u.obj.items[i];
@@ -516,25 +518,42 @@ int tl_envelope_decode(const struct tl_json *root, struct tl_envelope *env,
             goto unknown;
         if (seen[k]) {
             snprintf(msg, msglen, "duplicate field \"%s\"", key_names[k]);
+            tl_map_release(&seen_unknown);
             return -1;
         }
         seen[k] = true;
         if (m->value.type == TL_JSON_NULL)
             continue;
-        if (check(&c, key_names[k], &m->value, top_types[k].ty, top_types[k].sub) < 0)
+        if (check(&c, key_names[k], &m->value, top_types[k].ty, top_types[k].sub) < 0) {
+            tl_map_release(&seen_unknown);
             return -1;
+        }
         env->key[k] = &m->value;
         continue;
     unknown:
         if (!env->unknown)
             env->unknown = tl_arena_alloc(scratch, n * sizeof(*env->unknown));
-        /* The reference collects unknown keys in a map: a repeated one counts once. */
-        bool dup = false;
-        for (size_t j = 0; j < env->n_unknown && !dup; j++)
-            dup = tl_str_eq(env->unknown[j], m->key);
-        if (!dup)
-            env->unknown[env->n_unknown++] = m->key;
+        /* The reference collects unknown keys in a map: a repeated one counts
+         * once. A scan for the few usual ones, a hash set for many. */
+        if (env->n_unknown < 16) {
+            bool dup = false;
+            for (size_t j = 0; j < env->n_unknown && !dup; j++)
+                dup = tl_str_eq(env->unknown[j], m->key);
+            if (!dup)
+                env->unknown[env->n_unknown++] = m->key;
+        } else {
+            if (!seen_unknown.arena) {
+                tl_map_init(&seen_unknown, scratch);
+                for (size_t j = 0; j < env->n_unknown; j++)
+                    tl_map_put(&seen_unknown, env->unknown[j], (void *)1);
+            }
+            int created;
+            tl_map_upsert(&seen_unknown, m->key, &created);
+            if (created)
+                env->unknown[env->n_unknown++] = m->key;
+        }
     }
+    tl_map_release(&seen_unknown);
     if (!env->cid_ok)
         memset(&env->cid, 0, sizeof(env->cid));
     return 0;

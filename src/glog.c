@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 #include "glog.h"
+#include "utf8.h"
 
 #include <string.h>
 
@@ -23,13 +24,16 @@ static bool to_u64(const char *p, size_t n, uint64_t *v)
     return true;
 }
 
-/* Try to match the prefix starting exactly at s[i]. */
-/* Length of the UTF-8 character at p (1 for ASCII or a stray byte). */
+/* Length of the UTF-8 character at p: 1 for ASCII, and for any byte that
+ * does not start a well-formed sequence (only repaired lines come here, but
+ * the scanner is also used on its own). */
 static size_t char_len(const char *p, size_t avail)
 {
     unsigned c = (unsigned char)p[0];
     size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-    return n <= avail ? n : 1;
+    if (n == 1 || n > avail || !tl_utf8_valid(p, n))
+        return 1;
+    return n;
 }
 
 /* Try to match the prefix starting exactly at s[i]. */

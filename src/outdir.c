@@ -12,8 +12,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 
-static int open_target(struct tl_outdir *o, const char *target, bool overwrite, struct tl_err *err);
+static int open_target(struct tl_outdir *o, const char *target, const char *given, bool overwrite,
+                       struct tl_err *err);
 
 int tl_write_all(int fd, const void *p, size_t n)
 {
@@ -95,12 +98,13 @@ int tl_outdir_open(struct tl_outdir *o, const char *target_arg, bool overwrite, 
     char *target = tl_xstrdup(target_arg);
     for (size_t n = strlen(target); n > 1 && target[n - 1] == '/'; n--)
         target[n - 1] = '\0';
-    int rc = open_target(o, target, overwrite, err);
+    int rc = open_target(o, target, target_arg, overwrite, err);
     free(target);
     return rc;
 }
 
-static int open_target(struct tl_outdir *o, const char *target, bool overwrite, struct tl_err *err)
+static int open_target(struct tl_outdir *o, const char *target, const char *given, bool overwrite,
+                       struct tl_err *err)
 {
     struct stat st;
     if (lstat(target, &st) == 0) {
@@ -108,7 +112,7 @@ static int open_target(struct tl_outdir *o, const char *target, bool overwrite, 
             return tl_error_code(err, TL_ERR_EXISTS,
                                  "Directory %s already exists; pass --overwrite to replace it or "
                                  "use -o OUTDIR",
-                                 target);
+                                 given);
         if (!S_ISDIR(st.st_mode))
             return tl_error_code(err, TL_ERR_EXISTS,
                                  "%s exists and is not a folder; not replacing it", target);
@@ -137,11 +141,9 @@ static int open_target(struct tl_outdir *o, const char *target, bool overwrite, 
         free_made(o);
         return -1;
     }
-    /* mkdtemp makes the folder private; give it the user's usual mode.
-     * umask() both reads and sets: put the user's back. */
-    mode_t um = umask(0);
-    umask(um);
-    chmod(o->tmp, 0777 & ~um);
+    /* mkdtemp makes the folder private (0700), and it stays so while it is
+     * written: nobody else can plant a link in it. It gets the user's usual
+     * mode when it is moved into place. */
     o->dirfd = open(o->tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (o->dirfd < 0) {
         int e = errno;
@@ -162,7 +164,9 @@ static int open_target(struct tl_outdir *o, const char *target, bool overwrite, 
 /* Errors that mean "this name is taken by something of another kind". */
 static bool is_collision(int e)
 {
-    return e == ENOTDIR || e == EISDIR || e == EEXIST || e == ELOOP || e == ENAMETOOLONG;
+    /* EXDEV: openat2 refused to leave the folder */
+    return e == ENOTDIR || e == EISDIR || e == EEXIST || e == ELOOP || e == ENAMETOOLONG ||
+           e == EXDEV;
 }
 
 /* Create the parent folders of rel inside the report (once each). Returns 0,
@@ -244,13 +248,34 @@ static void flat_name(struct tl_buf *out, const char *rel, unsigned n)
     }
 }
 
+/* openat that cannot leave dirfd, through ".." or any symbolic link, where
+ * the kernel offers openat2 (5.6+); plain openat with O_NOFOLLOW elsewhere. */
+static int open_beneath(int dirfd, const char *rel, int flags)
+{
+#ifdef SYS_openat2
+    static int have_openat2 = 1;
+    if (have_openat2) {
+        struct open_how how;
+        memset(&how, 0, sizeof(how));
+        how.flags = (uint64_t)flags;
+        how.mode = (flags & O_CREAT) ? 0666 : 0;
+        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
+        long fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+        if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+            return (int)fd;
+        have_openat2 = 0; /* not there, or filtered (seccomp gives EPERM) */
+    }
+#endif
+    return openat(dirfd, rel, flags, 0666);
+}
+
 /* Open rel with flags; 1 when the name collides. */
 static int try_open(struct tl_outdir *o, const char *rel, int flags, int *fd, struct tl_err *err)
 {
     int r = make_parents(o, rel, err);
     if (r != 0)
         return r;
-    int f = openat(o->dirfd, rel, flags | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0666);
+    int f = open_beneath(o->dirfd, rel, flags | O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
     if (f < 0) {
         int e = errno;
         if (is_collision(e))
@@ -349,6 +374,7 @@ int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, si
 {
     struct tl_buf name = TL_BUF_INIT;
     int rc = -1;
+    bool failed_io = false; /* err already says why */
     for (unsigned k = 0; k < 10000; k++) {
         tl_buf_reset(&name);
         if (k == 0)
@@ -357,11 +383,14 @@ int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, si
             flat_name(&name, rel, k);
         int fd;
         int r = try_open(o, name.buf, O_CREAT | O_EXCL, &fd, err);
-        if (r < 0)
+        if (r < 0) {
+            failed_io = true;
             break;
+        }
         if (r == 0) {
             o->files++;
             rc = write_close(o, fd, name.buf, p, n, err);
+            failed_io = rc < 0;
         } else if (same_content(o, name.buf, p, n)) {
             rc = 0; /* already there: content-addressed names repeat */
         } else {
@@ -371,7 +400,7 @@ int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, si
             tl_buf_addstr(used, tl_buf_str(&name));
         break;
     }
-    if (rc < 0 && err && !err->msg[0])
+    if (rc < 0 && !failed_io)
         tl_error(err, "cannot write %s/%s: no free name", o->target, rel);
     tl_buf_release(&name);
     return rc;
@@ -396,6 +425,9 @@ int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err)
 {
     struct stat st;
     int rc = 0;
+    mode_t um = umask(0); /* umask() reads by setting: put it back */
+    umask(um);
+    fchmod(o->dirfd, 0777 & ~um);
     if (lstat(o->target, &st) == 0) {
         if (!o->overwrite || !S_ISDIR(st.st_mode)) {
             rc = tl_error_code(err, TL_ERR_EXISTS,
@@ -517,6 +549,19 @@ static bool is_device_name(const char *p, size_t n)
 #define MAX_PART 200
 #define MAX_PARTS 32
 
+static void add_bytes(struct tl_buf *out, const char *p, size_t n, bool first)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c < 0x20 || c == 0x7f || c == '\\' || c == '/' || (first && i == 0 && c == '.'))
+            c = '_';
+        tl_buf_addch(out, (char)c);
+    }
+}
+
+#define KEEP_HEAD 130
+#define KEEP_TAIL 50
+
 static void add_part(struct tl_buf *out, const char *p, size_t n)
 {
     if (n == 1 && p[0] == '.') {
@@ -529,46 +574,50 @@ static void add_part(struct tl_buf *out, const char *p, size_t n)
     }
     if (is_device_name(p, n))
         tl_buf_addch(out, '_');
-    size_t keep = n;
-    if (n > MAX_PART) {
-        keep = MAX_PART - 10;
-        /* Do not cut a UTF-8 sequence in half. */
-        while (keep > 0 && ((unsigned char)p[keep] & 0xC0) == 0x80)
-            keep--;
+    if (n <= MAX_PART) {
+        add_bytes(out, p, n, true);
+        return;
     }
-    for (size_t i = 0; i < keep; i++) {
-        unsigned char c = (unsigned char)p[i];
-        if (c < 0x20 || c == 0x7f || c == '\\' || c == '/' || (i == 0 && c == '.'))
-            c = '_';
-        tl_buf_addch(out, (char)c);
-    }
-    if (keep < n) {
-        tl_buf_addf(out, "~%08x", (unsigned)(tl_hash(p, n) & 0xffffffffu));
-    }
+    /* Too long: keep the start and the end (which holds the extension or the
+     * last folder's name), with a hash of the whole between them. No UTF-8
+     * sequence is cut in half. */
+    size_t head = KEEP_HEAD, tail = n - KEEP_TAIL;
+    while (head > 0 && ((unsigned char)p[head] & 0xC0) == 0x80)
+        head--;
+    while (tail < n && ((unsigned char)p[tail] & 0xC0) == 0x80)
+        tail++;
+    add_bytes(out, p, head, true);
+    tl_buf_addf(out, "~%08x~", (unsigned)(tl_hash(p, n) & 0xffffffffu));
+    add_bytes(out, p + tail, n - tail, false);
 }
 
 #define MAX_TOTAL 1000
 
-/* Cut out[start..) to at most MAX_TOTAL bytes, keeping its tail (the file
- * name), on a UTF-8 boundary, tagged with a hash of what it was. */
+/* When out[start..) is longer than MAX_TOTAL, keep its trailing whole parts
+ * (the file name and as many folders as fit) behind a tag made of the hash
+ * of the whole name: every part stays a part, none grows. */
 static void cap_total(struct tl_buf *out, size_t start, struct tl_str name)
 {
     size_t len = out->len - start;
     if (len <= MAX_TOTAL)
         return;
-    size_t cut = len - (MAX_TOTAL - 12);
-    while (start + cut < out->len && ((unsigned char)out->buf[start + cut] & 0xC0) == 0x80)
-        cut++;
     char tag[16];
-    snprintf(tag, sizeof(tag), "~%08x_", (unsigned)(tl_hash(name.p, name.n) & 0xffffffffu));
-    size_t keep = len - cut;
-    memmove(out->buf + start + strlen(tag), out->buf + start + cut, keep);
-    memcpy(out->buf + start, tag, strlen(tag));
-    tl_buf_setlen(out, start + strlen(tag) + keep);
-    /* the cut may have left a leading '/' behind the tag: it is a name now */
-    for (size_t i = start; i < out->len; i++)
-        if (out->buf[i] == '/')
-            out->buf[i] = '_';
+    int tn =
+        snprintf(tag, sizeof(tag), "~%08x/", (unsigned)(tl_hash(name.p, name.n) & 0xffffffffu));
+    const char *b = out->buf + start;
+    size_t from = len;
+    for (size_t i = 0; i < len; i++) {
+        if (b[i] == '/' && len - (i + 1) + (size_t)tn <= MAX_TOTAL) {
+            from = i + 1;
+            break;
+        }
+    }
+    if (from == len) /* cannot happen: parts are at most about 210 bytes */
+        from = len - (MAX_TOTAL - (size_t)tn);
+    size_t keep = len - from;
+    memmove(out->buf + start + tn, out->buf + start + from, keep);
+    memcpy(out->buf + start, tag, (size_t)tn);
+    tl_buf_setlen(out, start + (size_t)tn + keep);
 }
 
 void tl_path_safe(struct tl_buf *out, struct tl_str name, bool allow_slash)
@@ -578,46 +627,44 @@ void tl_path_safe(struct tl_buf *out, struct tl_str name, bool allow_slash)
         if (name.n)
             add_part(out, name.p, name.n);
     } else {
-        /* The parts, then: the first MAX_PARTS - 2 as folders, the middle
-         * ones folded into one name, and the last one kept as the file. */
+        /* The parts; past MAX_PARTS, the first MAX_PARTS - 2 stay folders,
+         * the middle ones are folded into one part (cut like any part), and
+         * the last is kept as the file. */
         size_t nparts = 0;
-        const char *p = name.p, *end = name.p + name.n;
-        for (const char *q = p; q < end;) {
+        const char *end = name.p + name.n;
+        for (const char *q = name.p; q < end;) {
             const char *e = memchr(q, '/', (size_t)(end - q));
             if (!e)
                 e = end;
-            if (e > q)
-                nparts++;
+            nparts += e > q;
             q = e + 1;
         }
         size_t i = 0;
-        bool folding = false;
-        size_t fold_at = 0;
-        while (p < end) {
-            const char *e = memchr(p, '/', (size_t)(end - p));
+        const char *fold = NULL; /* start of the folded run */
+        for (const char *q = name.p; q < end;) {
+            const char *e = memchr(q, '/', (size_t)(end - q));
             if (!e)
                 e = end;
-            if (e > p) {
+            if (e > q) {
                 bool last = i + 1 == nparts;
-                if (nparts > MAX_PARTS && i == MAX_PARTS - 2 && !last) {
-                    /* fold everything up to the last part into one name */
-                    if (out->len > start_len)
-                        tl_buf_addch(out, '/');
-                    fold_at = out->len;
-                    folding = true;
-                }
-                if (folding && !last) {
-                    if (out->len > fold_at)
-                        tl_buf_addch(out, '_');
-                    add_part(out, p, (size_t)(e - p));
+                if (nparts > MAX_PARTS && i >= MAX_PARTS - 2 && !last) {
+                    if (!fold)
+                        fold = q;
                 } else {
+                    if (fold) {
+                        /* the folded run ends before this last part */
+                        const char *fe = q - 1;
+                        tl_buf_addch(out, '/');
+                        add_part(out, fold, (size_t)(fe - fold));
+                        fold = NULL;
+                    }
                     if (out->len > start_len)
                         tl_buf_addch(out, '/');
-                    add_part(out, p, (size_t)(e - p));
+                    add_part(out, q, (size_t)(e - q));
                 }
                 i++;
             }
-            p = e + 1;
+            q = e + 1;
         }
     }
     if (out->len == start_len)

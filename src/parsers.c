@@ -77,15 +77,16 @@ int tl_emit_file(struct tl_ctx *c, struct tl_line *l, struct tl_str fname, const
         struct tl_json v;
         readable = "";
         if (tl_json_parse(&c->scratch, data, n, &v, NULL) == 0) {
-            struct tl_buf rp = TL_BUF_INIT, rused = TL_BUF_INIT;
+            /* Its own buffer: data (and so v's strings) may live in c->page. */
+            struct tl_buf rp = TL_BUF_INIT, rused = TL_BUF_INIT, page = TL_BUF_INIT;
             tl_buf_add(&rp, path.buf, path.len - 5);
             tl_buf_adds(&rp, "_readable.html");
-            tl_buf_reset(&c->page);
-            tl_page_readable_stack_traces(&c->page, &v);
-            rc = tl_outdir_write(&c->out, rp.buf, c->page.buf, c->page.len, &rused, err);
+            tl_page_readable_stack_traces(&page, &v);
+            rc = tl_outdir_write(&c->out, rp.buf, page.buf, page.len, &rused, err);
             readable = tl_arena_memdupz(&c->arena, rused.buf, rused.len);
             tl_buf_release(&rp);
             tl_buf_release(&rused);
+            tl_buf_release(&page);
             c->counter++;
         }
     }

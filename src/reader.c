@@ -222,11 +222,11 @@ static ssize_t fill(struct tl_reader *r, struct tl_err *err)
     case TL_READER_GZIP: {
         unsigned want = room > (1u << 30) ? (1u << 30) : (unsigned)room;
         int g = gzread(r->gz, dst, want);
-        if (g < 0) {
-            int zerr;
-            const char *msg = gzerror(r->gz, &zerr);
+        int zerr = Z_OK;
+        const char *msg = gzerror(r->gz, &zerr);
+        /* A cut-off stream reads as end of input with Z_BUF_ERROR set. */
+        if (g < 0 || (g == 0 && zerr != Z_OK))
             return tl_error_code(err, TL_ERR_INPUT, "%s: gzip: %s", r->path, msg);
-        }
         got = g;
         r->file_pos = (uint64_t)gzoffset(r->gz);
         break;
@@ -278,7 +278,7 @@ int tl_reader_next(struct tl_reader *r, struct tl_str *line, struct tl_err *err)
         r->offset = r->start;
         r->file_pos = r->start;
         r->last_unterminated = nl == NULL;
-        if (len && p[len - 1] == '\r')
+        if (nl && len && p[len - 1] == '\r')
             len--;
         r->last = tl_str_make(p, len);
         r->lineno++;
@@ -309,9 +309,7 @@ int tl_reader_next(struct tl_reader *r, struct tl_str *line, struct tl_err *err)
             size_t len = r->end - r->start;
             r->offset += len;
             r->start = r->end;
-            r->last_unterminated = true;
-            if (len && p[len - 1] == '\r')
-                len--;
+            r->last_unterminated = true; /* a "\r" stays: it ends no line */
             r->last = tl_str_make(p, len);
             r->lineno++;
             *line = r->last;

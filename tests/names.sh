@@ -57,11 +57,11 @@ add long_10000 "\"$long\"" "\"${long:0:50}\""
 ulong=$(printf '\u00e9\u4e2d%.0s' $(seq 2000))
 add long_unicode "\"$ulong\"" "\"${ulong:0:50}\""
 many=$(printf 'seg/%.0s' $(seq 100))last
-add hundred_folders "\"$many\"" '"seg"'
+add hundred_folders "\"$many\"" '"last"'
 # Folders that are each short enough, but a path longer than PATH_MAX (4096): must be
 # shortened or flattened, not abort the run.
 deep=$(printf '%0199d/' $(seq 21) | tr 0 d)deep_leaf
-add path_longer_than_path_max "\"$deep\"" '"dddd"'
+add path_longer_than_path_max "\"$deep\"" '"deep_leaf"'
 # '#', '?' and '%' are plain characters of a file name but special in a URL: the link
 # in index.html must still open the file.
 add url_special_characters '"a#b?c=1%41 z"' '"a#b"'
