@@ -22,32 +22,71 @@ static const char esc_tbl[256] = {
 };
 /* clang-format on */
 
-void tl_json_write_string(struct tl_buf *out, const char *p, size_t n)
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* Whether any of the eight bytes in w is below 0x20, '"' or '\\' (may say
+ * yes for a byte next to one that is: the byte loop then decides). */
+static inline bool needs_escape8(uint64_t w)
+{
+    uint64_t ctl = (w - ONES * 0x20) & ~w;
+    uint64_t q = w ^ (ONES * '"');
+    uint64_t b = w ^ (ONES * '\\');
+    q = (q - ONES) & ~q;
+    b = (b - ONES) & ~b;
+    return ((ctl | q | b) & HIGHS) != 0;
+}
+
+/* Escape s[0..n) into dst, which has room for 6n bytes; returns the end. */
+static char *escape_into(char *dst, const unsigned char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    const unsigned char *s = (const unsigned char *)p;
     const unsigned char *end = s + n;
-    const unsigned char *run = s;
-    tl_buf_grow(out, n + 2);
-    tl_buf_addch(out, '"');
     while (s < end) {
-        char e = esc_tbl[*s];
+        /* Copy eight bytes at a time while none needs escaping. */
+        while (end - s >= 8) {
+            uint64_t w;
+            memcpy(&w, s, 8);
+            if (needs_escape8(w))
+                break;
+            memcpy(dst, &w, 8);
+            dst += 8;
+            s += 8;
+        }
+        if (s >= end)
+            break;
+        unsigned char c = *s++;
+        char e = esc_tbl[c];
         if (TL_LIKELY(!e)) {
-            s++;
-            continue;
-        }
-        tl_buf_add(out, run, (size_t)(s - run));
-        if (e == 'u') {
-            char u[6] = {'\\', 'u', '0', '0', hex[*s >> 4], hex[*s & 15]};
-            tl_buf_add(out, u, sizeof(u));
+            *dst++ = (char)c;
+        } else if (e == 'u') {
+            memcpy(dst, "\\u00", 4);
+            dst[4] = hex[c >> 4];
+            dst[5] = hex[c & 15];
+            dst += 6;
         } else {
-            char x[2] = {'\\', e};
-            tl_buf_add(out, x, sizeof(x));
+            dst[0] = '\\';
+            dst[1] = e;
+            dst += 2;
         }
-        s++;
-        run = s;
     }
-    tl_buf_add(out, run, (size_t)(s - run));
+    return dst;
+}
+
+void tl_json_write_string(struct tl_buf *out, const char *p, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)p;
+    tl_buf_addch(out, '"');
+    /* In slices, so that the worst case (6 bytes out per byte in) never needs
+     * more than a bounded reservation. */
+    while (n) {
+        size_t k = n < 65536 ? n : 65536;
+        tl_buf_grow(out, 6 * k);
+        char *dst = escape_into(out->buf + out->len, s, k);
+        out->len = (size_t)(dst - out->buf);
+        s += k;
+        n -= k;
+    }
     tl_buf_addch(out, '"');
 }
 
