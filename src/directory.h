@@ -42,6 +42,11 @@ struct tl_dirkey {
     const char *display; /* "[0/0]" or "(unknown)" */
     struct tl_artifact *first, *last;
     size_t n;
+    /* What the key's previous metrics page listed: a repeated compile id's
+     * next page lists only what came after (the reference lists everything
+     * again, quadratic in the number of repeats). */
+    struct tl_artifact *listed_last;
+    size_t listed;
 };
 
 struct tl_directory {

@@ -172,8 +172,7 @@ void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p)
     }
     tl_buf_adds(out, "</p>\n<h2>Output files:</h2>\n<ul>\n");
     size_t i = 0;
-    for (const struct tl_artifact *a = p->listing ? p->listing->first : NULL; a && i < p->nlisting;
-         a = a->next, i++) {
+    for (const struct tl_artifact *a = p->listing; a && i < p->nlisting; a = a->next, i++) {
         tl_buf_adds(out, "<li><a href=\"");
         tl_page_artifact_href(out, a);
         tl_buf_adds(out, "\">");
@@ -182,7 +181,15 @@ void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p)
         tl_buf_addu(out, a->number);
         tl_buf_adds(out, ")</li>\n");
     }
-    tl_buf_adds(out, "</ul>\n<h2>Stack</h2>\n");
+    tl_buf_adds(out, "</ul>\n");
+    if (p->nearlier && p->display) {
+        tl_buf_adds(out, "<p>");
+        tl_buf_addu(out, p->nearlier);
+        tl_buf_adds(out, " earlier file(s) of this compile id are listed in <a href=\"index.html#");
+        tl_html_attr_cstr(out, p->display);
+        tl_buf_adds(out, "\">the index</a>.</p>\n");
+    }
+    tl_buf_adds(out, "<h2>Stack</h2>\n");
     if (p->stack)
         tl_trie_render_path(out, p->stack, "Stack", p->strtab);
     tl_buf_adds(out, "\n<h2>Compile Time(seconds)</h2>\n");

@@ -31,10 +31,11 @@ struct tl_shape_rec {
 };
 
 struct tl_metrics_page {
-    const struct tl_json *m;         /* the compilation_metrics record */
-    const char *display;             /* "[0/0]" or NULL for an absent id */
-    const struct tl_dirkey *listing; /* snapshot: the first `nlisting` entries */
+    const struct tl_json *m;           /* the compilation_metrics record */
+    const char *display;               /* "[0/0]" or NULL for an absent id */
+    const struct tl_artifact *listing; /* the first of the `nlisting` entries to show */
     size_t nlisting;
+    size_t nearlier;                   /* entries of this key listed on its earlier metrics pages */
     const struct tl_trie_node *stack;  /* dynamo_start stack, or NULL */
     const struct tl_shape_rec *specs;  /* symbolic shape specializations */
     const struct tl_shape_rec *guards; /* guards added fast */

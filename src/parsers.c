@@ -324,6 +324,9 @@ int tl_parsers_run(struct tl_ctx *c, struct tl_line *l, struct tl_err *err)
     return 0;
 }
 
+/* Earlier files of a compile id that its next metrics page still lists. */
+#define TL_METRICS_EARLIER_MAX 64
+
 /* ---- compilation_metrics (spec §3.4) ------------------------------------------- */
 
 static struct tl_shape_rec *take_list(struct tl_map *m, const char *key)
@@ -341,8 +344,20 @@ int tl_metrics_process(struct tl_ctx *c, struct tl_line *l, struct tl_err *err)
     memset(&p, 0, sizeof(p));
     p.m = m;
     p.display = l->display;
-    p.listing = l->key;
-    p.nlisting = l->key->n;
+    struct tl_dirkey *key = l->key;
+    if (key->listed <= TL_METRICS_EARLIER_MAX) {
+        /* As the reference: every file of the compile id so far. */
+        p.listing = key->first;
+        p.nlisting = key->n;
+    } else {
+        /* A compile id repeated many times: the reference's listing would
+         * grow quadratically; list what came since its previous page. */
+        p.listing = key->listed_last->next;
+        p.nlisting = key->n - key->listed;
+        p.nearlier = key->listed;
+    }
+    struct tl_artifact *snap_last = key->last;
+    size_t snap_n = key->n;
     p.strtab = &c->strtab;
     char mkey[TL_CID_KEY_LEN];
     if (l->env.cid_ok) {
@@ -358,6 +373,8 @@ int tl_metrics_process(struct tl_ctx *c, struct tl_line *l, struct tl_err *err)
     if (tl_emit_file(c, l, TL_STR_LIT("compilation_metrics.html"), c->page.buf, c->page.len, false,
                      err) < 0)
         return -1;
+    key->listed_last = snap_last;
+    key->listed = snap_n;
 
     /* Failures and restarts rows. */
     struct tl_buf label = TL_BUF_INIT;

@@ -168,6 +168,19 @@ run 0 "$demo" -o outp --no-browser -p --custom-header-html '<b id="hdr">Team run
 exists outp/-_0_0_0/inductor_output_code_crkky56anna7ciap2v7y2yvk2j34oeebgtiqvs4p5v6sveuzypyr_8.txt
 has outp/index.html '<b id="hdr">Team run</b>'
 
+# --- a compile id repeated many times: metrics pages stay small (linear output)
+python3 "$here/../bench/make_many_ids.py" 100 rep.log --repeat
+run 0 rep.log -o outrep --no-browser
+# each compilation adds 2 files (graph, metrics page); page 65 has 64 earlier files and
+# lists them all, as the reference does
+n=$(grep -c '<li><a href=' outrep/-_0_0_0/compilation_metrics_65.html)
+same <(echo "$n") 65
+# page 67: 65 earlier files are past the limit: it lists what came since page 65 was
+# written (page 65 itself and its own graph) and points at the index
+n=$(grep -c '<li><a href=' outrep/-_0_0_0/compilation_metrics_67.html)
+same <(echo "$n") 2
+has outrep/-_0_0_0/compilation_metrics_67.html '65 earlier file(s) of this compile id are listed in <a href="index.html#[0/0]">the index</a>.'
+
 # --- empty input
 : >empty.log
 run 0 empty.log -o outempty --no-browser
