@@ -399,7 +399,7 @@ static void flush(struct emitter *em, const unsigned char *to)
 
 void tl_pyhl_render(struct tl_buf *out, const char *src, size_t n)
 {
-    const unsigned char *begin = (const unsigned char *)src;
+    const unsigned char *begin = (const unsigned char *)(src ? src : "");
     const unsigned char *s = begin;
     const unsigned char *end = begin + n;
     struct emitter em = {out, ST_DEFAULT, begin};

@@ -196,6 +196,11 @@ static void ctx_init(struct tl_ctx *c, const struct tl_options *opt)
 {
     memset(c, 0, sizeof(*c));
     c->opt = opt;
+    /* strbuf contract: an empty buffer points at the shared empty byte. */
+    tl_buf_init(&c->page, 0);
+    tl_buf_init(&c->env_text, 0);
+    tl_buf_init(&c->payload, 0);
+    tl_buf_init(&c->utf8_fix, 0);
     tl_arena_init(&c->arena, 256 * 1024);
     tl_arena_init(&c->scratch, 256 * 1024);
     tl_strtab_init(&c->strtab, &c->arena);
