@@ -6,7 +6,7 @@ ASAN_BUILD ?= build-asan
 CMAKE_FLAGS ?=
 OUT ?= tl_out
 
-.PHONY: all deps check-deps check demo bench fuzz format format-check clean
+.PHONY: all deps check-deps check demo bench fuzz tsan format format-check clean
 
 all: deps
 	@[ -f $(BUILD)/build.ninja ] || cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
@@ -27,6 +27,7 @@ check: check-deps all format-check
 	@cd $(BUILD) && ctest --output-on-failure -j2 -L 'cli|golden|conformance'
 	@cd $(ASAN_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure -j2
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=3
+	@$(MAKE) --no-print-directory tsan
 
 demo: all
 	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then nb=; else nb=--no-browser; fi; \
@@ -43,6 +44,18 @@ fuzz:
 	@ninja -C build-fuzz
 	@fuzz/run.sh build-fuzz $${FUZZ_SECONDS:-60}
 
+# ThreadSanitizer over the threaded paths (raw.log copy, md5 worker) on our fixtures.
+tsan:
+	@scripts/deps.sh fuzz
+	@[ -f build-tsan/build.ninja ] || CC=clang cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTL_TESTS=OFF -DCMAKE_C_FLAGS='-O1 -g -fsanitize=thread' -DCMAKE_EXE_LINKER_FLAGS='-fsanitize=thread' >/dev/null
+	@ninja -C build-tsan tlparse >/dev/null
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	python3 bench/make_many_ids.py 3000 "$$tmp/ids.log" && \
+	for log in tests/fixtures/demo.log tests/fixtures/edge.log "$$tmp/ids.log"; do \
+	    TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/tlparse "$$log" -o "$$tmp/out" --overwrite --no-browser 2>"$$tmp/err" || \
+	    { echo "tsan: $$log failed:"; cat "$$tmp/err"; exit 1; }; \
+	done && echo "tsan: 3 runs, no data race reported"
+
 format:
 	@clang-format -i src/*.c src/*.h include/tlparse/*.h tests/unit/*.c fuzz/*.c
 
@@ -51,4 +64,4 @@ format-check:
 	clang-format --dry-run --Werror src/*.c src/*.h include/tlparse/*.h tests/unit/*.c fuzz/*.c
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-clang build-fuzz
+	rm -rf $(BUILD) $(ASAN_BUILD) build-clang build-fuzz build-tsan
