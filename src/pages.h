@@ -30,6 +30,11 @@ struct tl_shape_rec {
     size_t n_user_stack, n_stack;
 };
 
+/* The records kept for one compile id, in log order. */
+struct tl_shape_list {
+    struct tl_shape_rec *head, *tail;
+};
+
 struct tl_metrics_page {
     const struct tl_json *m;           /* the compilation_metrics record */
     const char *display;               /* "[0/0]" or NULL for an absent id */

@@ -331,9 +331,11 @@ int tl_parsers_run(struct tl_ctx *c, struct tl_line *l, struct tl_err *err)
 
 static struct tl_shape_rec *take_list(struct tl_map *m, const char *key)
 {
-    struct tl_map_entry *e = tl_map_upsert(m, tl_str_make(key, TL_CID_KEY_LEN), NULL);
-    struct tl_shape_rec *r = e->value;
-    e->value = NULL;
+    struct tl_shape_list *list = tl_map_get(m, tl_str_make(key, TL_CID_KEY_LEN));
+    if (!list)
+        return NULL;
+    struct tl_shape_rec *r = list->head;
+    list->head = list->tail = NULL;
     return r;
 }
 

@@ -452,11 +452,14 @@ static void keep_shape_rec(struct tl_ctx *c, struct tl_map *m, const struct tl_l
     char key[TL_CID_KEY_LEN];
     tl_cid_key(&l->env.cid, key);
     struct tl_map_entry *e = tl_map_upsert(m, tl_str_make(key, sizeof(key)), NULL);
-    /* Append at the end, keeping log order. */
-    struct tl_shape_rec **pp = (struct tl_shape_rec **)&e->value;
-    while (*pp)
-        pp = &(*pp)->next;
-    *pp = s;
+    if (!e->value)
+        e->value = tl_arena_calloc(&c->arena, 1, sizeof(struct tl_shape_list));
+    struct tl_shape_list *list = e->value;
+    if (list->tail)
+        list->tail->next = s;
+    else
+        list->head = s;
+    list->tail = s;
 }
 
 /* Spec §4.6: drop the three convert_frame wrapper frames at the end. */
