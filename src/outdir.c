@@ -214,7 +214,7 @@ static int make_parents(struct tl_outdir *o, const char *rel, struct tl_err *err
 
 /* rel with the folders after the first flattened into its file name, and
  * "~n" before the extension when n > 0: the fallback for colliding names. */
-static void flat_name(struct tl_buf *out, const char *rel, unsigned n)
+static void flat_name(struct tl_buf *out, const char *rel, const char *tag)
 {
     const char *slash = strchr(rel, '/');
     size_t top = slash ? (size_t)(slash - rel) + 1 : 0;
@@ -222,29 +222,28 @@ static void flat_name(struct tl_buf *out, const char *rel, unsigned n)
     size_t start = out->len;
     for (const char *p = rel + top; *p; p++)
         tl_buf_addch(out, *p == '/' ? '_' : *p);
-    if (out->len - start > 200) {
-        /* keep the tail, which holds the number and the extension */
-        size_t cut = out->len - start - 180;
-        memmove(out->buf + start, out->buf + start + cut, out->len - start - cut);
+    size_t len = out->len - start;
+    if (len > 200) {
+        /* keep the tail, which holds the number and the extension, starting
+         * on a UTF-8 character boundary */
+        size_t cut = len - 180;
+        while (cut < len && ((unsigned char)out->buf[start + cut] & 0xC0) == 0x80)
+            cut++;
+        memmove(out->buf + start, out->buf + start + cut, len - cut);
         tl_buf_setlen(out, out->len - cut);
-        while (start < out->len && ((unsigned char)out->buf[start] & 0xC0) == 0x80)
-            memmove(out->buf + start, out->buf + start + 1, out->len - start),
-                tl_buf_setlen(out, out->len - 1);
     }
-    if (n) {
-        char *dot = strrchr(out->buf + start, '.');
-        char tag[16];
-        snprintf(tag, sizeof(tag), "~%u", n);
-        if (dot && dot > out->buf + start) {
-            size_t at = (size_t)(dot - out->buf);
-            size_t tn = strlen(tag);
-            tl_buf_grow(out, tn);
-            memmove(out->buf + at + tn, out->buf + at, out->len - at + 1);
-            memcpy(out->buf + at, tag, tn);
-            out->len += tn;
-        } else {
-            tl_buf_adds(out, tag);
-        }
+    if (!tag)
+        return;
+    char *dot = strrchr(out->buf + start, '.');
+    if (dot && dot > out->buf + start) {
+        size_t at = (size_t)(dot - out->buf);
+        size_t tn = strlen(tag);
+        tl_buf_grow(out, tn);
+        memmove(out->buf + at + tn, out->buf + at, out->len - at + 1);
+        memcpy(out->buf + at, tag, tn);
+        out->len += tn;
+    } else {
+        tl_buf_adds(out, tag);
     }
 }
 
@@ -302,7 +301,9 @@ static int create(struct tl_outdir *o, const char *rel, int flags, int *fd, stru
     struct tl_buf alt = TL_BUF_INIT;
     for (unsigned n = 0; n < 10000; n++) {
         tl_buf_reset(&alt);
-        flat_name(&alt, rel, n);
+        char tag[16];
+        snprintf(tag, sizeof(tag), "~%u", n);
+        flat_name(&alt, rel, n ? tag : NULL);
         r = try_open(o, alt.buf, O_CREAT | O_EXCL, fd, err);
         if (r <= 0)
             break;
@@ -377,10 +378,17 @@ int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, si
     bool failed_io = false; /* err already says why */
     for (unsigned k = 0; k < 10000; k++) {
         tl_buf_reset(&name);
+        /* The name; then one named by the content, so that however many
+         * payloads share a bad name, each costs two probes; then ~N. */
+        char tag[24];
+        if (k == 1)
+            snprintf(tag, sizeof(tag), "~%016llx", (unsigned long long)tl_hash(p, n));
+        else
+            snprintf(tag, sizeof(tag), "~%u", k);
         if (k == 0)
             tl_buf_adds(&name, rel);
         else
-            flat_name(&name, rel, k);
+            flat_name(&name, rel, tag);
         int fd;
         int r = try_open(o, name.buf, O_CREAT | O_EXCL, &fd, err);
         if (r < 0) {
