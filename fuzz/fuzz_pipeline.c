@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Fuzz target for the whole pipeline: the input is one log, parsed from
- * memory by tl_run() into a report in a scratch folder (under /dev/shm, else
- * $TMPDIR, else /tmp; one per process, removed at exit, or by the next
- * process when a crash skipped that), replaced on every run (--overwrite).
- * A few options come from the input's length, so every input also runs in
- * other modes once the fuzzer changes its size.
+ * memory by tl_run() into a report in a scratch folder (under $TLFUZZ_SCRATCH
+ * if set, else /dev/shm, else $TMPDIR, else /tmp; one per process, removed
+ * at exit, or by the next process when a crash skipped that), replaced on
+ * every run (--overwrite). A few options come from the input's length, so
+ * every input also runs in other modes once the fuzzer changes its size.
  *
  * Checks: the exit code is 0 (1 only under --strict/--strict-compile-id);
  * the report is in place with a non-empty index.html; nothing else is left
@@ -119,7 +119,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    const char *base = "/dev/shm";
+    const char *base = getenv("TLFUZZ_SCRATCH");
+    if (!base || !*base)
+        base = "/dev/shm";
     if (access(base, W_OK | X_OK) != 0) {
         base = getenv("TMPDIR");
         if (!base || !*base)
