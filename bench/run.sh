@@ -3,18 +3,30 @@
 # `make bench`: time build/tlparse on big generated logs (warm page cache) next to the floor
 # of a plain `cp` of the same file (best of 3); print one table row per size. Builds nothing.
 #   BENCH_SIZES="200 1024"   log sizes in MiB (default 200); logs are kept in bench/out/ and reused
+#   BENCH_RUNS=3             runs per measurement; the best is reported, for cp as for tlparse
+#   BENCH_THREADS="on off"   rows with tlparse's helper threads on, and off (TLPARSE_NO_THREADS=1)
 #   TLPARSE=path             binary to measure (default build/tlparse)
 #   BENCH_SHARED=dir         where the shared corpus lives (default ../shared)
 #   BENCH_CALLGRIND=1        also count instructions on a 20 MiB log with callgrind and compare with
 #                            bench/baseline.txt; BENCH_UPDATE_BASELINE=1 rewrites that file
 # Logs are grown from ../shared/corpus/logs/cache_hit_miss.log by ../shared/bench/make_big_trace.py,
 # or, without ../shared, from tests/fixtures/demo.log by scripts/grow_trace.py.
+#
+# No report is deleted before or between timed runs: each run writes a new folder, and all are
+# removed at the end. On ext4 without a journal, creating files shortly after many were deleted
+# is slow: the inode allocator skips every inode freed in the last minute (five, while its block
+# is dirty), one buffer lookup each, and a run after `rm -rf` of an old report spent 75% of its
+# time there. The script warns when its own last clean-up is that recent.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 TLPARSE=${TLPARSE:-build/tlparse}
 SIZES=${BENCH_SIZES:-200}
 OUT=bench/out
+RUNS_DIR=$OUT/runs
+STAMP=$OUT/.cleaned-at
+RUNS=${BENCH_RUNS:-3}
+THREADS=${BENCH_THREADS:-on off}
 SHARED=${BENCH_SHARED:-../shared}
 BASELINE=bench/baseline.txt
 
@@ -29,7 +41,25 @@ command -v python3 >/dev/null 2>&1 ||
 if [ ! -x "$TLPARSE" ] && ! command -v "$TLPARSE" >/dev/null 2>&1; then
     die "no tlparse binary at '$TLPARSE': run 'make' first, or set TLPARSE=/path/to/tlparse"
 fi
+case $RUNS in '' | *[!0-9]* | 0) die "BENCH_RUNS must be a positive whole number, got '$RUNS'" ;; esac
 mkdir -p "$OUT"
+if [ -d "$RUNS_DIR" ]; then
+    # Left by an interrupted run: move it aside now, delete it after the timings.
+    mv "$RUNS_DIR" "$OUT/stale.$$"
+fi
+mkdir -p "$RUNS_DIR"
+cleanup() {
+    rm -rf "$RUNS_DIR" "$OUT"/stale.*
+    date +%s >"$STAMP"
+}
+trap cleanup EXIT
+if [ -f "$STAMP" ]; then
+    ago=$(($(date +%s) - $(cat "$STAMP")))
+    if [ "$ago" -lt 360 ]; then
+        echo "bench: note: the last bench deleted its reports ${ago}s ago; on ext4 without a journal," \
+            "file creation is slower for up to 360s after a mass deletion" >&2
+    fi
+fi
 
 if [ -f "$SHARED/bench/make_big_trace.py" ] && [ -f "$SHARED/corpus/logs/cache_hit_miss.log" ]; then
     GEN=("$SHARED/bench/make_big_trace.py")
@@ -69,12 +99,16 @@ warm() {
     sync
 }
 
+# best A B: the smaller of two times, A may be empty.
+best() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b < a) ? b : a }'; }
+
 # A field of the GNU `time -v` report, e.g. "Maximum resident set size (kbytes): 1234".
 time_field() { sed -n "s/^[[:space:]]*$1: //p" "$2"; }
 
-header=$(printf '%8s %8s %8s %8s %8s %12s %8s %7s %8s %10s' \
-    size_MB wall_s user_s sys_s MB/s peak_RSS_MB out_MB cp_s wall/cp Mlines/s)
+header=$(printf '%8s %7s %8s %8s %8s %8s %12s %8s %7s %8s %10s' \
+    size_MB threads wall_s user_s sys_s MB/s peak_RSS_MB out_MB cp_s wall/cp Mlines/s)
 rows=()
+run_no=0
 for mb in $SIZES; do
     case $mb in '' | *[!0-9]*) die "BENCH_SIZES must hold whole MiB numbers, got '$mb'" ;; esac
     log="$OUT/big$mb.log"
@@ -82,43 +116,57 @@ for mb in $SIZES; do
     bytes=$(stat -c %s "$log")
     lines=$(wc -l <"$log")
 
-    # The floor: copying the file (best of 3; single copies vary with page allocation).
-    rm -rf "$OUT/report"
+    # The floor: copying the file, best of RUNS (single copies vary with page allocation).
     warm "$log"
     cp_s=
-    for _ in 1 2 3; do
+    for _ in $(seq "$RUNS"); do
+        run_no=$((run_no + 1))
         t0=$(date +%s%N)
-        cp "$log" "$OUT/cp.tmp"
+        cp "$log" "$RUNS_DIR/cp$run_no.tmp"
         t1=$(date +%s%N)
-        rm -f "$OUT/cp.tmp"
         sync
-        c=$(elapsed "$t0" "$t1")
-        cp_s=$(awk -v a="$cp_s" -v b="$c" 'BEGIN { print (a == "" || b < a) ? b : a }')
+        cp_s=$(best "$cp_s" "$(elapsed "$t0" "$t1")")
     done
 
-    warm "$log"
-    # Wall time from the ns clock (time -v only has 10 ms resolution); the rest from time -v.
-    t0=$(date +%s%N)
-    if ! /usr/bin/time -v -o "$OUT/time.txt" "$TLPARSE" "$log" -o "$OUT/report" --overwrite --no-browser \
-        >"$OUT/tlparse.stdout" 2>"$OUT/tlparse.stderr"; then
-        tail -n 5 "$OUT/tlparse.stderr" >&2
-        die "$TLPARSE failed on $log (stderr in $OUT/tlparse.stderr)"
-    fi
-    t1=$(date +%s%N)
-    wall=$(elapsed "$t0" "$t1")
-    user=$(time_field 'User time (seconds)' "$OUT/time.txt")
-    sys=$(time_field 'System time (seconds)' "$OUT/time.txt")
-    rss_kb=$(time_field 'Maximum resident set size (kbytes)' "$OUT/time.txt")
-    out_bytes=$(du -sb "$OUT/report" | cut -f1)
-    rows+=("$(awk -v b="$bytes" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss_kb" -v o="$out_bytes" \
-        -v c="$cp_s" -v l="$lines" 'BEGIN {
-            mib = 1048576; ww = (w > 0) ? w : 0.001
-            printf "%8.1f %8.3f %8.2f %8.2f %8.1f %12.1f %8.1f %7.3f %8.1f %10.2f",
-                b / mib, w, u, s, b / mib / ww, r / 1024, o / mib, c, (c > 0) ? w / c : 0, l / ww / 1e6
-        }')")
+    for threads in $THREADS; do
+        case $threads in
+        on) no_threads= ;;
+        off) no_threads=1 ;;
+        *) die "BENCH_THREADS holds 'on' and/or 'off', got '$threads'" ;;
+        esac
+        wall=
+        for _ in $(seq "$RUNS"); do
+            run_no=$((run_no + 1))
+            report="$RUNS_DIR/report$run_no"
+            warm "$log"
+            # Wall time from the ns clock (time -v only has 10 ms resolution); the rest from time -v.
+            t0=$(date +%s%N)
+            if ! TLPARSE_NO_THREADS=$no_threads /usr/bin/time -v -o "$OUT/time.txt" \
+                "$TLPARSE" "$log" -o "$report" --no-browser --no-progress \
+                >"$OUT/tlparse.stdout" 2>"$OUT/tlparse.stderr"; then
+                tail -n 5 "$OUT/tlparse.stderr" >&2
+                die "$TLPARSE failed on $log (stderr in $OUT/tlparse.stderr)"
+            fi
+            t1=$(date +%s%N)
+            w=$(elapsed "$t0" "$t1")
+            if [ -z "$wall" ] || awk -v a="$w" -v b="$wall" 'BEGIN { exit !(a < b) }'; then
+                wall=$w
+                user=$(time_field 'User time (seconds)' "$OUT/time.txt")
+                sys=$(time_field 'System time (seconds)' "$OUT/time.txt")
+                rss_kb=$(time_field 'Maximum resident set size (kbytes)' "$OUT/time.txt")
+                out_bytes=$(du -sb "$report" | cut -f1)
+            fi
+        done
+        rows+=("$(awk -v b="$bytes" -v t="$threads" -v w="$wall" -v u="$user" -v s="$sys" \
+            -v r="$rss_kb" -v o="$out_bytes" -v c="$cp_s" -v l="$lines" 'BEGIN {
+                mib = 1048576; ww = (w > 0) ? w : 0.001
+                printf "%8.1f %7s %8.3f %8.2f %8.2f %8.1f %12.1f %8.1f %7.3f %8.1f %10.2f",
+                    b / mib, t, w, u, s, b / mib / ww, r / 1024, o / mib, c, (c > 0) ? w / c : 0, l / ww / 1e6
+            }')")
+    done
 done
 
-echo "tlparse: $TLPARSE    logs: grown from $SEED    (MB = MiB, warm page cache)"
+echo "tlparse: $TLPARSE    logs: grown from $SEED    (MB = MiB, warm page cache, best of $RUNS)"
 echo "$header"
 printf '%s\n' "${rows[@]}"
 
@@ -127,10 +175,9 @@ if [ "${BENCH_CALLGRIND:-0}" = 1 ]; then
         die "BENCH_CALLGRIND=1 needs valgrind (Debian package 'valgrind'; scripts/deps.sh bench)"
     log="$OUT/big20.log"
     make_log 20 "$log"
-    rm -rf "$OUT/report-cg"
     # One thread: instruction counts that do not depend on scheduling.
     TLPARSE_NO_THREADS=1 valgrind --tool=callgrind --callgrind-out-file="$OUT/cg.out" \
-        "$TLPARSE" "$log" -o "$OUT/report-cg" --overwrite --no-browser \
+        "$TLPARSE" "$log" -o "$RUNS_DIR/report-cg" --no-browser \
         >"$OUT/callgrind.stdout" 2>"$OUT/callgrind.stderr" ||
         die "callgrind run failed (see $OUT/callgrind.stderr)"
     ir=$(sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$OUT/cg.out" | tail -n 1)

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "json.h"
 #include "json_num.h"
+#include "scan.h"
 
 #include <float.h>
 #include <math.h>
@@ -84,17 +85,6 @@ static inline const unsigned char *skip_ws(const unsigned char *p, const unsigne
     while (p < end && *p <= ' ' && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
         p++;
     return p;
-}
-
-/* True if one of the 8 bytes in x is '"', '\\', < 0x20 or >= 0x80. */
-static inline bool has_special(uint64_t x)
-{
-    const uint64_t ones = 0x0101010101010101ULL;
-    const uint64_t highs = 0x8080808080808080ULL;
-    uint64_t q = x ^ (ones * '"');
-    uint64_t b = x ^ (ones * '\\');
-    uint64_t t = ((q - ones) & ~q) | ((b - ones) & ~b) | ((x - ones * 0x20) & ~x) | x;
-    return (t & highs) != 0;
 }
 
 /* Validate one UTF-8 sequence whose lead byte (>= 0x80) is at p; returns its end or NULL. */
@@ -306,15 +296,14 @@ static int parse_string(struct parser *ps, struct tl_str *out)
     const unsigned char *end = ps->end;
     bool escaped = false;
     for (;;) {
-        while (end - p >= 8) {
-            uint64_t x;
-            memcpy(&x, p, 8);
-            if (has_special(x))
-                break;
-            p += 8;
+        unsigned k = 16;
+        while (k == 16 && end - p >= 16) {
+            k = tl_scan16_json(p, true);
+            p += k;
         }
-        while (p < end && str_class[*p] == S_PLAIN)
-            p++;
+        if (k == 16)
+            while (p < end && str_class[*p] == S_PLAIN)
+                p++;
         if (TL_UNLIKELY(p >= end))
             return fail(ps, end, "unexpected end of input");
         switch (str_class[*p]) {

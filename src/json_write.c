@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 #include "json_write.h"
+#include "scan.h"
 #include "xalloc.h"
 
 #include <float.h>
@@ -22,36 +23,20 @@ static const char esc_tbl[256] = {
 };
 /* clang-format on */
 
-#define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
-
-/* Whether any of the eight bytes in w is below 0x20, '"' or '\\' (may say
- * yes for a byte next to one that is: the byte loop then decides). */
-static inline bool needs_escape8(uint64_t w)
-{
-    uint64_t ctl = (w - ONES * 0x20) & ~w;
-    uint64_t q = w ^ (ONES * '"');
-    uint64_t b = w ^ (ONES * '\\');
-    q = (q - ONES) & ~q;
-    b = (b - ONES) & ~b;
-    return ((ctl | q | b) & HIGHS) != 0;
-}
-
 /* Escape s[0..n) into dst, which has room for 6n bytes; returns the end. */
 static char *escape_into(char *dst, const unsigned char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *end = s + n;
     while (s < end) {
-        /* Copy eight bytes at a time while none needs escaping. */
-        while (end - s >= 8) {
-            uint64_t w;
-            memcpy(&w, s, 8);
-            if (needs_escape8(w))
-                break;
-            memcpy(dst, &w, 8);
-            dst += 8;
-            s += 8;
+        /* Copy sixteen bytes at a time up to the first that needs escaping
+         * (dst has room: 6 bytes for each byte left). */
+        unsigned k = 16;
+        while (k == 16 && end - s >= 16) {
+            k = tl_scan16_json(s, false);
+            memcpy(dst, s, 16);
+            dst += k;
+            s += k;
         }
         if (s >= end)
             break;

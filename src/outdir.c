@@ -18,26 +18,6 @@
 static int open_target(struct tl_outdir *o, const char *target, const char *given, bool overwrite,
                        struct tl_err *err);
 
-int tl_write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(fd, c, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        if (w == 0) {
-            errno = ENOSPC;
-            return -1;
-        }
-        c += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
     (void)sb;
@@ -156,6 +136,7 @@ static int open_target(struct tl_outdir *o, const char *target, const char *give
     }
     o->target = tl_xstrdup(target);
     o->overwrite = overwrite;
+    o->writer = tl_writer_new(target, WRITE_BEHIND_BYTES, false);
     tl_arena_init(&o->arena, 16 * 1024);
     tl_map_init(&o->dirs, &o->arena);
     return 0;
@@ -328,15 +309,22 @@ int tl_outdir_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_bu
 static int write_close(struct tl_outdir *o, int fd, const char *name, const void *p, size_t n,
                        struct tl_err *err)
 {
-    if (tl_write_all(fd, p, n) < 0) {
-        int e = errno;
-        close(fd);
-        return tl_error(err, "cannot write %s/%s: %s", o->target, name, strerror(e));
-    }
-    if (close(fd) < 0)
-        return tl_error(err, "cannot write %s/%s: %s", o->target, name, strerror(errno));
     o->bytes += n;
-    return 0;
+    return tl_writer_write(o->writer, fd, true, p, n, name, err);
+}
+
+void tl_outdir_write_behind(struct tl_outdir *o, bool on)
+{
+    if (tl_writer_threaded(o->writer) == on)
+        return;
+    tl_writer_sync(o->writer, NULL);
+    tl_writer_free(o->writer);
+    o->writer = tl_writer_new(o->target, WRITE_BEHIND_BYTES, on);
+}
+
+int tl_outdir_sync(struct tl_outdir *o, struct tl_err *err)
+{
+    return tl_writer_sync(o->writer, err);
 }
 
 int tl_outdir_write(struct tl_outdir *o, const char *rel, const void *p, size_t n,
@@ -399,6 +387,9 @@ int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, si
             o->files++;
             rc = write_close(o, fd, name.buf, p, n, err);
             failed_io = rc < 0;
+        } else if (tl_writer_sync_file(o->writer, name.buf, err) < 0) {
+            failed_io = true; /* the file may not be written yet */
+            break;
         } else if (same_content(o, name.buf, p, n)) {
             rc = 0; /* already there: content-addressed names repeat */
         } else {
@@ -423,6 +414,8 @@ static void release(struct tl_outdir *o)
     free(o->tmp);
     free(o->target);
     o->tmp = o->target = NULL;
+    tl_writer_free(o->writer);
+    o->writer = NULL;
     if (o->arena.head || o->dirs.entries) {
         tl_map_release(&o->dirs);
         tl_arena_release(&o->arena);
@@ -433,6 +426,10 @@ int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err)
 {
     struct stat st;
     int rc = 0;
+    if (tl_writer_sync(o->writer, err) < 0) {
+        tl_outdir_abort(o);
+        return -1;
+    }
     mode_t um = umask(0); /* umask() reads by setting: put it back */
     umask(um);
     fchmod(o->dirfd, 0777 & ~um);
@@ -480,6 +477,9 @@ int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err)
 
 void tl_outdir_abort(struct tl_outdir *o)
 {
+    /* Stop writing first: the worker may hold files of the folder. */
+    tl_writer_free(o->writer);
+    o->writer = NULL;
     if (o->tmp)
         tl_remove_tree(o->tmp);
     remove_made(o);
@@ -505,13 +505,10 @@ int tl_outfile_open(struct tl_outfile *f, struct tl_outdir *o, const char *rel, 
 
 int tl_outfile_flush(struct tl_outfile *f, struct tl_err *err)
 {
-    if (f->fd < 0 || !f->buf.len)
+    if (f->fd < 0 || !f->buf.len || !f->dir->writer)
         return 0;
-    if (tl_write_all(f->fd, f->buf.buf, f->buf.len) < 0)
-        return tl_error(err, "cannot write %s/%s: %s", f->dir->target, f->name, strerror(errno));
     f->dir->bytes += f->buf.len;
-    tl_buf_reset(&f->buf);
-    return 0;
+    return tl_writer_give(f->dir->writer, f->fd, false, &f->buf, f->name, err);
 }
 
 int tl_outfile_maybe_flush(struct tl_outfile *f, struct tl_err *err)
@@ -521,9 +518,14 @@ int tl_outfile_maybe_flush(struct tl_outfile *f, struct tl_err *err)
 
 int tl_outfile_close(struct tl_outfile *f, struct tl_err *err)
 {
-    int rc = tl_outfile_flush(f, err);
-    if (f->fd >= 0 && close(f->fd) < 0 && rc == 0)
-        rc = tl_error(err, "cannot write %s/%s: %s", f->dir->target, f->name, strerror(errno));
+    int rc = 0;
+    if (f->fd >= 0 && !f->dir->writer) {
+        close(f->fd); /* the folder is gone already (aborted) */
+    } else if (f->fd >= 0) {
+        f->dir->bytes += f->buf.len;
+        /* The last bytes, then the close, in the writer's order. */
+        rc = tl_writer_give(f->dir->writer, f->fd, true, &f->buf, f->name, err);
+    }
     f->fd = -1;
     tl_buf_release(&f->buf);
     return rc;

@@ -16,6 +16,7 @@
 #include "err.h"
 #include "map.h"
 #include "str.h"
+#include "writer.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,7 +33,11 @@ struct tl_outdir {
     struct tl_map dirs; /* sub-folders already created */
     uint64_t bytes;     /* bytes written */
     uint64_t files;     /* files created */
+    struct tl_writer *writer;
 };
+
+/* Bytes the writer may hold for files not yet written. */
+#define WRITE_BEHIND_BYTES (4u << 20)
 
 /**
  * Check the target and create the temporary folder. Fails (TL_ERR_EXISTS)
@@ -59,13 +64,20 @@ int tl_outdir_write(struct tl_outdir *o, const char *rel, const void *p, size_t 
  */
 int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, size_t n,
                          struct tl_buf *used, struct tl_err *err);
+/**
+ * With on, the bytes of files are written by a worker thread while the
+ * caller goes on (see writer.h): a write's failure is then reported by a
+ * later call, tl_outdir_sync() or tl_outdir_commit() at the latest.
+ * Off (the default) writes in the calling thread.
+ */
+void tl_outdir_write_behind(struct tl_outdir *o, bool on);
+/** Wait until every file handed over is written; -1 if one failed. */
+int tl_outdir_sync(struct tl_outdir *o, struct tl_err *err);
 /** Move the finished report into place. The struct is released either way. */
 int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err);
 /** Remove the temporary folder and release the struct. Safe to call twice. */
 void tl_outdir_abort(struct tl_outdir *o);
 
-/** Write all of p[0..n) to fd, retrying short writes. */
-int tl_write_all(int fd, const void *p, size_t n);
 /** Remove a folder tree without following symbolic links. */
 int tl_remove_tree(const char *path);
 

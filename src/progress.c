@@ -58,8 +58,11 @@ void tl_progress_update(struct tl_progress *p, uint64_t pos)
     tl_progress_format_bytes(total, sizeof(total), (double)p->total);
     tl_progress_format_bytes(r, sizeof(r), rate);
     double eta = rate > 0 && p->total > pos ? (double)(p->total - pos) / rate : 0;
-    fprintf(stderr, "\r[%s] %3d%%  %s / %s  %s/s  ETA %.0fs\x1b[K", bar, (int)(frac * 100), done,
-            total, r, eta);
+    if (p->total)
+        fprintf(stderr, "\r[%s] %3d%%  %s / %s  %s/s  ETA %.0fs\x1b[K", bar, (int)(frac * 100),
+                done, total, r, eta);
+    else /* a pipe: no size, so no bar and no ETA */
+        fprintf(stderr, "\r%s read  %s/s\x1b[K", done, r);
     fflush(stderr);
     p->shown = true;
 }

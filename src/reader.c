@@ -32,6 +32,8 @@ struct tl_reader {
     size_t max_line;
     char long_first; /* first byte of the last overlong line */
     bool eof, mem_mode;
+    bool stream;  /* a pipe or a device: read once, front to back */
+    bool sniffed; /* its first bytes were checked */
 
     uint64_t lineno, offset, file_pos, file_size;
     struct tl_str last;
@@ -61,15 +63,21 @@ int tl_reader_open(struct tl_reader **out, const char *path, struct tl_err *err)
     if (fd < 0)
         return tl_error_code(err, TL_ERR_INPUT, "cannot open %s: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) < 0 ||
+        !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
         close(fd);
         return tl_error_code(err, TL_ERR_INPUT, "%s is not a file", path);
     }
     struct tl_reader *r = tl_xcalloc(1, sizeof(*r));
     r->fd = fd;
     r->path = path;
-    r->file_size = (uint64_t)st.st_size;
-    if (detect(fd, &r->kind) < 0) {
+    /* A pipe (tlparse <(generate ...)) cannot be peeked at: it is read as
+     * plain text, and its first bytes are checked when they arrive. */
+    r->stream = !S_ISREG(st.st_mode);
+    r->file_size = r->stream ? 0 : (uint64_t)st.st_size;
+    if (r->stream) {
+        r->kind = TL_READER_PLAIN;
+    } else if (detect(fd, &r->kind) < 0) {
         tl_reader_free(r);
         return tl_error_code(err, TL_ERR_INPUT, "cannot read %s: %s", path, strerror(errno));
     }
@@ -242,6 +250,16 @@ static ssize_t fill(struct tl_reader *r, struct tl_err *err)
         got = read_plain(r, dst, room);
         if (got < 0)
             return tl_error(err, "cannot read %s: %s", r->path, strerror(errno));
+        if (r->stream && !r->sniffed && got > 0) {
+            r->sniffed = true;
+            const unsigned char *m = (const unsigned char *)dst;
+            if ((got >= 2 && m[0] == 0x1f && m[1] == 0x8b) ||
+                (got >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd))
+                return tl_error_code(err, TL_ERR_INPUT,
+                                     "%s: compressed input is read from files only; decompress "
+                                     "it into the pipe (zcat or zstdcat)",
+                                     r->path);
+        }
         break;
     }
     if (got > 0 && r->tee && r->tee(r->tee_ctx, dst, (size_t)got, err) < 0)
@@ -362,6 +380,11 @@ uint64_t tl_reader_offset(const struct tl_reader *r)
 uint64_t tl_reader_file_pos(const struct tl_reader *r)
 {
     return r->file_pos;
+}
+
+bool tl_reader_is_stream(const struct tl_reader *r)
+{
+    return r->stream;
 }
 
 uint64_t tl_reader_file_size(const struct tl_reader *r)

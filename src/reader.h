@@ -65,6 +65,8 @@ uint64_t tl_reader_offset(const struct tl_reader *r);
 uint64_t tl_reader_file_pos(const struct tl_reader *r);
 uint64_t tl_reader_file_size(const struct tl_reader *r);
 enum tl_reader_kind tl_reader_kind(const struct tl_reader *r);
+/** Whether the input is a pipe or a device (no size, cannot be read twice). */
+bool tl_reader_is_stream(const struct tl_reader *r);
 /** Whether the last line ended without a newline (a truncated file). */
 bool tl_reader_last_unterminated(const struct tl_reader *r);
 

@@ -184,7 +184,7 @@ static int resolve_input(const struct tl_options *opt, char **path, struct tl_er
         return tl_error_code(err, TL_ERR_INPUT,
                              "Input path %s is not a directory (required when using --latest)",
                              opt->path);
-    if (!S_ISREG(st.st_mode))
+    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
         return tl_error_code(err, TL_ERR_INPUT, "%s is not a file", opt->path);
     *path = tl_xstrdup(opt->path);
     return 0;
@@ -814,7 +814,9 @@ static int write_raw_jsonl(struct tl_ctx *c, struct tl_err *err)
             goto fail;
     }
     tl_buf_adds(&f.buf, "]}\n");
-    if (tl_outfile_flush(&f, err) < 0)
+    /* The body is read back and appended behind the header: both must be
+     * on disk first. */
+    if (tl_outfile_flush(&f, err) < 0 || tl_outdir_sync(&c->out, err) < 0)
         goto fail;
     int in = openat(c->out.dirfd, ".raw.jsonl.body", O_RDONLY | O_CLOEXEC);
     if (in < 0 || copy_fd(in, f.fd) < 0) {
@@ -965,11 +967,13 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
     }
     tl_progress_init(&c.progress, opt->progress, tl_reader_file_size(r));
     /* In-memory runs (the fuzzer) stay single-threaded and deterministic. */
-    c.md5q = tl_md5q_new(16u << 20, !opt->mem_input && !getenv("TLPARSE_NO_THREADS"));
+    bool threads = !opt->mem_input && !getenv("TLPARSE_NO_THREADS");
+    c.md5q = tl_md5q_new(4u << 20, threads);
+    tl_outdir_write_behind(&c.out, threads);
     int rc = open_streams(&c, &err);
     struct tl_outfile raw_log = {.fd = -1};
     struct raw_copy copy = {.out = -1};
-    if (rc == 0 && tl_reader_kind(r) != TL_READER_PLAIN) {
+    if (rc == 0 && (tl_reader_kind(r) != TL_READER_PLAIN || tl_reader_is_stream(r))) {
         rc = tl_outfile_open(&raw_log, &c.out, "raw.log", &err);
         if (rc == 0)
             tl_reader_set_tee(r, tee_raw, &raw_log);

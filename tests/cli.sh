@@ -131,6 +131,34 @@ if [ -s demo.log.zst ]; then
     if diff -r out1 outzst >/dev/null; then ok; else bad "report of demo.log.zst differs"; fi
 fi
 
+# --- a pipe is read like the file; a compressed stream in a pipe is refused by name
+run 0 <(cat "$demo") -o outpipe --no-browser
+if diff -r out1 outpipe >/dev/null; then ok; else bad "report of a piped demo.log differs"; fi
+run 1 <(gzip -c "$demo") -o outpipegz --no-browser
+has err.txt ": compressed input is read from files only; decompress it into the pipe (zcat or zstdcat)"
+absent outpipegz
+
+# --- a compressed log is the newest in a folder: it is the one parsed
+mkdir zlogs
+cp "$demo" zlogs/a.log
+touch -d '2020-01-01' zlogs/a.log
+entry '{"dynamo_output_graph": {}, "frame_id": 8, "frame_compile_id": 0, "attempt": 0, "has_payload": "@MD5@"}' 'graph()' | zstd -q -c >zlogs/b.log.zst
+run 0 zlogs -o outz --no-browser
+has err.txt "tlparse: parsing zlogs/b.log.zst, the newest log in zlogs (1 other file skipped)"
+exists outz/-_8_0_0/dynamo_output_graph_0.txt
+
+# --- a grown log (thousands of files): the same report with the helper threads on or
+# off, and with the progress bar forced on (it writes to stderr only)
+python3 "$here/../scripts/grow_trace.py" --size-mb 8 -o grown.log "$demo" 2>/dev/null
+run 0 grown.log -o grown1 --no-browser --no-progress
+TLPARSE_NO_THREADS=1 "$bin" grown.log -o grown2 --no-browser --no-progress >/dev/null 2>&1
+if diff -r grown1 grown2 >/dev/null; then ok; else bad "grown.log: the report differs without threads"; fi
+run 0 grown.log -o grown3 --no-browser --progress
+if diff -r grown1 grown3 >/dev/null; then ok; else bad "grown.log: the report differs with --progress"; fi
+has err.txt " / 8.4 MB  "
+n=$(find grown1 -type f | wc -l)
+if [ "$n" -gt 1000 ]; then ok; else bad "grown.log made only $n files"; fi
+
 # --- bad lines are reported with file:line, counted, and the report is written
 {
     printf 'not a trace line\n'
