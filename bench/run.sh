@@ -5,7 +5,11 @@
 #   BENCH_SIZES="200 1024"   log sizes in MiB (default 200); logs are kept in bench/out/ and reused
 #   BENCH_RUNS=3             runs per measurement; the best is reported, for cp as for tlparse
 #   BENCH_THREADS="on off"   rows with tlparse's helper threads on, and off (TLPARSE_NO_THREADS=1)
-#   TLPARSE=path             binary to measure (default build/tlparse)
+#   BENCH_PREFAULT=0         do not touch memory before each timed command (see below)
+#   BENCH_KEEP=1             keep this run's reports (the next run deletes them after its timings)
+#   TLPARSE="a b"            binaries to measure, side by side (default build/tlparse); runs of
+#                            all of them alternate, so that a before/after comparison sees the
+#                            same machine
 #   BENCH_SHARED=dir         where the shared corpus lives (default ../shared)
 #   BENCH_CALLGRIND=1        also count instructions on a 20 MiB log with callgrind and compare with
 #                            bench/baseline.txt; BENCH_UPDATE_BASELINE=1 rewrites that file
@@ -17,6 +21,12 @@
 # is slow: the inode allocator skips every inode freed in the last minute (five, while its block
 # is dirty), one buffer lookup each, and a run after `rm -rf` of an old report spent 75% of its
 # time there. The script warns when its own last clean-up is that recent.
+#
+# Before each timed command (cp and tlparse alike) a throw-away process touches and frees about
+# 2.5 times the log's size of memory. In a virtual machine whose memory the host backs lazily
+# (and takes back when the guest frees it), the first write to a page costs a fault in the host;
+# the page cache a run fills is such memory, and without this step the same command varied by
+# 2x from run to run here (a `cp` of 200 MiB: 0.06 s to 0.5 s).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -38,9 +48,11 @@ die() {
 command -v python3 >/dev/null 2>&1 ||
     die "python3 is needed to generate the big logs (scripts/deps.sh bench installs it)"
 [ -x /usr/bin/time ] || die "/usr/bin/time is needed (Debian package 'time'; scripts/deps.sh bench)"
-if [ ! -x "$TLPARSE" ] && ! command -v "$TLPARSE" >/dev/null 2>&1; then
-    die "no tlparse binary at '$TLPARSE': run 'make' first, or set TLPARSE=/path/to/tlparse"
-fi
+for bin in $TLPARSE; do
+    if [ ! -x "$bin" ] && ! command -v "$bin" >/dev/null 2>&1; then
+        die "no tlparse binary at '$bin': run 'make' first, or set TLPARSE=/path/to/tlparse"
+    fi
+done
 case $RUNS in '' | *[!0-9]* | 0) die "BENCH_RUNS must be a positive whole number, got '$RUNS'" ;; esac
 mkdir -p "$OUT"
 if [ -d "$RUNS_DIR" ]; then
@@ -49,8 +61,12 @@ if [ -d "$RUNS_DIR" ]; then
 fi
 mkdir -p "$RUNS_DIR"
 cleanup() {
-    rm -rf "$RUNS_DIR" "$OUT"/stale.*
-    date +%s >"$STAMP"
+    local doomed=("$OUT"/stale.*)
+    [ "${BENCH_KEEP:-0}" = 1 ] || doomed+=("$RUNS_DIR")
+    if [ -e "${doomed[0]}" ] || [ ${#doomed[@]} -gt 1 ]; then
+        rm -rf "${doomed[@]}"
+        date +%s >"$STAMP"
+    fi
 }
 trap cleanup EXIT
 if [ -f "$STAMP" ]; then
@@ -97,6 +113,9 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }
 warm() {
     cat "$1" >/dev/null
     sync
+    if [ "${BENCH_PREFAULT:-1}" != 0 ]; then
+        python3 -c 'import sys; b = b"\1" * int(sys.argv[1])' "$(($(stat -c %s "$1") * 5 / 2))"
+    fi
 }
 
 # best A B: the smaller of two times, A may be empty.
@@ -105,68 +124,85 @@ best() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b < a) ? b : a }'; }
 # A field of the GNU `time -v` report, e.g. "Maximum resident set size (kbytes): 1234".
 time_field() { sed -n "s/^[[:space:]]*$1: //p" "$2"; }
 
-header=$(printf '%8s %7s %8s %8s %8s %8s %12s %8s %7s %8s %10s' \
-    size_MB threads wall_s user_s sys_s MB/s peak_RSS_MB out_MB cp_s wall/cp Mlines/s)
+header=$(printf '%-24s %8s %7s %8s %8s %8s %8s %12s %8s %7s %8s %10s' \
+    binary size_MB threads wall_s user_s sys_s MB/s peak_RSS_MB out_MB cp_s wall/cp Mlines/s)
 rows=()
 run_no=0
+declare -A wall user sys rss outb
 for mb in $SIZES; do
     case $mb in '' | *[!0-9]*) die "BENCH_SIZES must hold whole MiB numbers, got '$mb'" ;; esac
     log="$OUT/big$mb.log"
     make_log "$mb" "$log"
     bytes=$(stat -c %s "$log")
     lines=$(wc -l <"$log")
-
-    # The floor: copying the file, best of RUNS (single copies vary with page allocation).
-    warm "$log"
+    variants=()
+    for bin in $TLPARSE; do
+        for threads in $THREADS; do
+            case $threads in on | off) ;; *) die "BENCH_THREADS holds 'on' and/or 'off', got '$threads'" ;; esac
+            variants+=("$bin $threads")
+        done
+    done
+    nv=${#variants[@]}
+    # Every run's output is kept until the end (see above): about 2.2 times the log each,
+    # plus the copies.
+    need=$((RUNS * (2 + 5 * nv) * bytes / 2))
+    have=$(($(df -Pk "$RUNS_DIR" | awk 'NR == 2 { print $4 }') * 1024))
+    [ "$have" -ge "$need" ] ||
+        die "$((need >> 30)) GiB of free disk are needed for the ${mb} MiB rows, $((have >> 30)) GiB are free (fewer BENCH_RUNS, BENCH_THREADS or binaries need less)"
     cp_s=
-    for _ in $(seq "$RUNS"); do
+    wall=() user=() sys=() rss=() outb=()
+    # Rounds: the floor (a cp of the log), then every variant once, starting one further
+    # each round, so that none always runs first or right after the cp.
+    for round in $(seq "$RUNS"); do
         run_no=$((run_no + 1))
+        warm "$log"
         t0=$(date +%s%N)
         cp "$log" "$RUNS_DIR/cp$run_no.tmp"
         t1=$(date +%s%N)
         sync
         cp_s=$(best "$cp_s" "$(elapsed "$t0" "$t1")")
-    done
-
-    for threads in $THREADS; do
-        case $threads in
-        on) no_threads= ;;
-        off) no_threads=1 ;;
-        *) die "BENCH_THREADS holds 'on' and/or 'off', got '$threads'" ;;
-        esac
-        wall=
-        for _ in $(seq "$RUNS"); do
+        for k in $(seq 0 $((nv - 1))); do
+            v=${variants[$(((k + round) % nv))]}
+            bin=${v% *}
+            threads=${v##* }
+            no_threads=
+            [ "$threads" = off ] && no_threads=1
             run_no=$((run_no + 1))
             report="$RUNS_DIR/report$run_no"
             warm "$log"
             # Wall time from the ns clock (time -v only has 10 ms resolution); the rest from time -v.
             t0=$(date +%s%N)
             if ! TLPARSE_NO_THREADS=$no_threads /usr/bin/time -v -o "$OUT/time.txt" \
-                "$TLPARSE" "$log" -o "$report" --no-browser --no-progress \
+                "$bin" "$log" -o "$report" --no-browser --no-progress \
                 >"$OUT/tlparse.stdout" 2>"$OUT/tlparse.stderr"; then
                 tail -n 5 "$OUT/tlparse.stderr" >&2
-                die "$TLPARSE failed on $log (stderr in $OUT/tlparse.stderr)"
+                die "$bin failed on $log (stderr in $OUT/tlparse.stderr)"
             fi
             t1=$(date +%s%N)
+            sync
             w=$(elapsed "$t0" "$t1")
-            if [ -z "$wall" ] || awk -v a="$w" -v b="$wall" 'BEGIN { exit !(a < b) }'; then
-                wall=$w
-                user=$(time_field 'User time (seconds)' "$OUT/time.txt")
-                sys=$(time_field 'System time (seconds)' "$OUT/time.txt")
-                rss_kb=$(time_field 'Maximum resident set size (kbytes)' "$OUT/time.txt")
-                out_bytes=$(du -sb "$report" | cut -f1)
+            if [ -z "${wall[$v]:-}" ] || awk -v a="$w" -v b="${wall[$v]}" 'BEGIN { exit !(a < b) }'; then
+                wall[$v]=$w
+                user[$v]=$(time_field 'User time (seconds)' "$OUT/time.txt")
+                sys[$v]=$(time_field 'System time (seconds)' "$OUT/time.txt")
+                rss[$v]=$(time_field 'Maximum resident set size (kbytes)' "$OUT/time.txt")
+                outb[$v]=$(du -sb "$report" | cut -f1)
             fi
         done
-        rows+=("$(awk -v b="$bytes" -v t="$threads" -v w="$wall" -v u="$user" -v s="$sys" \
-            -v r="$rss_kb" -v o="$out_bytes" -v c="$cp_s" -v l="$lines" 'BEGIN {
+    done
+    for v in "${variants[@]}"; do
+        name=${v% *}
+        [ ${#name} -le 24 ] || name="...${name: -21}"
+        rows+=("$(awk -v n="$name" -v b="$bytes" -v t="${v##* }" -v w="${wall[$v]}" -v u="${user[$v]}" \
+            -v s="${sys[$v]}" -v r="${rss[$v]}" -v o="${outb[$v]}" -v c="$cp_s" -v l="$lines" 'BEGIN {
                 mib = 1048576; ww = (w > 0) ? w : 0.001
-                printf "%8.1f %7s %8.3f %8.2f %8.2f %8.1f %12.1f %8.1f %7.3f %8.1f %10.2f",
-                    b / mib, t, w, u, s, b / mib / ww, r / 1024, o / mib, c, (c > 0) ? w / c : 0, l / ww / 1e6
+                printf "%-24s %8.1f %7s %8.3f %8.2f %8.2f %8.1f %12.1f %8.1f %7.3f %8.1f %10.2f",
+                    n, b / mib, t, w, u, s, b / mib / ww, r / 1024, o / mib, c, (c > 0) ? w / c : 0, l / ww / 1e6
             }')")
     done
 done
 
-echo "tlparse: $TLPARSE    logs: grown from $SEED    (MB = MiB, warm page cache, best of $RUNS)"
+echo "logs: grown from $SEED    (MB = MiB, warm page cache, best of $RUNS rounds)"
 echo "$header"
 printf '%s\n' "${rows[@]}"
 
@@ -176,8 +212,9 @@ if [ "${BENCH_CALLGRIND:-0}" = 1 ]; then
     log="$OUT/big20.log"
     make_log 20 "$log"
     # One thread: instruction counts that do not depend on scheduling.
+    # The last binary of TLPARSE (the "after" of a comparison).
     TLPARSE_NO_THREADS=1 valgrind --tool=callgrind --callgrind-out-file="$OUT/cg.out" \
-        "$TLPARSE" "$log" -o "$RUNS_DIR/report-cg" --no-browser \
+        "${TLPARSE##* }" "$log" -o "$RUNS_DIR/report-cg" --no-browser \
         >"$OUT/callgrind.stdout" 2>"$OUT/callgrind.stderr" ||
         die "callgrind run failed (see $OUT/callgrind.stderr)"
     ir=$(sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$OUT/cg.out" | tail -n 1)

@@ -37,10 +37,12 @@ void tl_progress_format_bytes(char *buf, size_t n, double bytes)
 
 void tl_progress_update(struct tl_progress *p, uint64_t pos)
 {
-    if (!p->enabled || (++p->tick & 255) != 0)
+    /* The first frame at once, so that the bar shows even on a short
+     * run; then at most 10 a second (the clock is read every 256 calls). */
+    if (!p->enabled || (p->shown && (++p->tick & 255) != 0))
         return;
     uint64_t t = now_ns();
-    if (t - p->last_ns < REDRAW_NS)
+    if (p->shown && t - p->last_ns < REDRAW_NS)
         return;
     p->last_ns = t;
     double secs = (double)(t - p->start_ns) / 1e9;

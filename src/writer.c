@@ -18,6 +18,7 @@
  * 1024 open files. */
 #define MAX_JOBS 256
 #define MAX_SPARE 8
+#define MAX_BATCH 32
 
 int tl_write_all(int fd, const void *p, size_t n)
 {
@@ -123,9 +124,15 @@ static void *worker(void *arg)
         }
         if (!w->head)
             break;
-        /* Take the whole queue: one lock round per batch, not per file. */
-        struct job *batch = w->head;
-        w->head = w->tail = NULL;
+        /* Take a batch: one lock round per batch, not per file, and
+         * small enough that the submitter need not wait for all of it. */
+        struct job *batch = w->head, *last = batch;
+        for (unsigned k = 1; k < MAX_BATCH && last->next; k++)
+            last = last->next;
+        w->head = last->next;
+        last->next = NULL;
+        if (!w->head)
+            w->tail = NULL;
         w->running = batch;
         bool write_it = !w->failed && !w->drop;
         pthread_mutex_unlock(&w->mu);
