@@ -23,28 +23,37 @@ static const char esc_tbl[256] = {
 };
 /* clang-format on */
 
-/* Escape s[0..n) into dst, which has room for 6n bytes; returns the end. */
+/* Escape s[0..n) into dst, which has room for 6n + 16 bytes (the slack lets
+ * every step store 16 bytes); returns the end. */
 static char *escape_into(char *dst, const unsigned char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *end = s + n;
     while (s < end) {
-        /* Copy sixteen bytes at a time up to the first that needs escaping
-         * (dst has room: 6 bytes for each byte left). */
-        unsigned k = 16;
-        while (k == 16 && end - s >= 16) {
+        /* Copy up to the first byte that needs escaping, 16 bytes a step;
+         * the last few bytes through a padded copy, so that short strings
+         * (most keys) take one step too. */
+        size_t left = (size_t)(end - s);
+        unsigned k;
+        if (left >= 16) {
             k = tl_scan16_json(s, false);
             memcpy(dst, s, 16);
-            dst += k;
-            s += k;
+        } else {
+            unsigned char tail[16];
+            memset(tail, 'a', sizeof(tail));
+            memcpy(tail, s, left);
+            k = tl_scan16_json(tail, false);
+            memcpy(dst, tail, 16);
+            if (k > left)
+                k = (unsigned)left;
         }
-        if (s >= end)
-            break;
+        dst += k;
+        s += k;
+        if (k == 16 || s >= end)
+            continue;
         unsigned char c = *s++;
         char e = esc_tbl[c];
-        if (TL_LIKELY(!e)) {
-            *dst++ = (char)c;
-        } else if (e == 'u') {
+        if (e == 'u') {
             memcpy(dst, "\\u00", 4);
             dst[4] = hex[c >> 4];
             dst[5] = hex[c & 15];
@@ -66,7 +75,7 @@ void tl_json_write_string(struct tl_buf *out, const char *p, size_t n)
      * more than a bounded reservation. */
     while (n) {
         size_t k = n < 65536 ? n : 65536;
-        tl_buf_grow(out, 6 * k);
+        tl_buf_grow(out, 6 * k + 16);
         char *dst = escape_into(out->buf + out->len, s, k);
         out->len = (size_t)(dst - out->buf);
         s += k;

@@ -259,6 +259,31 @@ static void add_member(struct tl_json *obj, const char *key, struct tl_json v)
 }
 
 /* One raw.jsonl line: the envelope plus where it came from (spec §5.1). */
+/* "YYYY-MM-DDTHH:MM:SS.ffffffZ" in the arena. By hand: one vsnprintf per
+ * line was 5% of a run's instructions. */
+static char *timestamp(struct tl_arena *a, int year, const struct tl_glog *g)
+{
+    if (year < 0 || year > 9999)
+        return tl_arena_printf(a, "%04d-%.2s-%.2sT%.8s.%.6sZ", year, g->month, g->day, g->time,
+                               g->micros);
+    char *t = tl_arena_alloc(a, 28);
+    t[0] = (char)('0' + year / 1000);
+    t[1] = (char)('0' + year / 100 % 10);
+    t[2] = (char)('0' + year / 10 % 10);
+    t[3] = (char)('0' + year % 10);
+    t[4] = '-';
+    memcpy(t + 5, g->month, 2);
+    t[7] = '-';
+    memcpy(t + 8, g->day, 2);
+    t[10] = 'T';
+    memcpy(t + 11, g->time, 8);
+    t[19] = '.';
+    memcpy(t + 20, g->micros, 6);
+    t[26] = 'Z';
+    t[27] = '\0';
+    return t;
+}
+
 static void raw_line(struct tl_ctx *c, const struct tl_json *root, const struct tl_glog *g,
                      const char *payload_filename, uint64_t lineno)
 {
@@ -282,8 +307,7 @@ static void raw_line(struct tl_ctx *c, const struct tl_json *root, const struct 
         tl_arena_alloc(&c->scratch, (root->u.obj.n + 5) * sizeof(struct tl_json_member));
     for (size_t i = 0; i < root->u.obj.n; i++)
         obj.u.obj.items[obj.u.obj.n++] = root->u.obj.items[i];
-    char *ts = tl_arena_printf(&c->scratch, "%04d-%.2s-%.2sT%.8s.%.6sZ", c->year, g->month, g->day,
-                               g->time, g->micros);
+    char *ts = timestamp(&c->scratch, c->year, g);
     struct tl_json v;
     memset(&v, 0, sizeof(v));
     v.type = TL_JSON_STRING;

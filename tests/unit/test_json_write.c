@@ -266,6 +266,66 @@ static void test_strings(void **state)
     assert_memory_equal(out.buf + out.len - 5, "xx\\\"\"", 5);
 }
 
+/* The obvious escaper, a byte at a time, to check the fast one against. */
+static void escape_slow(struct tl_buf *o, const unsigned char *p, size_t n)
+{
+    tl_buf_addch(o, '"');
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = p[i];
+        if (c == '"' || c == '\\')
+            tl_buf_addf(o, "\\%c", c);
+        else if (c == '\b')
+            tl_buf_adds(o, "\\b");
+        else if (c == '\t')
+            tl_buf_adds(o, "\\t");
+        else if (c == '\n')
+            tl_buf_adds(o, "\\n");
+        else if (c == '\f')
+            tl_buf_adds(o, "\\f");
+        else if (c == '\r')
+            tl_buf_adds(o, "\\r");
+        else if (c < 0x20)
+            tl_buf_addf(o, "\\u%04x", c);
+        else
+            tl_buf_addch(o, (char)c);
+    }
+    tl_buf_addch(o, '"');
+}
+
+static void test_strings_random(void **state)
+{
+    (void)state;
+    /* every length around the 16-byte steps, stops anywhere */
+    srand(11);
+    struct tl_buf want = TL_BUF_INIT;
+    unsigned char src[128];
+    for (int round = 0; round < 20000; round++) {
+        size_t n = (size_t)(rand() % 70);
+        for (size_t i = 0; i < sizeof(src); i++) {
+            int r = rand() % 16;
+            src[i] = r == 0   ? (unsigned char)(rand() % 0x20)
+                     : r == 1 ? '"'
+                     : r == 2 ? '\\'
+                     : r == 3 ? (unsigned char)(0x80 + rand() % 0x80)
+                              : (unsigned char)('a' + rand() % 26);
+        }
+        /* exactly n bytes on the heap: ASan sees any read past the end */
+        unsigned char *exact = malloc(n ? n : 1);
+        assert_non_null(exact);
+        memcpy(exact, src, n);
+        tl_buf_reset(&out);
+        tl_buf_adds(&out, "pre");
+        tl_json_write_string(&out, (const char *)exact, n);
+        free(exact);
+        tl_buf_reset(&want);
+        tl_buf_adds(&want, "pre");
+        escape_slow(&want, src, n);
+        assert_int_equal(out.len, want.len);
+        assert_memory_equal(out.buf, want.buf, want.len);
+    }
+    tl_buf_release(&want);
+}
+
 struct dbl_case {
     double d;
     const char *want;
@@ -523,11 +583,12 @@ static void test_round_trip(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_compact),    cmocka_unit_test(test_pretty),
-        cmocka_unit_test(test_appends),    cmocka_unit_test(test_sort_and_duplicates),
-        cmocka_unit_test(test_sort_large), cmocka_unit_test(test_strings),
-        cmocka_unit_test(test_doubles),    cmocka_unit_test(test_doubles_random),
-        cmocka_unit_test(test_numbers),    cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_compact),        cmocka_unit_test(test_pretty),
+        cmocka_unit_test(test_appends),        cmocka_unit_test(test_sort_and_duplicates),
+        cmocka_unit_test(test_sort_large),     cmocka_unit_test(test_strings),
+        cmocka_unit_test(test_strings_random), cmocka_unit_test(test_doubles),
+        cmocka_unit_test(test_doubles_random), cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_round_trip),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
