@@ -75,30 +75,42 @@ static void job_free(struct job *j)
     free(j);
 }
 
-/* Run one job; called without the lock. Writes only while nothing failed
- * (failed is read under the lock by the caller and passed in). Returns 0, or
- * -1 with e set to the errno of the failure. */
-static int run_job(struct job *j, bool write_it, int *e)
+/* Write p[0..n) to fd (unless !write_it: after a failure nothing more is
+ * written), then close it if close_fd; called without the lock. Returns 0,
+ * or -1 with e set to the errno of the failure. */
+static int do_io(int fd, bool close_fd, const void *p, size_t n, bool write_it, int *e)
 {
     int rc = 0;
-    if (write_it && j->data.len && tl_write_all(j->fd, j->data.buf, j->data.len) < 0) {
+    if (write_it && n && tl_write_all(fd, p, n) < 0) {
         *e = errno;
         rc = -1;
     }
-    if (j->close_fd && close(j->fd) < 0 && rc == 0 && write_it) {
+    if (close_fd && close(fd) < 0 && rc == 0 && write_it) {
         *e = errno;
         rc = -1;
     }
     return rc;
 }
 
+static int run_job(struct job *j, bool write_it, int *e)
+{
+    return do_io(j->fd, j->close_fd, j->data.buf, j->data.len, write_it, e);
+}
+
+/* Keep the first failure; with the lock held. */
+static void note_failure(struct tl_writer *w, const char *name, int e)
+{
+    if (!w->failed) {
+        w->failed = true;
+        tl_error(&w->err, "cannot write %s/%s: %s", w->target, name, strerror(e));
+    }
+}
+
 /* Account for a finished job and recycle it; with the lock held. */
 static void finish(struct tl_writer *w, struct job *j, int rc, int e)
 {
-    if (rc < 0 && !w->failed) {
-        w->failed = true;
-        tl_error(&w->err, "cannot write %s/%s: %s", w->target, j->name.buf, strerror(e));
-    }
+    if (rc < 0)
+        note_failure(w, j->name.buf, e);
     w->inflight -= j->data.len;
     w->njobs--;
     if (w->nspare < MAX_SPARE && j->data.alloc <= (512u << 10)) {
@@ -304,26 +316,18 @@ int tl_writer_write(struct tl_writer *w, int fd, bool close_fd, const void *p, s
             close(fd);
         return failure(w, err);
     }
-    struct job *j = take_job(w, fd, close_fd, name);
     if (w->threaded) {
+        struct job *j = take_job(w, fd, close_fd, name);
         tl_buf_add(&j->data, p, n);
         return submit(w, j, err);
     }
-    /* Synchronous: no need for a copy. */
+    /* Synchronous: no job, no copy. */
     pthread_mutex_unlock(&w->mu);
     int e = 0;
-    int rc = 0;
-    if (n && tl_write_all(fd, p, n) < 0) {
-        e = errno;
-        rc = -1;
-    }
-    if (close_fd && close(fd) < 0 && rc == 0) {
-        e = errno;
-        rc = -1;
-    }
+    int rc = do_io(fd, close_fd, p, n, true, &e);
     pthread_mutex_lock(&w->mu);
-    w->njobs++;
-    finish(w, j, rc, e);
+    if (rc < 0)
+        note_failure(w, name, e);
     rc = w->failed ? failure(w, err) : 0;
     pthread_mutex_unlock(&w->mu);
     return rc;
