@@ -150,11 +150,29 @@ static void test_first_failure_kept_sync(void **state)
     first_failure_kept(false);
 }
 
+static void *drain_later(void *arg)
+{
+    int fd = *(int *)arg;
+    usleep(1000 * 1000); /* longer than queueing 2000 files takes */
+    char buf[4096];
+    while (read(fd, buf, sizeof(buf)) > 0) {
+    }
+    return NULL;
+}
+
 static void test_sync_file(void **state)
 {
     (void)state;
     struct tl_writer *w = tl_writer_new("T", 1 << 20, true);
     struct tl_err err = {0};
+    /* The worker is held up by a full pipe first: the files below are still
+     * queued when sync_file is called, so it must wait for them. */
+    int pfd[2];
+    assert_int_equal(pipe(pfd), 0);
+    pthread_t reader;
+    assert_int_equal(pthread_create(&reader, NULL, drain_later, &pfd[0]), 0);
+    static char big[1 << 18];
+    assert_int_equal(tl_writer_write(w, pfd[1], true, big, sizeof(big), "pipe", &err), 0);
     for (int i = 0; i < 20; i++) {
         char name[32];
         snprintf(name, sizeof(name), "s%02d.txt", i);
@@ -165,16 +183,8 @@ static void test_sync_file(void **state)
     assert_string_equal(slurp("s19.txt"), "s19.txt");
     assert_int_equal(tl_writer_sync_file(w, "never-written.txt", &err), 0);
     tl_writer_free(w);
-}
-
-static void *drain_later(void *arg)
-{
-    int fd = *(int *)arg;
-    usleep(1000 * 1000); /* longer than queueing 2000 files takes */
-    char buf[4096];
-    while (read(fd, buf, sizeof(buf)) > 0) {
-    }
-    return NULL;
+    pthread_join(reader, NULL);
+    close(pfd[0]);
 }
 
 static void test_open_files_bounded(void **state)
