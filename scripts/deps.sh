@@ -10,11 +10,8 @@ case "${1:-build}" in
 build) ;;
 check)
     want="$want clang clang-format libcmocka-dev libjson-c-dev python3 libclang-rt-14-dev zstd gzip"
+    # The browser tests drive Chromium over its DevTools pipe from Python: no Node needed.
     want="$want chromium fonts-noto-color-emoji"
-    # Node may come from elsewhere than Debian (as on our CI image): only ask
-    # Debian for it when there is none.
-    command -v node >/dev/null || want="$want nodejs"
-    command -v npm >/dev/null || want="$want npm"
     ;;
 bench) want="$want python3 time valgrind hyperfine" ;;
 fuzz) want="$want clang libclang-rt-14-dev" ;;

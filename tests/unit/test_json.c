@@ -18,9 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#ifdef TL_HAVE_JSONC
 #include <json-c/json.h>
-#endif
 
 static struct tl_arena arena;
 
@@ -818,7 +816,6 @@ static void test_envelope(void **state)
     assert_int_equal(tl_json_get(&v, "attempt")->u.num.kind, TL_JSON_UINT);
 }
 
-#ifdef TL_HAVE_JSONC
 /*
  * Cross-check against json-c 0.16 in strict mode with UTF-8 validation.
  * json-c is known to be more lenient than RFC 8259 / serde_json in these
@@ -1269,7 +1266,6 @@ static void test_jsonc_random(void **state)
     assert_true(invalid < 2900);
     tl_buf_release(&b);
 }
-#endif
 
 int main(void)
 {
@@ -1281,9 +1277,7 @@ int main(void)
         cmocka_unit_test(test_containers),      cmocka_unit_test(test_large_containers),
         cmocka_unit_test(test_depth),           cmocka_unit_test(test_structure_errors),
         cmocka_unit_test(test_length_bound),    cmocka_unit_test(test_envelope),
-#ifdef TL_HAVE_JSONC
         cmocka_unit_test(test_jsonc_table),     cmocka_unit_test(test_jsonc_random),
-#endif
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
