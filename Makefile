@@ -6,6 +6,8 @@ ASAN_BUILD ?= build-asan
 CMAKE_FLAGS ?=
 OUT ?= tl_out
 
+FORMAT_FILES = src/*.c src/*.h src/*/*.c src/*/*.h include/tlparse/*.h tests/unit/*.c fuzz/*.c
+
 .PHONY: all deps check-deps check demo bench fuzz tsan format format-check clean
 
 # The plain build configures no tests, so it needs only what `scripts/deps.sh build` installs;
@@ -60,11 +62,11 @@ tsan:
 	done && echo "tsan: 3 runs, no data race reported"
 
 format:
-	@clang-format -i src/*.c src/*.h include/tlparse/*.h tests/unit/*.c fuzz/*.c
+	@clang-format -i $(FORMAT_FILES)
 
 format-check:
 	@command -v clang-format >/dev/null || { echo "format-check: clang-format is missing (scripts/deps.sh check installs it)"; exit 1; }; \
-	clang-format --dry-run --Werror src/*.c src/*.h include/tlparse/*.h tests/unit/*.c fuzz/*.c
+	clang-format --dry-run --Werror $(FORMAT_FILES)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-clang build-fuzz build-tsan

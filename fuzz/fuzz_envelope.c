@@ -5,10 +5,10 @@
  * reads nothing but the tree), check that each known key points at its
  * member's value, and read the frames of every stack-typed value.
  */
-#include "config.h"
-#include "arena.h"
-#include "envelope.h"
-#include "json.h"
+#include "base/config.h"
+#include "base/arena.h"
+#include "input/envelope.h"
+#include "base/json.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -6,9 +6,9 @@
  * be the leftmost one, as found by an independent, slower reading of the
  * pattern; on no match, that reading must find nothing either.
  */
-#include "config.h"
-#include "glog.h"
-#include "utf8.h"
+#include "base/config.h"
+#include "input/glog.h"
+#include "base/utf8.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -6,8 +6,8 @@
  * U+FFFD), and that the URL filter agrees with an independent, slower
  * reading of the browser's scheme rules.
  */
-#include "config.h"
-#include "html.h"
+#include "base/config.h"
+#include "report/html.h"
 
 #include <stdbool.h>
 #include <stdint.h>

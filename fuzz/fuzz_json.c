@@ -12,11 +12,11 @@
  * included, must come back byte for byte. Compact and pretty output carry the
  * same literals, so what they parse to must write out identically.
  */
-#include "config.h"
-#include "json.h"
-#include "json_write.h"
-#include "arena.h"
-#include "buf.h"
+#include "base/config.h"
+#include "base/json.h"
+#include "base/json_write.h"
+#include "base/arena.h"
+#include "base/buf.h"
 
 #include <math.h>
 #include <stdbool.h>

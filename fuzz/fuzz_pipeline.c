@@ -20,8 +20,8 @@
  * initialisation, while libFuzzer and the sanitizers keep reporting on the
  * real stderr (see quiet_stderr()).
  */
-#include "config.h"
-#include "outdir.h"
+#include "base/config.h"
+#include "output/outdir.h"
 #include "tlparse/tlparse.h"
 
 #include <dirent.h>

@@ -6,8 +6,8 @@
  * content, spans stripped and entities decoded, equals the input exactly
  * (NUL read as U+FFFD, as html.c writes it).
  */
-#include "config.h"
-#include "pyhl.h"
+#include "base/config.h"
+#include "report/pyhl.h"
 
 #include <stdbool.h>
 #include <stdint.h>

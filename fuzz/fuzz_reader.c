@@ -18,9 +18,9 @@
  * there a long line may come back as a line or as skipped); compressed input
  * must only be handled safely.
  */
-#include "config.h"
-#include "err.h"
-#include "reader.h"
+#include "base/config.h"
+#include "base/err.h"
+#include "input/reader.h"
 
 #include <fcntl.h>
 #include <stdbool.h>

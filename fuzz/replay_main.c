@@ -9,7 +9,7 @@
  *
  *   replay_<name> fuzz/corpus/<name> [more files or folders...]
  */
-#include "config.h"
+#include "base/config.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
  * The tlparse command: parse options (the reference's CLI, spec core.md §8),
  * call tl_run(), map the result to an exit code, open the report.
  */
-#include "config.h"
+#include "base/config.h"
 #include "tlparse/tlparse.h"
 
 #include <fcntl.h>

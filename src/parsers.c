@@ -5,13 +5,13 @@
  * the compile folder (and a listing entry). The C form of the reference's
  * StructuredLogParser list: {key, name, function}.
  */
-#include "config.h"
+#include "base/config.h"
 #include "run.h"
-#include "html.h"
-#include "json.h"
-#include "json_write.h"
-#include "pages.h"
-#include "pyhl.h"
+#include "report/html.h"
+#include "base/json.h"
+#include "base/json_write.h"
+#include "report/pages.h"
+#include "report/pyhl.h"
 
 #include <string.h>
 

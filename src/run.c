@@ -7,15 +7,15 @@
  * pages that need the whole model (index, compile directory) and moves the
  * finished report into place.
  */
-#include "config.h"
+#include "base/config.h"
 #include "run.h"
-#include "html.h"
-#include "json.h"
-#include "json_write.h"
-#include "md5q.h"
-#include "reader.h"
-#include "utf8.h"
-#include "xalloc.h"
+#include "report/html.h"
+#include "base/json.h"
+#include "base/json_write.h"
+#include "input/md5q.h"
+#include "input/reader.h"
+#include "base/utf8.h"
+#include "base/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -6,21 +6,21 @@
 #ifndef TL_RUN_H
 #define TL_RUN_H
 
-#include "config.h"
+#include "base/config.h"
 #include "tlparse/tlparse.h"
-#include "arena.h"
-#include "buf.h"
-#include "directory.h"
-#include "envelope.h"
-#include "err.h"
-#include "glog.h"
-#include "map.h"
-#include "outdir.h"
-#include "pages.h"
-#include "progress.h"
-#include "stack_trie.h"
-#include "stats.h"
-#include "strtab.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "model/directory.h"
+#include "input/envelope.h"
+#include "base/err.h"
+#include "input/glog.h"
+#include "base/map.h"
+#include "output/outdir.h"
+#include "report/pages.h"
+#include "base/progress.h"
+#include "model/stack_trie.h"
+#include "model/stats.h"
+#include "model/strtab.h"
 
 #include <stdbool.h>
 #include <stdint.h>

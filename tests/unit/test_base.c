@@ -5,11 +5,11 @@
  * calloc/memdupz/printf), buf.c (the strbuf contract, addf/addu/addi,
  * detach) and stats.c (the `Stats { ... }` line and its field order).
  */
-#include "config.h"
-#include "arena.h"
-#include "buf.h"
-#include "map.h"
-#include "stats.h"
+#include "base/config.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/map.h"
+#include "model/stats.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * compile-directory and metrics key normalisations, equality and the
  * fixed-size map key.
  */
-#include "config.h"
-#include "compile_id.h"
+#include "base/config.h"
+#include "input/compile_id.h"
 
 #include <stdarg.h>
 #include <stddef.h>

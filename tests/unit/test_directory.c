@@ -5,10 +5,10 @@
  * and the exact compile_directory.json text (keys sorted bytewise,
  * readable_url null vs string, link names and URLs).
  */
-#include "config.h"
-#include "directory.h"
-#include "arena.h"
-#include "buf.h"
+#include "base/config.h"
+#include "model/directory.h"
+#include "base/arena.h"
+#include "base/buf.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -6,11 +6,11 @@
  * describe_tensor's symints, frame decoding and the typed member readers.
  * Each JSON text is parsed with tl_json_parse into a scratch arena first.
  */
-#include "config.h"
-#include "envelope.h"
-#include "arena.h"
-#include "json.h"
-#include "buf.h"
+#include "base/config.h"
+#include "input/envelope.h"
+#include "base/arena.h"
+#include "base/json.h"
+#include "base/buf.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -6,8 +6,8 @@
  * junk line. Lines are copied into exactly sized heap blocks so that ASan
  * catches reads past the end.
  */
-#include "config.h"
-#include "glog.h"
+#include "base/config.h"
+#include "input/glog.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * special byte, empty input, chunk boundaries, NUL, bytes >= 0x80), a
  * randomized comparison with a naive reference, and the URL filter.
  */
-#include "config.h"
-#include "html.h"
+#include "base/config.h"
+#include "report/html.h"
 
 #include <stdarg.h>
 #include <stddef.h>

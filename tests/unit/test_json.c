@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "config.h"
-#include "json.h"
-#include "arena.h"
-#include "buf.h"
-#include "json_num.h"
+#include "base/config.h"
+#include "base/json.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/json_num.h"
 #include "serde_ref.h"
 
 #include <stdarg.h>

@@ -4,8 +4,8 @@
  * (see json_num.h): fixed cases with hand-derived values, then random
  * literals against the independent model in serde_ref.h.
  */
-#include "config.h"
-#include "json_num.h"
+#include "base/config.h"
+#include "base/json_num.h"
 #include "serde_ref.h"
 
 #include <stdarg.h>

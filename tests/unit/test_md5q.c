@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Payload checks: mismatches reported in submission order, threaded or not. */
-#include "config.h"
+#include "base/config.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "md5q.h"
+#include "input/md5q.h"
 
 #include <stdio.h>
 #include <string.h>

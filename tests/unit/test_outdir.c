@@ -8,11 +8,11 @@
  * a target that is a file, the buffered files, and symbolic links planted
  * inside the temporary folder.
  */
-#include "config.h"
-#include "outdir.h"
-#include "buf.h"
-#include "map.h"
-#include "utf8.h"
+#include "base/config.h"
+#include "output/outdir.h"
+#include "base/buf.h"
+#include "base/map.h"
+#include "base/utf8.h"
 
 #include <stdarg.h>
 #include <stddef.h>

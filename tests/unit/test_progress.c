@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The progress bar: sizes, and silence when disabled. */
-#include "config.h"
+#include "base/config.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "progress.h"
+#include "base/progress.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,8 +4,8 @@
  * invalid UTF-8, plus a structural check (balanced spans, known styles,
  * merged neighbours, text content == input) on realistic inductor output.
  */
-#include "config.h"
-#include "pyhl.h"
+#include "base/config.h"
+#include "report/pyhl.h"
 
 #include <stdarg.h>
 #include <stddef.h>

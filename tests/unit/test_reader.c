@@ -6,9 +6,9 @@
  * input; truncated compressed files; open errors; the tee callback; and the
  * overlong-line limit. Files live in a private mkdtemp folder.
  */
-#include "config.h"
-#include "reader.h"
-#include "buf.h"
+#include "base/config.h"
+#include "input/reader.h"
+#include "base/buf.h"
 
 #include <stdarg.h>
 #include <stddef.h>

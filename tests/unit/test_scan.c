@@ -2,7 +2,7 @@
 /* The 16-byte JSON string scanners: the one in use (SSE2 on x86-64), the
  * 64-bit-word one and the byte loop agree on every byte value at every
  * position, over noise, and on the lowest of several stops. */
-#include "config.h"
+#include "base/config.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "scan.h"
+#include "base/scan.h"
 
 #include <stdlib.h>
 

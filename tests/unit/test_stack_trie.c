@@ -6,11 +6,11 @@
  * status classes), a 100 000-frame stack, the file-name simplification rules,
  * eval_with_key links, frame text and the one-path renderers.
  */
-#include "config.h"
-#include "stack_trie.h"
-#include "arena.h"
-#include "buf.h"
-#include "strtab.h"
+#include "base/config.h"
+#include "model/stack_trie.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "model/strtab.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The `str` table: overwrite, gaps, the id limit. */
-#include "config.h"
+#include "base/config.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "strtab.h"
+#include "model/strtab.h"
 
 static void test_set_get(void **state)
 {

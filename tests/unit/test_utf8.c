@@ -8,8 +8,8 @@
  * Every input is copied into an exactly sized heap block so that ASan catches
  * a read past the end.
  */
-#include "config.h"
-#include "utf8.h"
+#include "base/config.h"
+#include "base/utf8.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -2,7 +2,7 @@
 /* Write-behind: files written in order with their exact bytes, threaded or
  * not; the first failure kept and reported by every later call; open files
  * in flight bounded. */
-#include "config.h"
+#include "base/config.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "writer.h"
+#include "output/writer.h"
 
 #include <fcntl.h>
 #include <pthread.h>

@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "base/config.h"
+#include "base/json_write.h"
+#include "base/scan.h"
+#include "base/xalloc.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How each byte is written inside a string: 0 = raw, 'u' = \u00XX, else \<c>. */
+/* clang-format off */
+static const char esc_tbl[256] = {
+    'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', /* 0x00 */
+    'b', 't', 'n', 'u', 'f', 'r', 'u', 'u', /* 0x08 */
+    'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', /* 0x10 */
+    'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', /* 0x18 */
+    ['"'] = '"',
+    ['\\'] = '\\',
+};
+/* clang-format on */
+
+/* Escape s[0..n) into dst, which has room for 6n + 16 bytes (the slack lets
+ * every step store 16 bytes); returns the end. */
+static char *escape_into(char *dst, const unsigned char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *end = s + n;
+    while (s < end) {
+        /* Copy up to the first byte that needs escaping, 16 bytes a step;
+         * the last few bytes through a padded copy, so that short strings
+         * (most keys) take one step too. */
+        size_t left = (size_t)(end - s);
+        unsigned k;
+        if (left >= 16) {
+            k = tl_scan16_json(s, false);
+            memcpy(dst, s, 16);
+        } else {
+            unsigned char tail[16];
+            memset(tail, 'a', sizeof(tail));
+            memcpy(tail, s, left);
+            k = tl_scan16_json(tail, false);
+            memcpy(dst, tail, 16);
+            if (k > left)
+                k = (unsigned)left;
+        }
+        dst += k;
+        s += k;
+        if (k == 16 || s >= end)
+            continue;
+        unsigned char c = *s++;
+        char e = esc_tbl[c];
+        if (e == 'u') {
+            memcpy(dst, "\\u00", 4);
+            dst[4] = hex[c >> 4];
+            dst[5] = hex[c & 15];
+            dst += 6;
+        } else {
+            dst[0] = '\\';
+            dst[1] = e;
+            dst += 2;
+        }
+    }
+    return dst;
+}
+
+void tl_json_write_string(struct tl_buf *out, const char *p, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)p;
+    tl_buf_addch(out, '"');
+    /* In slices, so that the worst case (6 bytes out per byte in) never needs
+     * more than a bounded reservation. */
+    while (n) {
+        size_t k = n < 65536 ? n : 65536;
+        tl_buf_grow(out, 6 * k + 16);
+        char *dst = escape_into(out->buf + out->len, s, k);
+        out->len = (size_t)(dst - out->buf);
+        s += k;
+        n -= k;
+    }
+    tl_buf_addch(out, '"');
+}
+
+static int trim_zeros(char *digits, int n)
+{
+    while (n > 1 && digits[n - 1] == '0')
+        n--;
+    digits[n] = '\0';
+    return n;
+}
+
+/* Split "%.*e" output "d.ddde+XX" into digits and exponent. */
+static int from_sci(const char *s, char *digits, int *exp10)
+{
+    int n = 0;
+    for (; *s && *s != 'e'; s++)
+        if (*s != '.')
+            digits[n++] = *s;
+    *exp10 = atoi(s + 1);
+    return trim_zeros(digits, n);
+}
+
+/*
+ * Try p significant digits: the correctly rounded candidate, then (when
+ * `neighbour`) the only other p-digit decimal that can lie within v's rounding
+ * interval, the next one on the other side of v. Returns the digit count, or
+ * 0 if no p-digit decimal reads back as v.
+ */
+static int try_digits(double v, int p, bool neighbour, char *digits, int *exp10)
+{
+    char buf[48];
+    snprintf(buf, sizeof(buf), "%.*e", p - 1, v);
+    double c0 = strtod(buf, NULL);
+    if (c0 == v)
+        return from_sci(buf, digits, exp10);
+    if (!neighbour)
+        return 0;
+    int e;
+    char dp[24];
+    int n = from_sci(buf, dp, &e);
+    unsigned long long m = strtoull(dp, NULL, 10);
+    for (; n < p; n++) /* from_sci trimmed the zeros */
+        m *= 10;
+    m = c0 < v ? m + 1 : m - 1;
+    snprintf(buf, sizeof(buf), "%llue%d", m, e - (p - 1));
+    if (strtod(buf, NULL) != v)
+        return 0;
+    n = snprintf(digits, 24, "%llu", m);
+    *exp10 = n - 1 + e - (p - 1);
+    return trim_zeros(digits, n);
+}
+
+/* Decimal digits of c (c > 0) into digits; returns the count. */
+static int u64_digits(uint64_t c, char *digits)
+{
+    char tmp[24];
+    int n = 0;
+    while (c) {
+        tmp[n++] = (char)('0' + c % 10);
+        c /= 10;
+    }
+    for (int i = 0; i < n; i++)
+        digits[i] = tmp[n - 1 - i];
+    digits[n] = '\0';
+    return n;
+}
+
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 u128;
+
+/*
+ * Exact search for non-integers v = m * 2^e with -126 < e < 0 (about 1e-22
+ * to 2^52), in 128-bit integers: for j = 0, 1, ... fraction digits, look for
+ * integers c with c / 10^j inside v's rounding interval (the interval ryu
+ * uses: half-way to the neighbours, ends included when m is even, the lower
+ * end twice as close at powers of two) and take the one nearest to v, ties
+ * to even. The fewest fraction digits give the fewest significant digits.
+ * Since (4m + 2) * 10^21 < 2^125 every product stays in range, and the first
+ * hit has at most 17 digits, so c fits 64 bits. Returns 0 when v is out of
+ * range or needs more than 21 fraction digits.
+ */
+static int shortest_exact(double v, char *digits, int *exp10)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof(bits));
+    int be = (int)(bits >> 52 & 0x7ff);
+    if (be == 0)
+        return 0; /* subnormal */
+    uint64_t m = (bits & ((1ULL << 52) - 1)) | 1ULL << 52;
+    int e = be - 1075;
+    if (e >= 0 || e <= -126)
+        return 0;
+    /* Work in units of 2^(e-2): v = 4m, neighbour midpoints 4m -/+ 2. */
+    int s = 2 - e;
+    bool incl = (m & 1) == 0;
+    u128 lo4 = 4 * (u128)m - (m == (1ULL << 52) ? 1 : 2);
+    u128 hi4 = 4 * (u128)m + 2;
+    u128 mid4 = 4 * (u128)m;
+    u128 half = (u128)1 << (s - 1);
+    u128 p10 = 1;
+    for (int j = 0; j <= 21; j++, p10 *= 10) {
+        u128 lo = lo4 * p10;
+        u128 hi = hi4 * p10;
+        u128 clo = lo >> s;
+        if ((clo << s) < lo || (!incl && (clo << s) == lo))
+            clo++;
+        u128 chi = hi >> s;
+        if (!incl && (chi << s) == hi)
+            chi--;
+        if (clo > chi)
+            continue;
+        u128 t = mid4 * p10;
+        u128 c = t >> s;
+        u128 rem = t - (c << s);
+        if (rem > half || (rem == half && (c & 1)))
+            c++;
+        if (c < clo)
+            c = clo;
+        else if (c > chi)
+            c = chi;
+        int n = u64_digits((uint64_t)c, digits);
+        *exp10 = n - 1 - j;
+        return trim_zeros(digits, n);
+    }
+    return 0;
+}
+#endif
+
+/*
+ * Shortest round-trip digits of v > 0 (finite): the fewest significant digits
+ * that read back as v, and among those the one closest to v, which is what
+ * ryu (serde_json's float printer) produces. Fills digits (no trailing zeros,
+ * NUL-terminated), returns their count, and sets *exp10 to the exponent of the
+ * first digit (v ~ d.ddd x 10^exp10).
+ */
+static int shortest_digits(double v, char *digits, int *exp10)
+{
+    int n;
+    /* Integers below 2^53 are exact and nothing shorter lies within half
+     * an ulp (< 1) of them, so their decimal form is the answer. */
+    if (v < 9007199254740992.0 && (double)(uint64_t)v == v) {
+        n = u64_digits((uint64_t)v, digits);
+        *exp10 = n - 1;
+        return trim_zeros(digits, n);
+    }
+#ifdef __SIZEOF_INT128__
+    if ((n = shortest_exact(v, digits, exp10)) != 0)
+        return n;
+#endif
+    if (TL_UNLIKELY(v < DBL_MIN)) {
+        /* Subnormals have fewer bits, so search from one digit up. */
+        for (int p = 1; p < 17; p++)
+            if ((n = try_digits(v, p, true, digits, exp10)) != 0)
+                return n;
+        return try_digits(v, 17, false, digits, exp10);
+    }
+    /* Any decimal of up to DBL_DIG (15) digits survives a trip through a
+     * normal double, so if the 15-digit rounding does not read back as v, no
+     * decimal of 15 or fewer digits does; if it does, it is the shortest
+     * (after trimming zeros). 17 digits always round-trip. */
+    if ((n = try_digits(v, 15, false, digits, exp10)) != 0)
+        return n;
+    if ((n = try_digits(v, 16, true, digits, exp10)) != 0)
+        return n;
+    return try_digits(v, 17, false, digits, exp10);
+}
+
+void tl_json_write_double(struct tl_buf *out, double d)
+{
+    if (!isfinite(d)) {
+        tl_buf_add(out, "null", 4);
+        return;
+    }
+    if (d == 0) {
+        if (signbit(d))
+            tl_buf_add(out, "-0.0", 4);
+        else
+            tl_buf_add(out, "0.0", 3);
+        return;
+    }
+    char digits[32];
+    int e10;
+    int n = shortest_digits(d < 0 ? -d : d, digits, &e10);
+    int kk = e10 + 1; /* value = 0.digits x 10^kk */
+    int k = kk - n;   /* value = digits x 10^k */
+    /* Longest layout: "-0." + 4 zeros + 17 digits, or 16 digits + ".0". */
+    char tmp[48];
+    char *o = tmp;
+    if (d < 0)
+        *o++ = '-';
+    if (k >= 0 && kk <= 16) {
+        memcpy(o, digits, (size_t)n);
+        o += n;
+        memset(o, '0', (size_t)k);
+        o += k;
+        *o++ = '.';
+        *o++ = '0';
+    } else if (kk > 0 && kk <= 16) {
+        memcpy(o, digits, (size_t)kk);
+        o += kk;
+        *o++ = '.';
+        memcpy(o, digits + kk, (size_t)(n - kk));
+        o += n - kk;
+    } else if (kk > -5 && kk <= 0) {
+        *o++ = '0';
+        *o++ = '.';
+        memset(o, '0', (size_t)-kk);
+        o += -kk;
+        memcpy(o, digits, (size_t)n);
+        o += n;
+    } else {
+        *o++ = digits[0];
+        if (n > 1) {
+            *o++ = '.';
+            memcpy(o, digits + 1, (size_t)(n - 1));
+            o += n - 1;
+        }
+        o += snprintf(o, (size_t)(tmp + sizeof(tmp) - o), "e%d", kk - 1);
+    }
+    tl_buf_add(out, tmp, (size_t)(o - tmp));
+}
+
+void tl_json_write_number(struct tl_buf *out, const struct tl_json *num)
+{
+    switch (num->u.num.kind) {
+    case TL_JSON_UINT:
+        tl_buf_addu(out, num->u.num.u);
+        break;
+    case TL_JSON_INT:
+        tl_buf_addi(out, num->u.num.i);
+        break;
+    default:
+        tl_json_write_double(out, num->u.num.d);
+        break;
+    }
+}
+
+static int key_cmp(struct tl_str a, struct tl_str b)
+{
+    size_t n = a.n < b.n ? a.n : b.n;
+    int c = n ? memcmp(a.p, b.p, n) : 0;
+    if (c)
+        return c;
+    return a.n < b.n ? -1 : a.n > b.n;
+}
+
+/* Stable sort of idx[0..n) by key: insertion sort for short runs, merged bottom-up. */
+static void sort_members(const struct tl_json_member *m, size_t *idx, size_t *tmp, size_t n)
+{
+    const size_t run = 8;
+    for (size_t lo = 0; lo < n; lo += run) {
+        size_t hi = lo + run < n ? lo + run : n;
+        for (size_t i = lo + 1; i < hi; i++) {
+            size_t x = idx[i];
+            size_t j = i;
+            while (j > lo && key_cmp(m[idx[j - 1]].key, m[x].key) > 0) {
+                idx[j] = idx[j - 1];
+                j--;
+            }
+            idx[j] = x;
+        }
+    }
+    size_t *src = idx;
+    size_t *dst = tmp;
+    for (size_t w = run; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n;
+            size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo;
+            size_t j = mid;
+            size_t o = lo;
+            while (i < mid && j < hi)
+                dst[o++] = key_cmp(m[src[j]].key, m[src[i]].key) < 0 ? src[j++] : src[i++];
+            while (i < mid)
+                dst[o++] = src[i++];
+            while (j < hi)
+                dst[o++] = src[j++];
+        }
+        size_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != idx)
+        memcpy(idx, src, n * sizeof(*idx));
+}
+
+static void indent(struct tl_buf *out, int level)
+{
+    static const char spaces[] = "                                                                ";
+    size_t n = level > 0 ? (size_t)level * 2 : 0;
+    while (n) {
+        size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+        tl_buf_add(out, spaces, k);
+        n -= k;
+    }
+}
+
+static void write_value(struct tl_buf *out, const struct tl_json *v, bool pretty, int level);
+
+static void write_array(struct tl_buf *out, const struct tl_json *v, bool pretty, int level)
+{
+    size_t n = v->u.arr.n;
+    if (n == 0) {
+        tl_buf_add(out, "[]", 2);
+        return;
+    }
+    tl_buf_addch(out, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (pretty) {
+            tl_buf_add(out, i ? ",\n" : "\n", i ? 2 : 1);
+            indent(out, level + 1);
+        } else if (i) {
+            tl_buf_addch(out, ',');
+        }
+        write_value(out, &v->u.arr.items[i], pretty, level + 1);
+    }
+    if (pretty) {
+        tl_buf_addch(out, '\n');
+        indent(out, level);
+    }
+    tl_buf_addch(out, ']');
+}
+
+static void write_object(struct tl_buf *out, const struct tl_json *v, bool pretty, int level)
+{
+    size_t n = v->u.obj.n;
+    const struct tl_json_member *m = v->u.obj.items;
+    if (n == 0) {
+        tl_buf_add(out, "{}", 2);
+        return;
+    }
+    size_t local[64];
+    size_t *idx = local;
+    if (n > TL_ARRAY_LEN(local) / 2)
+        idx = tl_xmalloc(2 * n * sizeof(*idx));
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    sort_members(m, idx, idx + n, n);
+    tl_buf_addch(out, '{');
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        const struct tl_json_member *mi = &m[idx[i]];
+        /* The sort is stable, so the last duplicate is the last of its run. */
+        if (i + 1 < n && tl_str_eq(mi->key, m[idx[i + 1]].key))
+            continue;
+        if (pretty) {
+            tl_buf_add(out, first ? "\n" : ",\n", first ? 1 : 2);
+            indent(out, level + 1);
+        } else if (!first) {
+            tl_buf_addch(out, ',');
+        }
+        first = false;
+        tl_json_write_string(out, mi->key.p, mi->key.n);
+        if (pretty)
+            tl_buf_add(out, ": ", 2);
+        else
+            tl_buf_addch(out, ':');
+        write_value(out, &mi->value, pretty, level + 1);
+    }
+    if (idx != local)
+        free(idx);
+    if (pretty) {
+        tl_buf_addch(out, '\n');
+        indent(out, level);
+    }
+    tl_buf_addch(out, '}');
+}
+
+static void write_value(struct tl_buf *out, const struct tl_json *v, bool pretty, int level)
+{
+    switch (v->type) {
+    case TL_JSON_NULL:
+        tl_buf_add(out, "null", 4);
+        break;
+    case TL_JSON_BOOL:
+        if (v->u.b)
+            tl_buf_add(out, "true", 4);
+        else
+            tl_buf_add(out, "false", 5);
+        break;
+    case TL_JSON_NUMBER:
+        tl_json_write_number(out, v);
+        break;
+    case TL_JSON_STRING:
+        tl_json_write_string(out, v->u.str.p, v->u.str.n);
+        break;
+    case TL_JSON_ARRAY:
+        write_array(out, v, pretty, level);
+        break;
+    case TL_JSON_OBJECT:
+        write_object(out, v, pretty, level);
+        break;
+    }
+}
+
+void tl_json_write_compact(struct tl_buf *out, const struct tl_json *v)
+{
+    write_value(out, v, false, 0);
+}
+
+void tl_json_write_pretty(struct tl_buf *out, const struct tl_json *v, int level)
+{
+    write_value(out, v, true, level);
+}

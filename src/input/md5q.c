@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "base/config.h"
+#include "input/md5q.h"
+#include "base/xalloc.h"
+
+#include <md5.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BATCH (1u << 20)
+
+struct job {
+    struct job *next;
+    uint64_t lineno;
+    char want[41];
+    size_t want_len;
+    bool truncated;
+    struct tl_buf payload;
+};
+
+struct tl_md5q {
+    bool threaded;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    struct job *head, *tail; /* waiting jobs, FIFO */
+    struct job *spare;       /* recycled jobs with their buffers */
+    size_t nspare;
+    size_t inflight, max_inflight;
+    size_t unsignalled;    /* bytes queued since the worker was last woken */
+    bool sleeping;         /* the worker waits for work */
+    atomic_size_t pending; /* queued or running */
+    bool running, stop;
+    struct tl_md5_result *results;
+    size_t nresults, aresults;
+};
+
+void tl_md5_hex(const void *p, size_t n, char hex[33])
+{
+    static const char digits[] = "0123456789abcdef";
+    unsigned char d[16];
+    MD5_CTX ctx;
+    MD5Init(&ctx);
+    MD5Update(&ctx, p, n);
+    MD5Final(d, &ctx);
+    for (int i = 0; i < 16; i++) {
+        hex[2 * i] = digits[d[i] >> 4];
+        hex[2 * i + 1] = digits[d[i] & 15];
+    }
+    hex[32] = '\0';
+}
+
+/* Check one job; called with the lock not held. Returns true on mismatch. */
+static bool check(const struct job *j, struct tl_md5_result *r)
+{
+    tl_md5_hex(j->payload.buf, j->payload.len, r->got);
+    if (j->want_len == 32 && memcmp(j->want, r->got, 32) == 0)
+        return false;
+    r->lineno = j->lineno;
+    memcpy(r->want, j->want, sizeof(r->want));
+    r->truncated = j->truncated;
+    return true;
+}
+
+static void finish_job(struct tl_md5q *q, struct job *j, bool bad, const struct tl_md5_result *r)
+{
+    if (bad) {
+        TL_GROW(q->results, q->nresults + 1, q->aresults);
+        q->results[q->nresults++] = *r;
+    }
+    q->inflight -= j->payload.len;
+    if (q->nspare < 4) {
+        tl_buf_reset(&j->payload);
+        j->next = q->spare;
+        q->spare = j;
+        q->nspare++;
+    } else {
+        tl_buf_release(&j->payload);
+        free(j);
+    }
+    atomic_fetch_sub(&q->pending, 1);
+}
+
+static void *worker(void *arg)
+{
+    struct tl_md5q *q = arg;
+    pthread_mutex_lock(&q->mu);
+    for (;;) {
+        while (!q->head && !q->stop) {
+            q->sleeping = true;
+            pthread_cond_wait(&q->work, &q->mu);
+            q->sleeping = false;
+        }
+        if (!q->head)
+            break;
+        struct job *j = q->head;
+        q->head = j->next;
+        if (!q->head)
+            q->tail = NULL;
+        q->running = true;
+        pthread_mutex_unlock(&q->mu);
+        struct tl_md5_result r;
+        bool bad = check(j, &r);
+        pthread_mutex_lock(&q->mu);
+        q->running = false;
+        finish_job(q, j, bad, &r);
+        /* Only a drain or a full queue waits on this. */
+        if (!q->head || q->inflight + (1u << 20) >= q->max_inflight)
+            pthread_cond_broadcast(&q->done);
+    }
+    pthread_mutex_unlock(&q->mu);
+    return NULL;
+}
+
+struct tl_md5q *tl_md5q_new(size_t max_inflight, bool threads)
+{
+    struct tl_md5q *q = tl_xcalloc(1, sizeof(*q));
+    q->max_inflight = max_inflight;
+    atomic_init(&q->pending, 0);
+    pthread_mutex_init(&q->mu, NULL);
+    pthread_cond_init(&q->work, NULL);
+    pthread_cond_init(&q->done, NULL);
+    q->threaded = threads && pthread_create(&q->thread, NULL, worker, q) == 0;
+    return q;
+}
+
+void tl_md5q_free(struct tl_md5q *q)
+{
+    if (!q)
+        return;
+    if (q->threaded) {
+        pthread_mutex_lock(&q->mu);
+        q->stop = true;
+        pthread_cond_broadcast(&q->work);
+        pthread_mutex_unlock(&q->mu);
+        pthread_join(q->thread, NULL);
+    }
+    for (struct job *j = q->head; j;) {
+        struct job *n = j->next;
+        tl_buf_release(&j->payload);
+        free(j);
+        j = n;
+    }
+    for (struct job *j = q->spare; j;) {
+        struct job *n = j->next;
+        tl_buf_release(&j->payload);
+        free(j);
+        j = n;
+    }
+    pthread_mutex_destroy(&q->mu);
+    pthread_cond_destroy(&q->work);
+    pthread_cond_destroy(&q->done);
+    free(q->results);
+    free(q);
+}
+
+bool tl_md5q_pending(const struct tl_md5q *q)
+{
+    return atomic_load(&((struct tl_md5q *)q)->pending) != 0;
+}
+
+void tl_md5q_submit(struct tl_md5q *q, uint64_t lineno, struct tl_str want, bool truncated,
+                    struct tl_buf *payload)
+{
+    pthread_mutex_lock(&q->mu);
+    /* Backpressure: bounded memory however fast the parser runs. */
+    while (q->threaded && q->inflight && q->inflight + payload->len > q->max_inflight) {
+        pthread_cond_signal(&q->work);
+        pthread_cond_wait(&q->done, &q->mu);
+    }
+    struct job *j = q->spare;
+    if (j) {
+        q->spare = j->next;
+        q->nspare--;
+    } else {
+        j = tl_xcalloc(1, sizeof(*j));
+        tl_buf_init(&j->payload, 0);
+    }
+    j->next = NULL;
+    j->lineno = lineno;
+    j->want_len = want.n;
+    size_t wn = want.n < 40 ? want.n : 40;
+    if (wn)
+        memcpy(j->want, want.p, wn);
+    j->want[wn] = '\0';
+    j->truncated = truncated;
+    /* Swap buffers: the job takes the payload, the caller gets the job's
+     * (empty, recycled) memory back. */
+    struct tl_buf t = j->payload;
+    j->payload = *payload;
+    *payload = t;
+    tl_buf_reset(payload);
+    q->inflight += j->payload.len;
+    atomic_fetch_add(&q->pending, 1);
+    if (q->threaded) {
+        if (q->tail)
+            q->tail->next = j;
+        else
+            q->head = j;
+        q->tail = j;
+        /* Waking the worker costs a system call: do it once a batch is
+         * worth it (draining and backpressure wake it too). */
+        q->unsignalled += j->payload.len + 256;
+        if (q->sleeping && q->unsignalled >= BATCH) {
+            q->unsignalled = 0;
+            pthread_cond_signal(&q->work);
+        }
+        pthread_mutex_unlock(&q->mu);
+        return;
+    }
+    struct tl_md5_result r;
+    bool bad = check(j, &r);
+    finish_job(q, j, bad, &r);
+    pthread_mutex_unlock(&q->mu);
+}
+
+void tl_md5q_drain(struct tl_md5q *q, void (*report)(void *ctx, const struct tl_md5_result *r),
+                   void *ctx)
+{
+    pthread_mutex_lock(&q->mu);
+    if (q->head)
+        pthread_cond_signal(&q->work);
+    while (q->head || q->running)
+        pthread_cond_wait(&q->done, &q->mu);
+    struct tl_md5_result *res = q->results;
+    size_t n = q->nresults;
+    q->results = NULL;
+    q->nresults = q->aresults = 0;
+    pthread_mutex_unlock(&q->mu);
+    for (size_t i = 0; i < n; i++)
+        report(ctx, &res[i]);
+    free(res);
+}

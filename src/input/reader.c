@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "base/config.h"
+#include "input/reader.h"
+#include "base/xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#define CHUNK (1u << 20)
+
+struct tl_reader {
+    enum tl_reader_kind kind;
+    int fd;
+    gzFile gz;
+    ZSTD_DCtx *zctx;
+    char *zin; /* compressed input for zstd */
+    ZSTD_inBuffer zbuf;
+    size_t zin_cap;
+    bool zframe_done;
+
+    const char *mem; /* in-memory input (tl_reader_open_mem) */
+    size_t mem_len;
+
+    char *buf;
+    size_t cap, start, end;
+    size_t max_line;
+    char long_first; /* first byte of the last overlong line */
+    bool eof, mem_mode;
+    bool stream;  /* a pipe or a device: read once, front to back */
+    bool sniffed; /* its first bytes were checked */
+
+    uint64_t lineno, offset, file_pos, file_size;
+    struct tl_str last;
+    bool pushed, last_unterminated;
+    tl_reader_tee_fn tee;
+    void *tee_ctx;
+    const char *path;
+};
+
+static int detect(int fd, enum tl_reader_kind *kind)
+{
+    unsigned char m[4];
+    ssize_t n = pread(fd, m, sizeof(m), 0);
+    if (n < 0)
+        return -1;
+    *kind = TL_READER_PLAIN;
+    if (n >= 2 && m[0] == 0x1f && m[1] == 0x8b)
+        *kind = TL_READER_GZIP;
+    else if (n >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd)
+        *kind = TL_READER_ZSTD;
+    return 0;
+}
+
+int tl_reader_open(struct tl_reader **out, const char *path, struct tl_err *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return tl_error_code(err, TL_ERR_INPUT, "cannot open %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) < 0 ||
+        !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+        close(fd);
+        return tl_error_code(err, TL_ERR_INPUT, "%s is not a file", path);
+    }
+    struct tl_reader *r = tl_xcalloc(1, sizeof(*r));
+    r->fd = fd;
+    r->path = path;
+    /* A pipe (tlparse <(generate ...)) cannot be peeked at: it is read as
+     * plain text, and its first bytes are checked when they arrive. */
+    r->stream = !S_ISREG(st.st_mode);
+    r->file_size = r->stream ? 0 : (uint64_t)st.st_size;
+    if (r->stream) {
+        r->kind = TL_READER_PLAIN;
+    } else if (detect(fd, &r->kind) < 0) {
+        tl_reader_free(r);
+        return tl_error_code(err, TL_ERR_INPUT, "cannot read %s: %s", path, strerror(errno));
+    }
+    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    if (r->kind == TL_READER_GZIP) {
+        int dfd = dup(fd);
+        r->gz = dfd >= 0 ? gzdopen(dfd, "rb") : NULL;
+        if (!r->gz) {
+            if (dfd >= 0)
+                close(dfd);
+            tl_reader_free(r);
+            return tl_error_code(err, TL_ERR_INPUT, "cannot open %s as gzip", path);
+        }
+        gzbuffer(r->gz, 256 * 1024);
+    } else if (r->kind == TL_READER_ZSTD) {
+        r->zctx = ZSTD_createDCtx();
+        if (!r->zctx)
+            tl_die_oom();
+        r->zin_cap = ZSTD_DStreamInSize();
+        r->zin = tl_xmalloc(r->zin_cap);
+        r->zbuf.src = r->zin;
+    }
+    r->cap = CHUNK;
+    r->buf = tl_xmalloc(r->cap + 1);
+    r->max_line = TL_READER_MAX_LINE;
+    *out = r;
+    return 0;
+}
+
+struct tl_reader *tl_reader_open_mem(const char *p, size_t n)
+{
+    struct tl_reader *r = tl_xcalloc(1, sizeof(*r));
+    r->fd = -1;
+    r->mem_mode = true;
+    r->mem = p;
+    r->mem_len = n;
+    r->file_size = n;
+    r->path = "<memory>";
+    r->max_line = TL_READER_MAX_LINE;
+    return r;
+}
+
+void tl_reader_free(struct tl_reader *r)
+{
+    if (!r)
+        return;
+    if (r->gz)
+        gzclose(r->gz);
+    if (r->zctx)
+        ZSTD_freeDCtx(r->zctx);
+    if (r->fd >= 0)
+        close(r->fd);
+    free(r->zin);
+    free(r->buf);
+    free(r);
+}
+
+void tl_reader_set_max_line(struct tl_reader *r, size_t max_line)
+{
+    r->max_line = max_line < 1024 ? 1024 : max_line;
+}
+
+static ssize_t fill(struct tl_reader *r, struct tl_err *err);
+
+/* Skip the rest of an overlong line whose first bytes fill the buffer. */
+static int skip_long(struct tl_reader *r, struct tl_str *line, struct tl_err *err)
+{
+    uint64_t skipped = r->end - r->start;
+    r->long_first = r->buf[r->start];
+    r->start = r->end = 0;
+    bool found = false;
+    while (!found) {
+        ssize_t got = fill(r, err);
+        if (got < 0)
+            return -1;
+        if (got == 0) {
+            r->eof = true;
+            r->last_unterminated = true;
+            break;
+        }
+        const char *nl = memchr(r->buf, '\n', r->end);
+        if (nl) {
+            size_t k = (size_t)(nl - r->buf);
+            skipped += k;
+            r->start = k + 1;
+            found = true;
+            r->last_unterminated = false;
+        } else {
+            skipped += r->end;
+            r->end = 0;
+        }
+    }
+    r->offset += skipped + found;
+    r->lineno++;
+    r->last = tl_str_make(NULL, (size_t)skipped);
+    *line = r->last;
+    return TL_READER_LONG;
+}
+
+void tl_reader_set_tee(struct tl_reader *r, tl_reader_tee_fn fn, void *ctx)
+{
+    r->tee = fn;
+    r->tee_ctx = ctx;
+}
+
+static ssize_t read_plain(struct tl_reader *r, char *dst, size_t n)
+{
+    for (;;) {
+        ssize_t got = read(r->fd, dst, n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got > 0)
+            r->file_pos += (uint64_t)got;
+        return got;
+    }
+}
+
+static ssize_t read_zstd(struct tl_reader *r, char *dst, size_t n, struct tl_err *err)
+{
+    ZSTD_outBuffer ob = {dst, n, 0};
+    while (ob.pos == 0) {
+        if (r->zbuf.pos == r->zbuf.size) {
+            ssize_t got = read_plain(r, r->zin, r->zin_cap);
+            if (got < 0)
+                return -1;
+            if (got == 0) {
+                if (!r->zframe_done)
+                    return tl_error_code(err, TL_ERR_INPUT, "%s: truncated zstd stream", r->path);
+                return 0;
+            }
+            r->zbuf.size = (size_t)got;
+            r->zbuf.pos = 0;
+        }
+        size_t ret = ZSTD_decompressStream(r->zctx, &ob, &r->zbuf);
+        if (ZSTD_isError(ret))
+            return tl_error_code(err, TL_ERR_INPUT, "%s: zstd: %s", r->path,
+                                 ZSTD_getErrorName(ret));
+        r->zframe_done = ret == 0;
+    }
+    return (ssize_t)ob.pos;
+}
+
+/* Read more input into buf[end..cap). Returns bytes read, 0 at EOF, -1 on error. */
+static ssize_t fill(struct tl_reader *r, struct tl_err *err)
+{
+    char *dst = r->buf + r->end;
+    size_t room = r->cap - r->end;
+    ssize_t got;
+    switch (r->kind) {
+    case TL_READER_GZIP: {
+        unsigned want = room > (1u << 30) ? (1u << 30) : (unsigned)room;
+        int g = gzread(r->gz, dst, want);
+        int zerr = Z_OK;
+        const char *msg = gzerror(r->gz, &zerr);
+        /* A cut-off stream reads as end of input with Z_BUF_ERROR set. */
+        if (g < 0 || (g == 0 && zerr != Z_OK))
+            return tl_error_code(err, TL_ERR_INPUT, "%s: gzip: %s", r->path, msg);
+        got = g;
+        r->file_pos = (uint64_t)gzoffset(r->gz);
+        break;
+    }
+    case TL_READER_ZSTD:
+        got = read_zstd(r, dst, room, err);
+        if (got < 0 && err && err->code == TL_ERR_NONE)
+            tl_error(err, "cannot read %s: %s", r->path, strerror(errno));
+        if (got < 0)
+            return -1;
+        break;
+    default:
+        got = read_plain(r, dst, room);
+        if (got < 0)
+            return tl_error(err, "cannot read %s: %s", r->path, strerror(errno));
+        if (r->stream && !r->sniffed && got > 0) {
+            r->sniffed = true;
+            const unsigned char *m = (const unsigned char *)dst;
+            if ((got >= 2 && m[0] == 0x1f && m[1] == 0x8b) ||
+                (got >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd))
+                return tl_error_code(err, TL_ERR_INPUT,
+                                     "%s: compressed input is read from files only; decompress "
+                                     "it into the pipe (zcat or zstdcat)",
+                                     r->path);
+        }
+        break;
+    }
+    if (got > 0 && r->tee && r->tee(r->tee_ctx, dst, (size_t)got, err) < 0)
+        return -1;
+    r->end += (size_t)got;
+    return got;
+}
+
+int tl_reader_next(struct tl_reader *r, struct tl_str *line, struct tl_err *err)
+{
+    if (r->pushed) {
+        r->pushed = false;
+        r->lineno++;
+        *line = r->last;
+        return r->last.p ? 1 : TL_READER_LONG;
+    }
+    if (r->mem_mode) {
+        if (r->start >= r->mem_len)
+            return 0;
+        const char *p = r->mem + r->start;
+        size_t avail = r->mem_len - r->start;
+        const char *nl = memchr(p, '\n', avail);
+        size_t len = nl ? (size_t)(nl - p) : avail;
+        r->start += len + (nl != NULL);
+        if (len > r->max_line) {
+            r->long_first = p[0];
+            r->offset = r->start;
+            r->last_unterminated = nl == NULL;
+            r->last = tl_str_make(NULL, len);
+            r->lineno++;
+            *line = r->last;
+            return TL_READER_LONG;
+        }
+        r->offset = r->start;
+        r->file_pos = r->start;
+        r->last_unterminated = nl == NULL;
+        if (nl && len && p[len - 1] == '\r')
+            len--;
+        r->last = tl_str_make(p, len);
+        r->lineno++;
+        *line = r->last;
+        return 1;
+    }
+    size_t scan = r->start;
+    for (;;) {
+        const char *nl = memchr(r->buf + scan, '\n', r->end - scan);
+        if (nl) {
+            const char *p = r->buf + r->start;
+            size_t len = (size_t)(nl - p);
+            r->offset += len + 1;
+            r->start += len + 1;
+            r->last_unterminated = false;
+            if (len && p[len - 1] == '\r')
+                len--;
+            r->last = tl_str_make(p, len);
+            r->lineno++;
+            *line = r->last;
+            return 1;
+        }
+        scan = r->end;
+        if (r->eof) {
+            if (r->start == r->end)
+                return 0;
+            const char *p = r->buf + r->start;
+            size_t len = r->end - r->start;
+            r->offset += len;
+            r->start = r->end;
+            r->last_unterminated = true; /* a "\r" stays: it ends no line */
+            r->last = tl_str_make(p, len);
+            r->lineno++;
+            *line = r->last;
+            return 1;
+        }
+        /* No newline in the buffer: move the partial line to the front, grow if
+         * it fills the whole buffer, and read more. */
+        if (r->start > 0) {
+            size_t keep = r->end - r->start;
+            memmove(r->buf, r->buf + r->start, keep);
+            scan -= r->start;
+            r->start = 0;
+            r->end = keep;
+        }
+        if (r->end - r->start >= r->max_line)
+            return skip_long(r, line, err);
+        if (r->end == r->cap) {
+            r->cap *= 2;
+            r->buf = tl_xrealloc(r->buf, r->cap + 1);
+        }
+        ssize_t got = fill(r, err);
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            r->eof = true;
+    }
+}
+
+void tl_reader_unread(struct tl_reader *r)
+{
+    r->pushed = true;
+    r->lineno--;
+}
+
+char tl_reader_long_first(const struct tl_reader *r)
+{
+    return r->long_first;
+}
+
+uint64_t tl_reader_lineno(const struct tl_reader *r)
+{
+    return r->lineno;
+}
+
+uint64_t tl_reader_offset(const struct tl_reader *r)
+{
+    return r->offset;
+}
+
+uint64_t tl_reader_file_pos(const struct tl_reader *r)
+{
+    return r->file_pos;
+}
+
+bool tl_reader_is_stream(const struct tl_reader *r)
+{
+    return r->stream;
+}
+
+uint64_t tl_reader_file_size(const struct tl_reader *r)
+{
+    return r->file_size;
+}
+
+enum tl_reader_kind tl_reader_kind(const struct tl_reader *r)
+{
+    return r->kind;
+}
+
+bool tl_reader_last_unterminated(const struct tl_reader *r)
+{
+    return r->last_unterminated;
+}

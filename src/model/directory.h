@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The compile directory (spec core.md §1.8 step 8, §4.1, §5.4): for every
+ * compile-directory key, in first-appearance order, the list of artifacts
+ * (files and links) it produced, with their global numbers. This is what
+ * index.html, compile_directory.json and the metrics pages list, and all of
+ * it that stays in memory: a few dozen bytes per artifact.
+ * Depends on arena, map, buf, compile_id, json_write.
+ */
+#ifndef TL_DIRECTORY_H
+#define TL_DIRECTORY_H
+
+#include "base/config.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "input/compile_id.h"
+#include "base/map.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum tl_cache_suffix {
+    TL_SUFFIX_NONE,
+    TL_SUFFIX_MISS,   /* ❌ */
+    TL_SUFFIX_HIT,    /* ✅ */
+    TL_SUFFIX_BYPASS, /* ❓ */
+};
+
+struct tl_artifact {
+    struct tl_artifact *next;
+    const char *url;          /* relative path, or a link's URL */
+    const char *name;         /* == url for files; a link's name */
+    const char *readable_url; /* NULL: none; "" for a failed readable page */
+    uint32_t number;
+    uint8_t suffix;  /* enum tl_cache_suffix */
+    uint8_t is_link; /* url is a link from the log, not a file of the report */
+};
+
+struct tl_dirkey {
+    bool unknown; /* the "unknown" key (absent compile id) */
+    struct tl_compile_id id;
+    const char *display; /* "[0/0]" or "(unknown)" */
+    struct tl_artifact *first, *last;
+    size_t n;
+    /* What the key's previous metrics page listed: a repeated compile id's
+     * next page lists only what came after (the reference lists everything
+     * again, quadratic in the number of repeats). */
+    struct tl_artifact *listed_last;
+    size_t listed;
+};
+
+struct tl_directory {
+    struct tl_arena *arena; /* borrowed */
+    struct tl_map keys;     /* cid key bytes (or "unknown") -> struct tl_dirkey */
+};
+
+void tl_directory_init(struct tl_directory *d, struct tl_arena *arena);
+void tl_directory_release(struct tl_directory *d);
+/** The key for a compile id (NULL: the unknown key), created if new. */
+struct tl_dirkey *tl_directory_key(struct tl_directory *d, const struct tl_compile_id *id);
+/** Append an artifact to k. Strings are copied. readable may be NULL. */
+struct tl_artifact *tl_directory_add(struct tl_directory *d, struct tl_dirkey *k, const char *url,
+                                     const char *name, uint32_t number, bool is_link);
+/** The cache suffix of a path (spec §3.1). */
+enum tl_cache_suffix tl_cache_suffix_of(const char *path);
+/** The suffix's text ("", "❌", "✅", "❓"). */
+const char *tl_cache_suffix_text(uint8_t s);
+/** Append compile_directory.json (pretty, keys sorted bytewise). */
+void tl_directory_write_json(struct tl_buf *out, const struct tl_directory *d);
+
+struct tl_outfile;
+struct tl_err;
+/** The same, streamed into a file through its buffer. */
+int tl_directory_write_json_file(struct tl_outfile *f, const struct tl_directory *d,
+                                 struct tl_err *err);
+
+#endif

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "base/config.h"
+#include "model/strtab.h"
+#include "base/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void tl_strtab_init(struct tl_strtab *t, struct tl_arena *arena)
+{
+    memset(t, 0, sizeof(*t));
+    t->arena = arena;
+}
+
+void tl_strtab_release(struct tl_strtab *t)
+{
+    free(t->s);
+    t->s = NULL;
+    t->len = t->alloc = 0;
+}
+
+bool tl_strtab_set(struct tl_strtab *t, uint32_t id, struct tl_str s)
+{
+    if (id > TL_STRTAB_MAX_ID)
+        return false;
+    if (id >= t->alloc) {
+        size_t old = t->alloc;
+        TL_GROW(t->s, (size_t)id + 1, t->alloc);
+        memset(t->s + old, 0, (t->alloc - old) * sizeof(*t->s));
+    }
+    if (id >= t->len)
+        t->len = (size_t)id + 1;
+    t->s[id] = tl_arena_str(t->arena, s);
+    return true;
+}
+
+struct tl_str tl_strtab_get(const struct tl_strtab *t, uint32_t id)
+{
+    if (id >= t->len)
+        return TL_STR_NULL;
+    return t->s[id];
+}

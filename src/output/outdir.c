@@ -1,0 +1,683 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "base/config.h"
+#include "output/outdir.h"
+#include "base/xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+
+static int open_target(struct tl_outdir *o, const char *target, const char *given, bool overwrite,
+                       struct tl_err *err);
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)ftw;
+    int r = (flag == FTW_DP || flag == FTW_D) ? rmdir(path) : unlink(path);
+    return r < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int tl_remove_tree(const char *path)
+{
+    return nftw(path, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
+}
+
+/* mkdir -p for the target's parents; remembers which folders it made so that
+ * a failed run can remove them again. */
+static int mkdir_parents(struct tl_outdir *o, const char *path, struct tl_err *err)
+{
+    char *p = tl_xstrdup(path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/' || s[-1] == '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0777) == 0) {
+            o->made = tl_xreallocarray(o->made, o->nmade + 1, sizeof(*o->made));
+            o->made[o->nmade++] = tl_xstrdup(p);
+        } else if (errno != EEXIST) {
+            int e = errno;
+            tl_error(err, "cannot create folder %s: %s", p, strerror(e));
+            free(p);
+            return -1;
+        }
+        *s = '/';
+    }
+    free(p);
+    return 0;
+}
+
+static void remove_made(struct tl_outdir *o)
+{
+    for (size_t i = o->nmade; i > 0; i--)
+        rmdir(o->made[i - 1]); /* fails, harmlessly, if not empty */
+}
+
+static void free_made(struct tl_outdir *o)
+{
+    for (size_t i = 0; i < o->nmade; i++)
+        free(o->made[i]);
+    free(o->made);
+    o->made = NULL;
+    o->nmade = 0;
+}
+
+int tl_outdir_open(struct tl_outdir *o, const char *target_arg, bool overwrite, struct tl_err *err)
+{
+    memset(o, 0, sizeof(*o));
+    o->dirfd = -1;
+    /* "out/" must mean the folder out, not what a link named out points to. */
+    char *target = tl_xstrdup(target_arg);
+    for (size_t n = strlen(target); n > 1 && target[n - 1] == '/'; n--)
+        target[n - 1] = '\0';
+    int rc = open_target(o, target, target_arg, overwrite, err);
+    free(target);
+    return rc;
+}
+
+static int open_target(struct tl_outdir *o, const char *target, const char *given, bool overwrite,
+                       struct tl_err *err)
+{
+    struct stat st;
+    if (lstat(target, &st) == 0) {
+        if (!overwrite)
+            return tl_error_code(err, TL_ERR_EXISTS,
+                                 "Directory %s already exists; pass --overwrite to replace it or "
+                                 "use -o OUTDIR",
+                                 given);
+        if (!S_ISDIR(st.st_mode))
+            return tl_error_code(err, TL_ERR_EXISTS,
+                                 "%s exists and is not a folder; not replacing it", target);
+    } else if (errno != ENOENT) {
+        return tl_error(err, "cannot access %s: %s", target, strerror(errno));
+    }
+    if (mkdir_parents(o, target, err) < 0) {
+        remove_made(o);
+        free_made(o);
+        return -1;
+    }
+    char *copy1 = tl_xstrdup(target), *copy2 = tl_xstrdup(target);
+    const char *dir = dirname(copy1);
+    const char *base = basename(copy2);
+    size_t len = strlen(dir) + strlen(base) + 32;
+    o->tmp = tl_xmalloc(len);
+    snprintf(o->tmp, len, "%s/.%s.tlparse-XXXXXX", dir, base);
+    free(copy1);
+    free(copy2);
+    if (!mkdtemp(o->tmp)) {
+        int e = errno;
+        tl_error(err, "cannot create a folder beside %s: %s", target, strerror(e));
+        free(o->tmp);
+        o->tmp = NULL;
+        remove_made(o);
+        free_made(o);
+        return -1;
+    }
+    /* mkdtemp makes the folder private (0700), and it stays so while it is
+     * written: nobody else can plant a link in it. It gets the user's usual
+     * mode when it is moved into place. */
+    o->dirfd = open(o->tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (o->dirfd < 0) {
+        int e = errno;
+        tl_remove_tree(o->tmp);
+        free(o->tmp);
+        o->tmp = NULL;
+        remove_made(o);
+        free_made(o);
+        return tl_error(err, "cannot open %s: %s", target, strerror(e));
+    }
+    o->target = tl_xstrdup(target);
+    o->overwrite = overwrite;
+    o->writer = tl_writer_new(target, WRITE_BEHIND_BYTES, false);
+    tl_arena_init(&o->arena, 16 * 1024);
+    tl_map_init(&o->dirs, &o->arena);
+    return 0;
+}
+
+/* Errors that mean "this name is taken by something of another kind". */
+static bool is_collision(int e)
+{
+    /* EXDEV: openat2 refused to leave the folder */
+    return e == ENOTDIR || e == EISDIR || e == EEXIST || e == ELOOP || e == ENAMETOOLONG ||
+           e == EXDEV;
+}
+
+/* Create the parent folders of rel inside the report (once each). Returns 0,
+ * 1 when a parent is taken by a file, -1 on other errors. */
+static int make_parents(struct tl_outdir *o, const char *rel, struct tl_err *err)
+{
+    const char *slash = strrchr(rel, '/');
+    if (!slash)
+        return 0;
+    struct tl_str dir = tl_str_make(rel, (size_t)(slash - rel));
+    if (tl_map_get(&o->dirs, dir))
+        return 0;
+    char *p = tl_xmemdupz(dir.p, dir.n);
+    int rc = 0;
+    for (char *s = p;; s++) {
+        if (*s != '/' && *s != '\0')
+            continue;
+        char c = *s;
+        *s = '\0';
+        struct tl_str part = tl_str_cstr(p);
+        if (!tl_map_get(&o->dirs, part)) {
+            struct stat st;
+            if (mkdirat(o->dirfd, p, 0777) < 0) {
+                int e = errno;
+                if (e == EEXIST && fstatat(o->dirfd, p, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                    S_ISDIR(st.st_mode)) {
+                    /* made by an earlier name: fine */
+                } else if (is_collision(e)) {
+                    rc = 1;
+                    break;
+                } else {
+                    rc = tl_error(err, "cannot create folder %s/%s: %s", o->target, p, strerror(e));
+                    break;
+                }
+            }
+            tl_map_put(&o->dirs, part, (void *)1);
+        }
+        *s = c;
+        if (!c)
+            break;
+    }
+    free(p);
+    return rc;
+}
+
+/* rel with the folders after the first flattened into its file name, and
+ * "~n" before the extension when n > 0: the fallback for colliding names. */
+static void flat_name(struct tl_buf *out, const char *rel, const char *tag)
+{
+    const char *slash = strchr(rel, '/');
+    size_t top = slash ? (size_t)(slash - rel) + 1 : 0;
+    tl_buf_add(out, rel, top);
+    size_t start = out->len;
+    for (const char *p = rel + top; *p; p++)
+        tl_buf_addch(out, *p == '/' ? '_' : *p);
+    size_t len = out->len - start;
+    if (len > 200) {
+        /* keep the tail, which holds the number and the extension, starting
+         * on a UTF-8 character boundary */
+        size_t cut = len - 180;
+        while (cut < len && ((unsigned char)out->buf[start + cut] & 0xC0) == 0x80)
+            cut++;
+        memmove(out->buf + start, out->buf + start + cut, len - cut);
+        tl_buf_setlen(out, out->len - cut);
+    }
+    if (!tag)
+        return;
+    char *dot = strrchr(out->buf + start, '.');
+    if (dot && dot > out->buf + start) {
+        size_t at = (size_t)(dot - out->buf);
+        size_t tn = strlen(tag);
+        tl_buf_grow(out, tn);
+        memmove(out->buf + at + tn, out->buf + at, out->len - at + 1);
+        memcpy(out->buf + at, tag, tn);
+        out->len += tn;
+    } else {
+        tl_buf_adds(out, tag);
+    }
+}
+
+/* openat that cannot leave dirfd, through ".." or any symbolic link, where
+ * the kernel offers openat2 (5.6+); plain openat with O_NOFOLLOW elsewhere. */
+static int open_beneath(int dirfd, const char *rel, int flags)
+{
+#ifdef SYS_openat2
+    static int have_openat2 = 1;
+    if (have_openat2) {
+        struct open_how how;
+        memset(&how, 0, sizeof(how));
+        how.flags = (uint64_t)flags;
+        how.mode = (flags & O_CREAT) ? 0666 : 0;
+        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
+        long fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+        if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+            return (int)fd;
+        have_openat2 = 0; /* not there, or filtered (seccomp gives EPERM) */
+    }
+#endif
+    return openat(dirfd, rel, flags, 0666);
+}
+
+/* Open rel with flags; 1 when the name collides. */
+static int try_open(struct tl_outdir *o, const char *rel, int flags, int *fd, struct tl_err *err)
+{
+    int r = make_parents(o, rel, err);
+    if (r != 0)
+        return r;
+    int f = open_beneath(o->dirfd, rel, flags | O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (f < 0) {
+        int e = errno;
+        if (is_collision(e))
+            return 1;
+        return tl_error(err, "cannot write %s/%s: %s", o->target, rel, strerror(e));
+    }
+    *fd = f;
+    return 0;
+}
+
+static int create(struct tl_outdir *o, const char *rel, int flags, int *fd, struct tl_buf *used,
+                  struct tl_err *err)
+{
+    int r = try_open(o, rel, flags, fd, err);
+    if (r == 0 && used)
+        tl_buf_adds(used, rel);
+    if (r <= 0) {
+        if (r == 0)
+            o->files++;
+        return r;
+    }
+    /* The name is taken by a folder, or a parent by a file: use a flat name
+     * in the same top folder, unique among what is there. */
+    struct tl_buf alt = TL_BUF_INIT;
+    for (unsigned n = 0; n < 10000; n++) {
+        tl_buf_reset(&alt);
+        char tag[16];
+        snprintf(tag, sizeof(tag), "~%u", n);
+        flat_name(&alt, rel, n ? tag : NULL);
+        r = try_open(o, alt.buf, O_CREAT | O_EXCL, fd, err);
+        if (r <= 0)
+            break;
+    }
+    if (r == 0) {
+        o->files++;
+        if (used)
+            tl_buf_addstr(used, tl_buf_str(&alt));
+    } else if (r > 0) {
+        r = tl_error(err, "cannot write %s/%s: no free name", o->target, rel);
+    }
+    tl_buf_release(&alt);
+    return r;
+}
+
+int tl_outdir_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_buf *used,
+                     struct tl_err *err)
+{
+    return create(o, rel, O_CREAT | O_TRUNC, fd, used, err);
+}
+
+static int write_close(struct tl_outdir *o, int fd, const char *name, const void *p, size_t n,
+                       struct tl_err *err)
+{
+    o->bytes += n;
+    return tl_writer_write(o->writer, fd, true, p, n, name, err);
+}
+
+void tl_outdir_write_behind(struct tl_outdir *o, bool on)
+{
+    if (tl_writer_threaded(o->writer) == on)
+        return;
+    tl_writer_sync(o->writer, NULL);
+    tl_writer_free(o->writer);
+    o->writer = tl_writer_new(o->target, WRITE_BEHIND_BYTES, on);
+}
+
+int tl_outdir_sync(struct tl_outdir *o, struct tl_err *err)
+{
+    return tl_writer_sync(o->writer, err);
+}
+
+int tl_outdir_write(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                    struct tl_buf *used, struct tl_err *err)
+{
+    int fd;
+    size_t mark = used ? used->len : 0;
+    if (tl_outdir_create(o, rel, &fd, used, err) < 0)
+        return -1;
+    return write_close(o, fd, used ? used->buf + mark : rel, p, n, err);
+}
+
+/* Whether the file rel holds exactly p[0..n). */
+static bool same_content(struct tl_outdir *o, const char *rel, const void *p, size_t n)
+{
+    int fd = openat(o->dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == n;
+    char buf[65536];
+    size_t off = 0;
+    while (same && off < n) {
+        ssize_t r = read(fd, buf, sizeof(buf));
+        if (r <= 0 || (size_t)r > n - off || memcmp(buf, (const char *)p + off, (size_t)r) != 0)
+            same = false;
+        else
+            off += (size_t)r;
+    }
+    close(fd);
+    return same;
+}
+
+int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                         struct tl_buf *used, struct tl_err *err)
+{
+    struct tl_buf name = TL_BUF_INIT;
+    int rc = -1;
+    bool failed_io = false; /* err already says why */
+    for (unsigned k = 0; k < 10000; k++) {
+        tl_buf_reset(&name);
+        /* The name; then one named by the content, so that however many
+         * payloads share a bad name, each costs two probes; then ~N. */
+        char tag[24];
+        if (k == 1)
+            snprintf(tag, sizeof(tag), "~%016llx", (unsigned long long)tl_hash(p, n));
+        else
+            snprintf(tag, sizeof(tag), "~%u", k);
+        if (k == 0)
+            tl_buf_adds(&name, rel);
+        else
+            flat_name(&name, rel, tag);
+        int fd;
+        int r = try_open(o, name.buf, O_CREAT | O_EXCL, &fd, err);
+        if (r < 0) {
+            failed_io = true;
+            break;
+        }
+        if (r == 0) {
+            o->files++;
+            rc = write_close(o, fd, name.buf, p, n, err);
+            failed_io = rc < 0;
+        } else if (tl_writer_sync_file(o->writer, name.buf, err) < 0) {
+            failed_io = true; /* the file may not be written yet */
+            break;
+        } else if (same_content(o, name.buf, p, n)) {
+            rc = 0; /* already there: content-addressed names repeat */
+        } else {
+            continue;
+        }
+        if (rc == 0 && used)
+            tl_buf_addstr(used, tl_buf_str(&name));
+        break;
+    }
+    if (rc < 0 && !failed_io)
+        tl_error(err, "cannot write %s/%s: no free name", o->target, rel);
+    tl_buf_release(&name);
+    return rc;
+}
+
+static void release(struct tl_outdir *o)
+{
+    free_made(o);
+    if (o->dirfd >= 0)
+        close(o->dirfd);
+    o->dirfd = -1;
+    free(o->tmp);
+    free(o->target);
+    o->tmp = o->target = NULL;
+    tl_writer_free(o->writer);
+    o->writer = NULL;
+    if (o->arena.head || o->dirs.entries) {
+        tl_map_release(&o->dirs);
+        tl_arena_release(&o->arena);
+    }
+}
+
+int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err)
+{
+    struct stat st;
+    int rc = 0;
+    if (tl_writer_sync(o->writer, err) < 0) {
+        tl_outdir_abort(o);
+        return -1;
+    }
+    mode_t um = umask(0); /* umask() reads by setting: put it back */
+    umask(um);
+    fchmod(o->dirfd, 0777 & ~um);
+    if (lstat(o->target, &st) == 0) {
+        if (!o->overwrite || !S_ISDIR(st.st_mode)) {
+            rc = tl_error_code(err, TL_ERR_EXISTS,
+                               "Directory %s appeared while tlparse ran; not replacing it",
+                               o->target);
+            tl_remove_tree(o->tmp);
+        } else if (renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->target, RENAME_EXCHANGE) == 0) {
+            /* The old report now sits at the temporary name. */
+            tl_remove_tree(o->tmp);
+        } else if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) {
+            rc = tl_error(err, "cannot replace %s: %s", o->target, strerror(errno));
+            tl_remove_tree(o->tmp);
+        } else {
+            /* No atomic exchange on this file system: move the old report
+             * aside first, so that a failure leaves it intact. */
+            size_t len = strlen(o->tmp) + 8;
+            char *old = tl_xmalloc(len);
+            snprintf(old, len, "%s.old", o->tmp);
+            if (rename(o->target, old) < 0) {
+                rc = tl_error(err, "cannot replace %s: %s", o->target, strerror(errno));
+                tl_remove_tree(o->tmp);
+            } else if (rename(o->tmp, o->target) < 0) {
+                int e = errno;
+                if (rename(old, o->target) == 0)
+                    rc = tl_error(err, "cannot replace %s: %s", o->target, strerror(e));
+                else
+                    rc = tl_error(err, "cannot replace %s: %s; the previous report is kept at %s",
+                                  o->target, strerror(e), old);
+                tl_remove_tree(o->tmp);
+            } else {
+                tl_remove_tree(old);
+            }
+            free(old);
+        }
+    } else if (rename(o->tmp, o->target) < 0) {
+        rc = tl_error(err, "cannot create %s: %s", o->target, strerror(errno));
+        tl_remove_tree(o->tmp);
+    }
+    release(o);
+    return rc;
+}
+
+void tl_outdir_abort(struct tl_outdir *o)
+{
+    /* Stop writing first: the worker may hold files of the folder. */
+    tl_writer_free(o->writer);
+    o->writer = NULL;
+    if (o->tmp)
+        tl_remove_tree(o->tmp);
+    remove_made(o);
+    release(o);
+}
+
+/* ---- buffered files ------------------------------------------------------------ */
+
+#define FLUSH_AT (256 * 1024)
+
+int tl_outfile_open(struct tl_outfile *f, struct tl_outdir *o, const char *rel, struct tl_err *err)
+{
+    f->fd = -1;
+    f->dir = o;
+    f->name = rel;
+    tl_buf_init(&f->buf, FLUSH_AT + 4096);
+    if (tl_outdir_create(o, rel, &f->fd, NULL, err) < 0) {
+        tl_buf_release(&f->buf);
+        return -1;
+    }
+    return 0;
+}
+
+int tl_outfile_flush(struct tl_outfile *f, struct tl_err *err)
+{
+    if (f->fd < 0 || !f->buf.len || !f->dir->writer)
+        return 0;
+    f->dir->bytes += f->buf.len;
+    return tl_writer_give(f->dir->writer, f->fd, false, &f->buf, f->name, err);
+}
+
+int tl_outfile_maybe_flush(struct tl_outfile *f, struct tl_err *err)
+{
+    return f->buf.len >= FLUSH_AT ? tl_outfile_flush(f, err) : 0;
+}
+
+int tl_outfile_close(struct tl_outfile *f, struct tl_err *err)
+{
+    int rc = 0;
+    if (f->fd >= 0 && !f->dir->writer) {
+        close(f->fd); /* the folder is gone already (aborted) */
+    } else if (f->fd >= 0) {
+        f->dir->bytes += f->buf.len;
+        /* The last bytes, then the close, in the writer's order. */
+        rc = tl_writer_give(f->dir->writer, f->fd, true, &f->buf, f->name, err);
+    }
+    f->fd = -1;
+    tl_buf_release(&f->buf);
+    return rc;
+}
+
+/* ---- safe names -------------------------------------------------------------------- */
+
+static bool is_device_name(const char *p, size_t n)
+{
+    static const char *const dev[] = {"CON", "PRN", "AUX", "NUL"};
+    size_t stem = 0;
+    while (stem < n && p[stem] != '.')
+        stem++;
+    char up[5];
+    if (stem == 3 || stem == 4) {
+        for (size_t i = 0; i < stem; i++)
+            up[i] = (char)(p[i] >= 'a' && p[i] <= 'z' ? p[i] - 32 : p[i]);
+        up[stem] = '\0';
+        if (stem == 3) {
+            for (size_t i = 0; i < TL_ARRAY_LEN(dev); i++)
+                if (!strcmp(up, dev[i]))
+                    return true;
+        } else if ((!memcmp(up, "COM", 3) || !memcmp(up, "LPT", 3)) && up[3] >= '1' &&
+                   up[3] <= '9') {
+            return true;
+        }
+    }
+    return false;
+}
+
+#define MAX_PART 200
+#define MAX_PARTS 32
+
+static void add_bytes(struct tl_buf *out, const char *p, size_t n, bool first)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c < 0x20 || c == 0x7f || c == '\\' || c == '/' || (first && i == 0 && c == '.'))
+            c = '_';
+        tl_buf_addch(out, (char)c);
+    }
+}
+
+#define KEEP_HEAD 130
+#define KEEP_TAIL 50
+
+static void add_part(struct tl_buf *out, const char *p, size_t n)
+{
+    if (n == 1 && p[0] == '.') {
+        tl_buf_adds(out, "_.");
+        return;
+    }
+    if (n == 2 && p[0] == '.' && p[1] == '.') {
+        tl_buf_adds(out, "_..");
+        return;
+    }
+    if (is_device_name(p, n))
+        tl_buf_addch(out, '_');
+    if (n <= MAX_PART) {
+        add_bytes(out, p, n, true);
+        return;
+    }
+    /* Too long: keep the start and the end (which holds the extension or the
+     * last folder's name), with a hash of the whole between them. No UTF-8
+     * sequence is cut in half. */
+    size_t head = KEEP_HEAD, tail = n - KEEP_TAIL;
+    while (head > 0 && ((unsigned char)p[head] & 0xC0) == 0x80)
+        head--;
+    while (tail < n && ((unsigned char)p[tail] & 0xC0) == 0x80)
+        tail++;
+    add_bytes(out, p, head, true);
+    tl_buf_addf(out, "~%08x~", (unsigned)(tl_hash(p, n) & 0xffffffffu));
+    add_bytes(out, p + tail, n - tail, false);
+}
+
+#define MAX_TOTAL 1000
+
+/* When out[start..) is longer than MAX_TOTAL, keep its trailing whole parts
+ * (the file name and as many folders as fit) behind a tag made of the hash
+ * of the whole name: every part stays a part, none grows. */
+static void cap_total(struct tl_buf *out, size_t start, struct tl_str name)
+{
+    size_t len = out->len - start;
+    if (len <= MAX_TOTAL)
+        return;
+    char tag[16];
+    int tn =
+        snprintf(tag, sizeof(tag), "~%08x/", (unsigned)(tl_hash(name.p, name.n) & 0xffffffffu));
+    const char *b = out->buf + start;
+    size_t from = len;
+    for (size_t i = 0; i < len; i++) {
+        if (b[i] == '/' && len - (i + 1) + (size_t)tn <= MAX_TOTAL) {
+            from = i + 1;
+            break;
+        }
+    }
+    if (from == len) /* cannot happen: parts are at most about 210 bytes */
+        from = len - (MAX_TOTAL - (size_t)tn);
+    size_t keep = len - from;
+    memmove(out->buf + start + tn, out->buf + start + from, keep);
+    memcpy(out->buf + start, tag, (size_t)tn);
+    tl_buf_setlen(out, start + (size_t)tn + keep);
+}
+
+void tl_path_safe(struct tl_buf *out, struct tl_str name, bool allow_slash)
+{
+    size_t start_len = out->len;
+    if (!allow_slash) {
+        if (name.n)
+            add_part(out, name.p, name.n);
+    } else {
+        /* The parts; past MAX_PARTS, the first MAX_PARTS - 2 stay folders,
+         * the middle ones are folded into one part (cut like any part), and
+         * the last is kept as the file. */
+        size_t nparts = 0;
+        const char *end = name.p + name.n;
+        for (const char *q = name.p; q < end;) {
+            const char *e = memchr(q, '/', (size_t)(end - q));
+            if (!e)
+                e = end;
+            nparts += e > q;
+            q = e + 1;
+        }
+        size_t i = 0;
+        const char *fold = NULL; /* start of the folded run */
+        for (const char *q = name.p; q < end;) {
+            const char *e = memchr(q, '/', (size_t)(end - q));
+            if (!e)
+                e = end;
+            if (e > q) {
+                bool last = i + 1 == nparts;
+                if (nparts > MAX_PARTS && i >= MAX_PARTS - 2 && !last) {
+                    if (!fold)
+                        fold = q;
+                } else {
+                    if (fold) {
+                        /* the folded run ends before this last part */
+                        const char *fe = q - 1;
+                        tl_buf_addch(out, '/');
+                        add_part(out, fold, (size_t)(fe - fold));
+                        fold = NULL;
+                    }
+                    if (out->len > start_len)
+                        tl_buf_addch(out, '/');
+                    add_part(out, q, (size_t)(e - q));
+                }
+                i++;
+            }
+            q = e + 1;
+        }
+    }
+    if (out->len == start_len)
+        tl_buf_addch(out, '_');
+    cap_total(out, start_len, name);
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The report folder. Everything is written into a temporary folder beside
+ * the target (`.<name>.tlparse-XXXXXX`) through a directory fd, so no path
+ * can leave it; tl_outdir_commit() renames it into place (swapping it with
+ * an old report atomically under --overwrite), tl_outdir_abort() removes it.
+ * Names that come from a log go through tl_path_safe() first.
+ * Depends on arena, buf, err, map, str.
+ */
+#ifndef TL_OUTDIR_H
+#define TL_OUTDIR_H
+
+#include "base/config.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/map.h"
+#include "base/str.h"
+#include "output/writer.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tl_outdir {
+    char *target; /* as given, without trailing slashes */
+    char *tmp;    /* the temporary folder's path */
+    char **made;  /* parent folders of the target that we created (removed on abort) */
+    size_t nmade;
+    int dirfd; /* open on tmp */
+    bool overwrite;
+    struct tl_arena arena;
+    struct tl_map dirs; /* sub-folders already created */
+    uint64_t bytes;     /* bytes written */
+    uint64_t files;     /* files created */
+    struct tl_writer *writer;
+};
+
+/* Bytes the writer may hold for files not yet written. */
+#define WRITE_BEHIND_BYTES (4u << 20)
+
+/**
+ * Check the target and create the temporary folder. Fails (TL_ERR_EXISTS)
+ * when the target exists and overwrite is false, and when it exists but is
+ * not a folder. Creates the target's parent folders.
+ */
+int tl_outdir_open(struct tl_outdir *o, const char *target, bool overwrite, struct tl_err *err);
+/**
+ * Create (or truncate) rel for streaming; returns an fd the caller closes.
+ * Parent sub-folders are created. When rel cannot be created as it is (a
+ * folder of that name exists, a parent is a file, the path is too long),
+ * a flattened variant in the same top folder is used, made unique with
+ * "~N": the name used is appended to *used when used is not NULL.
+ */
+int tl_outdir_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_buf *used,
+                     struct tl_err *err);
+/** Write (create or replace) rel with n bytes, as tl_outdir_create. */
+int tl_outdir_write(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                    struct tl_buf *used, struct tl_err *err);
+/**
+ * Write rel unless it exists: when it holds the same bytes nothing is done;
+ * when it holds other bytes, a variant "~N" name is used (in *used).
+ * For content-addressed names (payloads/<md5>.txt), which repeat.
+ */
+int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                         struct tl_buf *used, struct tl_err *err);
+/**
+ * With on, the bytes of files are written by a worker thread while the
+ * caller goes on (see writer.h): a write's failure is then reported by a
+ * later call, tl_outdir_sync() or tl_outdir_commit() at the latest.
+ * Off (the default) writes in the calling thread.
+ */
+void tl_outdir_write_behind(struct tl_outdir *o, bool on);
+/** Wait until every file handed over is written; -1 if one failed. */
+int tl_outdir_sync(struct tl_outdir *o, struct tl_err *err);
+/** Move the finished report into place. The struct is released either way. */
+int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err);
+/** Remove the temporary folder and release the struct. Safe to call twice. */
+void tl_outdir_abort(struct tl_outdir *o);
+
+/** Remove a folder tree without following symbolic links. */
+int tl_remove_tree(const char *path);
+
+/* A buffered output file. */
+struct tl_outfile {
+    int fd;
+    struct tl_buf buf;
+    const char *name; /* for messages; borrowed */
+    struct tl_outdir *dir;
+};
+
+/** Open rel (a fixed name of ours) for buffered writing. */
+int tl_outfile_open(struct tl_outfile *f, struct tl_outdir *o, const char *rel, struct tl_err *err);
+/** Flush if more than a threshold is buffered. */
+int tl_outfile_maybe_flush(struct tl_outfile *f, struct tl_err *err);
+int tl_outfile_flush(struct tl_outfile *f, struct tl_err *err);
+/** Flush and close; the struct is released either way. */
+int tl_outfile_close(struct tl_outfile *f, struct tl_err *err);
+
+/**
+ * Append to out a version of name that is safe as a relative path inside
+ * the report: with allow_slash, '/' separates folders and empty, "." and ".."
+ * parts are neutralised; otherwise '/' becomes '_'. Control characters, '\\'
+ * and NUL become '_', a leading '.' becomes '_', Windows device names get a
+ * '_' prefix, parts longer than 200 bytes are cut and tagged with a hash,
+ * past 32 parts the middle ones are folded into one, and a result longer
+ * than 1000 bytes is cut and tagged. The result is never empty.
+ */
+void tl_path_safe(struct tl_buf *out, struct tl_str name, bool allow_slash);
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * File writes on a second core. The report folder decides names and creates
+ * files itself, on the parser's thread, so that what a name becomes never
+ * depends on timing; it then hands the bytes of each file to a worker that
+ * writes them and closes the file. Copying bytes into the page cache is the
+ * largest cost of a run after parsing: on two cores it overlaps with parsing.
+ *
+ * Jobs run in submission order. Buffers are handed over, not copied, and
+ * recycled. Bytes and files in flight are bounded (memory, and open files:
+ * each queued job holds one). The first failure is kept: later jobs are not
+ * written, only closed, and every later call reports that failure, so a run
+ * stops with one message naming the file and the OS error.
+ * With threads off every job runs inside the call that submits it.
+ * Depends on buf, err.
+ */
+#ifndef TL_WRITER_H
+#define TL_WRITER_H
+
+#include "base/config.h"
+#include "base/buf.h"
+#include "base/err.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct tl_writer;
+
+/**
+ * A writer for files of the folder named target (for messages: "cannot
+ * write <target>/<name>: <OS error>"). With threads false, or when no thread
+ * can be started, jobs run synchronously.
+ */
+struct tl_writer *tl_writer_new(const char *target, size_t max_inflight, bool threads);
+/** Whether jobs run on a worker thread. */
+bool tl_writer_threaded(const struct tl_writer *w);
+
+/**
+ * Append the bytes of *data to fd, then close fd when close_fd. Takes the
+ * buffer's memory and leaves *data empty (with recycled memory). name is
+ * copied. Blocks while too much is in flight. Returns -1 with err filled
+ * when this or an earlier job failed; fd is closed then if close_fd.
+ */
+int tl_writer_give(struct tl_writer *w, int fd, bool close_fd, struct tl_buf *data,
+                   const char *name, struct tl_err *err);
+/** The same for bytes the caller keeps: they are copied. */
+int tl_writer_write(struct tl_writer *w, int fd, bool close_fd, const void *p, size_t n,
+                    const char *name, struct tl_err *err);
+/** Wait until every job has run; -1 with err filled if one failed. */
+int tl_writer_sync(struct tl_writer *w, struct tl_err *err);
+/**
+ * Wait until the file name (as given to the calls above) is written, when
+ * it has jobs queued or running; -1 with err filled if a job failed.
+ */
+int tl_writer_sync_file(struct tl_writer *w, const char *name, struct tl_err *err);
+/**
+ * Stop the worker and release everything. Jobs still queued are dropped,
+ * their files closed unwritten: call tl_writer_sync() first to keep them.
+ */
+void tl_writer_free(struct tl_writer *w);
+
+/** Write all of p[0..n) to fd, retrying short writes; -1 with errno set. */
+int tl_write_all(int fd, const void *p, size_t n);
+
+#endif

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * index.html (spec core.md §4.1): the stack trie, the failures summary, the
+ * explanation of compile ids, and the listing of every artifact by compile
+ * id. Written in pieces through a buffered file, since with tens of
+ * thousands of compile ids the listing runs to megabytes.
+ */
+#include "base/config.h"
+#include "report/pages.h"
+#include "report/assets.h"
+#include "report/html.h"
+
+#include <string.h>
+
+static const char intro[] =
+    "<h2>Stack trie</h2>\n"
+    "<p>\n"
+    "The <strong>stack trie</strong> is a way of getting a quick orientation on where all the\n"
+    "compilations in a model take place, esp., if you are compiling a codebase you are "
+    "unfamiliar with.\n"
+    "It is a tree of stack frames, for all stacks that triggered PT2 compilation.  If only a "
+    "single\n"
+    "stack is in the tree, you will simply see a plain list of frames (most recent call last).  "
+    "With\n"
+    "multiple stacks, at every point where two stacks diverge from having a common prefix, we "
+    "increase\n"
+    "the indentation of the list and have a separate sub-list per sub-tree.\n"
+    "</p>\n"
+    "<p>\n"
+    "Legend: <span class='status-ok'>[Success]</span> <span class='status-break'>[Success with "
+    "restart (e.g., graph break)]</span> <span class='status-empty'>[Empty graph]</span> <span "
+    "class='status-error'>[Error]</span> <span class='status-missing'>[Metrics were "
+    "missing]</span>\n"
+    "</p>\n";
+
+static const char ir_dumps[] =
+    "<h2>IR dumps</h2>\n"
+    "<p>\n"
+    "The <strong>IR dumps</strong> collected from dynamo, aot autograd and inductor are grouped "
+    "by compile id below,\n"
+    "in chronological order of compilation.\n"
+    "<strong>[x/y]</strong> is the compile id: x is the frame id (the n-th distinct frame that "
+    "dynamo compiled)\n"
+    "and y is the frame compile id (the n-th time that frame was compiled, for example after a "
+    "recompile).\n"
+    "A suffix <strong>_z</strong> is the attempt: dynamo restarted the analysis of the frame, "
+    "for example\n"
+    "after a graph break, and z counts the restarts.\n"
+    "A prefix <strong>!a/</strong> marks a compilation made by compiled autograd, with a its "
+    "compiled autograd id.\n"
+    "</p>\n"
+    "<p>\n"
+    "Within a compile id, the products are listed in the order they were produced, which "
+    "follows the phases of compilation:\n"
+    "</p>\n"
+    "<ol>\n"
+    "<li>If compiled autograd is on, <code>compiled_autograd_graph</code>, the graph it "
+    "captured.</li>\n"
+    "<li><code>dynamo_output_graph</code>, the FX graph dynamo traced.</li>\n"
+    "<li>With DDP, <code>optimize_ddp_split_graph</code> and the "
+    "<code>optimize_ddp_split_child_submod</code> graphs it was split into.</li>\n"
+    "<li>The AOT autograd graphs: <code>aot_joint_graph</code>, "
+    "<code>aot_forward_graph</code> and <code>aot_backward_graph</code> for training, or "
+    "<code>aot_inference_graph</code>.</li>\n"
+    "<li><code>inductor_post_grad_graph</code>, the graph inductor lowers after its "
+    "passes.</li>\n"
+    "<li><code>inductor_output_code</code>, the code inductor generated.</li>\n"
+    "</ol>\n";
+
+static void listing_key(struct tl_buf *out, const struct tl_dirkey *k)
+{
+    tl_buf_adds(out, "<li><a id=\"");
+    tl_html_attr_cstr(out, k->display);
+    tl_buf_adds(out, "\">");
+    tl_html_attr_cstr(out, k->display);
+    tl_buf_adds(out, "</a>\n<ul>\n");
+    for (const struct tl_artifact *a = k->first; a; a = a->next) {
+        tl_buf_adds(out, "<li><a href=\"");
+        tl_page_artifact_href(out, a);
+        tl_buf_adds(out, "\">");
+        tl_html_attr_cstr(out, a->name);
+        tl_buf_adds(out, "</a>");
+        if (a->readable_url && a->readable_url[0]) {
+            tl_buf_adds(out, " (<a href=\"");
+            tl_html_path(out, a->readable_url, strlen(a->readable_url));
+            tl_buf_adds(out, "\">readable_html</a>)");
+        }
+        tl_buf_addch(out, ' ');
+        tl_buf_adds(out, tl_cache_suffix_text(a->suffix));
+        tl_buf_adds(out, " (");
+        tl_buf_addu(out, a->number);
+        tl_buf_adds(out, ")</li>\n");
+    }
+    tl_buf_adds(out, "</ul>\n</li>\n");
+}
+
+int tl_page_index(struct tl_outfile *f, const struct tl_index_page *p, struct tl_err *err)
+{
+    struct tl_buf *out = &f->buf;
+    tl_buf_adds(out, "<html>\n<head>\n<meta charset=\"UTF-8\">\n<title>tlparse</title>\n"
+                     "</head>\n<style>\n");
+    tl_buf_adds(out, tl_asset_style_css);
+    tl_buf_adds(out, "</style>\n<script>\n");
+    tl_buf_adds(out, tl_asset_toggle_js);
+    tl_buf_adds(out, "</script>\n<body>\n<div>\n");
+    if (p->custom_header_html)
+        tl_buf_adds(out, p->custom_header_html); /* raw by design: the user's own HTML */
+    tl_buf_adds(out, intro);
+    tl_trie_render(out, p->trie, "Stack", p->strtab, p->status, p->status_ctx);
+    tl_buf_adds(out, "\n</div>\n<div>\n");
+    if (tl_outfile_maybe_flush(f, err) < 0)
+        return -1;
+    if (p->nfailures) {
+        tl_buf_adds(out, "<h2>Failures and Restarts</h2>\n<p>\nSome compilations restarted "
+                         "(for example after a graph break) or failed. Each restart or failure "
+                         "is listed with its reason.\n</p>\n<p>\nThis run had <strong><a "
+                         "href=\"failures_and_restarts.html\">");
+        tl_buf_addu(out, p->nfailures);
+        tl_buf_adds(out, " restart(s) and/or compilation failure(s)</a></strong>.\n</p>\n");
+    }
+    tl_buf_adds(out, ir_dumps);
+    if (p->has_chromium)
+        tl_buf_adds(out, "<h2>Chromium Events</h2>\n<p>\nThe compilation events of this run "
+                         "are in <a href=\"chromium_events.json\">chromium_events.json</a>; "
+                         "open it in <a href=\"https://ui.perfetto.dev/\">Perfetto</a> to see "
+                         "a timeline.\n</p>\n");
+    tl_buf_adds(out, "<p>\n<a href=\"collectives_parity.json\">Collectives Parity report</a> "
+                     "(written for multi-rank runs)\n</p>\n");
+    tl_buf_adds(out, "Build products below:\n<ul>\n");
+    size_t n = tl_map_len(&p->dir->keys);
+    for (size_t i = 0; i < n; i++) {
+        listing_key(out, tl_map_at(&p->dir->keys, i)->value);
+        if (tl_outfile_maybe_flush(f, err) < 0)
+            return -1;
+    }
+    tl_buf_adds(out, "</ul>\n</div>\n");
+    if (p->unknown_trie && !tl_trie_empty(p->unknown_trie)) {
+        tl_buf_adds(out, "<h2>Unknown stacks</h2>\n<p>\nThese stacks come from log entries "
+                         "that were made without a compile context.\n</p>\n");
+        tl_trie_render(out, p->unknown_trie, "Stack", p->strtab, p->status, p->status_ctx);
+    }
+    tl_page_query_script(out);
+    tl_buf_adds(out, "</body>\n</html>\n");
+    return tl_outfile_maybe_flush(f, err);
+}
