@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write a hostile TORCH_TRACE log for the HTML-injection end-to-end test
-(tests/e2e/injection.test.mjs): every field that can reach a page of the report
+(tests/e2e/test_injection.py): every field that can reach a page of the report
 carries script-injection strings, each tagged with a unique marker.
 
     python3 tests/e2e/make_hostile_log.py              # the log on stdout

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""A deliberately broken tlparse, to check that injection.test.mjs catches leaks.
+"""A deliberately broken tlparse, to check that test_injection.py catches leaks.
 
-    E2E_REAL_BIN=build/tlparse TLPARSE_BIN=tests/e2e/mutant_tlparse.py node --test tests/e2e/
+    E2E_REAL_BIN=build/tlparse bash tests/e2e.sh tests/e2e/mutant_tlparse.py
 
 runs the real binary, then un-escapes one hostile string on several pages (a script in
 the failures page, a javascript: and an attribute-breakout link in the index, an <img
