@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The tlparse command: parse options (the reference's CLI, spec core.md §8),
- * call tl_run(), map the result to an exit code, open the report.
+ * The tlparse command: parse options (the reference's CLI, spec core.md §8)
+ * and the environment (TLPARSE_YEAR, TLPARSE_NO_THREADS), call tl_run(), map
+ * the result to an exit code, open the report.
  */
 #include "base/config.h"
 #include "tlparse/tlparse.h"
@@ -176,6 +177,11 @@ int main(int argc, char **argv)
     if (!opt.path)
         return usage_error("the following required argument was not provided:", "<PATH>");
     opt.progress = progress < 0 ? isatty(2) : progress;
+    /* The environment is read here, at the edge; the library takes options only. */
+    const char *year = getenv("TLPARSE_YEAR"); /* reproducible raw.jsonl for tests */
+    if (year && *year)
+        opt.year = atoi(year);
+    opt.no_threads = getenv("TLPARSE_NO_THREADS") != NULL;
 
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The state of one run, shared by run.c (the pipeline: lines -> envelopes ->
- * parsers -> model -> pages) and parsers.c (the parser table). Not public.
+ * The driver's own interface (not public), shared by run.c, log.c and the consumers:
+ *   - a run's messages (a callback, capped per kind, kept off the progress bar);
+ *   - one log parsed into one report folder: tl_log_run(), the stage a multi-rank run calls
+ *     once per rank, which decodes every entry into a typed record, hands it to the
+ *     consumers the options chose, updates the model, and returns a small summary;
+ *   - the consumers: a small struct of callbacks each (the HTML report, raw.jsonl, ...).
  */
 #ifndef TL_RUN_H
 #define TL_RUN_H
@@ -10,78 +14,21 @@
 #include "tlparse/tlparse.h"
 #include "base/arena.h"
 #include "base/buf.h"
-#include "model/directory.h"
-#include "input/envelope.h"
 #include "base/err.h"
-#include "input/glog.h"
-#include "base/map.h"
-#include "output/outdir.h"
-#include "report/pages.h"
 #include "base/progress.h"
-#include "model/stack_trie.h"
+#include "input/md5q.h"
+#include "input/reader.h"
+#include "model/model.h"
+#include "model/record.h"
 #include "model/stats.h"
-#include "model/strtab.h"
+#include "output/outdir.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Status bits of a metrics key (spec §4.6). */
-enum {
-    TL_MS_PRESENT = 1,
-    TL_MS_FAIL = 2,
-    TL_MS_EMPTY = 4,
-    TL_MS_RESTART = 8,
-};
+/* ---- messages ---------------------------------------------------------------------------- */
 
-struct tl_ctx {
-    const struct tl_options *opt;
-    const char *input_name; /* for messages */
-    struct tl_outdir out;
-    struct tl_arena arena;   /* run lifetime */
-    struct tl_arena scratch; /* reset after every entry */
-    struct tl_stats stats;
-    struct tl_strtab strtab;
-    struct tl_directory dir;
-    struct tl_trie trie, unknown_trie;
-    struct tl_map metrics;      /* metrics key -> (uintptr_t) TL_MS_* bits */
-    struct tl_map starts;       /* raw cid key -> struct tl_trie_node (dynamo_start) */
-    struct tl_map specs;        /* raw cid key -> struct tl_shape_rec list */
-    struct tl_map fast_guards;  /* raw cid key -> struct tl_shape_rec list */
-    struct tl_map unknown_keys; /* names of unknown fields seen */
-    uint32_t counter;           /* the output number N */
-    uint64_t nfailures;         /* failures + restarts rows */
-    uint64_t nchromium;
-    bool have_rank;
-    uint32_t rank;
-    bool saw_unknown_cid; /* for --strict-compile-id */
-    int year;
-    uint64_t warned[32]; /* messages printed per kind, to cap floods */
-    struct tl_progress progress;
-    struct tl_outfile failures, chromium, raw_body;
-    struct tl_buf page;     /* reusable page buffer */
-    struct tl_buf env_text; /* the current envelope, copied out of the reader */
-    struct tl_buf payload;  /* the current payload */
-    struct tl_buf utf8_fix; /* a line with invalid UTF-8, repaired */
-    struct tl_md5q *md5q;   /* payload checks, on a worker thread */
-    bool md5_due;           /* the current entry's payload awaits its check */
-    bool md5_truncated;
-    struct tl_str md5_want; /* has_payload, borrowed until the entry is done */
-};
-
-/* One envelope being processed. */
-struct tl_line {
-    uint64_t lineno;
-    const struct tl_glog *glog;
-    struct tl_envelope env;
-    const struct tl_json *root;
-    struct tl_str payload;
-    const char *folder;    /* compile folder */
-    struct tl_dirkey *key; /* compile-directory key */
-    const char *display;   /* display id, NULL when absent */
-    struct tl_buf payload_filename;
-};
-
-/* Kinds of messages, for capping repeated ones. */
+/* Kinds of warnings, for capping repeated ones. */
 enum tl_warn_kind {
     TL_W_GLOG,
     TL_W_JSON,
@@ -95,24 +42,116 @@ enum tl_warn_kind {
     TL_W_FAILREASON,
     TL_W_LONG,
     TL_W_OTHER,
+    TL_W__COUNT,
 };
 
-/** Print "tlparse: warning: FILE:LINE: ..." (capped per kind). lineno 0: no line. */
-void tl_warn(struct tl_ctx *c, enum tl_warn_kind kind, uint64_t lineno, const char *fmt, ...)
-    TL_PRINTF(4, 5);
+/* Where a run's messages go. */
+struct tl_messages {
+    const struct tl_options *opt; /* its message callback */
+    struct tl_progress *progress; /* cleared before each message; may be NULL */
+    const char *input;            /* the log's name, for warnings */
+    uint64_t warned[TL_W__COUNT]; /* warnings printed per kind */
+};
+
+/** One message line (printf format; control characters of log text made printable). */
+void tl_say(struct tl_messages *m, enum tl_message_kind kind, const char *fmt, ...) TL_PRINTF(3, 4);
+/** "tlparse: warning: INPUT:LINE: ..." (lineno 0: no line), at most 20 of each kind. */
+void tl_warn_at(struct tl_messages *m, enum tl_warn_kind kind, uint64_t lineno, const char *fmt,
+                ...) TL_PRINTF(4, 5);
+/** "tlparse: error: ..." for err, and the exit code that goes with it. */
+int tl_report_error(const struct tl_options *opt, const struct tl_err *err);
+
+/* ---- one log into one folder --------------------------------------------------------------- */
+
+struct tl_log;
+
+/* Records a consumer is given besides the usable ones (TL_REC_OK). */
+enum {
+    TL_WANT_OTHER_RANK = 1, /* entries of another rank */
+    TL_WANT_BAD = 2,        /* entries whose envelope failed its type checks */
+};
+
+/*
+ * A consumer of records. Each callback returns 0, or -1 with err filled (an I/O error: the
+ * run stops). Consumers see the records in log order, in the order of the list, and the
+ * model as it was before each record (the driver updates it after them). A record's
+ * payload_file, set by one consumer, is seen by the ones after it.
+ */
+struct tl_consumer_ops {
+    const char *name;
+    unsigned wants; /* TL_WANT_* */
+    void *(*create)(struct tl_log *log);
+    int (*start)(void *self, struct tl_log *log, struct tl_err *err); /* may be NULL */
+    int (*record)(void *self, struct tl_log *log, struct tl_record *r, struct tl_err *err);
+    int (*finish)(void *self, struct tl_log *log, struct tl_err *err); /* may be NULL */
+    void (*destroy)(void *self); /* also after a failed run: closes what is open */
+};
+
+#define TL_MAX_CONSUMERS 8
+
+/* One log being parsed into one report folder. */
+struct tl_log {
+    const struct tl_options *opt;
+    const char *path; /* the log file; NULL for opt->mem_input */
+    struct tl_outdir *out;
+    bool threads; /* helper threads (md5 checks, writes, the raw.log copy) */
+    int year;     /* of raw.jsonl timestamps */
+    struct tl_messages msg;
+    struct tl_progress progress;
+    struct tl_reader *reader;
+    struct tl_arena arena;   /* run lifetime */
+    struct tl_arena scratch; /* reset after every entry */
+    struct tl_model model;
+    struct tl_stats stats;
+    struct tl_map unknown_keys; /* names of unknown fields seen (at most 1000) */
+    bool have_rank;
+    uint32_t rank;
+    bool saw_unknown_cid;
+    struct tl_buf page; /* a page buffer the consumers share, one page at a time */
+
+    /* the entry being read */
+    struct tl_buf env_text; /* its envelope, copied out of the reader */
+    struct tl_buf payload;  /* its payload */
+    struct tl_buf utf8_fix; /* its line, with invalid UTF-8 repaired */
+    struct tl_md5q *md5q;   /* payload checks, on a worker thread */
+    bool md5_due;           /* the payload awaits its check */
+    bool md5_truncated;
+    struct tl_str md5_want; /* has_payload, borrowed until the entry is done */
+
+    struct {
+        const struct tl_consumer_ops *ops;
+        void *self;
+    } cons[TL_MAX_CONSUMERS];
+    size_t ncons;
+};
+
+/* What tl_log_run() tells its caller about the log. */
+struct tl_log_summary {
+    uint64_t bytes_in, lines;
+    struct tl_stats stats;
+    bool saw_unknown_cid; /* an entry had no usable compile id (--strict-compile-id) */
+    size_t compile_ids;   /* keys of the compile directory */
+};
 
 /**
- * Add a file of the envelope's compile folder: fname gets the _N suffix
- * (spec §3.1), is written and listed. payload_file: it is the line's payload
- * file for raw.jsonl. Returns -1 only on write errors.
+ * Parse one log into the report folder out, with the consumers the options choose, and
+ * print its Stats line. reader is the open log (taken over: freed here); path is its file
+ * (NULL for opt->mem_input), name its name in messages. The folder is neither committed nor
+ * aborted: the caller does that. *sum is filled either way.
  */
-int tl_emit_file(struct tl_ctx *c, struct tl_line *l, struct tl_str fname, const char *data,
-                 size_t n, bool payload_file, struct tl_err *err);
+int tl_log_run(const struct tl_options *opt, struct tl_reader *reader, const char *path,
+               const char *name, struct tl_outdir *out, struct tl_log_summary *sum,
+               struct tl_err *err);
 
-/** Run the parser table (spec §3.2) on one envelope. */
-int tl_parsers_run(struct tl_ctx *c, struct tl_line *l, struct tl_err *err);
+/** A warning about the log being parsed, in line order with the payload checks. */
+void tl_log_warn(struct tl_log *log, enum tl_warn_kind kind, uint64_t lineno, const char *fmt, ...)
+    TL_PRINTF(4, 5);
 
-/** compilation_metrics processing (spec §3.4), after the parsers. */
-int tl_metrics_process(struct tl_ctx *c, struct tl_line *l, struct tl_err *err);
+/* ---- the consumers (consumer_*.c) ---------------------------------------------------------- */
+
+extern const struct tl_consumer_ops tl_consumer_report;   /* pages, artifacts, chromium */
+extern const struct tl_consumer_ops tl_consumer_payloads; /* payloads/<md5>.txt */
+extern const struct tl_consumer_ops tl_consumer_rawjsonl; /* raw.jsonl */
+extern const struct tl_consumer_ops tl_consumer_rawlog;   /* raw.log */
 
 #endif

@@ -2,7 +2,9 @@
 /*
  * libtlparse: turn a TORCH_TRACE structured log into an HTML report.
  * The CLI, the tests, the fuzzers and the benchmarks all go through tl_run().
- * Messages go to stderr; nothing is printed on stdout.
+ * Messages (warnings, the Stats line, errors) go to the options' message
+ * callback, by default to stderr; nothing is printed on stdout. The library
+ * reads no environment variable: the CLI turns them into options.
  */
 #ifndef TLPARSE_H
 #define TLPARSE_H
@@ -29,6 +31,13 @@ enum tl_exit {
     TL_EXIT_INTERRUPTED = 130 /* SIGINT/SIGTERM: nothing was left behind */
 };
 
+/** What a message is; each message is one line without its newline. */
+enum tl_message_kind {
+    TL_MSG_INFO,    /* "tlparse: parsing ...", the Stats line, verbose notes */
+    TL_MSG_WARNING, /* "tlparse: warning: FILE:LINE: ..." */
+    TL_MSG_ERROR,   /* "tlparse: error: ..." */
+};
+
 struct tl_options {
     const char *path;               /* log file, or folder (newest log is taken) */
     const char *out_dir;            /* NULL: "tl_out" */
@@ -43,8 +52,13 @@ struct tl_options {
     bool inductor_provenance;       /* -i: not supported yet */
     bool all_ranks_html;            /* not supported yet */
     bool progress;                  /* draw a progress bar on stderr */
+    bool no_threads;                /* do all the work on the calling thread (same output) */
+    int year;                       /* year of raw.jsonl timestamps; 0: this year (UTC) */
     const char *mem_input;          /* with mem_len: parse this buffer instead of path */
     uint64_t mem_len;
+    /* Where messages go; NULL: each is written to stderr followed by a newline. */
+    void (*message)(void *ctx, enum tl_message_kind kind, const char *line);
+    void *message_ctx;
 };
 
 struct tl_result {

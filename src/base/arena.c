@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Bump-pointer arena: blocks chained from the newest, a reset keeps the first block for
+ * reuse, and big requests get a block of their own.
+ */
 #include "base/config.h"
 #include "base/arena.h"
 #include "base/xalloc.h"

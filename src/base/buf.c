@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The strbuf-style growable buffer (buf.h): growth, appends, formatted appends, and the
+ * appends that make log text safe for a C string or a terminal.
+ */
 #include "base/config.h"
 #include "base/buf.h"
 #include "base/xalloc.h"

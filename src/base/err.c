@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Errors as values: tl_error() fills a struct tl_err with a formatted message and returns -1.
+ */
 #include "base/config.h"
 #include "base/err.h"
 

@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The JSON DOM parser: a recursive-descent reader over one buffer, strings decoded only
+ * when they hold escapes (scanned 16 bytes at a time, scan.h), numbers kept with their
+ * literal kind and converted as serde_json converts them (json_num.c).
+ */
 #include "base/config.h"
 #include "base/json.h"
 #include "base/json_num.h"

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * JSON number literals read as serde_json reads them: integers that fit u64/i64 exactly,
+ * other literals through its significand-then-power-of-ten conversion.
+ */
 #include "base/config.h"
 #include "base/json_num.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 
-/* 1e0 .. 1e308, each the correctly rounded double (as Rust's literals are). */
+/* 1e0 .. 1e308, each the correctly rounded double (as Rust's literals are), made once
+ * (strtod is correctly rounded; a literal table of 309 doubles would be as long as this). */
 static double pow10_tab[309];
-static bool pow10_ready;
+static pthread_once_t pow10_once = PTHREAD_ONCE_INIT;
 
 static void init_pow10(void)
 {
@@ -27,13 +33,11 @@ static void init_pow10(void)
         lit[j] = '\0';
         pow10_tab[i] = strtod(lit, NULL);
     }
-    pow10_ready = true;
 }
 
 static int from_parts(bool positive, uint64_t significand, int32_t exponent, double *out)
 {
-    if (!pow10_ready)
-        init_pow10();
+    pthread_once(&pow10_once, init_pow10);
     double f = (double)significand;
     for (;;) {
         uint32_t a = exponent < 0 ? (uint32_t)0 - (uint32_t)exponent : (uint32_t)exponent;

@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The serde_json-compatible JSON writer: compact and pretty layouts, sorted keys, escaping
+ * eight or sixteen bytes at a time, and floats in shortest round-trip form (Ryu-style
+ * digit generation, serde's layout).
+ */
 #include "base/config.h"
 #include "base/json_write.h"
 #include "base/scan.h"

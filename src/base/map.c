@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The insertion-ordered hash map: entries in an array, open addressing over their indices,
+ * grown at a load factor of three quarters; and the project's string hash.
+ */
 #include "base/config.h"
 #include "base/map.h"
 #include "base/xalloc.h"

@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The progress bar on stderr: bytes, rate and time left, redrawn at most ten times a second.
+ */
 #include "base/config.h"
 #include "base/progress.h"
 

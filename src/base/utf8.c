@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * UTF-8 validation (an ASCII fast path 32 and 8 bytes at a time, then the Unicode table of
+ * well-formed sequences) and repair with U+FFFD.
+ */
 #include "base/config.h"
 #include "base/utf8.h"
 #include "base/buf.h"

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Allocation wrappers that abort with a message when memory runs out, and the overflow-checked
+ * growth of arrays.
+ */
 #include "base/config.h"
 #include "base/xalloc.h"
 

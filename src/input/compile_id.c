@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Compile ids: their display form ([0/0], [!1/2/3_4]), folder name (-_0_0_0) and the two
+ * normalisations the reference keys its maps with.
+ */
 #include "base/config.h"
 #include "input/compile_id.h"
 

@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The envelope decoder: every known top-level key type-checked against the reference's
+ * record types (a table of fields per record), unknown keys collected once, and the compile-id
+ * group decoded as serde decodes a flattened Option<CompileId>.
+ */
 #include "base/config.h"
 #include "input/envelope.h"
 #include "base/map.h"
@@ -587,11 +592,6 @@ const struct tl_json *tl_env_get(const struct tl_json *rec, const char *field)
 {
     const struct tl_json *v = rec ? tl_json_get(rec, field) : NULL;
     return tl_json_is_null(v) ? NULL : v;
-}
-
-bool tl_env_has(const struct tl_json *rec, const char *field)
-{
-    return tl_env_get(rec, field) != NULL;
 }
 
 struct tl_str tl_env_str(const struct tl_json *rec, const char *field)

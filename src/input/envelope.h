@@ -102,7 +102,6 @@ struct tl_frame *tl_envelope_frames(const struct tl_json *stack, struct tl_arena
                                     size_t *n);
 
 /* Typed readers for members of validated records; absent/null give the default. */
-bool tl_env_has(const struct tl_json *rec, const char *field);
 struct tl_str tl_env_str(const struct tl_json *rec, const char *field); /* .p NULL if absent */
 const struct tl_json *tl_env_get(const struct tl_json *rec, const char *field); /* NULL if null */
 

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The glog prefix scanner: finds "V1206 15:18:15.925000 1500233 path:22] " anywhere in a line,
+ * as the reference's unanchored regex does.
+ */
 #include "base/config.h"
 #include "input/glog.h"
 #include "base/utf8.h"

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Payload md5 checks on a worker thread: a bounded queue of payload buffers handed over and
+ * recycled, results kept in submission order for the drain.
+ */
 #include "base/config.h"
 #include "input/md5q.h"
 #include "base/xalloc.h"
 
 #include <md5.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,9 +32,8 @@ struct tl_md5q {
     struct job *spare;       /* recycled jobs with their buffers */
     size_t nspare;
     size_t inflight, max_inflight;
-    size_t unsignalled;    /* bytes queued since the worker was last woken */
-    bool sleeping;         /* the worker waits for work */
-    atomic_size_t pending; /* queued or running */
+    size_t unsignalled; /* bytes queued since the worker was last woken */
+    bool sleeping;      /* the worker waits for work */
     bool running, stop;
     struct tl_md5_result *results;
     size_t nresults, aresults;
@@ -80,7 +82,6 @@ static void finish_job(struct tl_md5q *q, struct job *j, bool bad, const struct 
         tl_buf_release(&j->payload);
         free(j);
     }
-    atomic_fetch_sub(&q->pending, 1);
 }
 
 static void *worker(void *arg)
@@ -118,7 +119,6 @@ struct tl_md5q *tl_md5q_new(size_t max_inflight, bool threads)
 {
     struct tl_md5q *q = tl_xcalloc(1, sizeof(*q));
     q->max_inflight = max_inflight;
-    atomic_init(&q->pending, 0);
     pthread_mutex_init(&q->mu, NULL);
     pthread_cond_init(&q->work, NULL);
     pthread_cond_init(&q->done, NULL);
@@ -156,11 +156,6 @@ void tl_md5q_free(struct tl_md5q *q)
     free(q);
 }
 
-bool tl_md5q_pending(const struct tl_md5q *q)
-{
-    return atomic_load(&((struct tl_md5q *)q)->pending) != 0;
-}
-
 void tl_md5q_submit(struct tl_md5q *q, uint64_t lineno, struct tl_str want, bool truncated,
                     struct tl_buf *payload)
 {
@@ -193,7 +188,6 @@ void tl_md5q_submit(struct tl_md5q *q, uint64_t lineno, struct tl_str want, bool
     *payload = t;
     tl_buf_reset(payload);
     q->inflight += j->payload.len;
-    atomic_fetch_add(&q->pending, 1);
     if (q->threaded) {
         if (q->tail)
             q->tail->next = j;

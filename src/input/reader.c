@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The line reader: plain, gzip or zstd input read in 1 MiB chunks into one buffer, split with
+ * memchr; overlong lines skipped without being held; an optional tee of every chunk.
+ */
 #include "base/config.h"
 #include "input/reader.h"
 #include "base/xalloc.h"

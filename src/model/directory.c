@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The compile directory: keys in first-appearance order, each with its list of artifacts,
+ * and the cache suffix of a file name.
+ */
 #include "base/config.h"
 #include "model/directory.h"
-#include "base/json_write.h"
-#include "output/outdir.h"
-#include "base/xalloc.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 void tl_directory_init(struct tl_directory *d, struct tl_arena *arena)
@@ -90,95 +90,4 @@ struct tl_artifact *tl_directory_add(struct tl_directory *d, struct tl_dirkey *k
     k->last = a;
     k->n++;
     return a;
-}
-
-struct sorted {
-    const char *name; /* display, or "unknown" */
-    const struct tl_dirkey *key;
-};
-
-static int cmp_sorted(const void *a, const void *b)
-{
-    return strcmp(((const struct sorted *)a)->name, ((const struct sorted *)b)->name);
-}
-
-/* Write compile_directory.json, calling flush (when given) after each key so
- * that a caller streaming to a file keeps the buffer small. */
-static int write_json(struct tl_buf *out, const struct tl_directory *d, int (*flush)(void *ctx),
-                      void *ctx)
-{
-    size_t n = tl_map_len(&d->keys);
-    if (!n) {
-        tl_buf_adds(out, "{}");
-        return 0;
-    }
-    struct sorted *v = tl_xcalloc(n, sizeof(*v));
-    for (size_t i = 0; i < n; i++) {
-        const struct tl_dirkey *k = tl_map_at(&d->keys, i)->value;
-        v[i].key = k;
-        v[i].name = k->unknown ? "unknown" : k->display;
-    }
-    qsort(v, n, sizeof(*v), cmp_sorted);
-    tl_buf_adds(out, "{\n");
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        const struct tl_dirkey *k = v[i].key;
-        tl_buf_adds(out, "  ");
-        tl_json_write_string(out, v[i].name, strlen(v[i].name));
-        if (!k->first) {
-            tl_buf_adds(out, ": {\n    \"artifacts\": []\n  }");
-        } else {
-            tl_buf_adds(out, ": {\n    \"artifacts\": [\n");
-            for (const struct tl_artifact *a = k->first; a; a = a->next) {
-                const char *slash = strrchr(a->name, '/');
-                const char *last = slash ? slash + 1 : a->name;
-                tl_buf_adds(out, "      {\n        \"name\": ");
-                tl_json_write_string(out, last, strlen(last));
-                tl_buf_adds(out, ",\n        \"number\": ");
-                tl_buf_addu(out, a->number);
-                tl_buf_adds(out, ",\n        \"readable_url\": ");
-                if (a->readable_url)
-                    tl_json_write_string(out, a->readable_url, strlen(a->readable_url));
-                else
-                    tl_buf_adds(out, "null");
-                tl_buf_adds(out, ",\n        \"suffix\": ");
-                const char *suf = tl_cache_suffix_text(a->suffix);
-                tl_json_write_string(out, suf, strlen(suf));
-                tl_buf_adds(out, ",\n        \"url\": ");
-                tl_json_write_string(out, a->url, strlen(a->url));
-                tl_buf_adds(out, a->next ? "\n      },\n" : "\n      }\n");
-            }
-            tl_buf_adds(out, "    ]\n  }");
-        }
-        tl_buf_adds(out, i + 1 < n ? ",\n" : "\n");
-        if (flush)
-            rc = flush(ctx);
-    }
-    if (rc == 0)
-        tl_buf_adds(out, "}");
-    free(v);
-    return rc;
-}
-
-void tl_directory_write_json(struct tl_buf *out, const struct tl_directory *d)
-{
-    write_json(out, d, NULL, NULL);
-}
-
-struct stream_ctx {
-    struct tl_outfile *f;
-    struct tl_err *err;
-};
-
-static int stream_flush(void *ctx)
-{
-    struct stream_ctx *s = ctx;
-    return tl_outfile_maybe_flush(s->f, s->err);
-}
-
-int tl_directory_write_json_file(struct tl_outfile *f, const struct tl_directory *d,
-                                 struct tl_err *err)
-{
-    struct stream_ctx s = {f, err};
-    return write_json(&f->buf, d, stream_flush, &s);
 }

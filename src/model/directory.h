@@ -4,8 +4,10 @@
  * compile-directory key, in first-appearance order, the list of artifacts
  * (files and links) it produced, with their global numbers. This is what
  * index.html, compile_directory.json and the metrics pages list, and all of
- * it that stays in memory: a few dozen bytes per artifact.
- * Depends on arena, map, buf, compile_id, json_write.
+ * it that stays in memory: a few dozen bytes per artifact. It also hands out
+ * the output numbers N (the `_N` of file names, spec §3.1). The JSON file is
+ * written by report/directory_json.c.
+ * Depends on arena, map, buf, compile_id.
  */
 #ifndef TL_DIRECTORY_H
 #define TL_DIRECTORY_H
@@ -42,22 +44,23 @@ struct tl_dirkey {
     const char *display; /* "[0/0]" or "(unknown)" */
     struct tl_artifact *first, *last;
     size_t n;
-    /* What the key's previous metrics page listed: a repeated compile id's
-     * next page lists only what came after (the reference lists everything
-     * again, quadratic in the number of repeats). */
-    struct tl_artifact *listed_last;
-    size_t listed;
 };
 
 struct tl_directory {
     struct tl_arena *arena; /* borrowed */
     struct tl_map keys;     /* cid key bytes (or "unknown") -> struct tl_dirkey */
+    uint32_t next_number;   /* the next output number N */
 };
 
 void tl_directory_init(struct tl_directory *d, struct tl_arena *arena);
 void tl_directory_release(struct tl_directory *d);
 /** The key for a compile id (NULL: the unknown key), created if new. */
 struct tl_dirkey *tl_directory_key(struct tl_directory *d, const struct tl_compile_id *id);
+/** Take the next output number N. */
+static inline uint32_t tl_directory_number(struct tl_directory *d)
+{
+    return d->next_number++;
+}
 /** Append an artifact to k. Strings are copied. readable may be NULL. */
 struct tl_artifact *tl_directory_add(struct tl_directory *d, struct tl_dirkey *k, const char *url,
                                      const char *name, uint32_t number, bool is_link);
@@ -65,13 +68,5 @@ struct tl_artifact *tl_directory_add(struct tl_directory *d, struct tl_dirkey *k
 enum tl_cache_suffix tl_cache_suffix_of(const char *path);
 /** The suffix's text ("", "❌", "✅", "❓"). */
 const char *tl_cache_suffix_text(uint8_t s);
-/** Append compile_directory.json (pretty, keys sorted bytewise). */
-void tl_directory_write_json(struct tl_buf *out, const struct tl_directory *d);
-
-struct tl_outfile;
-struct tl_err;
-/** The same, streamed into a file through its buffer. */
-int tl_directory_write_json_file(struct tl_outfile *f, const struct tl_directory *d,
-                                 struct tl_err *err);
 
 #endif

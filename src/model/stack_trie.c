@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Stack tries: insertion with interned frames (a hash map from (parent, frame) to the child),
+ * counted runs of unknown terminals, and the reference's frame file-name rules.
+ */
 #include "base/config.h"
 #include "model/stack_trie.h"
-#include "report/html.h"
 #include "base/xalloc.h"
+#include "input/envelope.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,7 +107,7 @@ struct tl_trie_node *tl_trie_insert(struct tl_trie *t, const struct tl_frame *fr
     if (term) {
         /* Runs of "(unknown)" (every entry with a top-level stack adds one)
          * are counted, so memory does not grow with the log. */
-        if (term->unknown && node->nterms && node->terms[node->nterms - 1].unknown &&
+        if (!term->compile && node->nterms && !node->terms[node->nterms - 1].compile &&
             node->terms[node->nterms - 1].repeat < UINT32_MAX) {
             node->terms[node->nterms - 1].repeat++;
         } else {
@@ -114,6 +117,21 @@ struct tl_trie_node *tl_trie_insert(struct tl_trie *t, const struct tl_frame *fr
         }
     }
     return node;
+}
+
+struct tl_iframe *tl_trie_frames(struct tl_trie *t, const struct tl_frame *f, size_t n)
+{
+    if (!n)
+        return NULL;
+    struct tl_iframe *out = tl_arena_alloc(t->arena, n * sizeof(*out));
+    for (size_t i = 0; i < n; i++) {
+        out[i].filename = f[i].filename;
+        out[i].line = f[i].line;
+        out[i].name = tl_trie_intern(t, f[i].name.p ? f[i].name : TL_STR_LIT(""));
+        out[i].loc = tl_trie_intern(t, f[i].loc);
+        out[i].uninterned = tl_trie_intern(t, f[i].uninterned_filename);
+    }
+    return out;
 }
 
 /* ---- frame text ----------------------------------------------------------- */
@@ -165,151 +183,4 @@ struct tl_str tl_frame_simplify(struct tl_str file)
         p = m + 1;
     }
     return file;
-}
-
-void tl_frame_render(struct tl_buf *out, const struct tl_iframe *f, const struct tl_strtab *strtab)
-{
-    struct tl_str file;
-    if (f->uninterned) {
-        file = tl_str_cstr(f->uninterned);
-    } else {
-        file = tl_strtab_get(strtab, f->filename);
-        if (!file.p)
-            file = TL_STR_LIT("(unknown)");
-    }
-    struct tl_str simple = tl_frame_simplify(file);
-    struct tl_str k;
-    if (tl_find_eval_with_key(file, &k)) {
-        tl_buf_adds(out, "<a href='dump_file/eval_with_key_");
-        tl_buf_addstr(out, k);
-        tl_buf_adds(out, ".html#L");
-        tl_buf_addi(out, f->line);
-        tl_buf_adds(out, "'>");
-        tl_html_text(out, simple.p, simple.n);
-        tl_buf_addch(out, ':');
-        tl_buf_addi(out, f->line);
-        tl_buf_adds(out, "</a> in ");
-        tl_html_text_cstr(out, f->name ? f->name : "");
-        return;
-    }
-    tl_html_text(out, simple.p, simple.n);
-    tl_buf_addch(out, ':');
-    tl_buf_addi(out, f->line);
-    tl_buf_adds(out, " in ");
-    tl_html_text_cstr(out, f->name ? f->name : "");
-    tl_buf_adds(out, "<br>&nbsp;&nbsp;&nbsp;&nbsp;");
-    if (f->loc)
-        tl_html_text_cstr(out, f->loc);
-}
-
-/* ---- rendering ------------------------------------------------------------- */
-
-static void open_details(struct tl_buf *out, const char *caption)
-{
-    tl_buf_adds(out, "<details><summary>");
-    tl_buf_adds(out, caption);
-    tl_buf_adds(out, "</summary><div class='stack-trie'><ul>");
-}
-
-static void close_details(struct tl_buf *out)
-{
-    tl_buf_adds(out, "</ul></div></details>");
-}
-
-static void render_terms(struct tl_buf *out, const struct tl_trie_node *n, tl_trie_status_fn status,
-                         void *ctx)
-{
-    if (!status)
-        return;
-    for (size_t i = 0; i < n->nterms; i++) {
-        const struct tl_terminal *t = &n->terms[i];
-        if (t->unknown) {
-            for (uint32_t r = 0; r < t->repeat; r++)
-                tl_buf_adds(out, "(unknown) ");
-            continue;
-        }
-        /* Compile ids are rendered from numbers only: nothing to escape. */
-        char id[64];
-        struct tl_buf b = TL_BUF_INIT;
-        tl_cid_display(&b, &t->id);
-        snprintf(id, sizeof(id), "%s", b.buf);
-        tl_buf_release(&b);
-        tl_buf_adds(out, "<a href='#");
-        tl_buf_adds(out, id);
-        tl_buf_adds(out, "' class='");
-        tl_buf_adds(out, status(ctx, t));
-        tl_buf_adds(out, "'>");
-        tl_buf_adds(out, id);
-        tl_buf_adds(out, "</a> ");
-    }
-}
-
-struct walk {
-    const struct tl_trie_node *parent; /* whose children are being listed */
-    const struct tl_trie_node *next;   /* next child to emit */
-    bool close;                        /* emit "</ul></li>" when done */
-};
-
-void tl_trie_render(struct tl_buf *out, const struct tl_trie *t, const char *caption,
-                    const struct tl_strtab *strtab, tl_trie_status_fn status, void *ctx)
-{
-    open_details(out, caption);
-    struct walk *stack = NULL;
-    size_t len = 0, alloc = 0;
-    TL_GROW(stack, 1, alloc);
-    stack[len++] = (struct walk){&t->root, t->root.first_child, false};
-    while (len) {
-        struct walk *w = &stack[len - 1];
-        const struct tl_trie_node *c = w->next;
-        if (!c) {
-            if (w->close)
-                tl_buf_adds(out, "</ul></li>");
-            len--;
-            continue;
-        }
-        w->next = c->next_sibling;
-        bool multi = w->parent->nchildren > 1;
-        if (multi) {
-            tl_buf_adds(out, "<li><span onclick='toggleList(this)' class='marker'></span>");
-            render_terms(out, c, status, ctx);
-            tl_buf_addch(out, '\n');
-            tl_frame_render(out, &c->frame, strtab);
-            tl_buf_adds(out, "<ul>\n");
-        } else {
-            tl_buf_adds(out, "<li>");
-            render_terms(out, c, status, ctx);
-            tl_frame_render(out, &c->frame, strtab);
-            tl_buf_adds(out, "</li>\n");
-        }
-        TL_GROW(stack, len + 1, alloc);
-        stack[len++] = (struct walk){c, c->first_child, multi};
-    }
-    free(stack);
-    close_details(out);
-}
-
-void tl_stack_render(struct tl_buf *out, const struct tl_iframe *frames, size_t n,
-                     const char *caption, const struct tl_strtab *strtab)
-{
-    open_details(out, caption);
-    for (size_t i = 0; i < n; i++) {
-        tl_buf_adds(out, "<li>");
-        tl_frame_render(out, &frames[i], strtab);
-        tl_buf_adds(out, "</li>\n");
-    }
-    close_details(out);
-}
-
-void tl_trie_render_path(struct tl_buf *out, const struct tl_trie_node *node, const char *caption,
-                         const struct tl_strtab *strtab)
-{
-    size_t depth = 0;
-    for (const struct tl_trie_node *n = node; n && n->parent; n = n->parent)
-        depth++;
-    struct tl_iframe *frames = tl_xcalloc(depth ? depth : 1, sizeof(*frames));
-    size_t i = depth;
-    for (const struct tl_trie_node *n = node; n && n->parent; n = n->parent)
-        frames[--i] = n->frame;
-    tl_stack_render(out, frames, depth, caption, strtab);
-    free(frames);
 }

@@ -2,29 +2,31 @@
 /*
  * Stack tries (spec core.md §4.6): every stack that triggered a compilation
  * is inserted frame by frame; children keep first-insertion order, nodes
- * carry terminals (compile ids). Frames are interned, so equal frames share
- * pointers and the trie of a log with millions of identical stacks stays
- * small. Rendering is iterative (deep stacks cannot exhaust the C stack).
- * Depends on arena, map, buf, html, compile_id, strtab, envelope (frames).
+ * carry terminals (the compile ids whose stack ends there). Frames are
+ * interned, so equal frames share pointers and the trie of a log with
+ * millions of identical stacks stays small. Also the reference's rules for a
+ * frame's file name. The model only: the pages render it (report/page_trie.c).
+ * Depends on arena, map, buf, strtab; frames come from input/envelope.h.
  */
 #ifndef TL_STACK_TRIE_H
 #define TL_STACK_TRIE_H
 
 #include "base/config.h"
 #include "base/arena.h"
-#include "base/buf.h"
-#include "input/compile_id.h"
-#include "input/envelope.h"
 #include "base/map.h"
-#include "model/strtab.h"
+#include "base/str.h"
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+struct tl_frame;   /* a decoded frame of an envelope (input/envelope.h) */
+struct tl_compile; /* model/model.h */
 
 /* An interned frame: strings are NUL-terminated and owned by the trie's
  * arena; loc / uninterned are NULL when absent. */
 struct tl_iframe {
-    uint32_t filename;
+    uint32_t filename; /* string-table id */
     int32_t line;
     const char *name;
     const char *loc;
@@ -32,9 +34,8 @@ struct tl_iframe {
 };
 
 struct tl_terminal {
-    struct tl_compile_id id;
-    bool unknown;    /* "(unknown)": the envelope had no usable compile id */
-    uint32_t repeat; /* unknown terminals in a row are counted, not stored */
+    const struct tl_compile *compile; /* NULL: "(unknown)", no usable compile id */
+    uint32_t repeat;                  /* unknown terminals in a row are counted, not stored */
 };
 
 struct tl_trie_node {
@@ -71,26 +72,8 @@ const char *tl_trie_intern(struct tl_trie *t, struct tl_str s);
 struct tl_trie_node *tl_trie_insert(struct tl_trie *t, const struct tl_frame *frames, size_t n,
                                     const struct tl_terminal *term);
 
-/** CSS class for a terminal: "status-ok", "status-error", ... */
-typedef const char *(*tl_trie_status_fn)(void *ctx, const struct tl_terminal *term);
-
-/**
- * Append the trie as collapsed `<details>` with the given caption. With
- * status NULL, terminals are not rendered.
- */
-void tl_trie_render(struct tl_buf *out, const struct tl_trie *t, const char *caption,
-                    const struct tl_strtab *strtab, tl_trie_status_fn status, void *ctx);
-
-/** Append the single stack that leads from the root to node, as a trie would. */
-void tl_trie_render_path(struct tl_buf *out, const struct tl_trie_node *node, const char *caption,
-                         const struct tl_strtab *strtab);
-
-/** Append frames[0..n) (decoded, not interned) as a one-path trie. */
-void tl_stack_render(struct tl_buf *out, const struct tl_iframe *frames, size_t n,
-                     const char *caption, const struct tl_strtab *strtab);
-
-/** Append one frame's HTML (spec §4.6 "Frame F text"). */
-void tl_frame_render(struct tl_buf *out, const struct tl_iframe *f, const struct tl_strtab *strtab);
+/** Interned copies of frames[0..n) in the trie's arena (NULL when n is 0). */
+struct tl_iframe *tl_trie_frames(struct tl_trie *t, const struct tl_frame *frames, size_t n);
 
 /** The frame's file name after the reference's simplification rules. */
 struct tl_str tl_frame_simplify(struct tl_str file);

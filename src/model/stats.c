@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The Stats line: the reference's counters in its order, then ours, non-zero ones only.
+ */
 #include "base/config.h"
 #include "model/stats.h"
 

@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The log's string table: ids from `str` entries to file names, grown on demand up to a limit.
+ */
 #include "base/config.h"
 #include "model/strtab.h"
 #include "base/xalloc.h"

@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The report folder: a hidden temporary folder beside the target, every file created through
+ * its directory fd with openat2 (RESOLVE_BENEATH) where the kernel has it, names made safe and
+ * unique, and the final rename into place (swapped atomically under --overwrite).
+ */
 #include "base/config.h"
 #include "output/outdir.h"
 #include "base/xalloc.h"
@@ -230,11 +235,11 @@ static void flat_name(struct tl_buf *out, const char *rel, const char *tag)
 
 /* openat that cannot leave dirfd, through ".." or any symbolic link, where
  * the kernel offers openat2 (5.6+); plain openat with O_NOFOLLOW elsewhere. */
-static int open_beneath(int dirfd, const char *rel, int flags)
+static int open_beneath(struct tl_outdir *o, const char *rel, int flags)
 {
+    int dirfd = o->dirfd;
 #ifdef SYS_openat2
-    static int have_openat2 = 1;
-    if (have_openat2) {
+    if (!o->no_openat2) {
         struct open_how how;
         memset(&how, 0, sizeof(how));
         how.flags = (uint64_t)flags;
@@ -243,7 +248,7 @@ static int open_beneath(int dirfd, const char *rel, int flags)
         long fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
         if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
             return (int)fd;
-        have_openat2 = 0; /* not there, or filtered (seccomp gives EPERM) */
+        o->no_openat2 = true; /* not there, or filtered (seccomp gives EPERM) */
     }
 #endif
     return openat(dirfd, rel, flags, 0666);
@@ -255,7 +260,7 @@ static int try_open(struct tl_outdir *o, const char *rel, int flags, int *fd, st
     int r = make_parents(o, rel, err);
     if (r != 0)
         return r;
-    int f = open_beneath(o->dirfd, rel, flags | O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+    int f = open_beneath(o, rel, flags | O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
     if (f < 0) {
         int e = errno;
         if (is_collision(e))

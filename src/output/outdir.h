@@ -29,6 +29,7 @@ struct tl_outdir {
     size_t nmade;
     int dirfd; /* open on tmp */
     bool overwrite;
+    bool no_openat2; /* the kernel refused openat2: plain openat with O_NOFOLLOW */
     struct tl_arena arena;
     struct tl_map dirs; /* sub-folders already created */
     uint64_t bytes;     /* bytes written */

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The write-behind thread: jobs of (fd, bytes, close?) run in order on a worker, in batches,
+ * with the bytes and open files in flight bounded; the first failure is kept and reported.
+ */
 #include "base/config.h"
 #include "output/writer.h"
 #include "base/xalloc.h"
@@ -362,4 +366,33 @@ int tl_writer_sync(struct tl_writer *w, struct tl_err *err)
     int rc = w->failed ? failure(w, err) : 0;
     pthread_mutex_unlock(&w->mu);
     return rc;
+}
+
+int tl_copy_fd(int in, int out)
+{
+    for (;;) {
+        ssize_t n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0);
+        if (n == 0)
+            return 0;
+        if (n > 0)
+            continue;
+        if (errno == EINTR)
+            continue;
+        if (errno != EXDEV && errno != ENOSYS && errno != EINVAL && errno != EOPNOTSUPP)
+            return -1;
+        break;
+    }
+    char buf[1 << 16];
+    for (;;) {
+        ssize_t n = read(in, buf, sizeof(buf));
+        if (n == 0)
+            return 0;
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        if (tl_write_all(out, buf, (size_t)n) < 0)
+            return -1;
+    }
 }

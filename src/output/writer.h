@@ -62,4 +62,10 @@ void tl_writer_free(struct tl_writer *w);
 /** Write all of p[0..n) to fd, retrying short writes; -1 with errno set. */
 int tl_write_all(int fd, const void *p, size_t n);
 
+/**
+ * Copy what is left of in to out: by the kernel (copy_file_range) when it can, else through a
+ * buffer. Returns 0, or -1 with errno set.
+ */
+int tl_copy_fd(int in, int out);
+
 #endif

@@ -2,7 +2,7 @@
 /*
  * index.html (spec core.md §4.1): the stack trie, the failures summary, the
  * explanation of compile ids, and the listing of every artifact by compile
- * id. Written in pieces through a buffered file, since with tens of
+ * id. Written in pieces through a page sink, since with tens of
  * thousands of compile ids the listing runs to megabytes.
  */
 #include "base/config.h"
@@ -94,9 +94,10 @@ static void listing_key(struct tl_buf *out, const struct tl_dirkey *k)
     tl_buf_adds(out, "</ul>\n</li>\n");
 }
 
-int tl_page_index(struct tl_outfile *f, const struct tl_index_page *p, struct tl_err *err)
+int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p)
 {
-    struct tl_buf *out = &f->buf;
+    struct tl_buf *out = sink->buf;
+    const struct tl_model *model = p->model;
     tl_buf_adds(out, "<html>\n<head>\n<meta charset=\"UTF-8\">\n<title>tlparse</title>\n"
                      "</head>\n<style>\n");
     tl_buf_adds(out, tl_asset_style_css);
@@ -106,9 +107,9 @@ int tl_page_index(struct tl_outfile *f, const struct tl_index_page *p, struct tl
     if (p->custom_header_html)
         tl_buf_adds(out, p->custom_header_html); /* raw by design: the user's own HTML */
     tl_buf_adds(out, intro);
-    tl_trie_render(out, p->trie, "Stack", p->strtab, p->status, p->status_ctx);
+    tl_page_trie(out, &model->trie, "Stack", &model->strtab, true);
     tl_buf_adds(out, "\n</div>\n<div>\n");
-    if (tl_outfile_maybe_flush(f, err) < 0)
+    if (tl_page_flush(sink))
         return -1;
     if (p->nfailures) {
         tl_buf_adds(out, "<h2>Failures and Restarts</h2>\n<p>\nSome compilations restarted "
@@ -127,19 +128,19 @@ int tl_page_index(struct tl_outfile *f, const struct tl_index_page *p, struct tl
     tl_buf_adds(out, "<p>\n<a href=\"collectives_parity.json\">Collectives Parity report</a> "
                      "(written for multi-rank runs)\n</p>\n");
     tl_buf_adds(out, "Build products below:\n<ul>\n");
-    size_t n = tl_map_len(&p->dir->keys);
+    size_t n = tl_map_len(&model->dir.keys);
     for (size_t i = 0; i < n; i++) {
-        listing_key(out, tl_map_at(&p->dir->keys, i)->value);
-        if (tl_outfile_maybe_flush(f, err) < 0)
+        listing_key(out, tl_map_at(&model->dir.keys, i)->value);
+        if (tl_page_flush(sink))
             return -1;
     }
     tl_buf_adds(out, "</ul>\n</div>\n");
-    if (p->unknown_trie && !tl_trie_empty(p->unknown_trie)) {
+    if (!tl_trie_empty(&model->unknown_trie)) {
         tl_buf_adds(out, "<h2>Unknown stacks</h2>\n<p>\nThese stacks come from log entries "
                          "that were made without a compile context.\n</p>\n");
-        tl_trie_render(out, p->unknown_trie, "Stack", p->strtab, p->status, p->status_ctx);
+        tl_page_trie(out, &model->unknown_trie, "Stack", &model->strtab, true);
     }
     tl_page_query_script(out);
     tl_buf_adds(out, "</body>\n</html>\n");
-    return tl_outfile_maybe_flush(f, err);
+    return tl_page_flush(sink) ? -1 : 0;
 }

@@ -5,12 +5,11 @@
  */
 #include "base/config.h"
 #include "report/pages.h"
+#include "base/xalloc.h"
 #include "report/assets.h"
 #include "report/html.h"
-#include "base/xalloc.h"
 
 #include <stdlib.h>
-
 #include <string.h>
 
 void tl_page_query_script(struct tl_buf *out)
@@ -172,23 +171,22 @@ void tl_page_failures_restart_row(struct tl_buf *out, const char *label_html, st
     tl_buf_adds(out, "</pre></td><td>Not availble for restarts(yet)!</td></tr>\n");
 }
 
-void tl_page_failures_failure_row(struct tl_buf *out, const char *label_html, struct tl_str type,
-                                  struct tl_str reason, struct tl_str file, bool has_line,
-                                  uint64_t line)
+void tl_page_failures_failure_row(struct tl_buf *out, const char *label_html,
+                                  const struct tl_failure *f)
 {
     tl_buf_adds(out, "<tr> <td> ");
     tl_buf_adds(out, label_html);
     tl_buf_adds(out, " </td><td><pre>");
-    tl_html_text(out, type.p, type.n);
+    tl_html_text(out, f->type.p, f->type.n);
     tl_buf_adds(out, "</pre></td><td><pre>");
-    tl_html_text(out, reason.p, reason.n);
+    tl_html_text(out, f->reason.p, f->reason.n);
     tl_buf_adds(out, "</pre></td><td><pre>");
-    if (file.p)
-        tl_html_text(out, file.p, file.n);
+    if (f->file.p)
+        tl_html_text(out, f->file.p, f->file.n);
     else
         tl_buf_adds(out, "N/A");
     tl_buf_addch(out, ':');
-    tl_buf_addu(out, has_line ? line : 0);
+    tl_buf_addu(out, f->line.has ? f->line.v : 0);
     tl_buf_adds(out, "</pre></td></tr>\n");
 }
 

@@ -1,57 +1,79 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Page writers: hand-written emitters that append one HTML page (or a piece
- * of a streamed page) to a buffer. They read the model and never parse log
- * text; every value that came from a log is escaped for its context through
- * html.h. Spec core.md §4.
+ * of a streamed page, or one of the report's JSON files) to a buffer. They read
+ * the model and typed records, never the log's text, and they know no file:
+ * long pages go through a page sink whose owner moves the bytes on (md4c's
+ * process_output). Every value that came from a log is escaped for its
+ * context through html.h. Spec core.md §4.
  */
 #ifndef TL_PAGES_H
 #define TL_PAGES_H
 
 #include "base/config.h"
 #include "base/buf.h"
-#include "input/compile_id.h"
-#include "model/directory.h"
 #include "base/json.h"
+#include "model/directory.h"
+#include "model/metrics.h"
+#include "model/model.h"
 #include "model/stack_trie.h"
 #include "model/strtab.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* A symbolic-shape specialization or a fast guard, kept until its metrics
- * page is written (spec §3.5). Strings live in the run arena. */
-struct tl_shape_rec {
-    struct tl_shape_rec *next;
-    const char *symbol, *value, *expr;
-    const char **sources;
-    size_t nsources;
-    struct tl_iframe *user_stack, *stack;
-    size_t n_user_stack, n_stack;
+/*
+ * Where a long page goes: its bytes are appended to buf, and flush (when set)
+ * is called every so often so that its owner can move them on; a non-zero
+ * return from flush stops the page, which then returns -1.
+ */
+struct tl_page_sink {
+    struct tl_buf *buf;
+    int (*flush)(void *ctx);
+    void *ctx;
 };
 
-/* The records kept for one compile id, in log order. */
-struct tl_shape_list {
-    struct tl_shape_rec *head, *tail;
-};
+static inline int tl_page_flush(const struct tl_page_sink *s)
+{
+    return s->flush ? s->flush(s->ctx) : 0;
+}
+
+/* ---- stacks (page_trie.c) ---- */
+
+/** CSS class of a compile id's status, "status-ok" ... (spec §4.6); NULL: "status-missing". */
+const char *tl_page_status_class(const struct tl_compile *c);
+/** A trie as collapsed `<details>` with the caption; terminals: show the compile ids. */
+void tl_page_trie(struct tl_buf *out, const struct tl_trie *t, const char *caption,
+                  const struct tl_strtab *strtab, bool terminals);
+/** The single stack that leads from the root to node, as a trie would show it. */
+void tl_page_trie_path(struct tl_buf *out, const struct tl_trie_node *node, const char *caption,
+                       const struct tl_strtab *strtab);
+/** frames[0..n) as a one-path trie. */
+void tl_page_stack(struct tl_buf *out, const struct tl_iframe *frames, size_t n,
+                   const char *caption, const struct tl_strtab *strtab);
+/** One frame's HTML (spec §4.6 "Frame F text"). */
+void tl_page_frame(struct tl_buf *out, const struct tl_iframe *f, const struct tl_strtab *strtab);
+
+/* ---- metrics pages (page_metrics.c) ---- */
 
 struct tl_metrics_page {
-    const struct tl_json *m;           /* the compilation_metrics record */
+    const struct tl_metrics *m;        /* the compilation_metrics record */
     const char *display;               /* "[0/0]" or NULL for an absent id */
     const struct tl_artifact *listing; /* the first of the `nlisting` entries to show */
     size_t nlisting;
-    size_t nearlier;                   /* entries of this key listed on its earlier metrics pages */
-    const struct tl_trie_node *stack;  /* dynamo_start stack, or NULL */
-    const struct tl_shape_rec *specs;  /* symbolic shape specializations */
-    const struct tl_shape_rec *guards; /* guards added fast */
+    size_t nearlier;                  /* entries of this key listed on its earlier metrics pages */
+    const struct tl_compile *compile; /* its facts (stack, shape records), or NULL */
     const struct tl_strtab *strtab;
 };
 
 void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p);
 /** bwd_compilation_metrics_N.html */
-void tl_page_bwd_metrics(struct tl_buf *out, const struct tl_json *m, const char *display);
+void tl_page_bwd_metrics(struct tl_buf *out, const struct tl_bwd_metrics *m, const char *display);
 /** aot_autograd_backward_compilation_metrics_N.html */
-void tl_page_aot_bwd_metrics(struct tl_buf *out, const struct tl_json *m, const char *display);
+void tl_page_aot_bwd_metrics(struct tl_buf *out, const struct tl_aot_bwd_metrics *m,
+                             const char *display);
+
+/* ---- small pages (page_misc.c) ---- */
 
 /** dynamo_guards_N.html from a validated guard list (array of objects with "code"). */
 void tl_page_guards(struct tl_buf *out, const struct tl_json *guards);
@@ -68,9 +90,8 @@ void tl_page_readable_stack_traces(struct tl_buf *out, const struct tl_json *v);
 void tl_page_failures_head(struct tl_buf *out);
 /** One row. label_html is markup we built; the rest comes from the log. */
 void tl_page_failures_restart_row(struct tl_buf *out, const char *label_html, struct tl_str reason);
-void tl_page_failures_failure_row(struct tl_buf *out, const char *label_html, struct tl_str type,
-                                  struct tl_str reason, struct tl_str file, bool has_line,
-                                  uint64_t line);
+void tl_page_failures_failure_row(struct tl_buf *out, const char *label_html,
+                                  const struct tl_failure *f);
 void tl_page_failures_tail(struct tl_buf *out);
 
 /** Append the href of a listed artifact: a file of the report, or a link from the log. */
@@ -79,21 +100,19 @@ void tl_page_artifact_href(struct tl_buf *out, const struct tl_artifact *a);
 /** Append the query-parameter script block. */
 void tl_page_query_script(struct tl_buf *out);
 
-#include "base/err.h"
-#include "output/outdir.h"
+/* ---- the index and the directory (page_index.c, directory_json.c) ---- */
 
 struct tl_index_page {
     const char *custom_header_html; /* raw, by design (documented) */
-    const struct tl_trie *trie;
-    const struct tl_trie *unknown_trie;
-    const struct tl_strtab *strtab;
-    tl_trie_status_fn status;
-    void *status_ctx;
+    const struct tl_model *model;
     uint64_t nfailures;
     bool has_chromium;
-    const struct tl_directory *dir;
 };
 
-/** Write index.html into f, flushing as it goes (the listing can be large). */
-int tl_page_index(struct tl_outfile *f, const struct tl_index_page *p, struct tl_err *err);
+/** index.html, streamed through sink (the listing can be large); -1 if a flush failed. */
+int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p);
+
+/** compile_directory.json (pretty, keys sorted bytewise), streamed; -1 if a flush failed. */
+int tl_page_directory_json(const struct tl_page_sink *sink, const struct tl_directory *d);
+
 #endif

@@ -2,15 +2,19 @@
 /*
  * Unit tests for stack_trie.c (spec core.md §4.6): insertion order, shared
  * prefixes, frame identity, terminals and their run-length "(unknown)"
- * counting, the exact HTML of tl_trie_render (flat list, diverging stacks,
- * status classes), a 100 000-frame stack, the file-name simplification rules,
- * eval_with_key links, frame text and the one-path renderers.
+ * counting, the exact HTML of report/page_trie.c's tl_page_trie (flat list,
+ * diverging stacks, status classes), a 100 000-frame stack, the file-name
+ * simplification rules, eval_with_key links, frame text and the one-path
+ * renderers.
  */
 #include "base/config.h"
 #include "model/stack_trie.h"
 #include "base/arena.h"
 #include "base/buf.h"
+#include "input/envelope.h"
+#include "model/model.h"
 #include "model/strtab.h"
+#include "report/pages.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,11 +29,13 @@
 
 static struct tl_arena arena;
 static struct tl_strtab strtab;
+static struct tl_model model; /* the compile ids of terminals */
 
 static int setup(void **state)
 {
     (void)state;
     tl_arena_init(&arena, 0);
+    tl_model_init(&model, &arena);
     tl_strtab_init(&strtab, &arena);
     tl_strtab_set(&strtab, 0, TL_STR_LIT("a.py"));
     tl_strtab_set(&strtab, 1, TL_STR_LIT("b.py"));
@@ -41,6 +47,7 @@ static int teardown(void **state)
 {
     (void)state;
     tl_strtab_release(&strtab);
+    tl_model_release(&model);
     tl_arena_release(&arena);
     return 0;
 }
@@ -57,31 +64,26 @@ static struct tl_frame fr(uint32_t file, int32_t line, const char *name, const c
     return f;
 }
 
+/* A terminal for compile id [frame/fcid_attempt]: status-ok for frame 0, status-break
+ * (metrics with restarts) for others. */
 static struct tl_terminal term_id(int frame, int fcid, int attempt)
 {
-    struct tl_terminal t;
-    memset(&t, 0, sizeof(t));
-    t.id.has = TL_CID_FRAME | TL_CID_FCID | (attempt >= 0 ? TL_CID_ATTEMPT : 0);
-    t.id.frame = (uint32_t)frame;
-    t.id.fcid = (uint32_t)fcid;
-    t.id.attempt = attempt >= 0 ? (uint32_t)attempt : 0;
+    struct tl_compile_id id;
+    memset(&id, 0, sizeof(id));
+    id.has = TL_CID_FRAME | TL_CID_FCID | (attempt >= 0 ? TL_CID_ATTEMPT : 0);
+    id.frame = (uint32_t)frame;
+    id.fcid = (uint32_t)fcid;
+    id.attempt = attempt >= 0 ? (uint32_t)attempt : 0;
+    struct tl_compile *c = tl_model_compile(&model, &id);
+    c->status = frame == 0 ? TL_CS_METRICS : TL_CS_METRICS | TL_CS_RESTART;
+    struct tl_terminal t = {c, 0};
     return t;
 }
 
 static struct tl_terminal term_unknown(void)
 {
-    struct tl_terminal t;
-    memset(&t, 0, sizeof(t));
-    t.unknown = true;
+    struct tl_terminal t = {NULL, 0};
     return t;
-}
-
-/* status-ok for frame 0, status-break for others */
-static const char *status_fn(void *ctx, const struct tl_terminal *t)
-{
-    int *calls = ctx;
-    (*calls)++;
-    return t->id.frame == 0 ? "status-ok" : "status-break";
 }
 
 static void expect_buf(const struct tl_buf *b, const char *want)
@@ -206,16 +208,14 @@ static void test_render_single_stack(void **state)
     struct tl_terminal term = term_id(0, 0, 0);
     tl_trie_insert(&t, s, 3, &term);
     struct tl_buf b = TL_BUF_INIT;
-    int calls = 0;
-    tl_trie_render(&b, &t, "Stack", &strtab, status_fn, &calls);
+    tl_page_trie(&b, &t, "Stack", &strtab, true);
     expect_buf(&b, HEAD("Stack") "<li>a.py:1 in f" LOC "x()</li>\n"
                                  "<li>b.py:2 in g" LOC "y = a &lt; b &amp; c</li>\n"
                                  "<li><a href='#[0/0]' class='status-ok'>[0/0]</a> "
                                  "a.py:3 in &lt;lambda&gt;" LOC "</li>\n" TAIL);
-    assert_int_equal(calls, 1);
     /* Without a status callback the terminals are not shown. */
     tl_buf_reset(&b);
-    tl_trie_render(&b, &t, "Stack", &strtab, NULL, NULL);
+    tl_page_trie(&b, &t, "Stack", &strtab, false);
     expect_buf(&b, HEAD("Stack") "<li>a.py:1 in f" LOC "x()</li>\n"
                                  "<li>b.py:2 in g" LOC "y = a &lt; b &amp; c</li>\n"
                                  "<li>a.py:3 in &lt;lambda&gt;" LOC "</li>\n" TAIL);
@@ -230,7 +230,7 @@ static void test_render_empty(void **state)
     tl_trie_init(&t, &arena);
     struct tl_buf b = TL_BUF_INIT;
     tl_buf_adds(&b, "pre|");
-    tl_trie_render(&b, &t, "Empty", &strtab, NULL, NULL);
+    tl_page_trie(&b, &t, "Empty", &strtab, false);
     expect_buf(&b, "pre|" HEAD("Empty") TAIL);
     tl_buf_release(&b);
     tl_trie_release(&t);
@@ -247,8 +247,7 @@ static void test_render_diverging(void **state)
     tl_trie_insert(&t, s1, 3, &t1);
     tl_trie_insert(&t, s2, 2, &t2);
     struct tl_buf b = TL_BUF_INIT;
-    int calls = 0;
-    tl_trie_render(&b, &t, "Stack trie", &strtab, status_fn, &calls);
+    tl_page_trie(&b, &t, "Stack trie", &strtab, true);
     expect_buf(&b, HEAD("Stack trie") "<li>a.py:1 in main" LOC "</li>\n"
                /* first branch: g then (single child) h inside its ul */
                MARK "\n"
@@ -260,7 +259,6 @@ static void test_render_diverging(void **state)
                MARK "<a href='#[1/0]' class='status-break'>[1/0]</a> \n"
                                       "a.py:5 in k" LOC "<ul>\n"
                                       "</ul></li>" TAIL);
-    assert_int_equal(calls, 2);
     tl_buf_release(&b);
     tl_trie_release(&t);
 }
@@ -278,7 +276,7 @@ static void test_render_nested_divergence(void **state)
     tl_trie_insert(&t, s2, 2, NULL);
     tl_trie_insert(&t, s3, 1, NULL);
     struct tl_buf b = TL_BUF_INIT;
-    tl_trie_render(&b, &t, "C", &strtab, NULL, NULL);
+    tl_page_trie(&b, &t, "C", &strtab, false);
     expect_buf(&b, HEAD("C") MARK "\n"
                                   "a.py:1 in a" LOC "<ul>\n" MARK "\n"
                                   "a.py:2 in b" LOC "<ul>\n"
@@ -310,15 +308,13 @@ static void test_render_terminals(void **state)
     /* A compile-id terminal inserted twice is listed twice. */
     tl_trie_insert(&t, s, 2, &a);
     struct tl_buf b = TL_BUF_INIT;
-    int calls = 0;
-    tl_trie_render(&b, &t, "T", &strtab, status_fn, &calls);
+    tl_page_trie(&b, &t, "T", &strtab, true);
     expect_buf(&b, HEAD("T") "<li><a href='#[1/0_2]' class='status-break'>[1/0_2]</a> "
                              "a.py:1 in f" LOC "</li>\n"
                              "<li><a href='#[0/0]' class='status-ok'>[0/0]</a> (unknown) "
                              "<a href='#[5/2]' class='status-break'>[5/2]</a> (unknown) (unknown) "
                              "<a href='#[0/0]' class='status-ok'>[0/0]</a> "
                              "a.py:2 in g" LOC "</li>\n" TAIL);
-    assert_int_equal(calls, 4);
     /* Runs of unknown are counted, not stored. */
     const struct tl_trie_node *leaf = t.root.first_child->first_child;
     assert_int_equal(leaf->nterms, 5);
@@ -340,10 +336,8 @@ static void test_unknown_run_length(void **state)
     assert_int_equal(n->nterms, 1);
     assert_int_equal(n->terms[0].repeat, 3);
     struct tl_buf b = TL_BUF_INIT;
-    int calls = 0;
-    tl_trie_render(&b, &t, "U", &strtab, status_fn, &calls);
+    tl_page_trie(&b, &t, "U", &strtab, true);
     expect_buf(&b, HEAD("U") "<li>(unknown) (unknown) (unknown) a.py:1 in f" LOC "</li>\n" TAIL);
-    assert_int_equal(calls, 0);
     /* A million unknowns take no memory per insert. */
     for (int i = 0; i < 1000000; i++)
         tl_trie_insert(&t, s, 1, &u);
@@ -376,14 +370,12 @@ static void test_deep_stack(void **state)
     assert_int_equal(t.nnodes, N);
     assert_ptr_equal(tl_trie_insert(&t, s, N, NULL), leaf);
     struct tl_buf b = TL_BUF_INIT;
-    int calls = 0;
-    tl_trie_render(&b, &t, "Deep", &strtab, status_fn, &calls);
+    tl_page_trie(&b, &t, "Deep", &strtab, true);
     size_t want =
         strlen(HEAD("Deep") TAIL) + strlen("<a href='#[0/0]' class='status-ok'>[0/0]</a> ");
     for (int i = 0; i < N; i++)
         want += flat_item_len(i);
     assert_int_equal(b.len, want);
-    assert_int_equal(calls, 1);
     assert_memory_equal(b.buf + b.len - strlen(TAIL), TAIL, strlen(TAIL));
 
     /* Diverge at the very bottom: 2 nested ul at depth N - 1. */
@@ -391,7 +383,7 @@ static void test_deep_stack(void **state)
     tl_trie_insert(&t, s, N, NULL);
     assert_int_equal(t.nnodes, N + 1);
     tl_buf_reset(&b);
-    tl_trie_render(&b, &t, "Deep", &strtab, NULL, NULL);
+    tl_page_trie(&b, &t, "Deep", &strtab, false);
     want = strlen(HEAD("Deep") TAIL);
     for (int i = 0; i < N - 1; i++)
         want += flat_item_len(i);
@@ -417,7 +409,7 @@ static void test_deep_stack(void **state)
     }
     assert_int_equal(t2.nnodes, 2 * W);
     tl_buf_reset(&b);
-    tl_trie_render(&b, &t2, "Wide", &strtab, NULL, NULL);
+    tl_page_trie(&b, &t2, "Wide", &strtab, false);
     size_t opens = 0, closes = 0, marks = 0;
     for (const char *p = b.buf; (p = strstr(p, "<ul>")); p++)
         opens++;
@@ -519,7 +511,7 @@ static void test_eval_with_key(void **state)
 static void expect_frame(const struct tl_iframe *f, const char *want)
 {
     struct tl_buf b = TL_BUF_INIT;
-    tl_frame_render(&b, f, &strtab);
+    tl_page_frame(&b, f, &strtab);
     bool ok = b.len == strlen(want) && memcmp(b.buf, want, b.len) == 0;
     if (!ok)
         print_error("got  %s\nwant %s\n", b.buf, want);
@@ -576,20 +568,20 @@ static void test_path_renderers(void **state)
     tl_trie_insert(&t, s2, 2, NULL);
     struct tl_buf b = TL_BUF_INIT;
     /* Only the one path, flat, although the trie branches. */
-    tl_trie_render_path(&b, n1, "P", &strtab);
+    tl_page_trie_path(&b, n1, "P", &strtab);
     expect_buf(&b, HEAD("P") "<li>a.py:1 in f" LOC "x()</li>\n"
                              "<li>b.py:2 in g" LOC "</li>\n" TAIL);
     tl_buf_reset(&b);
-    tl_trie_render_path(&b, &t.root, "R", &strtab);
+    tl_page_trie_path(&b, &t.root, "R", &strtab);
     expect_buf(&b, HEAD("R") TAIL);
 
     struct tl_iframe fs[] = {{0, 1, "f", "x()", NULL}, {5, 2, "g", NULL, "u.py"}};
     tl_buf_reset(&b);
-    tl_stack_render(&b, fs, 2, "S", &strtab);
+    tl_page_stack(&b, fs, 2, "S", &strtab);
     expect_buf(&b, HEAD("S") "<li>a.py:1 in f" LOC "x()</li>\n"
                              "<li>u.py:2 in g" LOC "</li>\n" TAIL);
     tl_buf_reset(&b);
-    tl_stack_render(&b, fs, 0, "S", &strtab);
+    tl_page_stack(&b, fs, 0, "S", &strtab);
     expect_buf(&b, HEAD("S") TAIL);
     tl_buf_release(&b);
     tl_trie_release(&t);

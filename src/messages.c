@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A run's messages: every line goes to the options' callback (stderr by default), after the
+ * progress bar is cleared; warnings name the log and line, quote log text with its control
+ * characters made printable, and stop after 20 of a kind (the Stats line counts them all).
+ */
+#include "base/config.h"
+#include "run.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define WARN_CAP 20
+
+static void emit(const struct tl_options *opt, struct tl_progress *progress,
+                 enum tl_message_kind kind, const char *line)
+{
+    if (progress)
+        tl_progress_clear(progress);
+    if (opt && opt->message)
+        opt->message(opt->message_ctx, kind, line);
+    else
+        fprintf(stderr, "%s\n", line);
+}
+
+void tl_say(struct tl_messages *m, enum tl_message_kind kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    struct tl_buf b = TL_BUF_INIT;
+    tl_buf_vaddf(&b, fmt, ap);
+    va_end(ap);
+    emit(m->opt, m->progress, kind, b.buf);
+    tl_buf_release(&b);
+}
+
+void tl_warn_at(struct tl_messages *m, enum tl_warn_kind kind, uint64_t lineno, const char *fmt,
+                ...)
+{
+    uint64_t n = ++m->warned[kind];
+    if (n > WARN_CAP)
+        return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    /* Messages quote log text: keep control characters off the terminal. */
+    struct tl_buf clean = TL_BUF_INIT;
+    tl_buf_add_printable(&clean, msg, strlen(msg));
+    if (lineno)
+        tl_say(m, TL_MSG_WARNING, "tlparse: warning: %s:%llu: %s", m->input,
+               (unsigned long long)lineno, clean.buf);
+    else
+        tl_say(m, TL_MSG_WARNING, "tlparse: warning: %s: %s", m->input, clean.buf);
+    tl_buf_release(&clean);
+    if (n == WARN_CAP)
+        tl_say(m, TL_MSG_WARNING,
+               "tlparse: warning: %s: further messages of this kind are not shown; the Stats "
+               "line counts them",
+               m->input);
+}
+
+int tl_report_error(const struct tl_options *opt, const struct tl_err *err)
+{
+    struct tl_buf b = TL_BUF_INIT;
+    int code;
+    switch (err->code) {
+    case TL_ERR_SIGNAL:
+        tl_buf_adds(&b, "tlparse: interrupted; no report written");
+        code = TL_EXIT_INTERRUPTED;
+        break;
+    case TL_ERR_USAGE:
+        tl_buf_addf(&b, "tlparse: error: %s", err->msg);
+        code = TL_EXIT_USAGE;
+        break;
+    default:
+        tl_buf_addf(&b, "tlparse: error: %s", err->msg);
+        code = TL_EXIT_ERROR;
+        break;
+    }
+    emit(opt, NULL, TL_MSG_ERROR, b.buf);
+    tl_buf_release(&b);
+    return code;
+}

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The run's model (model.h): the compile-id table and how each record updates it, the stack
+ * tries included (spec core.md §3.5, §4.6).
+ */
+#include "base/config.h"
+#include "model/model.h"
+#include "base/buf.h"
+#include "base/xalloc.h"
+#include "input/envelope.h"
+#include "model/record.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void tl_model_init(struct tl_model *m, struct tl_arena *arena)
+{
+    memset(m, 0, sizeof(*m));
+    m->arena = arena;
+    tl_strtab_init(&m->strtab, arena);
+    tl_directory_init(&m->dir, arena);
+    tl_trie_init(&m->trie, arena);
+    tl_trie_init(&m->unknown_trie, arena);
+    tl_map_init(&m->compiles, arena);
+    tl_map_init(&m->strings, arena);
+}
+
+void tl_model_release(struct tl_model *m)
+{
+    for (size_t i = 0; i < tl_map_len(&m->compiles); i++) {
+        struct tl_compile *c = tl_map_at(&m->compiles, i)->value;
+        free(c->restart_reasons);
+    }
+    tl_map_release(&m->compiles);
+    tl_map_release(&m->strings);
+    tl_trie_release(&m->trie);
+    tl_trie_release(&m->unknown_trie);
+    tl_directory_release(&m->dir);
+    tl_strtab_release(&m->strtab);
+}
+
+struct tl_compile *tl_model_compile(struct tl_model *m, const struct tl_compile_id *id)
+{
+    char key[TL_CID_KEY_LEN];
+    tl_cid_key(id, key);
+    int created;
+    struct tl_map_entry *e = tl_map_upsert(&m->compiles, tl_str_make(key, sizeof(key)), &created);
+    if (created) {
+        struct tl_compile *c = tl_arena_calloc(m->arena, 1, sizeof(*c));
+        c->id = *id;
+        struct tl_buf b = TL_BUF_INIT;
+        tl_cid_display(&b, id);
+        c->display = tl_arena_memdupz(m->arena, b.buf, b.len);
+        tl_buf_release(&b);
+        e->value = c;
+    }
+    return e->value;
+}
+
+const struct tl_compile *tl_model_find(const struct tl_model *m, const struct tl_compile_id *id)
+{
+    char key[TL_CID_KEY_LEN];
+    tl_cid_key(id, key);
+    return tl_map_get(&m->compiles, tl_str_make(key, sizeof(key)));
+}
+
+size_t tl_model_ncompiles(const struct tl_model *m)
+{
+    return tl_map_len(&m->compiles);
+}
+
+const struct tl_compile *tl_model_compile_at(const struct tl_model *m, size_t i)
+{
+    return tl_map_at(&m->compiles, i)->value;
+}
+
+const char *tl_model_intern(struct tl_model *m, struct tl_str s)
+{
+    if (!s.p)
+        return NULL;
+    struct tl_buf fixed = TL_BUF_INIT;
+    if (memchr(s.p, '\0', s.n)) {
+        /* Interned strings are C strings: a NUL from the log must not cut them. */
+        tl_buf_add_nonul(&fixed, s.p, s.n);
+        s = tl_buf_str(&fixed);
+    }
+    const char *p = tl_map_upsert(&m->strings, s, NULL)->key.p;
+    tl_buf_release(&fixed);
+    return p;
+}
+
+bool tl_cache_event(struct tl_str name, enum tl_cache_kind *kind, enum tl_cache_result *result)
+{
+    /* The same order as the directory's suffixes (spec §3.1): miss, hit, bypass. */
+    if (tl_str_find(name, "cache_miss") >= 0)
+        *result = TL_CACHE_MISS;
+    else if (tl_str_find(name, "cache_hit") >= 0)
+        *result = TL_CACHE_HIT;
+    else if (tl_str_find(name, "cache_bypass") >= 0)
+        *result = TL_CACHE_BYPASS;
+    else
+        return false;
+    if (tl_str_has_prefix(name, "fx_graph"))
+        *kind = TL_CACHE_FX_GRAPH;
+    else if (tl_str_has_prefix(name, "aotautograd"))
+        *kind = TL_CACHE_AOTAUTOGRAD;
+    else
+        *kind = TL_CACHE_OTHER;
+    return true;
+}
+
+/* ---- applying a record ------------------------------------------------------------------ */
+
+static struct tl_iframe *frames_of(struct tl_model *m, const struct tl_json *stack, size_t *n,
+                                   struct tl_arena *scratch)
+{
+    struct tl_frame *f = tl_envelope_frames(stack, scratch, n);
+    return tl_trie_frames(&m->trie, f, *n);
+}
+
+static void keep_shape_rec(struct tl_model *m, struct tl_compile *c, bool guards,
+                           const struct tl_json *rec, struct tl_arena *scratch)
+{
+    struct tl_shape_rec *s = tl_arena_calloc(m->arena, 1, sizeof(*s));
+    s->symbol = tl_trie_intern(&m->trie, tl_env_str(rec, "symbol"));
+    s->value = tl_trie_intern(&m->trie, tl_env_str(rec, "value"));
+    s->expr = tl_trie_intern(&m->trie, tl_env_str(rec, "expr"));
+    const struct tl_json *src = tl_env_get(rec, "sources");
+    if (src && src->u.arr.n) {
+        s->sources = tl_arena_alloc(m->arena, src->u.arr.n * sizeof(*s->sources));
+        for (size_t i = 0; i < src->u.arr.n; i++)
+            s->sources[i] = tl_trie_intern(&m->trie, src->u.arr.items[i].u.str);
+        s->nsources = src->u.arr.n;
+    }
+    s->user_stack = frames_of(m, tl_env_get(rec, "user_stack"), &s->n_user_stack, scratch);
+    s->stack = frames_of(m, tl_env_get(rec, "stack"), &s->n_stack, scratch);
+    struct tl_shape_list *list = guards ? &c->guards : &c->specs;
+    const struct tl_shape_rec **fresh = guards ? &c->guards_new : &c->specs_new;
+    if (list->tail)
+        list->tail->next = s;
+    else
+        list->head = s;
+    list->tail = s;
+    list->n++;
+    if (!*fresh)
+        *fresh = s;
+}
+
+static void add_restart_reason(struct tl_model *m, struct tl_compile *c, struct tl_str reason)
+{
+    const char *r = tl_model_intern(m, reason);
+    for (uint32_t i = 0; i < c->nrestart_reasons; i++)
+        if (c->restart_reasons[i] == r)
+            return;
+    TL_GROW(c->restart_reasons, c->nrestart_reasons + 1, c->restart_alloc);
+    c->restart_reasons[c->nrestart_reasons++] = r;
+}
+
+/* compilation_metrics: the status bits of spec §4.6 and the facts of the compile id. */
+static void apply_metrics(struct tl_model *m, const struct tl_record *r)
+{
+    const struct tl_metrics *x = r->metrics;
+    struct tl_compile_id mid = tl_cid_metrics_key(r->cid);
+    struct tl_compile *c = tl_model_compile(m, &mid);
+    /* The reference shows a compile id's shape records on its first metrics page only. */
+    c->specs_new = c->guards_new = NULL;
+    c->status |= TL_CS_METRICS;
+    if (x->fail.type.p)
+        c->status |= TL_CS_FAIL;
+    if (!x->graph_op_count.has || x->graph_op_count.v == 0)
+        c->status |= TL_CS_EMPTY;
+    if (!x->restart_reasons.present || x->restart_reasons.n > 0)
+        c->status |= TL_CS_RESTART;
+    c->nmetrics++;
+    if (x->entire_frame_compile_time_s.has)
+        c->compile_time_s += x->entire_frame_compile_time_s.v;
+    if (x->co_name.p)
+        c->co_name = tl_model_intern(m, x->co_name);
+    if (x->co_filename.p)
+        c->co_filename = tl_model_intern(m, x->co_filename);
+    if (x->has_co_firstlineno) {
+        c->has_co_firstlineno = true;
+        c->co_firstlineno = x->co_firstlineno;
+    }
+    if (x->fail.type.p) {
+        c->fail_type = tl_model_intern(m, x->fail.type);
+        c->fail_reason = tl_model_intern(m, x->fail.reason.p ? x->fail.reason : TL_STR_LIT(""));
+        c->fail_file = tl_model_intern(m, x->fail.file);
+        c->fail_line = x->fail.line;
+    }
+    for (size_t i = 0; i < x->restart_reasons.n; i++)
+        add_restart_reason(m, c, x->restart_reasons.s[i]);
+    if (x->graph_op_count.has)
+        c->graph_op_count = x->graph_op_count;
+    if (x->graph_node_count.has)
+        c->graph_node_count = x->graph_node_count;
+}
+
+/* Spec §4.6: drop the three convert_frame wrapper frames at the end. */
+static size_t strip_convert_frame(const struct tl_model *m, const struct tl_frame *f, size_t n)
+{
+    if (n < 3)
+        return n;
+    static const char *const a[3] = {"catch_errors", "_convert_frame", "_convert_frame_assert"};
+    static const char *const b[3] = {"__call__", "__call__", "__call__"};
+    bool ma = true, mb = true;
+    for (size_t i = 0; i < 3; i++) {
+        const struct tl_frame *x = &f[n - 3 + i];
+        struct tl_str file = tl_strtab_get(&m->strtab, x->filename);
+        if (!file.p || !tl_str_eq_cstr(tl_frame_simplify(file), "torch/_dynamo/convert_frame.py"))
+            return n;
+        ma = ma && tl_str_eq_cstr(x->name, a[i]);
+        mb = mb && tl_str_eq_cstr(x->name, b[i]);
+    }
+    return ma || mb ? n - 3 : n;
+}
+
+static void apply_stacks(struct tl_model *m, const struct tl_record *r, struct tl_arena *scratch)
+{
+    const struct tl_envelope *env = r->env;
+    size_t n;
+    if (env->key[TL_K_STACK]) {
+        struct tl_frame *f = tl_envelope_frames(env->key[TL_K_STACK], scratch, &n);
+        struct tl_terminal t = {NULL, 0};
+        tl_trie_insert(&m->unknown_trie, f, n, &t);
+    }
+    const struct tl_json *ds = env->key[TL_K_DYNAMO_START];
+    const struct tl_json *ds_stack = ds ? tl_env_get(ds, "stack") : NULL;
+    if (ds_stack) {
+        struct tl_frame *f = tl_envelope_frames(ds_stack, scratch, &n);
+        n = strip_convert_frame(m, f, n);
+        struct tl_compile *c = r->cid_ok ? tl_model_compile(m, &r->cid) : NULL;
+        struct tl_terminal t = {c, 0};
+        struct tl_trie_node *leaf = tl_trie_insert(&m->trie, f, n, &t);
+        if (c)
+            c->start = leaf;
+    }
+}
+
+void tl_model_apply(struct tl_model *m, const struct tl_record *r, struct tl_arena *scratch)
+{
+    if (r->metrics)
+        apply_metrics(m, r);
+    apply_stacks(m, r, scratch);
+    const struct tl_envelope *env = r->env;
+    if (r->cid_ok) {
+        const struct tl_json *spec = env->key[TL_K_SYMBOLIC_SHAPE_SPECIALIZATION];
+        const struct tl_json *guard = env->key[TL_K_GUARD_ADDED_FAST];
+        if (spec)
+            keep_shape_rec(m, tl_model_compile(m, &r->cid), false, spec, scratch);
+        if (guard)
+            keep_shape_rec(m, tl_model_compile(m, &r->cid), true, guard, scratch);
+        enum tl_cache_kind kind;
+        enum tl_cache_result result;
+        if (r->artifact_name.p && tl_cache_event(r->artifact_name, &kind, &result)) {
+            struct tl_compile_id mid = tl_cid_metrics_key(r->cid);
+            tl_model_compile(m, &mid)->cache[kind][result]++;
+        }
+    }
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The layer rules of src/ (README "Layout"), read off the #include lines: an include goes down
+# the list base < input < model < report, output, never up or sideways:
+#   base    includes only base
+#   input   includes base and input
+#   model   includes base, input and model
+#   report  includes base, model and report (not input, not output)
+#   output  includes base and output
+#   src/    the driver and main.c: anything
+# Also: every .c file includes "base/config.h" first, and opens with its licence line and a
+# comment saying what it does.
+# Usage: tests/layers.sh [ignored]     (run from the repository root)
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+declare -A allowed=(
+    [base]="base"
+    [input]="base input"
+    [model]="base input model"
+    [report]="base model report"
+    [output]="base output"
+)
+bad=0
+fail() {
+    echo "layers: $*"
+    bad=1
+}
+nfiles=0
+for f in src/*.[ch] src/*/*.[ch]; do
+    nfiles=$((nfiles + 1))
+    rel=${f#src/}
+    layer=${rel%%/*}
+    [ "$layer" = "$rel" ] && layer=driver
+    if [ "$layer" != driver ] && [ -z "${allowed[$layer]:-}" ]; then
+        fail "$f: src/$layer/ is not a layer (base, input, model, report, output)"
+        continue
+    fi
+    first=
+    while IFS= read -r line; do
+        inc=$(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' <<<"$line")
+        [ -n "$inc" ] || continue
+        [ -n "$first" ] || first=$inc
+        case $inc in
+        tlparse/*) [ "$layer" = driver ] || fail "$f includes the public header $inc (only the driver does)" ;;
+        */*)
+            to=${inc%%/*}
+            if [ "$layer" != driver ] && ! grep -qw "$to" <<<"${allowed[$layer]}"; then
+                fail "$f ($layer) includes $inc ($to): $layer may include only ${allowed[$layer]}"
+            fi
+            ;;
+        *) [ "$layer" = driver ] || fail "$f includes \"$inc\" without its folder (write \"<layer>/$inc\")" ;;
+        esac
+    done <"$f"
+    if [[ $f == *.c ]] && [ "$first" != base/config.h ]; then
+        fail "$f: the first include must be \"base/config.h\" (it is \"$first\")"
+    fi
+    if [[ $f == *.c ]]; then
+        # line 1: the SPDX licence; then a /* comment */ of what the file does, before any code
+        head -1 "$f" | grep -q 'SPDX-License-Identifier' || fail "$f: line 1 is not the SPDX licence line"
+        awk 'NR == 1 { next }
+             /^\/\*/ { found = 1; exit }
+             /^[[:space:]]*$/ { next }
+             { exit }
+             END { exit !found }' "$f" || { fail "$f: no comment after the licence line saying what the file does"; continue; }
+        words=$(awk 'NR == 1 { next } /^\/\*/ { on = 1 } !on && NF { exit } on { print } on && /\*\// { exit }' "$f" | wc -w)
+        [ "$words" -ge 8 ] || fail "$f: the opening comment is too short to say what the file does ($words words)"
+    fi
+done
+[ "$nfiles" -gt 20 ] || fail "only $nfiles files found under src/: wrong folder?"
+if [ "$bad" = 0 ]; then
+    echo "layers: $nfiles files keep the layer rules"
+fi
+exit $bad
