@@ -90,6 +90,11 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
         free(path);
         return tl_report_error(opt, &err);
     }
+    if (out.nleftovers)
+        tl_say(&msg, TL_MSG_WARNING,
+               "tlparse: warning: removed %zu unfinished report folder%s of killed runs into "
+               "%s: %s",
+               out.nleftovers, out.nleftovers == 1 ? "" : "s", o.out_dir, out.leftovers.buf);
     struct tl_log_summary sum;
     int rc = tl_log_run(&o, reader, path, path ? path : "<memory>", &out, &sum, &err);
     res->bytes_in = sum.bytes_in;

@@ -393,6 +393,49 @@ rc=$?
 [ ! -e p/q/out ] || bad "p/q/out exists"
 no_temp p/q
 
+# ============================================================================ (f)
+# kill -9 leaves the hidden folder (nothing can run then); it records its owner, and the
+# next run into the same place removes it and says so, while folders of live runs, of
+# other hosts and recent ones without an owner stay.
+begin kill9_leftover_removed_by_next_run
+fresh_state
+mkdir -p p/q
+"$bin" "$big" --no-browser -o p/q/out >out.txt 2>err.txt &
+pid=$!
+pids+=("$pid")
+sleep 0.4
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+left=$(cd p/q && ls -A | grep '^\.out\.tlparse-' || true)
+[ "$(echo "$left" | grep -c .)" = 1 ] || bad "want one hidden folder after kill -9, got: $(ls -A p/q)"
+owner=$(cat "p/q/$left/.tlparse-owner" 2>/dev/null)
+[ "$(echo "$owner" | awk '{print $2}')" = "$pid" ] || bad "owner file: '$owner', want pid $pid"
+# planted: a live run (this shell), another host's run, a recent one without owner, an old one
+# without owner, a dead run's, and a name that is not ours
+host=$(hostname)
+mkdir p/q/.out.tlparse-live01 p/q/.out.tlparse-other1 p/q/.out.tlparse-young1 \
+    p/q/.out.tlparse-old001 p/q/.out.tlparse-dead01 p/q/.other.tlparse-dead02
+echo "$host $$ 0" >p/q/.out.tlparse-live01/.tlparse-owner
+echo "elsewhere.example 1 0" >p/q/.out.tlparse-other1/.tlparse-owner
+touch -d '-20 minutes' p/q/.out.tlparse-old001
+echo "$host $pid 0" >p/q/.out.tlparse-dead01/.tlparse-owner
+echo "$host $pid 0" >p/q/.other.tlparse-dead02/.tlparse-owner
+"$bin" input-trace.log -o p/q/out --no-browser >out.txt 2>err.txt
+[ "$?" = 0 ] || bad "the next run failed: $(cat err.txt)"
+msg=$(grep 'unfinished report folder' err.txt)
+for gone in "$left" .out.tlparse-old001 .out.tlparse-dead01; do
+    [ ! -e "p/q/$gone" ] || bad "$gone was not removed"
+    grep -qF "$gone" <<<"$msg" || bad "the message does not name $gone: $msg"
+done
+grep -q '^tlparse: warning: removed 3 unfinished report folders of killed runs into p/q/out: ' <<<"$msg" ||
+    bad "message: $msg"
+for kept in .out.tlparse-live01 .out.tlparse-other1 .out.tlparse-young1 .other.tlparse-dead02; do
+    [ -d "p/q/$kept" ] || bad "$kept was removed"
+done
+[ ! -e p/q/out/.tlparse-owner ] || bad "the owner file is in the report"
+same_report p/q/out
+rm -rf p/q/.out.tlparse-* p/q/.other.tlparse-*
+
 pids=()
 pass=0 fail=0
 for id in "${cases[@]}"; do

@@ -79,12 +79,15 @@ int tl_outdir_open(struct tl_outdir *o, const char *target_arg, bool overwrite, 
 {
     memset(o, 0, sizeof(*o));
     o->dirfd = -1;
+    tl_buf_init(&o->leftovers, 0);
     /* "out/" must mean the folder out, not what a link named out points to. */
     char *target = tl_xstrdup(target_arg);
     for (size_t n = strlen(target); n > 1 && target[n - 1] == '/'; n--)
         target[n - 1] = '\0';
     int rc = open_target(o, target, target_arg, overwrite, err);
     free(target);
+    if (rc < 0)
+        tl_buf_release(&o->leftovers);
     return rc;
 }
 
@@ -112,6 +115,7 @@ static int open_target(struct tl_outdir *o, const char *target, const char *give
     char *copy1 = tl_xstrdup(target), *copy2 = tl_xstrdup(target);
     const char *dir = dirname(copy1);
     const char *base = basename(copy2);
+    o->nleftovers = tl_leftovers_remove(dir, base, &o->leftovers);
     size_t len = strlen(dir) + strlen(base) + 32;
     o->tmp = tl_xmalloc(len);
     snprintf(o->tmp, len, "%s/.%s.tlparse-XXXXXX", dir, base);
@@ -130,8 +134,11 @@ static int open_target(struct tl_outdir *o, const char *target, const char *give
      * written: nobody else can plant a link in it. It gets the user's usual
      * mode when it is moved into place. */
     o->dirfd = open(o->tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (o->dirfd < 0) {
+    if (o->dirfd < 0 || tl_owner_write(o->dirfd) < 0) {
         int e = errno;
+        if (o->dirfd >= 0)
+            close(o->dirfd);
+        o->dirfd = -1;
         tl_remove_tree(o->tmp);
         free(o->tmp);
         o->tmp = NULL;
@@ -421,6 +428,7 @@ static void release(struct tl_outdir *o)
     o->tmp = o->target = NULL;
     tl_writer_free(o->writer);
     o->writer = NULL;
+    tl_buf_release(&o->leftovers);
     if (o->arena.head || o->dirs.entries) {
         tl_map_release(&o->dirs);
         tl_arena_release(&o->arena);
@@ -435,6 +443,7 @@ int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err)
         tl_outdir_abort(o);
         return -1;
     }
+    tl_owner_remove(o->dirfd);
     mode_t um = umask(0); /* umask() reads by setting: put it back */
     umask(um);
     fchmod(o->dirfd, 0777 & ~um);

@@ -35,15 +35,20 @@ struct tl_outdir {
     uint64_t bytes;     /* bytes written */
     uint64_t files;     /* files created */
     struct tl_writer *writer;
+    /* Temporary folders of killed runs into the same target, removed by tl_outdir_open()
+     * (see leftovers.c): how many, and their names, for the caller to say so. */
+    size_t nleftovers;
+    struct tl_buf leftovers;
 };
 
 /* Bytes the writer may hold for files not yet written. */
 #define WRITE_BEHIND_BYTES (4u << 20)
 
 /**
- * Check the target and create the temporary folder. Fails (TL_ERR_EXISTS)
- * when the target exists and overwrite is false, and when it exists but is
- * not a folder. Creates the target's parent folders.
+ * Check the target and create the temporary folder, with its owner recorded in it.
+ * Fails (TL_ERR_EXISTS) when the target exists and overwrite is false, and when it exists
+ * but is not a folder. Creates the target's parent folders, and removes the temporary
+ * folders of earlier runs into the same target whose process is gone (o->nleftovers).
  */
 int tl_outdir_open(struct tl_outdir *o, const char *target, bool overwrite, struct tl_err *err);
 /**
@@ -81,6 +86,19 @@ void tl_outdir_abort(struct tl_outdir *o);
 
 /** Remove a folder tree without following symbolic links. */
 int tl_remove_tree(const char *path);
+
+/* ---- leftovers.c: temporary folders of killed runs ---- */
+
+/** Record this process as the owner of a new temporary folder (.tlparse-owner). */
+int tl_owner_write(int dirfd);
+/** Remove the owner file before the folder becomes the report. */
+void tl_owner_remove(int dirfd);
+/**
+ * Remove the folders ".<base>.tlparse-XXXXXX" of dir whose owner process is gone (or that
+ * have no owner and have not changed for ten minutes); their names are appended to names,
+ * separated by ", ", when it is not NULL. Returns how many were removed.
+ */
+size_t tl_leftovers_remove(const char *dir, const char *base, struct tl_buf *names);
 
 /* A buffered output file. */
 struct tl_outfile {
