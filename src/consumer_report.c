@@ -541,6 +541,7 @@ static int report_finish(void *self, struct tl_log *log, struct tl_err *err)
     struct tl_index_page ip = {
         .custom_header_html = log->opt->custom_header_html,
         .model = &log->model,
+        .diag = log->diag_ready ? &log->diag : NULL,
         .nfailures = rp->nfailures,
         .has_chromium = rp->nchromium > 0,
     };

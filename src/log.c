@@ -11,6 +11,7 @@
 #include "base/utf8.h"
 #include "input/envelope.h"
 #include "input/glog.h"
+#include "report/summary.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -140,7 +141,23 @@ static void string_table(struct tl_log *log, const struct tl_envelope *env, uint
     }
 }
 
-/* The payload of the entry; its md5 is checked once the entry is done with it (md5q.h). */
+/* Whether a consumer needs this record's payload. */
+static bool payload_needed(struct tl_log *log, const struct tl_record *rec)
+{
+    if (log->all_payloads)
+        return true;
+    if (rec->status != TL_REC_OK)
+        return false;
+    for (size_t i = 0; i < log->ncons; i++) {
+        const struct tl_consumer_ops *ops = log->cons[i].ops;
+        if (ops->wants_payload && ops->wants_payload(log->cons[i].self, rec))
+            return true;
+    }
+    return false;
+}
+
+/* The payload of the entry; its md5 is checked once the entry is done with it (md5q.h).
+ * A payload no consumer needs is skipped, unchecked. */
 static int read_payload(struct tl_log *log, struct tl_record *rec, struct tl_err *err)
 {
     const struct tl_json *hp = rec->env->key[TL_K_HAS_PAYLOAD];
@@ -148,6 +165,8 @@ static int read_payload(struct tl_log *log, struct tl_record *rec, struct tl_err
     if (!hp)
         return 0;
     bool truncated;
+    if (!payload_needed(log, rec))
+        return payload_lines(log, false, &truncated, err);
     if (payload_lines(log, true, &truncated, err) < 0)
         return -1;
     if (tl_interrupted)
@@ -200,17 +219,21 @@ static int use_envelope(struct tl_log *log, struct tl_record *rec, struct tl_err
         string_table(log, env, rec->lineno);
         return 0;
     }
+    bool ours = rank_is_ours(log, env);
+    if (ours) {
+        tl_record_decode(rec, &log->model.dir, &log->scratch);
+        if (!rec->cid_ok)
+            log->saw_unknown_cid = true;
+    } else {
+        rec->status = TL_REC_OTHER_RANK;
+    }
     if (read_payload(log, rec, err) < 0)
         return -1;
-    if (!rank_is_ours(log, env)) {
+    if (!ours) {
         log->stats.other_rank++;
-        rec->status = TL_REC_OTHER_RANK;
         return dispatch(log, rec, err);
     }
     log->stats.ok++;
-    tl_record_decode(rec, &log->model.dir, &log->scratch);
-    if (!rec->cid_ok)
-        log->saw_unknown_cid = true;
     if (dispatch(log, rec, err) < 0)
         return -1;
     tl_model_apply(&log->model, rec, &log->scratch);
@@ -345,6 +368,7 @@ static void log_init(struct tl_log *log, const struct tl_options *opt, struct tl
     tl_arena_init(&log->scratch, 256 * 1024);
     tl_model_init(&log->model, &log->arena);
     tl_map_init(&log->unknown_keys, &log->arena);
+    tl_diag_init(&log->diag);
 }
 
 static void log_release(struct tl_log *log)
@@ -355,6 +379,7 @@ static void log_release(struct tl_log *log)
     tl_md5q_free(log->md5q);
     tl_map_release(&log->unknown_keys);
     tl_model_release(&log->model);
+    tl_diag_release(&log->diag);
     tl_arena_release(&log->arena);
     tl_arena_release(&log->scratch);
     tl_buf_release(&log->page);
@@ -363,14 +388,20 @@ static void log_release(struct tl_log *log)
     tl_buf_release(&log->utf8_fix);
 }
 
-/* The consumers the options choose, in the order they see each record. */
+/* The consumers the options choose, in the order they see each record (the diagnosis
+ * first: the index page of the report shows it). */
 static void choose_consumers(struct tl_log *log)
 {
     static const struct tl_consumer_ops *const report[] = {
-        &tl_consumer_report, &tl_consumer_payloads, &tl_consumer_rawjsonl, &tl_consumer_rawlog};
-    for (size_t i = 0; i < TL_ARRAY_LEN(report); i++) {
-        log->cons[log->ncons].ops = report[i];
-        log->cons[log->ncons].self = report[i]->create(log);
+        &tl_consumer_diagnosis, &tl_consumer_report, &tl_consumer_payloads,
+        &tl_consumer_rawjsonl,  &tl_consumer_rawlog, NULL};
+    static const struct tl_consumer_ops *const summary[] = {&tl_consumer_diagnosis, NULL};
+    const struct tl_consumer_ops *const *list = log->out ? report : summary;
+    for (size_t i = 0; list[i]; i++) {
+        log->cons[log->ncons].ops = list[i];
+        log->cons[log->ncons].self = list[i]->create(log);
+        if (!list[i]->wants_payload)
+            log->all_payloads = true;
         log->ncons++;
     }
 }
@@ -379,7 +410,8 @@ static int start(struct tl_log *log, struct tl_err *err)
 {
     tl_progress_init(&log->progress, log->opt->progress, tl_reader_file_size(log->reader));
     log->md5q = tl_md5q_new(4u << 20, log->threads);
-    tl_outdir_write_behind(log->out, log->threads);
+    if (log->out)
+        tl_outdir_write_behind(log->out, log->threads);
     for (size_t i = 0; i < log->ncons; i++) {
         const struct tl_consumer_ops *ops = log->cons[i].ops;
         if (ops->start && ops->start(log->cons[i].self, log, err) < 0)
@@ -427,6 +459,18 @@ static void print_stats(struct tl_log *log)
     tl_buf_release(&b);
 }
 
+/* The diagnosis as --summary or --json print it. */
+static char *summary_text(struct tl_log *log)
+{
+    struct tl_buf b = TL_BUF_INIT;
+    struct tl_summary_source src = {log->msg.input, "torch_trace"};
+    if (log->opt->summary == TL_SUMMARY_JSON)
+        tl_summary_json(&b, &log->diag, &src, true);
+    else
+        tl_summary_text(&b, &log->diag, &src, log->opt->color);
+    return tl_buf_detach(&b, NULL);
+}
+
 int tl_log_run(const struct tl_options *opt, struct tl_reader *reader, const char *path,
                const char *name, struct tl_outdir *out, struct tl_log_summary *sum,
                struct tl_err *err)
@@ -446,7 +490,9 @@ int tl_log_run(const struct tl_options *opt, struct tl_reader *reader, const cha
     drain_md5(&log);
     if (rc == 0)
         rc = finish(&log, err);
-    if (rc == 0)
+    if (rc == 0 && log.opt->summary != TL_SUMMARY_NONE)
+        sum->summary = summary_text(&log);
+    if (rc == 0 && !(log.opt->summary && log.stats.ok))
         print_stats(&log);
     sum->stats = log.stats;
     sum->saw_unknown_cid = log.saw_unknown_cid;

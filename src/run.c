@@ -69,6 +69,22 @@ static int strict_exit(const struct tl_options *opt, struct tl_messages *msg,
     return code;
 }
 
+/* --summary, --json: the diagnosis, and no report. */
+static int summary_only(const struct tl_options *opt, struct tl_reader *reader, char *path,
+                        struct tl_result *res)
+{
+    struct tl_err err = {TL_ERR_NONE, ""};
+    struct tl_log_summary sum;
+    int rc = tl_log_run(opt, reader, path, path ? path : "<memory>", NULL, &sum, &err);
+    free(path);
+    res->bytes_in = sum.bytes_in;
+    res->lines = sum.lines;
+    res->summary = sum.summary;
+    if (rc == 0 && tl_interrupted)
+        rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
+    return rc < 0 ? tl_report_error(opt, &err) : TL_EXIT_OK;
+}
+
 int tl_run(const struct tl_options *opt, struct tl_result *res)
 {
     struct tl_err err = {TL_ERR_NONE, ""};
@@ -84,6 +100,8 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
     }
     struct tl_options o = *opt;
     o.out_dir = opt->out_dir ? opt->out_dir : "tl_out";
+    if (opt->summary != TL_SUMMARY_NONE)
+        return summary_only(&o, reader, path, res);
     struct tl_outdir out;
     if (tl_outdir_open(&out, o.out_dir, o.overwrite, &err) < 0) {
         tl_reader_free(reader);

@@ -18,6 +18,7 @@
 #include "base/progress.h"
 #include "input/md5q.h"
 #include "input/reader.h"
+#include "model/diagnosis.h"
 #include "model/model.h"
 #include "model/record.h"
 #include "model/stats.h"
@@ -80,6 +81,9 @@ enum {
 struct tl_consumer_ops {
     const char *name;
     unsigned wants; /* TL_WANT_* */
+    /* Whether it needs the payload of this record (decoded, payload not read yet); NULL:
+     * every payload. Payloads nobody needs are skipped unread. */
+    bool (*wants_payload)(void *self, const struct tl_record *r);
     void *(*create)(struct tl_log *log);
     int (*start)(void *self, struct tl_log *log, struct tl_err *err); /* may be NULL */
     int (*record)(void *self, struct tl_log *log, struct tl_record *r, struct tl_err *err);
@@ -107,7 +111,10 @@ struct tl_log {
     bool have_rank;
     uint32_t rank;
     bool saw_unknown_cid;
-    struct tl_buf page; /* a page buffer the consumers share, one page at a time */
+    struct tl_buf page;  /* a page buffer the consumers share, one page at a time */
+    struct tl_diag diag; /* the diagnosis, filled by its consumer */
+    bool diag_ready;     /* tl_diag_finish() was called */
+    bool all_payloads;   /* some consumer reads every payload */
 
     /* the entry being read */
     struct tl_buf env_text; /* its envelope, copied out of the reader */
@@ -131,13 +138,15 @@ struct tl_log_summary {
     struct tl_stats stats;
     bool saw_unknown_cid; /* an entry had no usable compile id (--strict-compile-id) */
     size_t compile_ids;   /* keys of the compile directory */
+    char *summary;        /* with opt->summary: the diagnosis as text or JSON (malloc'd) */
 };
 
 /**
  * Parse one log into the report folder out, with the consumers the options choose, and
  * print its Stats line. reader is the open log (taken over: freed here); path is its file
  * (NULL for opt->mem_input), name its name in messages. The folder is neither committed nor
- * aborted: the caller does that. *sum is filled either way.
+ * aborted: the caller does that; with opt->summary there is none (out is NULL) and the
+ * diagnosis comes back in sum->summary. *sum is filled either way.
  */
 int tl_log_run(const struct tl_options *opt, struct tl_reader *reader, const char *path,
                const char *name, struct tl_outdir *out, struct tl_log_summary *sum,
@@ -149,9 +158,10 @@ void tl_log_warn(struct tl_log *log, enum tl_warn_kind kind, uint64_t lineno, co
 
 /* ---- the consumers (consumer_*.c) ---------------------------------------------------------- */
 
-extern const struct tl_consumer_ops tl_consumer_report;   /* pages, artifacts, chromium */
-extern const struct tl_consumer_ops tl_consumer_payloads; /* payloads/<md5>.txt */
-extern const struct tl_consumer_ops tl_consumer_rawjsonl; /* raw.jsonl */
-extern const struct tl_consumer_ops tl_consumer_rawlog;   /* raw.log */
+extern const struct tl_consumer_ops tl_consumer_diagnosis; /* summary.json, log->diag */
+extern const struct tl_consumer_ops tl_consumer_report;    /* pages, artifacts, chromium */
+extern const struct tl_consumer_ops tl_consumer_payloads;  /* payloads/<md5>.txt */
+extern const struct tl_consumer_ops tl_consumer_rawjsonl;  /* raw.jsonl */
+extern const struct tl_consumer_ops tl_consumer_rawlog;    /* raw.log */
 
 #endif

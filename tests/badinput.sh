@@ -32,7 +32,7 @@ bad() {
 
 P='V1121 10:00:00.000000 1 torch/x.py:1] '
 CID='"frame_id": 0, "frame_compile_id": 0, "attempt": 0'
-STD="chromium_events.json compile_directory.json failures_and_restarts.html index.html raw.jsonl raw.log"
+STD="chromium_events.json compile_directory.json failures_and_restarts.html index.html raw.jsonl raw.log summary.json"
 md5() { printf '%s' "$1" | md5sum | cut -c1-32; }
 
 # run CODE LOG [ARGS...]: tlparse LOG -o o_<case>; checks the exit code, an empty stdout,
@@ -421,8 +421,10 @@ rm -rf report_lf && cp -r "$out" report_lf
 run 0 crlf.log
 err_is "Stats { ok: 4 }"
 tree_is -_0_0_0/dynamo_output_graph_0.txt -_0_0_0/a_1.txt -_0_0_0/compilation_metrics_2.html
-# the same report, but raw.log (an exact copy of each input)
-d=$(diff -r -x raw.log report_lf "$out" 2>&1) || bad "CRLF report differs: $(echo "$d" | head -5)"
+# the same report, but raw.log (an exact copy of each input) and the input's name in summary.json
+d=$(diff -r -x raw.log -x summary.json report_lf "$out" 2>&1) || bad "CRLF report differs: $(echo "$d" | head -5)"
+d=$(diff <(grep -v '"path": ' report_lf/summary.json) <(grep -v '"path": ' "$out/summary.json")) ||
+    bad "CRLF summary.json differs: $(echo "$d" | head -5)"
 cmp -s crlf.log "$out/raw.log" || bad "raw.log is not the CRLF input"
 # A payload that itself had CR LF line ends when its md5 was taken: the reader drops the
 # CR like the reference does, so the md5 no longer matches.

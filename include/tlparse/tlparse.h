@@ -38,6 +38,13 @@ enum tl_message_kind {
     TL_MSG_ERROR,   /* "tlparse: error: ..." */
 };
 
+/** --summary / --json: print the diagnosis instead of writing a report. */
+enum tl_summary_mode {
+    TL_SUMMARY_NONE,
+    TL_SUMMARY_TEXT,
+    TL_SUMMARY_JSON,
+};
+
 struct tl_options {
     const char *path;               /* log file, or folder (newest log is taken) */
     const char *out_dir;            /* NULL: "tl_out" */
@@ -53,6 +60,8 @@ struct tl_options {
     bool all_ranks_html;            /* not supported yet */
     bool progress;                  /* draw a progress bar on stderr */
     bool no_threads;                /* do all the work on the calling thread (same output) */
+    enum tl_summary_mode summary;   /* not NONE: no report; the diagnosis in result.summary */
+    bool color;                     /* the text summary with ANSI colours */
     int year;                       /* year of raw.jsonl timestamps; 0: this year (UTC) */
     const char *mem_input;          /* with mem_len: parse this buffer instead of path */
     uint64_t mem_len;
@@ -65,6 +74,7 @@ struct tl_result {
     char index_path[4096]; /* the report's index.html, when one was written */
     uint64_t bytes_in;     /* log bytes read */
     uint64_t lines;        /* log lines read */
+    char *summary;         /* options.summary: the diagnosis, text or JSON; free() it */
 };
 
 /** Set by a signal handler to stop a run; tl_run() then cleans up and returns 130. */

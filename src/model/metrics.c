@@ -31,6 +31,17 @@ static struct tl_opt_f64 opt_f64(const struct tl_json *rec, const char *field)
     return o;
 }
 
+static struct tl_opt_bool opt_bool(const struct tl_json *rec, const char *field)
+{
+    const struct tl_json *v = tl_env_get(rec, field);
+    struct tl_opt_bool o = {false, false};
+    if (v && v->type == TL_JSON_BOOL) {
+        o.has = true;
+        o.v = v->u.b;
+    }
+    return o;
+}
+
 static struct tl_str_list str_list(const struct tl_json *rec, const char *field, struct tl_arena *a)
 {
     const struct tl_json *v = tl_env_get(rec, field);
@@ -88,6 +99,12 @@ void tl_metrics_decode(struct tl_metrics *m, const struct tl_json *rec, struct t
     m->non_compliant_ops = str_list(rec, "non_compliant_ops", a);
     m->compliant_custom_ops = str_list(rec, "compliant_custom_ops", a);
     m->restart_reasons = str_list(rec, "restart_reasons", a);
+    m->recompile_reason = tl_env_str(rec, "recompile_reason");
+    const struct tl_json *us = tl_env_get(rec, "dynamo_cumulative_compile_time_us");
+    if (us && us->type == TL_JSON_NUMBER && us->u.num.kind == TL_JSON_UINT)
+        m->dynamo_cumulative_compile_time_us = (struct tl_opt_u64){true, us->u.num.u};
+    m->config_suppress_errors = opt_bool(rec, "config_suppress_errors");
+    m->has_guarded_code = opt_bool(rec, "has_guarded_code");
 }
 
 void tl_bwd_metrics_decode(struct tl_bwd_metrics *m, const struct tl_json *rec)

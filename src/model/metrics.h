@@ -53,6 +53,15 @@ struct tl_metrics {
         inductor_compile_time_s, code_gen_time_s, dynamo_time_before_restart_s;
     struct tl_failure fail;
     struct tl_str_list non_compliant_ops, compliant_custom_ops, restart_reasons;
+    /* Fields the reference does not type, read for the diagnosis when they have the expected
+     * type (newer PyTorch versions write them): the first guard that failed before this
+     * recompile, whether errors were suppressed (a failed frame then runs in eager mode),
+     * whether compiled code came out. */
+    struct tl_str recompile_reason;
+    struct tl_opt_u64 dynamo_cumulative_compile_time_us; /* newer logs' frame compile time */
+    struct tl_opt_bool {
+        bool has, v;
+    } config_suppress_errors, has_guarded_code;
 };
 
 /* bwd_compilation_metrics */

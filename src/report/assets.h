@@ -13,5 +13,6 @@ extern const char tl_asset_toggle_js[];
 extern const char tl_asset_query_js[];
 extern const char tl_asset_failures_css[];
 extern const char tl_asset_dump_css[];
+extern const char tl_asset_diagnosis_css[];
 
 #endif

@@ -9,6 +9,7 @@
 #include "report/pages.h"
 #include "report/assets.h"
 #include "report/html.h"
+#include "report/summary.h"
 
 #include <string.h>
 
@@ -106,6 +107,8 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
     tl_buf_adds(out, "</script>\n<body>\n<div>\n");
     if (p->custom_header_html)
         tl_buf_adds(out, p->custom_header_html); /* raw by design: the user's own HTML */
+    if (p->diag)
+        tl_page_diagnosis(out, p->diag, "#");
     tl_buf_adds(out, intro);
     tl_page_trie(out, &model->trie, "Stack", &model->strtab, true);
     tl_buf_adds(out, "\n</div>\n<div>\n");

@@ -13,6 +13,7 @@
 #include "base/config.h"
 #include "base/buf.h"
 #include "base/json.h"
+#include "model/diagnosis.h"
 #include "model/directory.h"
 #include "model/metrics.h"
 #include "model/model.h"
@@ -105,6 +106,7 @@ void tl_page_query_script(struct tl_buf *out);
 struct tl_index_page {
     const char *custom_header_html; /* raw, by design (documented) */
     const struct tl_model *model;
+    const struct tl_diag *diag; /* its Diagnosis section; NULL: none */
     uint64_t nfailures;
     bool has_chromium;
 };

@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The diagnosis of a structured trace, as a consumer of records: compilation metrics give the
+ * compilations (function, time, graph size), their failures and restarts (graph breaks); the
+ * recompile_reasons artifacts and the metrics' recompile_reason give the failing guards of a
+ * recompile; symbolic_shape_specialization and guard_added_fast records give the
+ * specializations with the user's line; cache artifacts their hits and misses; a backward
+ * failure that names an autograd seq_nr is traced to the forward node with the same seq_nr;
+ * a graph break's line comes from the name of the frame that resumes after it.
+ * At the end it writes summary.json (when there is a report folder) and leaves the findings
+ * in log->diag for the index page and for `--summary` / `--json`.
+ */
+#include "base/config.h"
+#include "run.h"
+#include "base/json.h"
+#include "base/json_out.h"
+#include "base/xalloc.h"
+#include "input/envelope.h"
+#include "report/summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* What a compile id (metrics form) collected before its compilation_metrics arrived. */
+struct pending {
+    struct tl_str *guards; /* recompile_reasons, in the consumer's arena */
+    size_t nguards;
+    bool metrics_seen;    /* its first metrics record came: it was counted */
+    bool break_artifacts; /* graph breaks came as artifacts with their locations */
+};
+
+/* A graph break known from a restart reason, waiting for the frame that resumes after it:
+ * "torch_dynamo_resume_in_fn_at_61" names the line where fn broke. */
+struct deferred_break {
+    struct tl_compile_id cid;
+    struct tl_str reason;
+    struct tl_diag_fact_loc fn;
+};
+
+/* A forward node carrying an autograd seq_nr, and where the user wrote it. */
+struct seq_node {
+    const char *node;
+    struct tl_diag_fact_loc where;
+};
+
+struct diag_consumer {
+    struct tl_arena arena;
+    struct tl_map pending; /* metrics key -> struct pending */
+    struct tl_map seq;     /* "frame/fcid seq_nr" -> struct seq_node */
+    struct deferred_break *breaks;
+    size_t nbreaks, breaks_alloc;
+};
+
+static struct tl_str keep(struct diag_consumer *c, struct tl_str s)
+{
+    return s.p ? tl_arena_str(&c->arena, s) : s;
+}
+
+static struct pending *pending_of(struct diag_consumer *c, const struct tl_compile_id *cid)
+{
+    struct tl_compile_id m = tl_cid_metrics_key(*cid);
+    char key[TL_CID_KEY_LEN];
+    tl_cid_key(&m, key);
+    struct tl_map_entry *e = tl_map_upsert(&c->pending, tl_str_make(key, sizeof(key)), NULL);
+    if (!e->value)
+        e->value = tl_arena_calloc(&c->arena, 1, sizeof(struct pending));
+    return e->value;
+}
+
+/* The innermost frame of a stack: the user's line (file from the string table). */
+static struct tl_diag_fact_loc frame_loc(struct tl_log *log, const struct tl_json *stack)
+{
+    struct tl_diag_fact_loc l;
+    memset(&l, 0, sizeof(l));
+    size_t n;
+    struct tl_frame *f = tl_envelope_frames(stack, &log->scratch, &n);
+    if (!n)
+        return l;
+    const struct tl_frame *last = &f[n - 1];
+    l.file = last->uninterned_filename.p ? last->uninterned_filename
+                                         : tl_strtab_get(&log->model.strtab, last->filename);
+    l.line = last->line > 0 ? (uint32_t)last->line : 0;
+    l.function = last->name;
+    l.code = last->loc;
+    return l;
+}
+
+static struct tl_diag_fact_loc function_loc(const struct tl_metrics *m)
+{
+    struct tl_diag_fact_loc l;
+    memset(&l, 0, sizeof(l));
+    l.file = m->co_filename;
+    l.function = m->co_name;
+    l.line = m->has_co_firstlineno && m->co_firstlineno > 0 ? (uint32_t)m->co_firstlineno : 0;
+    l.def = true;
+    return l;
+}
+
+#define RESUME "torch_dynamo_resume_in_"
+
+/* The function a frame belongs to: fn for fn and for its resume functions. */
+static struct tl_str original(struct tl_str name)
+{
+    if (!tl_str_has_prefix(name, RESUME))
+        return name;
+    struct tl_str rest = tl_str_make(name.p + strlen(RESUME), name.n - strlen(RESUME));
+    for (size_t i = rest.n; i > 4; i--)
+        if (!memcmp(rest.p + i - 4, "_at_", 4))
+            return tl_str_make(rest.p, i - 4);
+    return rest;
+}
+
+/* Emit the graph breaks waiting for their line, given the compilation that comes next (NULL
+ * at the end of the log): a resume function of the same function gives the line; another
+ * attempt of the same frame leaves them waiting; anything else, the function's own line. */
+static void flush_breaks(struct diag_consumer *c, struct tl_diag *d, const struct tl_metrics *next,
+                         const struct tl_compile_id *next_cid)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < c->nbreaks; i++) {
+        struct deferred_break *b = &c->breaks[i];
+        struct tl_diag_fact_break f;
+        memset(&f, 0, sizeof(f));
+        f.reason = b->reason;
+        f.where = b->fn;
+        struct tl_str orig = original(b->fn.function);
+        if (next && next->co_name.p && tl_str_has_prefix(next->co_name, RESUME) &&
+            tl_str_eq(original(next->co_name), orig) && next->co_filename.p &&
+            tl_str_eq(next->co_filename, b->fn.file)) {
+            const char *at = next->co_name.p + next->co_name.n;
+            while (at > next->co_name.p && at[-1] >= '0' && at[-1] <= '9')
+                at--;
+            f.where.line = (uint32_t)strtoul(at, NULL, 10);
+            f.where.function = orig;
+            f.where.def = false;
+        } else if (next && next_cid && next_cid->frame == b->cid.frame &&
+                   next_cid->ca == b->cid.ca && next_cid->has == b->cid.has) {
+            c->breaks[kept++] = *b;
+            continue;
+        }
+        tl_diag_graph_break(d, &b->cid, &f);
+    }
+    c->nbreaks = kept;
+}
+
+static void failure(struct diag_consumer *c, struct tl_diag *d, const struct tl_compile_id *cid,
+                    const struct tl_metrics *m)
+{
+    struct tl_diag_fact_failure f;
+    memset(&f, 0, sizeof(f));
+    f.type = keep(c, m->fail.type);
+    f.reason = keep(c, m->fail.reason);
+    f.where.file = keep(c, m->fail.file);
+    f.where.line = m->fail.line.has ? (uint32_t)m->fail.line.v : 0;
+    f.where.function = keep(c, original(m->co_name));
+    if (!f.where.file.p) {
+        /* No user frame given: the function whose compilation failed. */
+        f.where.file = keep(c, m->co_filename);
+        f.where.line =
+            m->has_co_firstlineno && m->co_firstlineno > 0 ? (uint32_t)m->co_firstlineno : 0;
+    }
+    /* Only the log can say: with suppress_errors the failed frame runs in eager mode; without
+     * it the exception reached the program (which may have caught it). */
+    f.fell_back_to_eager = m->config_suppress_errors.has && m->config_suppress_errors.v;
+    tl_diag_failure(d, cid, &f);
+}
+
+/* A compilation_metrics record: the compilation, its time and graph, its recompile, its
+ * restarts (graph breaks) and its failure. */
+static void metrics(struct diag_consumer *c, struct tl_log *log, const struct tl_record *r)
+{
+    struct tl_diag *d = &log->diag;
+    const struct tl_metrics *m = r->metrics;
+    struct tl_diag_fact_loc fn = function_loc(m);
+    flush_breaks(c, d, m, r->cid_ok ? &r->cid : NULL);
+    if (!r->cid_ok) {
+        if (m->fail.type.p)
+            failure(c, d, NULL, m);
+        return;
+    }
+    const struct tl_compile_id *cid = &r->cid;
+    tl_diag_compile(d, cid, &fn);
+    if (m->entire_frame_compile_time_s.has)
+        tl_diag_compile_time(d, cid, m->entire_frame_compile_time_s.v);
+    else if (m->dynamo_cumulative_compile_time_us.has)
+        tl_diag_compile_time(d, cid, (double)m->dynamo_cumulative_compile_time_us.v / 1e6);
+    if (m->graph_node_count.has)
+        tl_diag_graph(d, cid, TL_STR_NULL, m->graph_node_count.v);
+    struct pending *p = pending_of(c, cid);
+    bool first = !p->metrics_seen;
+    p->metrics_seen = true;
+    if (first && (cid->has & TL_CID_FCID) && cid->fcid > 0) {
+        if (p->nguards)
+            tl_diag_recompile(d, cid, &fn, p->guards, p->nguards);
+        else
+            tl_diag_recompile(d, cid, &fn, &m->recompile_reason, m->recompile_reason.p ? 1 : 0);
+        p->guards = NULL;
+        p->nguards = 0;
+    }
+    if (!p->break_artifacts) {
+        for (size_t i = 0; i < m->restart_reasons.n; i++) {
+            TL_GROW(c->breaks, c->nbreaks + 1, c->breaks_alloc);
+            struct deferred_break *b = &c->breaks[c->nbreaks++];
+            b->cid = *cid;
+            b->reason = keep(c, m->restart_reasons.s[i]);
+            b->fn = fn;
+            b->fn.file = keep(c, fn.file);
+            b->fn.function = keep(c, fn.function);
+        }
+    }
+    if (m->fail.type.p)
+        failure(c, d, cid, m);
+}
+
+/* recompile_reasons: a JSON list of "0/0: guard" strings. */
+static void recompile_reasons(struct diag_consumer *c, struct tl_log *log,
+                              const struct tl_record *r)
+{
+    struct tl_json v;
+    if (!r->cid_ok || tl_json_parse(&log->scratch, r->payload.p, r->payload.n, &v, NULL) < 0 ||
+        v.type != TL_JSON_ARRAY)
+        return;
+    struct pending *p = pending_of(c, &r->cid);
+    size_t n = v.u.arr.n;
+    p->guards = tl_arena_alloc(&c->arena, (n ? n : 1) * sizeof(*p->guards));
+    p->nguards = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v.u.arr.items[i].type == TL_JSON_STRING)
+            p->guards[p->nguards++] = keep(c, v.u.arr.items[i].u.str);
+}
+
+static void shape_rec(struct tl_log *log, const struct tl_record *r, const struct tl_json *rec,
+                      bool specialization)
+{
+    struct tl_diag_fact_spec s;
+    memset(&s, 0, sizeof(s));
+    s.kind = specialization ? TL_SPEC_SPECIALIZED : TL_SPEC_GUARD;
+    s.symbol = tl_env_str(rec, "symbol");
+    s.value = tl_env_str(rec, "value");
+    s.expr = tl_env_str(rec, "expr");
+    const struct tl_json *src = tl_env_get(rec, "sources");
+    if (src && src->u.arr.n)
+        s.source = src->u.arr.items[0].u.str;
+    s.where = frame_loc(log, tl_env_get(rec, "user_stack"));
+    struct tl_buf expr = TL_BUF_INIT;
+    if (specialization && !s.expr.p && s.symbol.p && s.value.p) {
+        tl_buf_addf(&expr, "Eq(%.*s, %.*s)", (int)s.symbol.n, s.symbol.p, (int)s.value.n,
+                    s.value.p);
+        s.expr = tl_buf_str(&expr);
+    }
+    tl_diag_spec(&log->diag, r->cid_ok ? &r->cid : NULL, &s);
+    tl_buf_release(&expr);
+}
+
+/* "seq_nr" and the number after it (": 12", "=12", "': 12"), or -1. */
+static long seq_nr_in(struct tl_str s)
+{
+    long at = tl_str_find(s, "seq_nr");
+    if (at < 0)
+        return -1;
+    const char *p = s.p + at + 6, *end = s.p + s.n;
+    while (p < end && (*p == ':' || *p == '=' || *p == ' ' || *p == '\'' || *p == '"'))
+        p++;
+    if (p >= end || *p < '0' || *p > '9')
+        return -1;
+    long v = 0;
+    while (p < end && *p >= '0' && *p <= '9' && v < 100000000)
+        v = v * 10 + (*p++ - '0');
+    return v;
+}
+
+static void seq_key(struct tl_buf *b, const struct tl_compile_id *cid, long seq)
+{
+    struct tl_compile_id m = tl_cid_metrics_key(*cid);
+    tl_cid_display(b, &m);
+    tl_buf_addf(b, " %ld", seq);
+}
+
+/*
+ * A forward (or joint) graph: remember which node carries which seq_nr, with the "# File:
+ * F:L in fn, code: C" comment above it (print_readable's form).
+ */
+static void forward_graph(struct diag_consumer *c, const struct tl_record *r)
+{
+    if (!r->cid_ok || tl_str_find(r->payload, "seq_nr") < 0)
+        return;
+    struct tl_str file = TL_STR_NULL, fn = TL_STR_NULL, code = TL_STR_NULL;
+    uint32_t line = 0;
+    long seq = -1;
+    const char *p = r->payload.p, *end = p + r->payload.n;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        struct tl_str l = tl_str_make(p, (size_t)((nl ? nl : end) - p));
+        p = nl ? nl + 1 : end;
+        long at = tl_str_find(l, "# File: ");
+        long s = seq_nr_in(l);
+        if (at >= 0) {
+            struct tl_str rest = tl_str_make(l.p + at + 8, l.n - (size_t)at - 8);
+            long in = tl_str_find(rest, " in "), cd = tl_str_find(rest, ", code: ");
+            struct tl_str where = tl_str_make(rest.p, in >= 0 ? (size_t)in : rest.n);
+            const char *colon = NULL;
+            for (size_t i = where.n; i > 0 && !colon; i--)
+                if (where.p[i - 1] == ':')
+                    colon = where.p + i - 1;
+            file = colon ? tl_str_make(where.p, (size_t)(colon - where.p)) : where;
+            line = colon ? (uint32_t)strtoul(colon + 1, NULL, 10) : 0;
+            fn = in >= 0 ? tl_str_make(rest.p + in + 4,
+                                       (size_t)((cd > in ? cd : (long)rest.n) - in - 4))
+                         : TL_STR_NULL;
+            code = cd >= 0 ? tl_str_make(rest.p + cd + 8, rest.n - (size_t)cd - 8) : TL_STR_NULL;
+        }
+        if (s >= 0 && at < 0 && tl_str_find(l, " = ") < 0) {
+            seq = s; /* an annotation line: the node follows */
+            continue;
+        }
+        long eq = tl_str_find(l, " = ");
+        if (eq < 0 || (s < 0 && seq < 0))
+            continue;
+        /* the node's name: the assignment's target, without its ": type" */
+        const char *q = l.p;
+        while (q < l.p + eq && (*q == ' ' || *q == '\t'))
+            q++;
+        const char *e = q;
+        while (e < l.p + eq && *e != ':' && *e != ' ')
+            e++;
+        if (tl_map_len(&c->seq) < 100000 && e > q) {
+            struct tl_buf k = TL_BUF_INIT;
+            seq_key(&k, &r->cid, s >= 0 ? s : seq);
+            struct seq_node *n = tl_arena_calloc(&c->arena, 1, sizeof(*n));
+            n->node = tl_arena_memdupz(&c->arena, q, (size_t)(e - q));
+            n->where.file = keep(c, file);
+            n->where.line = line;
+            n->where.function = keep(c, fn);
+            n->where.code = keep(c, code);
+            tl_map_put(&c->seq, tl_buf_str(&k), n);
+            tl_buf_release(&k);
+        }
+        seq = -1;
+    }
+}
+
+static void backward_failure(struct diag_consumer *c, struct tl_log *log, const struct tl_record *r)
+{
+    const struct tl_bwd_metrics *m = r->bwd_metrics;
+    if (!m->fail.type.p)
+        return;
+    struct tl_diag_fact_failure f;
+    memset(&f, 0, sizeof(f));
+    f.type = m->fail.type;
+    f.reason = m->fail.reason;
+    f.backward = true;
+    long seq = seq_nr_in(m->fail.reason);
+    if (seq >= 0 && r->cid_ok) {
+        struct tl_buf k = TL_BUF_INIT;
+        seq_key(&k, &r->cid, seq);
+        const struct seq_node *n = tl_map_get(&c->seq, tl_buf_str(&k));
+        tl_buf_release(&k);
+        if (n) {
+            f.forward_node = tl_str_cstr(n->node);
+            f.forward_where = n->where;
+        }
+    }
+    tl_diag_failure(&log->diag, r->cid_ok ? &r->cid : NULL, &f);
+}
+
+/* ---- the consumer ------------------------------------------------------------------------- */
+
+static void *diag_create(struct tl_log *log)
+{
+    (void)log;
+    struct diag_consumer *c = tl_xcalloc(1, sizeof(*c));
+    tl_arena_init(&c->arena, 64 * 1024);
+    tl_map_init(&c->pending, &c->arena);
+    tl_map_init(&c->seq, &c->arena);
+    return c;
+}
+
+static bool diag_wants_payload(void *self, const struct tl_record *r)
+{
+    (void)self;
+    if (tl_record_has(r, TL_K_AOT_FORWARD_GRAPH) || tl_record_has(r, TL_K_AOT_JOINT_GRAPH))
+        return true;
+    return r->artifact_name.p && tl_str_eq_cstr(r->artifact_name, "recompile_reasons");
+}
+
+static int diag_record(void *self, struct tl_log *log, struct tl_record *r, struct tl_err *err)
+{
+    (void)err;
+    struct diag_consumer *c = self;
+    struct tl_diag *d = &log->diag;
+    if (r->cid_ok)
+        tl_diag_compile_id(d, &r->cid);
+    if (r->metrics)
+        metrics(c, log, r);
+    if (r->bwd_metrics)
+        backward_failure(c, log, r);
+    if (r->artifact_name.p) {
+        enum tl_cache_kind kind;
+        enum tl_cache_result result;
+        if (tl_str_eq_cstr(r->artifact_name, "recompile_reasons"))
+            recompile_reasons(c, log, r);
+        else if (tl_cache_event(r->artifact_name, &kind, &result) && kind != TL_CACHE_OTHER)
+            tl_diag_cache(d, kind == TL_CACHE_FX_GRAPH ? 0 : 1,
+                          result == TL_CACHE_HIT    ? 0
+                          : result == TL_CACHE_MISS ? 1
+                                                    : 2);
+    }
+    const struct tl_json *v;
+    if ((v = r->env->key[TL_K_SYMBOLIC_SHAPE_SPECIALIZATION]))
+        shape_rec(log, r, v, true);
+    if ((v = r->env->key[TL_K_GUARD_ADDED_FAST]))
+        shape_rec(log, r, v, false);
+    if (tl_record_has(r, TL_K_AOT_FORWARD_GRAPH) || tl_record_has(r, TL_K_AOT_JOINT_GRAPH))
+        forward_graph(c, r);
+    return 0;
+}
+
+static int diag_finish(void *self, struct tl_log *log, struct tl_err *err)
+{
+    struct diag_consumer *c = self;
+    flush_breaks(c, &log->diag, NULL, NULL);
+    tl_diag_finish(&log->diag);
+    log->diag_ready = true;
+    if (!log->out)
+        return 0;
+    struct tl_buf json = TL_BUF_INIT;
+    struct tl_summary_source src = {log->msg.input, "torch_trace"};
+    tl_summary_json(&json, &log->diag, &src, true);
+    int rc = tl_outdir_write(log->out, "summary.json", json.buf, json.len, NULL, err);
+    tl_buf_release(&json);
+    return rc;
+}
+
+static void diag_destroy(void *self)
+{
+    struct diag_consumer *c = self;
+    free(c->breaks);
+    tl_map_release(&c->pending);
+    tl_map_release(&c->seq);
+    tl_arena_release(&c->arena);
+    free(c);
+}
+
+const struct tl_consumer_ops tl_consumer_diagnosis = {
+    .name = "diagnosis",
+    .create = diag_create,
+    .wants_payload = diag_wants_payload,
+    .record = diag_record,
+    .finish = diag_finish,
+    .destroy = diag_destroy,
+};

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The text that TORCH_LOGS="recompiles,graph_breaks,dynamic,guards" (and recompiles_verbose,
+ * +dynamo, graph_code, aot_graphs) prints, read as a stream of lines into messages: a
+ * recompile with its failing guards, a recompile limit hit, a graph break with its reason
+ * and user code location, a symbol created, a guard added, a compile started, a graph
+ * printed, a frame that fell back to eager. What it does not recognise is kept and counted,
+ * never fatal.
+ *
+ * Real logs come in many shapes, all handled here: glog prefixes ("V0120 22:19:48.783000
+ * 2343082 path.py:611] ") with millisecond or microsecond timestamps, or cut to the path
+ * ("path.py:2045] ") or to "... "; the bracket format of 2023-2024 ("[2024-03-06
+ * 15:35:13,994] torch._dynamo.guards.__recompiles: [DEBUG] ", "[2023-10-12 11:24:01,657]
+ * [12/0] torch.fx...: [INFO] "); "[rank3]:" and worker prefixes ("[default0]:", "0: "),
+ * with ranks interleaved; a compile id after the prefix ("[0/1]", "[1/0_1]", "[!0/2/1]") and
+ * an artifact tag ("[__recompiles]", "[__graph_breaks]", ...); no prefix at all (a notebook,
+ * a paste); multi-line messages whose continuation lines carry the same prefix or none; a
+ * prefix glued to the end of other output (a progress bar, "100%|####| 3/3 [00:01]V0120 ...");
+ * and excerpts that start or stop in the middle of a message.
+ *
+ * Views: strings of a message point into the parser's own copy of the lines, valid during
+ * the emit callback only. Depends on base (str, buf, arena) and compile_id.
+ */
+#ifndef TL_TORCHLOGS_H
+#define TL_TORCHLOGS_H
+
+#include "base/config.h"
+#include "base/str.h"
+#include "input/compile_id.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- one line ---------------------------------------------------------------------------- */
+
+/* What the prefix of one line says. */
+struct tl_tlog_line {
+    struct tl_str body; /* the text after every prefix, compile id and tag */
+    bool has_prefix;    /* a log prefix was found (glog, path, bracket, "... ") */
+    int rank;           /* from "[rankN]:" (or a worker prefix "N: "); -1 when none */
+    bool has_cid;
+    struct tl_compile_id cid; /* from "[0/1]", "[1/0_1]", "[!0/2/1]" after the prefix */
+    struct tl_str tag;        /* "recompiles" for "[__recompiles]" or the logger name
+                                 "torch._dynamo.guards.__recompiles"; empty when none */
+    char level;               /* 'V' 'I' 'W' 'E' 'D' (DEBUG) ...; 0 when unknown */
+    uint32_t prefix_key;      /* equal for lines whose prefixes are the same but for the
+                                 time (one multi-line message); 0 without prefix */
+};
+
+/**
+ * Read the prefixes of one line (a view; the line has no newline; a trailing '\r' is ignored).
+ * The views of *out point into line.
+ */
+void tl_tlog_split(struct tl_str line, struct tl_tlog_line *out);
+
+/**
+ * Whether text (the first bytes of an input, at most a few hundred KiB) looks like TORCH_LOGS
+ * output rather than a TORCH_TRACE structured log: no line holds a structured-trace envelope
+ * (a glog prefix followed by a JSON object), and at least one line is a message this reader
+ * recognises or carries a TORCH_LOGS prefix with a compile id or an artifact tag.
+ * Addition: a line that only TORCH_LOGS prints also counts (e.g. "GUARDS:",
+ * "TREE_GUARD_MANAGER:", "create_env", "produce_guards", "TRACE starts_line ..."), so that a
+ * prefix-less paste of guards or bytecode tracing is detected too.
+ */
+bool tl_tlog_detect(const char *text, size_t n);
+
+/* ---- messages ---------------------------------------------------------------------------- */
+
+enum tl_tlog_kind {
+    TL_TLOG_RECOMPILE,     /* "Recompiling function F in FILE:LINE" + "triggered by the
+                              following guard failure(s):" + "- 0/0: GUARD" lines */
+    TL_TLOG_LIMIT,         /* "torch._dynamo hit config.cache_size_limit (8)" or
+                              "recompile_limit (8)" + "function: 'F' (FILE:LINE)" +
+                              "last reason: 0/0: GUARD" */
+    TL_TLOG_GRAPH_BREAK,   /* "Graph break in user code at FILE:LINE" (or "Graph break (user
+                              stack suppressed ...) in user code at ...") + "Reason: R" or
+                              "Graph Break Reason: R" + "Explanation:"/"Hint:" lines + "User
+                              code traceback:" + 'File "F", line N, in FN' + code lines */
+    TL_TLOG_CREATE_SYMBOL, /* "create_symbol s0 = 3 for L['x'].size()[0] [2, int_oo] at F:N
+                              in FN (...)" or "... [2, int_oo] CODE  # F:N in FN (...)" */
+    TL_TLOG_DUCK_SIZED,    /* "create_symbol s77 duck sized L['x'].size()[1]" */
+    TL_TLOG_GUARD_ADDED,   /* "eval Eq(s77, 5) [guard added] CODE  # F:N in FN (...)" or
+                              "eval Eq(s1, s2) [guard added] at F:N in FN (...)" */
+    TL_TLOG_START,         /* "Step 1: torchdynamo start tracing FN F:N" */
+    TL_TLOG_RESTART,       /* "Restarting analysis due to R" */
+    TL_TLOG_FALLBACK,      /* "WON'T CONVERT FN F line N due to:" + the error: a frame whose
+                              compilation failed and that runs in eager mode
+                              (suppress_errors) */
+    TL_TLOG_GRAPH,         /* "TRACED GRAPH" + "===== NAME =====" + the graph's code: one
+                              graph printed by graph_code or aot_graphs */
+};
+
+/* A place in the user's code; file.p NULL when unknown, line 0 when unknown. */
+struct tl_tlog_loc {
+    struct tl_str file;
+    uint32_t line;
+    struct tl_str function;
+    struct tl_str code; /* the source line, when the log shows it */
+};
+
+/* A failing guard of a recompile: "0/0: tensor 'x' size mismatch ..." gives the compile id
+ * 0/0 whose guard failed (has_cid) and the text after it. */
+struct tl_tlog_guard {
+    bool has_cid;
+    struct tl_compile_id cid;
+    struct tl_str text;
+};
+
+struct tl_tlog_msg {
+    enum tl_tlog_kind kind;
+    uint64_t first_line, last_line; /* 1-based line numbers of the message in the input */
+    int rank;                       /* -1 when none */
+    bool has_cid;
+    struct tl_compile_id cid; /* the compile id of its prefix */
+    bool cut;                 /* the input ended (or another message began) before
+                                 the message was complete */
+
+    /* RECOMPILE, LIMIT, START, FALLBACK: the function and where it is defined */
+    struct tl_str function;
+    struct tl_tlog_loc where;
+    /* RECOMPILE: every failing guard; LIMIT: the last reason, as one guard */
+    const struct tl_tlog_guard *guards;
+    size_t nguards;
+    /* LIMIT: "cache_size_limit" or "recompile_limit", and its value (0 when not given) */
+    struct tl_str limit_name;
+    uint64_t limit;
+
+    /* GRAPH_BREAK: the reason (first line), Explanation and Hint lines, the graph-break site
+     * URL ("https://.../gb0025.html"), and the user code traceback, outermost first; `where`
+     * is the location of "in user code at F:N" (with the function of the innermost frame).
+     * nested: "*** While handling this graph break, another graph break occurred: ***",
+     * the reason of the second one in reason2. fallback: the message says the function is
+     * skipped and falls back to eager. RESTART, FALLBACK: reason. */
+    struct tl_str reason, reason2;
+    const struct tl_str *explanations, *hints;
+    size_t nexplanations, nhints;
+    struct tl_str url;
+    const struct tl_tlog_loc *frames;
+    size_t nframes;
+    bool nested, fallback, user_stack_suppressed;
+    /* Addition. GRAPH_BREAK with nested: how many of the last explanations and hints belong to
+     * the nested graph break (the one of reason2); the others belong to the first one. */
+    size_t nexplanations2, nhints2;
+
+    /* CREATE_SYMBOL, DUCK_SIZED, GUARD_ADDED: the symbol ("s77"), its value ("5"), source
+     * ("L['x'].size()[0]"), range ("[2, int_oo]"), the guard expression ("Eq(s77, 5)"), and
+     * `where` the user code that made it, with its line of code */
+    struct tl_str symbol, value, source, range, expr;
+
+    /* GRAPH: its name ("__compiled_fn_1", "Forward graph 1", "Backward graph 1") and node
+     * count (assignment lines "name: type = ..." or "name = ..." of its code) */
+    struct tl_str graph_name;
+    uint32_t nodes;
+
+    /* Addition. The message was longer than what the parser keeps (TL_TLOG_MAX_* below): some
+     * guards, frames, explanations, hints or bytes of a field were dropped. Counts such as
+     * nodes and line numbers stay exact. */
+    bool truncated;
+};
+
+/* Additions: what one message keeps at most, so that memory stays bounded whatever the input:
+ * one open message per rank, at most TL_TLOG_MAX_RANKS of them (rank r > 1022 shares the slot
+ * of rank r % 1023, and a line of either closes the other's message), each holding at most
+ * TL_TLOG_MAX_BYTES of text; a rank whose message is over keeps no large buffer. */
+#define TL_TLOG_MAX_GUARDS 1000        /* guards of a RECOMPILE */
+#define TL_TLOG_MAX_FRAMES 200         /* user frames of a GRAPH_BREAK */
+#define TL_TLOG_MAX_NOTES 100          /* explanations, and hints, of a GRAPH_BREAK */
+#define TL_TLOG_MAX_FIELD (16 * 1024)  /* bytes of one string field */
+#define TL_TLOG_MAX_BYTES (256 * 1024) /* bytes of all the fields of a message */
+#define TL_TLOG_MAX_RANKS 1024
+
+struct tl_tlog;
+
+/**
+ * A parser; emit is called with each message as soon as it is complete (the message and every
+ * view in it are borrowed, valid during the call only). Caller frees with tl_tlog_free().
+ */
+struct tl_tlog *tl_tlog_new(void (*emit)(void *ctx, const struct tl_tlog_msg *m), void *ctx);
+/** Free the parser (NULL is fine); a message still open is dropped, not emitted. */
+void tl_tlog_free(struct tl_tlog *p);
+/** Feed the next line (without its newline); lineno is its 1-based number. */
+void tl_tlog_feed(struct tl_tlog *p, uint64_t lineno, struct tl_str line);
+/**
+ * The input ended: emit the messages still open, in the order of their first lines, marked cut
+ * when they were not complete (e.g. a graph break without its reason, a graph without its
+ * return; a recompile with at least one guard is complete). The parser may be fed again.
+ */
+void tl_tlog_end(struct tl_tlog *p);
+
+/* Counts, for the Stats line of a TORCH_LOGS input. */
+struct tl_tlog_stats {
+    uint64_t lines;        /* lines fed */
+    uint64_t messages;     /* messages emitted */
+    uint64_t in_messages;  /* lines that belonged to an emitted message */
+    uint64_t unrecognized; /* lines neither in a message nor with a prefix it knows (blank
+                              lines and "..." elision marks are not counted) */
+};
+const struct tl_tlog_stats *tl_tlog_stats(const struct tl_tlog *p);
+
+#endif

@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The diagnosis rules (advice.h): one table per symptom, matched in order by substrings of
+ * the text a log gives, each with its explanation and fix. The texts follow PyTorch's
+ * torch.compile troubleshooting guide and its dynamic-shapes debugging guide.
+ */
+#include "base/config.h"
+#include "model/advice.h"
+
+#include <string.h>
+
+#define MAX_ANY 8
+
+struct rule {
+    const char *any[MAX_ANY]; /* matches when the text holds one of these (none: always) */
+    bool const_compare;       /* ... or when it compares something with a literal (== 0.5) */
+    struct tl_advice advice;
+};
+
+/* ---- the rules ---------------------------------------------------------------------------- */
+
+static const struct rule guard_rules[] = {
+    {{"size mismatch"},
+     false,
+     {"shape_changed", "A tensor's shape changed between calls",
+      "The compiled code is specialized to the size that dimension had before; a call with "
+      "another size compiles the function again.",
+      "Mark the dimension dynamic before the first call: torch._dynamo.mark_dynamic({tensor}, "
+      "{index}); or compile with dynamic=True. If only a few sizes occur, pad or bucket the "
+      "inputs to those sizes."}},
+    {{"stride mismatch"},
+     false,
+     {"layout_changed", "A tensor's memory layout (its strides) changed between calls",
+      "A transposed, sliced or channels-last tensor has other strides than a fresh one, and "
+      "the compiled code is specialized to the strides it saw.",
+      "Give the function inputs of one layout on every call: call .contiguous() (or one "
+      "memory format) before it."}},
+    {{"dtype mismatch"},
+     false,
+     {"dtype_changed", "A tensor's dtype changed between calls",
+      "The compiled code is specialized to a dtype; another dtype compiles it again.",
+      "Convert the input to one dtype before calling the compiled function (for example "
+      "x.to(torch.float32)), or compile one function per dtype on purpose."}},
+    {{"device mismatch"},
+     false,
+     {"device_changed", "A tensor moved to another device between calls",
+      "The compiled code is specialized to a device; another device compiles it again.",
+      "Keep the inputs on one device, or compile one function per device on purpose."}},
+    {{"requires_grad mismatch"},
+     false,
+     {"requires_grad_changed", "A tensor's requires_grad changed between calls",
+      "Training and inference need different graphs, so a change of requires_grad compiles "
+      "again.",
+      "Call the function with inputs that either require grad on every call or never; use "
+      "separate compiled functions for training and for inference."}},
+    {{"___check_global_state", "GLOBAL_STATE", "grad_mode", "is_grad_enabled"},
+     false,
+     {"global_state_changed", "Global state changed between calls",
+      "Grad mode (torch.no_grad), the default dtype, autocast or deterministic mode was "
+      "different from the call the code was compiled for.",
+      "Keep that state the same around every call of the compiled function: call it always "
+      "under torch.no_grad() or never, and set the default dtype once."}},
+    {{"___check_obj_id", "ID_MATCH", "___check_torch_function_mode"},
+     false,
+     {"object_identity", "The function got a different Python object",
+      "It depends on one particular object (a module, a function, a default argument) and "
+      "another one was passed: a mutable default argument, a lambda, a list or a module "
+      "created on each call changes identity every time.",
+      "Reuse the same object on every call: create it once, outside the call; pass data as "
+      "tensors rather than as new Python objects."}},
+    {{"___check_type_id", "TYPE_MATCH", "type("},
+     false,
+     {"type_changed", "An argument's Python type changed between calls",
+      "For example a bool one time and an int the next, a list then a tuple, or a tensor "
+      "subclass: each type compiles its own code.",
+      "Pass arguments of the same type on every call."}},
+    {{"['lr']", "[\"lr\"]", ".lr =="},
+     false,
+     {"lr_as_constant", "The learning rate is baked into the graph as a constant",
+      "A learning-rate scheduler changes the optimizer's lr, a Python float, on every step; "
+      "each new value compiles the optimizer step again.",
+      "Wrap the learning rate in a tensor: torch.optim.Adam(params, lr=torch.tensor(0.01)); "
+      "the scheduler then updates it in place and the step compiles once."}},
+    {{"len("},
+     false,
+     {"length_changed", "The length of a list, tuple or dict changed between calls",
+      "The compiled code unrolls loops over such containers and is specialized to their "
+      "length.",
+      "Pass containers of one length, or stack the items into one tensor."}},
+    {{"G['", "G[\""},
+     false,
+     {"global_changed", "A module-level variable changed between calls",
+      "The compiled code reads a global variable ({expr}) and bakes its value in as a "
+      "constant; when it changes, the function compiles again.",
+      "Pass the value as an argument (as a tensor if it changes often), or keep it constant."}},
+    {{NULL},
+     true,
+     {"constant_number", "A Python number is baked into the graph as a constant",
+      "The function takes a plain Python number ({expr}) and dynamo specializes the graph to "
+      "its value; each new value compiles again.",
+      "Pass it as a tensor (torch.tensor({value})) and change that tensor in place; or let "
+      "dynamo treat such numbers as dynamic (torch._dynamo.config.specialize_float = False for "
+      "floats; ints become dynamic after one recompile unless marked static)."}},
+    {{NULL},
+     false,
+     {"guard_failed", "A guard of the compiled code failed",
+      "Something the compiled code depends on (an input's shape, type or value, or a global) "
+      "was different on this call.",
+      "Find what the guard checks and keep it the same between calls, or make it an input "
+      "the code does not specialize on (a tensor, a dimension marked dynamic)."}},
+};
+
+static const struct rule break_rules[] = {
+    {{"Tensor.item", ".item()", "item()", "capture_scalar_outputs", "Dynamic shape operator"},
+     false,
+     {"item_call", "A tensor's value is read into Python (.item(), .tolist(), int(t))",
+      "Dynamo cannot know the number while tracing, so it stops the graph there.",
+      "Keep the value a tensor; or set torch._dynamo.config.capture_scalar_outputs = True so "
+      ".item() is traced as a symbolic number (tell dynamo what you know about it with "
+      "torch._check)."}},
+    {{"Data-dependent", "data-dependent", "Data dependent", "data dependent", "generic_jump",
+      "jump"},
+     false,
+     {"data_dependent_branch", "Python control flow depends on a tensor's value",
+      "A branch like `if x.sum() > 0:` needs the value of a tensor, which is unknown while "
+      "tracing.",
+      "Express the branch on tensors: torch.where(cond, a, b), or torch.cond(pred, true_fn, "
+      "false_fn) for whole branches; if the condition is an invariant, assert it with "
+      "torch._check."}},
+    {{"graph_break()", "skip function graph_break", "graph_break in file"},
+     false,
+     {"user_graph_break", "A graph break written in the code",
+      "torch._dynamo.graph_break() splits the graph on purpose.",
+      "Remove the torch._dynamo.graph_break() call if it is no longer needed."}},
+    {{"builtin: print", "print("},
+     false,
+     {"print", "A print() in the compiled function",
+      "Printing is a side effect that dynamo does not put in a graph.",
+      "Remove the print, print outside the compiled function, or use "
+      "torch._dynamo.comptime.print() while debugging."}},
+    {{"Tensor.backward", "backward()"},
+     false,
+     {"backward_in_compiled", "Tensor.backward() is called inside the compiled function",
+      "Dynamo does not trace the backward call itself.",
+      "Compile the model's forward and loss, not the whole training step, and call "
+      "loss.backward() outside; or turn on compiled autograd "
+      "(torch._dynamo.config.compiled_autograd = True) to compile the backward too."}},
+    {{"builtin: open", "open(", "input(", "socket"},
+     false,
+     {"io", "File or other I/O inside the compiled function",
+      "Reading or writing files cannot be part of a graph.",
+      "Move the I/O out of the compiled function and pass its result in."}},
+    {{"deepcopy"},
+     false,
+     {"deepcopy", "copy.deepcopy inside the compiled function",
+      "Dynamo does not trace copy.deepcopy.",
+      "Copy outside the compiled function; inside it, clone tensors with t.clone()."}},
+    {{"generator", "Generator"},
+     false,
+     {"generator", "A Python generator inside the compiled function",
+      "Dynamo does not trace every use of generators.",
+      "Build a list instead of a generator, or move the generator out of the compiled "
+      "function."}},
+    {{"context manager", "GenericContextWrappingVariable", "ContextWrappingVariable"},
+     false,
+     {"context_manager", "A context manager that does not support graph breaks",
+      "A graph break happened inside a context manager that dynamo cannot split.",
+      "Move the context manager outside the compiled region, or remove the graph break "
+      "inside it."}},
+    {{"C/C++ Python extension", "pybind", "third-party C"},
+     false,
+     {"c_extension", "A C/C++ extension function is called in the compiled function",
+      "Dynamo cannot see inside compiled extension code, so it stops the graph there.",
+      "Wrap the function as a custom operator (torch.library.custom_op, with a fake "
+      "implementation for shapes) so it becomes part of the graph; if it is traceable, "
+      "torch.compiler.allow_in_graph; or call it outside the compiled function."}},
+    {{"TypeError", "ValueError", "AttributeError", "KeyError", "IndexError"},
+     false,
+     {"user_error", "Tracing your code raised a Python error",
+      "The call is wrong as written: it would fail without torch.compile too.",
+      "Fix the call named in the reason."}},
+    {{"skip function", "marked as skipped", "skip_files", "skipped", "SkipFunctionVariable"},
+     false,
+     {"skipped_function", "A function dynamo is told not to trace",
+      "The function is on dynamo's skip list (often a C extension or a library that is not "
+      "traceable).",
+      "If it is safe to put in a graph, allow it with torch.compiler.allow_in_graph; wrap it "
+      "as a custom op (torch.library.custom_op); or call it outside the compiled function."}},
+    {{"numpy", "np."},
+     false,
+     {"numpy", "A NumPy call dynamo cannot trace",
+      "Dynamo traces a subset of NumPy; this call is outside it.",
+      "Use the torch equivalent, or move the NumPy call out of the compiled function."}},
+    {{"builtin", "call_function", "C function", "non-Tensor", "torch.*"},
+     false,
+     {"unsupported_call", "A call dynamo cannot put in a graph",
+      "A builtin, a C function or a torch function that returns something other than tensors "
+      "cannot be traced.",
+      "Replace it with a torch operation, or move it out of the compiled function."}},
+    {{NULL},
+     false,
+     {"unsupported", "Dynamo could not trace an operation",
+      "It stopped the graph before this operation and went on after it.",
+      "Read the reason and the graph-break site page it links (if any); rewrite the "
+      "operation with torch operations, or move it out of the compiled function."}},
+};
+
+static const struct rule shape_rules[] = {
+    {{"duck sized"},
+     false,
+     {"duck_sizing", "Two dimensions share one symbol because their sizes were equal",
+      "Dynamo assumes dimensions that had the same size stay equal (duck sizing).",
+      "If they can differ, turn duck sizing off "
+      "(torch.fx.experimental._config.use_duck_shape = False) or mark them dynamic "
+      "separately."}},
+    {{"2 <=", ">= 2"},
+     false,
+     {"zero_one_specialization", "A dynamic size is assumed to be at least 2",
+      "Sizes 0 and 1 are special-cased: the compiled code assumes this dimension is at least "
+      "2 ({expr}), and a size of 0 or 1 compiles again.",
+      "If sizes 0 or 1 occur, mark the dimension with torch._dynamo.mark_unbacked(x, dim) and "
+      "state what holds with torch._check(x.size(dim) >= 0), instead of mark_dynamic."}},
+    {{"Eq("},
+     true,
+     {"dimension_specialized", "A dynamic dimension was specialized to one value",
+      "The code needs this size's exact value ({expr}): a hard-coded size in view or reshape, "
+      "Python arithmetic on the size, or int() of it turns the dynamic dimension into the "
+      "constant {value}.",
+      "Make that operation work with any size (-1 in view/reshape, sizes taken from "
+      "x.size(), no int() of sizes); find the operation with "
+      "TORCHDYNAMO_EXTENDED_DEBUG_GUARD_ADDED=\"{expr}\". If the size is really constant, do "
+      "not mark it dynamic."}},
+    {{NULL},
+     false,
+     {"shape_guard", "A guard on dynamic sizes",
+      "The compiled code holds only while this relation between sizes holds ({expr}).",
+      "Nothing to do if the relation always holds; otherwise make the code independent of "
+      "it."}},
+};
+
+static const struct rule failure_rules[] = {
+    {{"BackendCompilerFailed"},
+     false,
+     {"backend_failed", "The compiler backend raised an error",
+      "Dynamo captured the graph, and the backend (Inductor, or the one you chose) failed on "
+      "it.",
+      "Run with backend=\"aot_eager\" to see whether the error is in Inductor, and report it "
+      "with this log; TORCHDYNAMO_REPRO_AFTER=\"aot\" writes a small repro."}},
+    {{"RecompileLimitExceeded", "CacheLimitExceeded", "cache_size_limit", "recompile_limit"},
+     false,
+     {"limit_exceeded", "The recompile limit stopped compilation",
+      "The function recompiled too often; see its recompile reasons.",
+      "Fix the cause of the recompiles; raising the limit only hides it."}},
+    {{"Unsupported"},
+     false,
+     {"unsupported_fullgraph", "Dynamo could not trace the function",
+      "With fullgraph=True (or in export) a graph break is an error.",
+      "Remove the graph break (see its reason), or compile without fullgraph=True."}},
+    {{NULL},
+     false,
+     {"compile_failed", "Compilation failed", "An exception stopped the compilation of this frame.",
+      "Read the exception; run with torch._dynamo.config.suppress_errors = False and "
+      "TORCH_LOGS=\"+dynamo\" to see where it comes from."}},
+};
+
+static const struct rule limit_rules[] = {
+    {{NULL},
+     false,
+     {"recompile_limit", "The recompile limit was hit: the function runs in eager mode now",
+      "It was compiled {limit} times, and dynamo gave up on it; later calls are not compiled. "
+      "One of the causes of its recompiles went unfixed.",
+      "Fix the cause of the recompiles (its last reason is below); raising "
+      "torch._dynamo.config.recompile_limit only hides it."}},
+};
+
+static const struct rule frame_rules[] = {
+    {{NULL},
+     false,
+     {"many_compiles", "A function was compiled many times",
+      "Each compilation costs time; so many suggest that something changes on every call, "
+      "even below the recompile limit.",
+      "Look at the reasons of its recompiles and keep what they name the same between "
+      "calls."}},
+};
+
+struct table {
+    const struct rule *rules;
+    size_t n;
+};
+
+static const struct table tables[] = {
+    [TL_ADVICE_GUARD] = {guard_rules, TL_ARRAY_LEN(guard_rules)},
+    [TL_ADVICE_GRAPH_BREAK] = {break_rules, TL_ARRAY_LEN(break_rules)},
+    [TL_ADVICE_SHAPE] = {shape_rules, TL_ARRAY_LEN(shape_rules)},
+    [TL_ADVICE_FAILURE] = {failure_rules, TL_ARRAY_LEN(failure_rules)},
+    [TL_ADVICE_LIMIT] = {limit_rules, TL_ARRAY_LEN(limit_rules)},
+    [TL_ADVICE_FRAME] = {frame_rules, TL_ARRAY_LEN(frame_rules)},
+};
+
+/* ---- matching ----------------------------------------------------------------------------- */
+
+static bool is_literal(struct tl_str s)
+{
+    while (s.n && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == '\t'))
+        s.n--;
+    if (!s.n)
+        return false;
+    if (tl_str_eq_cstr(s, "True") || tl_str_eq_cstr(s, "False") || tl_str_eq_cstr(s, "None"))
+        return true;
+    if (s.p[0] == '\'' || s.p[0] == '"')
+        return true;
+    size_t i = 0;
+    if (s.p[0] == '-')
+        i++;
+    bool digit = false;
+    for (; i < s.n; i++) {
+        char c = s.p[i];
+        if (c >= '0' && c <= '9')
+            digit = true;
+        else if (c != '.' && c != 'e' && c != 'E' && c != '-' && c != '+')
+            return false;
+    }
+    return digit;
+}
+
+/* "EXPR == LITERAL": where the literal starts, or -1. */
+static long const_compare(struct tl_str text)
+{
+    long at = tl_str_find(text, " == ");
+    if (at < 0)
+        return -1;
+    struct tl_str rhs = tl_str_make(text.p + at + 4, text.n - (size_t)at - 4);
+    /* A trailing comment ("# elif is" in an old paste) is not part of the literal. */
+    long hash = tl_str_find(rhs, " #");
+    if (hash >= 0)
+        rhs.n = (size_t)hash;
+    return is_literal(rhs) ? at + 4 : -1;
+}
+
+const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str text)
+{
+    const struct table *tb = &tables[t];
+    for (size_t i = 0; i < tb->n; i++) {
+        const struct rule *r = &tb->rules[i];
+        bool any = r->any[0] == NULL && !r->const_compare;
+        for (size_t k = 0; k < MAX_ANY && r->any[k] && !any; k++)
+            any = tl_str_find(text, r->any[k]) >= 0;
+        if (!any && r->const_compare)
+            any = const_compare(text) >= 0;
+        if (any)
+            return &r->advice;
+    }
+    return &tb->rules[tb->n - 1].advice;
+}
+
+size_t tl_advice_count(enum tl_advice_table t)
+{
+    return tables[t].n;
+}
+
+const struct tl_advice *tl_advice_at(enum tl_advice_table t, size_t i)
+{
+    return i < tables[t].n ? &tables[t].rules[i].advice : NULL;
+}
+
+/* ---- placeholders ------------------------------------------------------------------------- */
+
+static void fill(struct tl_buf *out, struct tl_str v, const char *stand_in)
+{
+    if (v.p && v.n)
+        tl_buf_addstr(out, v);
+    else
+        tl_buf_adds(out, stand_in);
+}
+
+void tl_advice_format(struct tl_buf *out, const char *s, const struct tl_advice_vars *v)
+{
+    static const struct tl_advice_vars none;
+    if (!v)
+        v = &none;
+    for (const char *p = s; *p;) {
+        const char *open = strchr(p, '{');
+        if (!open) {
+            tl_buf_adds(out, p);
+            break;
+        }
+        tl_buf_add(out, p, (size_t)(open - p));
+        const char *close = strchr(open, '}');
+        if (!close) {
+            tl_buf_adds(out, open);
+            break;
+        }
+        struct tl_str name = tl_str_make(open + 1, (size_t)(close - open - 1));
+        if (tl_str_eq_cstr(name, "tensor"))
+            fill(out, v->tensor, "x");
+        else if (tl_str_eq_cstr(name, "index"))
+            fill(out, v->index, "DIM");
+        else if (tl_str_eq_cstr(name, "expr"))
+            fill(out, v->expr, "the guard");
+        else if (tl_str_eq_cstr(name, "value"))
+            fill(out, v->value, "its value");
+        else if (tl_str_eq_cstr(name, "limit"))
+            fill(out, v->limit, "the maximum number of");
+        else
+            tl_buf_add(out, open, (size_t)(close - open + 1));
+        p = close + 1;
+    }
+}
+
+/* The name inside "tensor 'L['x']'": x (from L['x']), or the quoted text as it is. */
+static struct tl_str tensor_name(struct tl_str guard)
+{
+    long at = tl_str_find(guard, "tensor ");
+    if (at < 0)
+        return TL_STR_NULL;
+    const char *p = guard.p + at + 7, *end = guard.p + guard.n;
+    /* the quoted name runs to "' " (before "size mismatch", "dtype mismatch" ...) */
+    if (p >= end || (*p != '\'' && *p != '"'))
+        return TL_STR_NULL;
+    p++;
+    const char *q = p;
+    while (q + 1 < end && !(q[0] == '\'' && q[1] == ' ') && !(q[0] == '"' && q[1] == ' '))
+        q++;
+    struct tl_str name = tl_str_make(p, (size_t)(q - p));
+    /* L['x'] -> x */
+    if (name.n > 5 && (tl_str_has_prefix(name, "L['") || tl_str_has_prefix(name, "L[\"")) &&
+        tl_str_has_suffix(name, "]")) {
+        name.p += 3;
+        name.n -= 5;
+    }
+    return name;
+}
+
+void tl_advice_guard_vars(struct tl_str guard, struct tl_advice_vars *v)
+{
+    memset(v, 0, sizeof(*v));
+    v->tensor = tensor_name(guard);
+    long at = tl_str_find(guard, "at index ");
+    if (at >= 0) {
+        const char *p = guard.p + at + 9, *e = p;
+        while (e < guard.p + guard.n && *e >= '0' && *e <= '9')
+            e++;
+        if (e > p)
+            v->index = tl_str_make(p, (size_t)(e - p));
+    }
+    long lit = const_compare(guard);
+    if (lit >= 0) {
+        v->expr = guard;
+        v->value = tl_str_make(guard.p + lit, guard.n - (size_t)lit);
+        long hash = tl_str_find(v->value, " #");
+        if (hash >= 0)
+            v->value.n = (size_t)hash;
+    }
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The rules of the diagnosis, in one place: for each symptom a log can show (a failing guard,
+ * a graph-break reason, a specialization, a failure), what it means in plain words and how
+ * to fix it, after PyTorch's own troubleshooting guides. Rules match text by substrings, in
+ * table order; the last rule of each table catches everything. Depends on base only.
+ */
+#ifndef TL_ADVICE_H
+#define TL_ADVICE_H
+
+#include "base/config.h"
+#include "base/buf.h"
+#include "base/str.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum tl_advice_table {
+    TL_ADVICE_GUARD,       /* a guard that failed, so the function compiled again */
+    TL_ADVICE_GRAPH_BREAK, /* a graph-break reason */
+    TL_ADVICE_SHAPE,       /* a specialization or guard on a symbolic size */
+    TL_ADVICE_FAILURE,     /* a failed compilation (its exception type and reason) */
+    TL_ADVICE_LIMIT,       /* the recompile limit was hit */
+    TL_ADVICE_FRAME,       /* a function compiled many times */
+};
+
+struct tl_advice {
+    const char *category;    /* stable id for tools and tests: "shape_changed", ... */
+    const char *title;       /* one line: what happened */
+    const char *explanation; /* why, in plain words */
+    const char *fix;         /* what to do; may name {tensor}, {index}, {expr}, {value}, {limit} */
+};
+
+/** The rule of table t that matches text (never NULL: each table ends with a catch-all). */
+const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str text);
+
+/** The rules of a table, in order, for the tests and the documentation. */
+size_t tl_advice_count(enum tl_advice_table t);
+const struct tl_advice *tl_advice_at(enum tl_advice_table t, size_t i);
+
+/* Values for the placeholders of a rule's text. */
+struct tl_advice_vars {
+    struct tl_str tensor, index, expr, value, limit; /* .p NULL: unknown */
+};
+
+/**
+ * Append s with its placeholders filled from v; a placeholder whose value is unknown
+ * becomes a readable stand-in ("the tensor", "DIM", ...).
+ */
+void tl_advice_format(struct tl_buf *out, const char *s, const struct tl_advice_vars *v);
+
+/** The placeholder values a failing guard's text gives (tensor name and index of a size
+ * mismatch, the expression and value of `expr == value`). */
+void tl_advice_guard_vars(struct tl_str guard, struct tl_advice_vars *v);
+
+#endif

@@ -1,0 +1,686 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The diagnosis (diagnosis.h): facts grouped as they come (graph breaks by reason, recompiles
+ * by function and then by failing guard, specializations by symbol and expression, frames by
+ * their id), the slowest compilations and largest graphs kept in small sorted arrays, and at
+ * the end one list of findings ranked by cost.
+ */
+#include "base/config.h"
+#include "model/diagnosis.h"
+#include "base/buf.h"
+#include "base/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void tl_diag_init(struct tl_diag *d)
+{
+    memset(d, 0, sizeof(*d));
+    tl_arena_init(&d->arena, 64 * 1024);
+    tl_map_init(&d->strings, &d->arena);
+    tl_map_init(&d->index, &d->arena);
+    tl_map_init(&d->cids, &d->arena);
+    tl_map_init(&d->symbols, &d->arena);
+}
+
+void tl_diag_release(struct tl_diag *d)
+{
+    for (uint32_t i = 0; i < d->nrecompiles; i++)
+        free(d->recompiles[i].guards);
+    free(d->breaks);
+    free(d->recompiles);
+    free(d->specs);
+    free(d->failures);
+    free(d->limits);
+    free(d->frames);
+    free(d->findings);
+    tl_map_release(&d->strings);
+    tl_map_release(&d->index);
+    tl_map_release(&d->cids);
+    tl_map_release(&d->symbols);
+    tl_arena_release(&d->arena);
+}
+
+/* ---- strings ------------------------------------------------------------------------------ */
+
+static const char *intern(struct tl_diag *d, struct tl_str s)
+{
+    if (!s.p || !s.n)
+        return NULL;
+    struct tl_buf fixed = TL_BUF_INIT;
+    if (memchr(s.p, '\0', s.n)) {
+        tl_buf_add_nonul(&fixed, s.p, s.n);
+        s = tl_buf_str(&fixed);
+    }
+    const char *p = tl_map_upsert(&d->strings, s, NULL)->key.p;
+    tl_buf_release(&fixed);
+    return p;
+}
+
+static const char *intern_cstr(struct tl_diag *d, const char *s)
+{
+    return s ? intern(d, tl_str_cstr(s)) : NULL;
+}
+
+static struct tl_str trim(struct tl_str s)
+{
+    while (s.n && (s.p[0] == ' ' || s.p[0] == '\t' || s.p[0] == '\r' || s.p[0] == '\n')) {
+        s.p++;
+        s.n--;
+    }
+    while (s.n && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == '\t' || s.p[s.n - 1] == '\r' ||
+                   s.p[s.n - 1] == '\n'))
+        s.n--;
+    return s;
+}
+
+static const char *cid_text(struct tl_diag *d, const struct tl_compile_id *cid)
+{
+    if (!cid)
+        return NULL;
+    struct tl_buf b = TL_BUF_INIT;
+    tl_cid_display(&b, cid);
+    const char *s = intern(d, tl_buf_str(&b));
+    tl_buf_release(&b);
+    return s;
+}
+
+static void strs_add(struct tl_diag *d, struct tl_diag_strs *l, const char *s, uint32_t cap)
+{
+    if (!s)
+        return;
+    for (uint32_t i = 0; i < l->kept; i++)
+        if (l->s[i] == s) /* interned: one pointer per text */
+            return;
+    l->n++;
+    if (l->kept >= cap)
+        return;
+    if (!l->s)
+        l->s = tl_arena_alloc(&d->arena, cap * sizeof(*l->s));
+    l->s[l->kept++] = s;
+}
+
+static struct tl_diag_loc loc_of(struct tl_diag *d, const struct tl_diag_fact_loc *f)
+{
+    struct tl_diag_loc l = {NULL, 0, NULL, NULL, false};
+    if (!f)
+        return l;
+    l.file = intern(d, trim(f->file));
+    l.line = f->line;
+    l.function = intern(d, trim(f->function));
+    l.code = intern(d, trim(f->code));
+    l.def = f->def;
+    return l;
+}
+
+static bool loc_eq(const struct tl_diag_loc *a, const struct tl_diag_loc *b)
+{
+    return a->file == b->file && a->line == b->line && a->function == b->function &&
+           a->def == b->def;
+}
+
+/* The index + 1 stored under "kind\0key", or 0; with add, store next + 1 when new. */
+static uint32_t slot(struct tl_diag *d, char kind, struct tl_str key, uint32_t next, bool add)
+{
+    struct tl_buf b = TL_BUF_INIT;
+    tl_buf_addch(&b, kind);
+    tl_buf_addch(&b, '\0');
+    tl_buf_addstr(&b, key);
+    uint32_t got;
+    if (add) {
+        int created;
+        struct tl_map_entry *e = tl_map_upsert(&d->index, tl_buf_str(&b), &created);
+        if (created)
+            e->value = (void *)(uintptr_t)(next + 1);
+        got = (uint32_t)(uintptr_t)e->value;
+    } else {
+        got = (uint32_t)(uintptr_t)tl_map_get(&d->index, tl_buf_str(&b));
+    }
+    tl_buf_release(&b);
+    return got;
+}
+
+/* ---- frames and compile ids --------------------------------------------------------------- */
+
+void tl_diag_compile_id(struct tl_diag *d, const struct tl_compile_id *cid)
+{
+    const char *s = cid_text(d, cid);
+    int created;
+    tl_map_upsert(&d->cids, tl_str_cstr(s), &created);
+    if (created)
+        d->compile_ids++;
+}
+
+/* The frame of a compile id: "frame" or "!ca/frame". */
+static void frame_key(struct tl_buf *b, const struct tl_compile_id *cid)
+{
+    if (cid->has & TL_CID_CA)
+        tl_buf_addf(b, "!%u/", cid->ca);
+    if (cid->has & TL_CID_FRAME)
+        tl_buf_addu(b, cid->frame);
+    else
+        tl_buf_addch(b, '-');
+}
+
+static struct tl_diag_frame *frame_of(struct tl_diag *d, const struct tl_compile_id *cid)
+{
+    struct tl_buf key = TL_BUF_INIT;
+    frame_key(&key, cid);
+    uint32_t i = slot(d, 'F', tl_buf_str(&key), d->nframes, true) - 1;
+    if (i == d->nframes) {
+        TL_GROW(d->frames, d->nframes + 1, d->frames_alloc);
+        memset(&d->frames[i], 0, sizeof(d->frames[i]));
+        d->frames[i].key = intern(d, tl_buf_str(&key));
+        d->nframes++;
+    }
+    tl_buf_release(&key);
+    return &d->frames[i];
+}
+
+void tl_diag_compile(struct tl_diag *d, const struct tl_compile_id *cid,
+                     const struct tl_diag_fact_loc *function)
+{
+    tl_diag_compile_id(d, cid);
+    if (!(cid->has & TL_CID_FRAME))
+        return;
+    struct tl_diag_frame *f = frame_of(d, cid);
+    /* A compile id's attempts are one compilation; count distinct frame compile ids. */
+    struct tl_compile_id c = *cid;
+    c.has &= (uint8_t)~TL_CID_ATTEMPT;
+    c.attempt = 0;
+    const char *id = cid_text(d, &c);
+    uint32_t before = f->cids.n;
+    strs_add(d, &f->cids, id, TL_DIAG_MAX_CIDS);
+    if (f->cids.n != before)
+        f->compiles++;
+    if (function && function->function.n && !f->function) {
+        f->where = loc_of(d, function);
+        f->function = f->where.function;
+    }
+}
+
+void tl_diag_compile_time(struct tl_diag *d, const struct tl_compile_id *cid, double seconds)
+{
+    if (!(seconds >= 0)) /* NaN too */
+        return;
+    d->have_times = true;
+    d->total_s += seconds;
+    struct tl_diag_time t = {cid_text(d, cid), NULL, seconds};
+    if (cid && (cid->has & TL_CID_FRAME))
+        t.function = frame_of(d, cid)->function;
+    /* Keep the TL_DIAG_TOP slowest, slowest first. */
+    uint32_t n = d->nslowest;
+    if (n == TL_DIAG_TOP && seconds <= d->slowest[n - 1].seconds)
+        return;
+    uint32_t at = n < TL_DIAG_TOP ? n : n - 1;
+    while (at > 0 && d->slowest[at - 1].seconds < seconds) {
+        d->slowest[at] = d->slowest[at - 1];
+        at--;
+    }
+    d->slowest[at] = t;
+    if (n < TL_DIAG_TOP)
+        d->nslowest++;
+}
+
+void tl_diag_graph(struct tl_diag *d, const struct tl_compile_id *cid, struct tl_str name,
+                   uint64_t nodes)
+{
+    struct tl_diag_graph g = {cid_text(d, cid), intern(d, trim(name)), nodes};
+    /* A compile id logged again (another attempt, another process) is the same graph. */
+    for (uint32_t i = 0; i < d->nlargest; i++) {
+        if (d->largest[i].cid == g.cid && d->largest[i].name == g.name) {
+            if (nodes <= d->largest[i].nodes)
+                return;
+            memmove(&d->largest[i], &d->largest[i + 1],
+                    (d->nlargest - i - 1) * sizeof(d->largest[0]));
+            d->nlargest--;
+            d->ngraphs--;
+            break;
+        }
+    }
+    d->ngraphs++;
+    uint32_t n = d->nlargest;
+    if (n == TL_DIAG_TOP && nodes <= d->largest[n - 1].nodes)
+        return;
+    uint32_t at = n < TL_DIAG_TOP ? n : n - 1;
+    while (at > 0 && d->largest[at - 1].nodes < nodes) {
+        d->largest[at] = d->largest[at - 1];
+        at--;
+    }
+    d->largest[at] = g;
+    if (n < TL_DIAG_TOP)
+        d->nlargest++;
+}
+
+void tl_diag_cache(struct tl_diag *d, int kind, int result)
+{
+    if (kind < 0 || kind > 1 || result < 0 || result > 2)
+        return;
+    d->cache[kind][result]++;
+    d->have_cache = true;
+}
+
+/* ---- recompiles ----------------------------------------------------------------------------- */
+
+static void straight_quotes(struct tl_buf *out, struct tl_str s)
+{
+    for (size_t i = 0; i < s.n; i++) {
+        /* U+2018 and U+2019 (E2 80 98 / 99): an old forum paste's ‘L[‘x’]’ */
+        if (i + 2 < s.n && (unsigned char)s.p[i] == 0xE2 && (unsigned char)s.p[i + 1] == 0x80 &&
+            ((unsigned char)s.p[i + 2] == 0x98 || (unsigned char)s.p[i + 2] == 0x99)) {
+            tl_buf_addch(out, '\'');
+            i += 2;
+        } else {
+            tl_buf_addch(out, s.p[i]);
+        }
+    }
+}
+
+/* "0/3: ..." -> "..." */
+static struct tl_str drop_cid(struct tl_str s)
+{
+    size_t i = 0;
+    if (i < s.n && s.p[i] == '!')
+        i++;
+    bool digits = false, slash = false;
+    for (; i < s.n; i++) {
+        char c = s.p[i];
+        if (c >= '0' && c <= '9')
+            digits = true;
+        else if (c == '/' || c == '_')
+            slash = slash || c == '/';
+        else
+            break;
+    }
+    if (digits && slash && i + 1 < s.n && s.p[i] == ':' && s.p[i + 1] == ' ')
+        return tl_str_make(s.p + i + 2, s.n - i - 2);
+    return s;
+}
+
+void tl_diag_guard_key(struct tl_str guard, struct tl_buf *key, struct tl_buf *value)
+{
+    struct tl_buf norm = TL_BUF_INIT;
+    straight_quotes(&norm, trim(drop_cid(trim(guard))));
+    struct tl_str g = tl_buf_str(&norm);
+    long at;
+    struct tl_advice_vars v;
+    tl_advice_guard_vars(g, &v);
+    if ((at = tl_str_find(g, ". expected ")) >= 0 && tl_str_find(g, "mismatch") >= 0) {
+        tl_buf_add(key, g.p, (size_t)at);
+        tl_buf_add(value, g.p + at + 2, g.n - (size_t)at - 2);
+    } else if (v.value.p) {
+        size_t pre = (size_t)(v.value.p - g.p);
+        tl_buf_add(key, g.p, pre);
+        tl_buf_adds(key, "<value>");
+        tl_buf_add(key, v.value.p + v.value.n, g.n - pre - v.value.n);
+        tl_buf_addstr(value, v.value);
+    } else if ((at = tl_str_find(g, "___check_obj_id(")) >= 0 ||
+               (at = tl_str_find(g, "___check_type_id(")) >= 0) {
+        /* the last argument is an address */
+        const char *comma = NULL;
+        for (const char *p = g.p + at; p < g.p + g.n && *p != ')'; p++)
+            if (*p == ',')
+                comma = p;
+        const char *close = comma ? memchr(comma, ')', (size_t)(g.p + g.n - comma)) : NULL;
+        if (comma && close) {
+            tl_buf_add(key, g.p, (size_t)(comma + 2 - g.p));
+            tl_buf_adds(key, "<id>");
+            tl_buf_add(key, close, (size_t)(g.p + g.n - close));
+            tl_buf_addstr(value, trim(tl_str_make(comma + 1, (size_t)(close - comma - 1))));
+        } else {
+            tl_buf_addstr(key, g);
+        }
+    } else {
+        tl_buf_addstr(key, g);
+    }
+    tl_buf_release(&norm);
+}
+
+static struct tl_diag_recompile *recompile_of(struct tl_diag *d, const struct tl_diag_loc *where,
+                                              const char *function)
+{
+    struct tl_buf key = TL_BUF_INIT;
+    tl_buf_addf(&key, "%s\n%s\n%u", function ? function : "", where->file ? where->file : "",
+                where->line);
+    uint32_t i = slot(d, 'R', tl_buf_str(&key), d->nrecompiles, true) - 1;
+    tl_buf_release(&key);
+    if (i == d->nrecompiles) {
+        TL_GROW(d->recompiles, d->nrecompiles + 1, d->recompiles_alloc);
+        memset(&d->recompiles[i], 0, sizeof(d->recompiles[i]));
+        d->recompiles[i].function = function;
+        d->recompiles[i].where = *where;
+        d->nrecompiles++;
+    }
+    return &d->recompiles[i];
+}
+
+static void add_guard(struct tl_diag *d, struct tl_diag_recompile *r, struct tl_str text)
+{
+    struct tl_buf key = TL_BUF_INIT, value = TL_BUF_INIT;
+    tl_diag_guard_key(text, &key, &value);
+    if (!key.len) {
+        tl_buf_release(&key);
+        tl_buf_release(&value);
+        return;
+    }
+    const char *k = intern(d, tl_buf_str(&key));
+    struct tl_diag_guard *g = NULL;
+    for (uint32_t i = 0; i < r->nguards && !g; i++)
+        if (r->guards[i].guard == k)
+            g = &r->guards[i];
+    if (!g) {
+        TL_GROW(r->guards, r->nguards + 1, r->guards_alloc);
+        g = &r->guards[r->nguards++];
+        memset(g, 0, sizeof(*g));
+        g->guard = k;
+        struct tl_buf ex = TL_BUF_INIT;
+        straight_quotes(&ex, trim(drop_cid(trim(text))));
+        g->example = intern(d, tl_buf_str(&ex));
+        tl_buf_release(&ex);
+        g->advice = tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(g->example));
+    }
+    g->count++;
+    strs_add(d, &g->values, intern(d, tl_buf_str(&value)), TL_DIAG_MAX_VALUES);
+    tl_buf_release(&key);
+    tl_buf_release(&value);
+}
+
+void tl_diag_recompile(struct tl_diag *d, const struct tl_compile_id *cid,
+                       const struct tl_diag_fact_loc *function, const struct tl_str *guards,
+                       size_t nguards)
+{
+    struct tl_diag_loc where = loc_of(d, function);
+    if (cid && (cid->has & TL_CID_FRAME)) {
+        tl_diag_compile(d, cid, function);
+        struct tl_diag_frame *f = frame_of(d, cid);
+        if (!where.function && f->function)
+            where = f->where;
+    }
+    struct tl_diag_recompile *r = recompile_of(d, &where, where.function);
+    r->count++;
+    strs_add(d, &r->cids, cid_text(d, cid), TL_DIAG_MAX_CIDS);
+    /* The guards of one recompile name each earlier compile id whose check failed, often with
+     * the same guard against another value: one reason of this recompile, and its first value
+     * (the check of the latest compile id, which the log lists first). */
+    const char **seen = tl_xcalloc(nguards ? nguards : 1, sizeof(*seen));
+    size_t nseen = 0;
+    for (size_t i = 0; i < nguards; i++) {
+        struct tl_buf key = TL_BUF_INIT, value = TL_BUF_INIT;
+        tl_diag_guard_key(guards[i], &key, &value);
+        const char *k = intern(d, tl_buf_str(&key));
+        bool dup = false;
+        for (size_t j = 0; j < nseen && !dup; j++)
+            dup = seen[j] == k;
+        if (!dup && k) {
+            seen[nseen++] = k;
+            add_guard(d, r, guards[i]);
+        }
+        tl_buf_release(&key);
+        tl_buf_release(&value);
+    }
+    free(seen);
+}
+
+/* ---- graph breaks, failures, limits, specializations ------------------------------------- */
+
+/* The reason of a graph break as it is grouped: its first line, addresses taken out. */
+static const char *break_key(struct tl_diag *d, struct tl_str reason)
+{
+    reason = trim(reason);
+    const char *nl = memchr(reason.p, '\n', reason.n);
+    if (nl)
+        reason.n = (size_t)(nl - reason.p);
+    struct tl_buf b = TL_BUF_INIT;
+    for (size_t i = 0; i < reason.n; i++) {
+        if (i + 2 < reason.n && reason.p[i] == '0' && reason.p[i + 1] == 'x') {
+            size_t j = i + 2;
+            while (j < reason.n && ((reason.p[j] >= '0' && reason.p[j] <= '9') ||
+                                    (reason.p[j] >= 'a' && reason.p[j] <= 'f')))
+                j++;
+            if (j > i + 2) {
+                tl_buf_adds(&b, "0x...");
+                i = j - 1;
+                continue;
+            }
+        }
+        tl_buf_addch(&b, reason.p[i]);
+    }
+    struct tl_buf q = TL_BUF_INIT;
+    straight_quotes(&q, trim(tl_buf_str(&b)));
+    const char *s = intern(d, tl_buf_str(&q));
+    tl_buf_release(&b);
+    tl_buf_release(&q);
+    return s;
+}
+
+void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
+                         const struct tl_diag_fact_break *b)
+{
+    const char *reason = break_key(d, b->reason);
+    if (!reason)
+        reason = "(no reason given)";
+    if (cid)
+        tl_diag_compile_id(d, cid);
+    uint32_t i = slot(d, 'B', tl_str_cstr(reason), d->nbreaks, true) - 1;
+    if (i == d->nbreaks) {
+        TL_GROW(d->breaks, d->nbreaks + 1, d->breaks_alloc);
+        struct tl_diag_break *n = &d->breaks[i];
+        memset(n, 0, sizeof(*n));
+        n->reason = reason;
+        /* Match on everything PyTorch said: the reason, its explanation and hint. */
+        struct tl_buf all = TL_BUF_INIT;
+        tl_buf_addf(&all, "%s\n%.*s\n%.*s", reason, (int)b->explanation.n,
+                    b->explanation.p ? b->explanation.p : "", (int)b->hint.n,
+                    b->hint.p ? b->hint.p : "");
+        n->advice = tl_advice_match(TL_ADVICE_GRAPH_BREAK, tl_buf_str(&all));
+        tl_buf_release(&all);
+        d->nbreaks++;
+    }
+    struct tl_diag_break *g = &d->breaks[i];
+    g->count++;
+    if (!g->explanation)
+        g->explanation = intern(d, trim(b->explanation));
+    if (!g->hint)
+        g->hint = intern(d, trim(b->hint));
+    if (!g->url)
+        g->url = intern(d, trim(b->url));
+    g->fell_back = g->fell_back || b->fell_back;
+    strs_add(d, &g->cids, cid_text(d, cid), TL_DIAG_MAX_CIDS);
+    struct tl_diag_loc l = loc_of(d, &b->where);
+    if (!l.file && !l.function)
+        return;
+    for (uint32_t k = 0; k < g->nlocs; k++)
+        if (loc_eq(&g->locs[k], &l))
+            return;
+    if (g->nlocs < TL_DIAG_MAX_LOCS)
+        g->locs[g->nlocs++] = l;
+}
+
+void tl_diag_failure(struct tl_diag *d, const struct tl_compile_id *cid,
+                     const struct tl_diag_fact_failure *f)
+{
+    if (cid)
+        tl_diag_compile_id(d, cid);
+    const char *id = cid_text(d, cid);
+    const char *type = intern(d, trim(f->type));
+    const char *reason = intern(d, trim(f->reason));
+    /* The same failure reported twice (a trace's metrics and its error artifact) is one. */
+    for (uint32_t i = 0; i < d->nfailures; i++) {
+        struct tl_diag_failure *x = &d->failures[i];
+        if (x->cid == id && x->backward == f->backward && (x->type == type || !type)) {
+            x->fell_back_to_eager = x->fell_back_to_eager || f->fell_back_to_eager;
+            if (!x->reason)
+                x->reason = reason;
+            return;
+        }
+    }
+    TL_GROW(d->failures, d->nfailures + 1, d->failures_alloc);
+    struct tl_diag_failure *x = &d->failures[d->nfailures++];
+    memset(x, 0, sizeof(*x));
+    x->cid = id;
+    x->type = type;
+    x->reason = reason;
+    x->where = loc_of(d, &f->where);
+    x->fell_back_to_eager = f->fell_back_to_eager;
+    x->backward = f->backward;
+    x->forward_node = intern(d, trim(f->forward_node));
+    x->forward_where = loc_of(d, &f->forward_where);
+    struct tl_buf all = TL_BUF_INIT;
+    tl_buf_addf(&all, "%s\n%s", type ? type : "", reason ? reason : "");
+    x->advice = tl_advice_match(TL_ADVICE_FAILURE, tl_buf_str(&all));
+    tl_buf_release(&all);
+}
+
+void tl_diag_limit(struct tl_diag *d, const struct tl_compile_id *cid,
+                   const struct tl_diag_fact_loc *function, struct tl_str limit_name,
+                   uint64_t limit, struct tl_str last_reason)
+{
+    if (cid)
+        tl_diag_compile_id(d, cid);
+    struct tl_diag_loc where = loc_of(d, function);
+    for (uint32_t i = 0; i < d->nlimits; i++)
+        if (d->limits[i].where.function == where.function && d->limits[i].where.file == where.file)
+            return; /* said once is enough */
+    TL_GROW(d->limits, d->nlimits + 1, d->limits_alloc);
+    struct tl_diag_limit *x = &d->limits[d->nlimits++];
+    memset(x, 0, sizeof(*x));
+    x->function = where.function;
+    x->where = where;
+    x->limit_name = intern(d, trim(limit_name));
+    x->limit = limit;
+    struct tl_buf reason = TL_BUF_INIT;
+    straight_quotes(&reason, trim(drop_cid(trim(last_reason))));
+    x->last_reason = intern(d, tl_buf_str(&reason));
+    tl_buf_release(&reason);
+    x->cid = cid_text(d, cid);
+    x->advice = tl_advice_match(TL_ADVICE_LIMIT, tl_str_cstr(x->limit_name ? x->limit_name : ""));
+    if (x->last_reason)
+        x->reason_advice = tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(x->last_reason));
+}
+
+void tl_diag_symbol(struct tl_diag *d, struct tl_str symbol, struct tl_str source)
+{
+    symbol = trim(symbol);
+    if (!symbol.n)
+        return;
+    tl_map_put(&d->symbols, symbol, (void *)intern(d, trim(source)));
+}
+
+const char *tl_diag_symbol_source(const struct tl_diag *d, struct tl_str symbol)
+{
+    return tl_map_get(&d->symbols, trim(symbol));
+}
+
+void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
+                  const struct tl_diag_fact_spec *s)
+{
+    if (cid)
+        tl_diag_compile_id(d, cid);
+    struct tl_diag_spec x;
+    memset(&x, 0, sizeof(x));
+    x.kind = s->kind;
+    x.symbol = intern(d, trim(s->symbol));
+    x.expr = intern(d, trim(s->expr));
+    x.source = intern(d, trim(s->source));
+    if (!x.source && x.symbol)
+        x.source = tl_diag_symbol_source(d, s->symbol);
+    x.value = intern(d, trim(s->value));
+    x.range = intern(d, trim(s->range));
+    x.where = loc_of(d, &s->where);
+    x.cid = cid_text(d, cid);
+    /* One row per kind, symbol, expression and place; another compile id counts. */
+    struct tl_buf key = TL_BUF_INIT;
+    tl_buf_addf(&key, "%d\n%s\n%s\n%s\n%s\n%u", (int)x.kind, x.symbol ? x.symbol : "",
+                x.expr ? x.expr : "", x.value ? x.value : "", x.where.file ? x.where.file : "",
+                x.where.line);
+    uint32_t i = slot(d, 'S', tl_buf_str(&key), d->nspecs, true) - 1;
+    tl_buf_release(&key);
+    if (i < d->nspecs) {
+        d->specs[i].count++;
+        return;
+    }
+    struct tl_buf text = TL_BUF_INIT;
+    tl_buf_addf(&text, "%s%s", x.kind == TL_SPEC_DUCK ? "duck sized " : "", x.expr ? x.expr : "");
+    if (x.kind == TL_SPEC_SPECIALIZED && !x.expr)
+        tl_buf_adds(&text, "Eq(");
+    x.advice = tl_advice_match(TL_ADVICE_SHAPE, tl_buf_str(&text));
+    tl_buf_release(&text);
+    x.count = 1;
+    TL_GROW(d->specs, d->nspecs + 1, d->specs_alloc);
+    d->specs[d->nspecs++] = x;
+}
+
+/* ---- findings ----------------------------------------------------------------------------- */
+
+static void add_finding(struct tl_diag *d, enum tl_diag_finding_kind kind, uint32_t index,
+                        double cost, uint32_t *alloc)
+{
+    TL_GROW(d->findings, d->nfindings + 1, *alloc);
+    d->findings[d->nfindings].kind = kind;
+    d->findings[d->nfindings].index = index;
+    d->findings[d->nfindings].cost = cost;
+    d->nfindings++;
+}
+
+static int cmp_finding(const void *a, const void *b)
+{
+    const struct tl_diag_finding *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost < y->cost ? 1 : -1;
+    if (x->kind != y->kind)
+        return (int)x->kind - (int)y->kind;
+    return (int)x->index - (int)y->index;
+}
+
+static int cmp_guard(const void *a, const void *b)
+{
+    const struct tl_diag_guard *x = a, *y = b;
+    return x->count != y->count ? (x->count < y->count ? 1 : -1) : 0;
+}
+
+/*
+ * The cost of a finding orders the list: a failure or a hit limit first (a function not
+ * compiled at all), then recompiles and graph breaks by how often they happened, then the
+ * specializations and the functions compiled many times.
+ */
+void tl_diag_finish(struct tl_diag *d)
+{
+    uint32_t alloc = 0;
+    free(d->findings);
+    d->findings = NULL;
+    d->nfindings = 0;
+    for (uint32_t i = 0; i < d->nfailures; i++)
+        add_finding(d, TL_FIND_FAILURE, i, 1e9 + (d->failures[i].fell_back_to_eager ? 1e8 : 0),
+                    &alloc);
+    for (uint32_t i = 0; i < d->nlimits; i++)
+        add_finding(d, TL_FIND_LIMIT, i, 1e9 + 5e7, &alloc);
+    for (uint32_t i = 0; i < d->nrecompiles; i++) {
+        struct tl_diag_recompile *r = &d->recompiles[i];
+        qsort(r->guards, r->nguards, sizeof(*r->guards), cmp_guard);
+        r->advice =
+            r->nguards ? r->guards[0].advice : tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(""));
+        add_finding(d, TL_FIND_RECOMPILE, i, 1e6 + 1e3 * r->count, &alloc);
+    }
+    for (uint32_t i = 0; i < d->nbreaks; i++)
+        add_finding(d, TL_FIND_BREAK, i, 1e6 + 1e3 * d->breaks[i].count - 1, &alloc);
+    for (uint32_t i = 0; i < d->nspecs; i++)
+        add_finding(d, TL_FIND_SPEC, i,
+                    d->specs[i].kind == TL_SPEC_SPECIALIZED ? 1e5 + d->specs[i].count
+                                                            : 1e4 + d->specs[i].count,
+                    &alloc);
+    for (uint32_t i = 0; i < d->nframes; i++) {
+        const struct tl_diag_frame *f = &d->frames[i];
+        if (f->compiles < TL_DIAG_MANY_COMPILES)
+            continue;
+        /* Its recompiles, with their reasons, say it already. */
+        bool said = false;
+        for (uint32_t k = 0; k < d->nrecompiles && !said; k++)
+            said = d->recompiles[k].function == f->function &&
+                   d->recompiles[k].where.file == f->where.file &&
+                   d->recompiles[k].where.line == f->where.line;
+        if (!said)
+            add_finding(d, TL_FIND_FRAME, i, 5e5 + f->compiles, &alloc);
+    }
+    qsort(d->findings, d->nfindings, sizeof(*d->findings), cmp_finding);
+    (void)intern_cstr;
+}

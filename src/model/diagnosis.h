@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The diagnosis: what a log says about why a model recompiles, where its graphs break, which
+ * dynamic dimension got specialized, what failed, and what compiling cost. Facts come in one
+ * at a time, from a structured trace (src/consumer_diagnosis.c) or from TORCH_LOGS text
+ * (src/textlog.c), in the same calls; tl_diag_finish() groups them into findings, each with
+ * the plain-language explanation and fix of its rule (advice.h), ordered most costly first.
+ *
+ * Memory grows with the distinct findings (reasons, functions, symbols), never with the log:
+ * repeated facts are counted, lists of locations and compile ids are capped, and only the
+ * slowest compilations and largest graphs are kept. Strings are copied into the diagnosis's
+ * own arena. Depends on base, input (compile ids) and model/advice.
+ */
+#ifndef TL_DIAGNOSIS_H
+#define TL_DIAGNOSIS_H
+
+#include "base/config.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/map.h"
+#include "base/str.h"
+#include "input/compile_id.h"
+#include "model/advice.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* At most this many locations and compile ids are kept per finding (the counts go on). */
+#define TL_DIAG_MAX_LOCS 16
+#define TL_DIAG_MAX_CIDS 64
+#define TL_DIAG_MAX_VALUES 8
+/* The slowest compilations and largest graphs kept. */
+#define TL_DIAG_TOP 10
+/* A function compiled this many times or more is a finding (even below the limit). */
+#define TL_DIAG_MANY_COMPILES 4
+
+/* A place in the user's code; file NULL when unknown. */
+struct tl_diag_loc {
+    const char *file;
+    uint32_t line;
+    const char *function;
+    const char *code; /* its line of source, when the log shows it */
+    bool def;         /* file:line is where the function starts, not the statement */
+};
+
+/* A list of distinct strings (compile ids "[0/1]", or values), capped; n counts them all. */
+struct tl_diag_strs {
+    const char **s;
+    uint32_t kept, n;
+};
+
+/* Graph breaks with the same reason. */
+struct tl_diag_break {
+    const char *reason;
+    const char *explanation, *hint, *url; /* PyTorch's own words, when the log gives them */
+    uint32_t count;
+    struct tl_diag_loc locs[TL_DIAG_MAX_LOCS];
+    uint32_t nlocs;
+    struct tl_diag_strs cids;
+    bool fell_back; /* "Skipping the function and falling back to eager" */
+    const struct tl_advice *advice;
+};
+
+/* A guard that failed, grouped with the ones that differ only by a value. */
+struct tl_diag_guard {
+    const char *guard;   /* "tensor 'x' size mismatch at index 0", "L['c'] == <value>" */
+    const char *example; /* the first failure as logged */
+    uint32_t count;
+    struct tl_diag_strs values; /* "expected 3, actual 4", "8.5" */
+    const struct tl_advice *advice;
+};
+
+/* The recompiles of one function. */
+struct tl_diag_recompile {
+    const char *function;
+    struct tl_diag_loc where; /* where the function is defined */
+    uint32_t count;           /* recompiles seen */
+    struct tl_diag_guard *guards;
+    uint32_t nguards, guards_alloc;
+    struct tl_diag_strs cids;
+    const struct tl_advice *advice; /* of its most frequent guard */
+};
+
+enum tl_diag_spec_kind {
+    TL_SPEC_SPECIALIZED, /* a dynamic dimension became a constant */
+    TL_SPEC_GUARD,       /* a guard on sizes was added */
+    TL_SPEC_DUCK,        /* two dimensions share a symbol */
+};
+
+struct tl_diag_spec {
+    enum tl_diag_spec_kind kind;
+    const char *symbol, *expr, *source, *value, *range;
+    struct tl_diag_loc where;
+    const char *cid;
+    uint32_t count; /* the same one again (another compile id) */
+    const struct tl_advice *advice;
+};
+
+struct tl_diag_failure {
+    const char *cid;
+    const char *type, *reason;
+    struct tl_diag_loc where;
+    bool fell_back_to_eager;
+    bool backward;            /* a failure of the backward graph */
+    const char *forward_node; /* the forward node with the backward failure's seq_nr */
+    struct tl_diag_loc forward_where;
+    const struct tl_advice *advice;
+};
+
+struct tl_diag_limit {
+    const char *function;
+    struct tl_diag_loc where;
+    const char *limit_name; /* "cache_size_limit", "recompile_limit" */
+    uint64_t limit;
+    const char *last_reason;
+    const char *cid;
+    const struct tl_advice *advice;
+    const struct tl_advice *reason_advice; /* the advice of its last reason */
+};
+
+/* A function and how often it was compiled (recompiles included). */
+struct tl_diag_frame {
+    const char *key; /* the frame ("0", "!1/3") */
+    const char *function;
+    struct tl_diag_loc where;
+    uint32_t compiles;
+    struct tl_diag_strs cids;
+};
+
+struct tl_diag_time {
+    const char *cid;
+    const char *function;
+    double seconds;
+};
+
+struct tl_diag_graph {
+    const char *cid;
+    const char *name; /* the graph's name when the log gives it */
+    uint64_t nodes;
+};
+
+enum tl_diag_finding_kind {
+    TL_FIND_FAILURE,
+    TL_FIND_LIMIT,
+    TL_FIND_RECOMPILE,
+    TL_FIND_BREAK,
+    TL_FIND_SPEC,
+    TL_FIND_FRAME,
+};
+
+/* One line of the "most costly first" list: points at a finding of one of the arrays. */
+struct tl_diag_finding {
+    enum tl_diag_finding_kind kind;
+    uint32_t index; /* into the array of its kind */
+    double cost;    /* its rank: failures and limits first, then by count and time */
+};
+
+struct tl_diag {
+    struct tl_arena arena;
+    struct tl_map strings; /* interned strings */
+    struct tl_map index;   /* grouping keys -> index + 1 into an array below */
+
+    struct tl_diag_break *breaks;
+    uint32_t nbreaks, breaks_alloc;
+    struct tl_diag_recompile *recompiles;
+    uint32_t nrecompiles, recompiles_alloc;
+    struct tl_diag_spec *specs;
+    uint32_t nspecs, specs_alloc;
+    struct tl_diag_failure *failures;
+    uint32_t nfailures, failures_alloc;
+    struct tl_diag_limit *limits;
+    uint32_t nlimits, limits_alloc;
+    struct tl_diag_frame *frames; /* every frame (the ones compiled many times are findings) */
+    uint32_t nframes, frames_alloc;
+
+    uint64_t compile_ids; /* distinct compile ids seen */
+    struct tl_map cids;   /* their display strings */
+    double total_s;       /* compile time, summed */
+    bool have_times;
+    struct tl_diag_time slowest[TL_DIAG_TOP];
+    uint32_t nslowest;
+    struct tl_diag_graph largest[TL_DIAG_TOP];
+    uint32_t nlargest;
+    uint64_t ngraphs;
+    uint32_t cache[2][3]; /* [fx_graph, aotautograd][hit, miss, bypass] */
+    bool have_cache;
+    struct tl_map symbols; /* symbol -> its source, from create_symbol (text logs) */
+
+    struct tl_diag_finding *findings; /* after tl_diag_finish() */
+    uint32_t nfindings;
+};
+
+void tl_diag_init(struct tl_diag *d);
+void tl_diag_release(struct tl_diag *d);
+
+/* ---- facts (strings are copied; a NULL or empty one is unknown) ---- */
+
+struct tl_diag_fact_loc {
+    struct tl_str file, function, code;
+    uint32_t line;
+    bool def; /* line is the function's first line, not the statement's */
+};
+
+/** A compile id was seen (any record of it). */
+void tl_diag_compile_id(struct tl_diag *d, const struct tl_compile_id *cid);
+/** A compilation of cid: its function and where it is defined (the frame's identity). */
+void tl_diag_compile(struct tl_diag *d, const struct tl_compile_id *cid,
+                     const struct tl_diag_fact_loc *function);
+/** How long compiling cid took (seconds; summed into the total). */
+void tl_diag_compile_time(struct tl_diag *d, const struct tl_compile_id *cid, double seconds);
+/** A graph of cid and its size. */
+void tl_diag_graph(struct tl_diag *d, const struct tl_compile_id *cid, struct tl_str name,
+                   uint64_t nodes);
+/** A cache lookup: kind 0 fx_graph, 1 aotautograd; result 0 hit, 1 miss, 2 bypass. */
+void tl_diag_cache(struct tl_diag *d, int kind, int result);
+
+/** cid recompiled function (defined at where) because these guards failed. */
+void tl_diag_recompile(struct tl_diag *d, const struct tl_compile_id *cid,
+                       const struct tl_diag_fact_loc *function, const struct tl_str *guards,
+                       size_t nguards);
+
+struct tl_diag_fact_break {
+    struct tl_str reason, explanation, hint, url;
+    struct tl_diag_fact_loc where; /* the user code where the graph broke */
+    bool fell_back;
+};
+void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
+                         const struct tl_diag_fact_break *b);
+
+struct tl_diag_fact_failure {
+    struct tl_str type, reason;
+    struct tl_diag_fact_loc where;
+    bool fell_back_to_eager, backward;
+    struct tl_str forward_node;
+    struct tl_diag_fact_loc forward_where;
+};
+void tl_diag_failure(struct tl_diag *d, const struct tl_compile_id *cid,
+                     const struct tl_diag_fact_failure *f);
+
+void tl_diag_limit(struct tl_diag *d, const struct tl_compile_id *cid,
+                   const struct tl_diag_fact_loc *function, struct tl_str limit_name,
+                   uint64_t limit, struct tl_str last_reason);
+
+struct tl_diag_fact_spec {
+    enum tl_diag_spec_kind kind;
+    struct tl_str symbol, expr, source, value, range;
+    struct tl_diag_fact_loc where;
+};
+void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
+                  const struct tl_diag_fact_spec *s);
+/** A symbol was created for a source ("s77" for "L['x'].size()[0]"), for later guards. */
+void tl_diag_symbol(struct tl_diag *d, struct tl_str symbol, struct tl_str source);
+/** The source of a symbol given to tl_diag_symbol(), or NULL. */
+const char *tl_diag_symbol_source(const struct tl_diag *d, struct tl_str symbol);
+
+/** Group what came in into findings, most costly first. */
+void tl_diag_finish(struct tl_diag *d);
+
+/**
+ * A failing guard as it is grouped: key gets its text with the part that varies from call to
+ * call taken out ("tensor 'x' size mismatch at index 0", "L['c'] == <value>"), value that
+ * part ("expected 3, actual 4", "8.5"; left empty when none). A leading "0/3: " (the compile
+ * id whose guard failed) is dropped, curly quotes are made straight, spaces trimmed.
+ */
+void tl_diag_guard_key(struct tl_str guard, struct tl_buf *key, struct tl_buf *value);
+
+#endif

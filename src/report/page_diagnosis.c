@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The Diagnosis section at the top of an index page: the findings, most costly first, each
+ * with what happened, why, how to fix it, where in the user's code, and links to its compile
+ * ids; then compile time, caches and the largest graphs. Everything from the log is escaped.
+ */
+#include "base/config.h"
+#include "report/summary.h"
+#include "report/assets.h"
+#include "report/html.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void text(struct tl_buf *out, const char *s)
+{
+    if (s)
+        tl_html_text_cstr(out, s);
+}
+
+static void cid_link(struct tl_buf *out, const char *href, const char *cid)
+{
+    if (!cid)
+        return;
+    tl_buf_adds(out, "<a class='cid' href=\"");
+    tl_html_attr_cstr(out, href);
+    tl_html_attr_cstr(out, cid);
+    tl_buf_adds(out, "\">");
+    tl_html_text_cstr(out, cid);
+    tl_buf_adds(out, "</a>");
+}
+
+static void cid_list(struct tl_buf *out, const char *href, const struct tl_diag_strs *l)
+{
+    if (!l->kept)
+        return;
+    tl_buf_adds(out, "<p class='cids'>Compile ids:");
+    for (uint32_t i = 0; i < l->kept; i++) {
+        tl_buf_addch(out, ' ');
+        cid_link(out, href, l->s[i]);
+    }
+    if (l->n > l->kept)
+        tl_buf_addf(out, " &hellip; (%u in all)", l->n);
+    tl_buf_adds(out, "</p>\n");
+}
+
+static void loc(struct tl_buf *out, const struct tl_diag_loc *l)
+{
+    struct tl_buf b = TL_BUF_INIT;
+    tl_summary_loc(&b, l);
+    if (l->def && l->function) {
+        tl_buf_adds(out, "in <code>");
+        text(out, l->function);
+        tl_buf_adds(out, "</code>");
+        if (b.len) {
+            tl_buf_adds(out, " (defined at <code>");
+            tl_html_text(out, b.buf, b.len);
+            tl_buf_adds(out, "</code>)");
+        }
+        tl_buf_release(&b);
+        return;
+    }
+    if (b.len) {
+        tl_buf_adds(out, "<code>");
+        tl_html_text(out, b.buf, b.len);
+        tl_buf_adds(out, "</code>");
+    }
+    if (l->function) {
+        tl_buf_adds(out, b.len ? " in <code>" : "<code>");
+        text(out, l->function);
+        tl_buf_adds(out, "</code>");
+    }
+    tl_buf_release(&b);
+}
+
+static void advice(struct tl_buf *out, const struct tl_advice *a, const struct tl_advice_vars *v)
+{
+    struct tl_buf t = TL_BUF_INIT;
+    tl_buf_adds(out, "<p class='why'><strong>");
+    tl_advice_format(&t, a->title, v);
+    tl_html_text(out, t.buf, t.len);
+    tl_buf_adds(out, ".</strong> ");
+    tl_buf_reset(&t);
+    tl_advice_format(&t, a->explanation, v);
+    tl_html_text(out, t.buf, t.len);
+    tl_buf_adds(out, "</p>\n<p class='fix'><strong>Fix:</strong> ");
+    tl_buf_reset(&t);
+    tl_advice_format(&t, a->fix, v);
+    tl_html_text(out, t.buf, t.len);
+    tl_buf_adds(out, "</p>\n");
+    tl_buf_release(&t);
+}
+
+static void open_finding(struct tl_buf *out, const char *cls, const char *label)
+{
+    tl_buf_adds(out, "<li class='finding ");
+    tl_buf_adds(out, cls);
+    tl_buf_adds(out, "'><span class='label'>");
+    tl_buf_adds(out, label);
+    tl_buf_adds(out, "</span> ");
+}
+
+static void failure(struct tl_buf *out, const struct tl_diag_failure *x, const char *href)
+{
+    open_finding(out, "sev-failure", x->fell_back_to_eager ? "Failed, ran in eager" : "Failed");
+    cid_link(out, href, x->cid);
+    tl_buf_adds(out, " <code>");
+    text(out, x->type);
+    tl_buf_adds(out, "</code>");
+    if (x->where.file) {
+        tl_buf_adds(out, " at ");
+        loc(out, &x->where);
+    }
+    tl_buf_adds(out, "\n<pre>");
+    text(out, x->reason);
+    tl_buf_adds(out, "</pre>\n");
+    if (x->forward_node) {
+        tl_buf_adds(out, "<p>It comes from the forward node <code>");
+        text(out, x->forward_node);
+        tl_buf_adds(out, "</code>");
+        if (x->forward_where.file) {
+            tl_buf_adds(out, " at ");
+            loc(out, &x->forward_where);
+        }
+        tl_buf_adds(out, ".</p>\n");
+    }
+    advice(out, x->advice, NULL);
+}
+
+static void limit(struct tl_buf *out, const struct tl_diag_limit *x, const char *href)
+{
+    char num[32] = "";
+    struct tl_advice_vars v;
+    memset(&v, 0, sizeof(v));
+    if (x->limit) {
+        snprintf(num, sizeof(num), "%llu", (unsigned long long)x->limit);
+        v.limit = tl_str_cstr(num);
+    }
+    open_finding(out, "sev-failure", "Recompile limit hit");
+    loc(out, &x->where);
+    if (x->limit_name) {
+        tl_buf_adds(out, " (<code>");
+        text(out, x->limit_name);
+        tl_buf_addf(out, "</code>%s%s)", num[0] ? " = " : "", num);
+    }
+    tl_buf_adds(out, " ");
+    cid_link(out, href, x->cid);
+    if (x->last_reason) {
+        tl_buf_adds(out, "\n<p>Last reason: <code>");
+        text(out, x->last_reason);
+        tl_buf_adds(out, "</code></p>");
+    }
+    tl_buf_addch(out, '\n');
+    advice(out, x->advice, &v);
+}
+
+static void recompile(struct tl_buf *out, const struct tl_diag_recompile *x, const char *href)
+{
+    open_finding(out, "sev-warning", "Recompiles");
+    tl_buf_addf(out, "%u &times; ", x->count);
+    loc(out, &x->where);
+    tl_buf_adds(out, "\n<table class='guards'><tr><th>Failing guard</th><th>Times</th>"
+                     "<th>Values</th></tr>\n");
+    for (uint32_t k = 0; k < x->nguards; k++) {
+        const struct tl_diag_guard *g = &x->guards[k];
+        tl_buf_adds(out, "<tr><td><code>");
+        text(out, g->guard);
+        tl_buf_addf(out, "</code></td><td>%u</td><td>", g->count);
+        for (uint32_t j = 0; j < g->values.kept; j++) {
+            if (j)
+                tl_buf_adds(out, "; ");
+            text(out, g->values.s[j]);
+        }
+        if (g->values.n > g->values.kept)
+            tl_buf_addf(out, "; &hellip; (%u)", g->values.n);
+        tl_buf_adds(out, "</td></tr>\n");
+    }
+    tl_buf_adds(out, "</table>\n");
+    cid_list(out, href, &x->cids);
+    struct tl_advice_vars v;
+    tl_advice_guard_vars(tl_str_cstr(x->nguards ? x->guards[0].example : ""), &v);
+    advice(out, x->advice, &v);
+}
+
+static void graph_break(struct tl_buf *out, const struct tl_diag_break *x, const char *href)
+{
+    open_finding(out, "sev-warning", "Graph break");
+    tl_buf_addf(out, "%u &times; <code>", x->count);
+    text(out, x->reason);
+    tl_buf_adds(out, "</code>\n<ul class='locs'>\n");
+    for (uint32_t k = 0; k < x->nlocs; k++) {
+        tl_buf_adds(out, "<li>");
+        loc(out, &x->locs[k]);
+        if (x->locs[k].code) {
+            tl_buf_adds(out, ": <code>");
+            text(out, x->locs[k].code);
+            tl_buf_adds(out, "</code>");
+        }
+        tl_buf_adds(out, "</li>\n");
+    }
+    tl_buf_adds(out, "</ul>\n");
+    if (x->explanation || x->hint) {
+        tl_buf_adds(out, "<p class='pytorch'>PyTorch says: ");
+        text(out, x->explanation);
+        if (x->explanation && x->hint)
+            tl_buf_addch(out, ' ');
+        text(out, x->hint);
+        tl_buf_adds(out, "</p>\n");
+    }
+    cid_list(out, href, &x->cids);
+    advice(out, x->advice, NULL);
+}
+
+static void spec(struct tl_buf *out, const struct tl_diag_spec *x, const char *href)
+{
+    open_finding(out, "sev-info",
+                 x->kind == TL_SPEC_SPECIALIZED ? "Specialized"
+                 : x->kind == TL_SPEC_DUCK      ? "Duck sized"
+                                                : "Shape guard");
+    const char *what = x->source ? x->source : x->symbol;
+    if (what) {
+        tl_buf_adds(out, "<code>");
+        text(out, what);
+        tl_buf_adds(out, "</code>");
+    }
+    if (x->symbol && x->source) {
+        tl_buf_adds(out, " (<code>");
+        text(out, x->symbol);
+        tl_buf_adds(out, "</code>)");
+    }
+    if (x->expr) {
+        tl_buf_adds(out, what ? ": <code>" : "<code>");
+        text(out, x->expr);
+        tl_buf_adds(out, "</code>");
+    } else if (x->value) {
+        tl_buf_adds(out, " = <code>");
+        text(out, x->value);
+        tl_buf_adds(out, "</code>");
+    }
+    if (x->where.file) {
+        tl_buf_adds(out, " at ");
+        loc(out, &x->where);
+    }
+    tl_buf_addch(out, ' ');
+    cid_link(out, href, x->cid);
+    if (x->where.code) {
+        tl_buf_adds(out, "\n<pre>");
+        text(out, x->where.code);
+        tl_buf_adds(out, "</pre>");
+    }
+    tl_buf_addch(out, '\n');
+    struct tl_advice_vars v;
+    memset(&v, 0, sizeof(v));
+    if (x->expr)
+        v.expr = tl_str_cstr(x->expr);
+    if (x->value)
+        v.value = tl_str_cstr(x->value);
+    advice(out, x->advice, &v);
+}
+
+static void frame(struct tl_buf *out, const struct tl_diag_frame *x, const char *href)
+{
+    open_finding(out, "sev-warning", "Compiled many times");
+    tl_buf_addf(out, "%u &times; ", x->compiles);
+    loc(out, &x->where);
+    tl_buf_addch(out, '\n');
+    cid_list(out, href, &x->cids);
+    advice(out, tl_advice_match(TL_ADVICE_FRAME, tl_str_cstr("")), NULL);
+}
+
+static void totals(struct tl_buf *out, const struct tl_diag *d, const char *href)
+{
+    if (d->have_times) {
+        tl_buf_addf(out, "<p>Compile time: <strong>%.2f s</strong> in all.", d->total_s);
+        if (d->nslowest)
+            tl_buf_adds(out, " Slowest:");
+        for (uint32_t i = 0; i < d->nslowest && i < 5; i++) {
+            tl_buf_adds(out, i ? ", " : " ");
+            cid_link(out, href, d->slowest[i].cid);
+            if (d->slowest[i].function) {
+                tl_buf_adds(out, " <code>");
+                text(out, d->slowest[i].function);
+                tl_buf_adds(out, "</code>");
+            }
+            tl_buf_addf(out, " %.2f s", d->slowest[i].seconds);
+        }
+        tl_buf_adds(out, "</p>\n");
+    }
+    if (d->have_cache)
+        tl_buf_addf(out,
+                    "<p>Caches: FX graph %u hit, %u miss, %u bypass; AOT autograd %u hit, "
+                    "%u miss, %u bypass.</p>\n",
+                    d->cache[0][0], d->cache[0][1], d->cache[0][2], d->cache[1][0], d->cache[1][1],
+                    d->cache[1][2]);
+    if (d->nlargest) {
+        tl_buf_adds(out, "<p>Largest graphs:");
+        for (uint32_t i = 0; i < d->nlargest && i < 5; i++) {
+            tl_buf_adds(out, i ? ", " : " ");
+            if (d->largest[i].cid)
+                cid_link(out, href, d->largest[i].cid);
+            else
+                text(out, d->largest[i].name);
+            tl_buf_addf(out, " %llu nodes", (unsigned long long)d->largest[i].nodes);
+        }
+        tl_buf_adds(out, "</p>\n");
+    }
+}
+
+void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *cid_href)
+{
+    tl_buf_adds(out, "<style>\n");
+    tl_buf_adds(out, tl_asset_diagnosis_css);
+    tl_buf_adds(out, "</style>\n<div class='diagnosis'>\n<h2>Diagnosis</h2>\n");
+    if (!d->nfindings)
+        tl_buf_adds(out, "<p>No graph breaks, recompiles, specializations or failures were "
+                         "found in this log.</p>\n");
+    else
+        tl_buf_addf(out,
+                    "<p>%u finding%s, the most costly first. Each says what happened, why, and "
+                    "how to fix it; compile ids link to their files below.</p>\n<ol>\n",
+                    d->nfindings, d->nfindings == 1 ? "" : "s");
+    for (uint32_t i = 0; i < d->nfindings; i++) {
+        const struct tl_diag_finding *f = &d->findings[i];
+        switch (f->kind) {
+        case TL_FIND_FAILURE:
+            failure(out, &d->failures[f->index], cid_href);
+            break;
+        case TL_FIND_LIMIT:
+            limit(out, &d->limits[f->index], cid_href);
+            break;
+        case TL_FIND_RECOMPILE:
+            recompile(out, &d->recompiles[f->index], cid_href);
+            break;
+        case TL_FIND_BREAK:
+            graph_break(out, &d->breaks[f->index], cid_href);
+            break;
+        case TL_FIND_SPEC:
+            spec(out, &d->specs[f->index], cid_href);
+            break;
+        case TL_FIND_FRAME:
+            frame(out, &d->frames[f->index], cid_href);
+            break;
+        }
+        tl_buf_adds(out, "</li>\n");
+    }
+    if (d->nfindings)
+        tl_buf_adds(out, "</ol>\n");
+    totals(out, d, cid_href);
+    tl_buf_adds(out, "<p class='more'>The same as JSON: <a href=\"summary.json\">summary.json</a>; "
+                     "in a terminal: <code>tlparse --summary LOG</code>.</p>\n</div>\n");
+}

@@ -1,0 +1,670 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The diagnosis as summary.json and as the plain text of `tlparse --summary` (summary.h):
+ * every finding with the advice of its rule, placeholders filled from the log.
+ */
+#include "base/config.h"
+#include "report/summary.h"
+#include "base/json_out.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void tl_summary_loc(struct tl_buf *out, const struct tl_diag_loc *l)
+{
+    if (!l->file)
+        return;
+    tl_buf_adds(out, l->file);
+    if (l->line)
+        tl_buf_addf(out, ":%u", l->line);
+}
+
+/* The advice of a rule with its placeholders filled. */
+struct filled {
+    struct tl_buf title, explanation, fix;
+};
+
+static void fill(struct filled *f, const struct tl_advice *a, const struct tl_advice_vars *v)
+{
+    tl_buf_init(&f->title, 0);
+    tl_buf_init(&f->explanation, 0);
+    tl_buf_init(&f->fix, 0);
+    tl_advice_format(&f->title, a->title, v);
+    tl_advice_format(&f->explanation, a->explanation, v);
+    tl_advice_format(&f->fix, a->fix, v);
+}
+
+static void unfill(struct filled *f)
+{
+    tl_buf_release(&f->title);
+    tl_buf_release(&f->explanation);
+    tl_buf_release(&f->fix);
+}
+
+static void vars_of_guard(struct tl_advice_vars *v, const char *example)
+{
+    tl_advice_guard_vars(tl_str_cstr(example ? example : ""), v);
+}
+
+static void vars_of_spec(struct tl_advice_vars *v, const struct tl_diag_spec *s)
+{
+    memset(v, 0, sizeof(*v));
+    if (s->expr)
+        v->expr = tl_str_cstr(s->expr);
+    if (s->value)
+        v->value = tl_str_cstr(s->value);
+}
+
+static void vars_of_limit(struct tl_advice_vars *v, const struct tl_diag_limit *l, char *num,
+                          size_t n)
+{
+    memset(v, 0, sizeof(*v));
+    if (l->limit) {
+        snprintf(num, n, "%llu", (unsigned long long)l->limit);
+        v->limit = tl_str_cstr(num);
+    }
+}
+
+/* ---- JSON --------------------------------------------------------------------------------- */
+
+static void j_loc_string(struct tl_jw *w, const char *key, const struct tl_diag_loc *l)
+{
+    tl_jw_key(w, key);
+    if (!l->file) {
+        tl_jw_null(w);
+        return;
+    }
+    struct tl_buf b = TL_BUF_INIT;
+    tl_summary_loc(&b, l);
+    tl_jw_str(w, b.buf);
+    tl_buf_release(&b);
+}
+
+static void j_where(struct tl_jw *w, const struct tl_diag_loc *l)
+{
+    tl_jw_object(w);
+    tl_jw_kstr(w, "file", l->file);
+    tl_jw_key(w, "line");
+    if (l->line)
+        tl_jw_u64(w, l->line);
+    else
+        tl_jw_null(w);
+    tl_jw_kstr(w, "function", l->function);
+    tl_jw_kstr(w, "code", l->code);
+    tl_jw_kbool(w, "function_start", l->def);
+    tl_jw_end(w, '}');
+}
+
+static void j_advice(struct tl_jw *w, const struct tl_advice *a, const struct tl_advice_vars *v)
+{
+    tl_jw_key(w, "advice");
+    if (!a) {
+        tl_jw_null(w);
+        return;
+    }
+    struct filled f;
+    fill(&f, a, v);
+    tl_jw_object(w);
+    tl_jw_kstr(w, "category", a->category);
+    tl_jw_kstr(w, "title", f.title.buf);
+    tl_jw_kstr(w, "explanation", f.explanation.buf);
+    tl_jw_kstr(w, "fix", f.fix.buf);
+    tl_jw_end(w, '}');
+    unfill(&f);
+}
+
+static void j_strs(struct tl_jw *w, const char *key, const struct tl_diag_strs *l)
+{
+    tl_jw_key(w, key);
+    tl_jw_array(w);
+    for (uint32_t i = 0; i < l->kept; i++)
+        tl_jw_str(w, l->s[i]);
+    tl_jw_end(w, ']');
+}
+
+static void j_breaks(struct tl_jw *w, const struct tl_diag *d)
+{
+    tl_jw_key(w, "graph_breaks");
+    tl_jw_array(w);
+    for (uint32_t i = 0; i < d->nbreaks; i++) {
+        const struct tl_diag_break *b = &d->breaks[i];
+        tl_jw_object(w);
+        tl_jw_kstr(w, "reason", b->reason);
+        tl_jw_ku64(w, "count", b->count);
+        tl_jw_key(w, "locations");
+        tl_jw_array(w);
+        for (uint32_t k = 0; k < b->nlocs; k++) {
+            struct tl_buf s = TL_BUF_INIT;
+            tl_summary_loc(&s, &b->locs[k]);
+            tl_jw_str(w, s.len ? s.buf : b->locs[k].function);
+            tl_buf_release(&s);
+        }
+        tl_jw_end(w, ']');
+        tl_jw_key(w, "where");
+        tl_jw_array(w);
+        for (uint32_t k = 0; k < b->nlocs; k++)
+            j_where(w, &b->locs[k]);
+        tl_jw_end(w, ']');
+        j_strs(w, "compile_ids", &b->cids);
+        tl_jw_kstr(w, "explanation", b->explanation);
+        tl_jw_kstr(w, "hint", b->hint);
+        tl_jw_kstr(w, "url", b->url);
+        tl_jw_kbool(w, "fell_back_to_eager", b->fell_back);
+        j_advice(w, b->advice, NULL);
+        tl_jw_end(w, '}');
+    }
+    tl_jw_end(w, ']');
+}
+
+static void j_recompiles(struct tl_jw *w, const struct tl_diag *d)
+{
+    tl_jw_key(w, "recompiles");
+    tl_jw_array(w);
+    for (uint32_t i = 0; i < d->nrecompiles; i++) {
+        const struct tl_diag_recompile *r = &d->recompiles[i];
+        tl_jw_object(w);
+        tl_jw_kstr(w, "function", r->function);
+        j_loc_string(w, "location", &r->where);
+        tl_jw_ku64(w, "count", r->count);
+        tl_jw_key(w, "reasons");
+        tl_jw_array(w);
+        for (uint32_t k = 0; k < r->nguards; k++) {
+            const struct tl_diag_guard *g = &r->guards[k];
+            struct tl_advice_vars v;
+            vars_of_guard(&v, g->example);
+            tl_jw_object(w);
+            tl_jw_kstr(w, "guard", g->guard);
+            tl_jw_ku64(w, "count", g->count);
+            tl_jw_kstr(w, "example", g->example);
+            j_strs(w, "values", &g->values);
+            j_advice(w, g->advice, &v);
+            tl_jw_end(w, '}');
+        }
+        tl_jw_end(w, ']');
+        j_strs(w, "compile_ids", &r->cids);
+        struct tl_advice_vars v;
+        vars_of_guard(&v, r->nguards ? r->guards[0].example : NULL);
+        j_advice(w, r->advice, &v);
+        tl_jw_end(w, '}');
+    }
+    tl_jw_end(w, ']');
+}
+
+static const char *spec_kind(enum tl_diag_spec_kind k)
+{
+    return k == TL_SPEC_SPECIALIZED ? "specialized" : k == TL_SPEC_DUCK ? "duck_sized" : "guard";
+}
+
+static void j_specs(struct tl_jw *w, const struct tl_diag *d)
+{
+    tl_jw_key(w, "specializations");
+    tl_jw_array(w);
+    for (uint32_t i = 0; i < d->nspecs; i++) {
+        const struct tl_diag_spec *s = &d->specs[i];
+        struct tl_advice_vars v;
+        vars_of_spec(&v, s);
+        tl_jw_object(w);
+        tl_jw_kstr(w, "kind", spec_kind(s->kind));
+        tl_jw_kstr(w, "symbol", s->symbol);
+        tl_jw_kstr(w, "expr", s->expr);
+        tl_jw_kstr(w, "source", s->source);
+        tl_jw_kstr(w, "value", s->value);
+        tl_jw_kstr(w, "range", s->range);
+        j_loc_string(w, "location", &s->where);
+        tl_jw_kstr(w, "function", s->where.function);
+        tl_jw_kstr(w, "code", s->where.code);
+        tl_jw_kstr(w, "compile_id", s->cid);
+        tl_jw_ku64(w, "count", s->count);
+        j_advice(w, s->advice, &v);
+        tl_jw_end(w, '}');
+    }
+    tl_jw_end(w, ']');
+}
+
+static void j_failures(struct tl_jw *w, const struct tl_diag *d)
+{
+    tl_jw_key(w, "failures");
+    tl_jw_array(w);
+    for (uint32_t i = 0; i < d->nfailures; i++) {
+        const struct tl_diag_failure *f = &d->failures[i];
+        tl_jw_object(w);
+        tl_jw_kstr(w, "compile_id", f->cid);
+        tl_jw_kstr(w, "type", f->type);
+        tl_jw_kstr(w, "reason", f->reason);
+        j_loc_string(w, "location", &f->where);
+        tl_jw_kbool(w, "fell_back_to_eager", f->fell_back_to_eager);
+        tl_jw_kbool(w, "backward", f->backward);
+        tl_jw_kstr(w, "forward_node", f->forward_node);
+        j_loc_string(w, "forward_location", &f->forward_where);
+        j_advice(w, f->advice, NULL);
+        tl_jw_end(w, '}');
+    }
+    tl_jw_end(w, ']');
+}
+
+static void j_limits(struct tl_jw *w, const struct tl_diag *d)
+{
+    tl_jw_key(w, "limits_hit");
+    tl_jw_array(w);
+    for (uint32_t i = 0; i < d->nlimits; i++) {
+        const struct tl_diag_limit *l = &d->limits[i];
+        char num[32];
+        struct tl_advice_vars v;
+        vars_of_limit(&v, l, num, sizeof(num));
+        tl_jw_object(w);
+        tl_jw_kstr(w, "function", l->function);
+        j_loc_string(w, "location", &l->where);
+        tl_jw_key(w, "limit");
+        if (l->limit)
+            tl_jw_u64(w, l->limit);
+        else
+            tl_jw_null(w);
+        tl_jw_kstr(w, "limit_name", l->limit_name);
+        tl_jw_kstr(w, "last_reason", l->last_reason);
+        tl_jw_kstr(w, "compile_id", l->cid);
+        j_advice(w, l->advice, &v);
+        tl_jw_end(w, '}');
+    }
+    tl_jw_end(w, ']');
+}
+
+static void j_frames(struct tl_jw *w, const struct tl_diag *d)
+{
+    tl_jw_key(w, "frames_compiled_many_times");
+    tl_jw_array(w);
+    for (uint32_t i = 0; i < d->nframes; i++) {
+        const struct tl_diag_frame *f = &d->frames[i];
+        if (f->compiles < TL_DIAG_MANY_COMPILES)
+            continue;
+        tl_jw_object(w);
+        tl_jw_kstr(w, "function", f->function);
+        j_loc_string(w, "location", &f->where);
+        tl_jw_ku64(w, "compiles", f->compiles);
+        j_strs(w, "compile_ids", &f->cids);
+        j_advice(w, tl_advice_match(TL_ADVICE_FRAME, tl_str_cstr("")), NULL);
+        tl_jw_end(w, '}');
+    }
+    tl_jw_end(w, ']');
+}
+
+static void j_cache(struct tl_jw *w, const char *key, const uint32_t c[3])
+{
+    tl_jw_key(w, key);
+    tl_jw_object(w);
+    tl_jw_ku64(w, "hit", c[0]);
+    tl_jw_ku64(w, "miss", c[1]);
+    tl_jw_ku64(w, "bypass", c[2]);
+    tl_jw_end(w, '}');
+}
+
+static const char *const finding_kinds[] = {
+    [TL_FIND_FAILURE] = "failure",     [TL_FIND_LIMIT] = "limit",
+    [TL_FIND_RECOMPILE] = "recompile", [TL_FIND_BREAK] = "graph_break",
+    [TL_FIND_SPEC] = "specialization", [TL_FIND_FRAME] = "many_compiles",
+};
+
+/* The advice of a finding, for the ordered list. */
+static const struct tl_advice *finding_advice(const struct tl_diag *d,
+                                              const struct tl_diag_finding *f)
+{
+    switch (f->kind) {
+    case TL_FIND_FAILURE:
+        return d->failures[f->index].advice;
+    case TL_FIND_LIMIT:
+        return d->limits[f->index].advice;
+    case TL_FIND_RECOMPILE:
+        return d->recompiles[f->index].advice;
+    case TL_FIND_BREAK:
+        return d->breaks[f->index].advice;
+    case TL_FIND_SPEC:
+        return d->specs[f->index].advice;
+    default:
+        return tl_advice_match(TL_ADVICE_FRAME, tl_str_cstr(""));
+    }
+}
+
+void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
+                     const struct tl_summary_source *src, bool pretty)
+{
+    struct tl_jw w;
+    tl_jw_init(&w, out, pretty);
+    tl_jw_object(&w);
+    tl_jw_kstr(&w, "schema", "tlparse-summary/1");
+    tl_jw_key(&w, "source");
+    tl_jw_object(&w);
+    tl_jw_kstr(&w, "path", src->path);
+    tl_jw_kstr(&w, "kind", src->kind);
+    tl_jw_end(&w, '}');
+    tl_jw_ku64(&w, "compile_ids", d->compile_ids);
+    tl_jw_key(&w, "findings");
+    tl_jw_array(&w);
+    for (uint32_t i = 0; i < d->nfindings; i++) {
+        const struct tl_diag_finding *f = &d->findings[i];
+        tl_jw_object(&w);
+        tl_jw_kstr(&w, "kind", finding_kinds[f->kind]);
+        tl_jw_ku64(&w, "index", f->index);
+        tl_jw_kstr(&w, "category", finding_advice(d, f)->category);
+        tl_jw_end(&w, '}');
+    }
+    tl_jw_end(&w, ']');
+    j_breaks(&w, d);
+    j_recompiles(&w, d);
+    j_specs(&w, d);
+    j_failures(&w, d);
+    j_limits(&w, d);
+    j_frames(&w, d);
+    tl_jw_key(&w, "compile_time");
+    tl_jw_object(&w);
+    tl_jw_key(&w, "total_s");
+    if (d->have_times)
+        tl_jw_f64(&w, d->total_s);
+    else
+        tl_jw_null(&w);
+    tl_jw_key(&w, "slowest");
+    tl_jw_array(&w);
+    for (uint32_t i = 0; i < d->nslowest; i++) {
+        tl_jw_object(&w);
+        tl_jw_kstr(&w, "compile_id", d->slowest[i].cid);
+        tl_jw_kstr(&w, "function", d->slowest[i].function);
+        tl_jw_key(&w, "seconds");
+        tl_jw_f64(&w, d->slowest[i].seconds);
+        tl_jw_end(&w, '}');
+    }
+    tl_jw_end(&w, ']');
+    tl_jw_end(&w, '}');
+    tl_jw_key(&w, "cache");
+    tl_jw_object(&w);
+    j_cache(&w, "fx_graph", d->cache[0]);
+    j_cache(&w, "aotautograd", d->cache[1]);
+    tl_jw_end(&w, '}');
+    tl_jw_ku64(&w, "graph_count", d->ngraphs);
+    tl_jw_key(&w, "graphs");
+    tl_jw_array(&w);
+    for (uint32_t i = 0; i < d->nlargest; i++) {
+        tl_jw_object(&w);
+        tl_jw_kstr(&w, "compile_id", d->largest[i].cid);
+        tl_jw_kstr(&w, "name", d->largest[i].name);
+        tl_jw_ku64(&w, "nodes", d->largest[i].nodes);
+        tl_jw_end(&w, '}');
+    }
+    tl_jw_end(&w, ']');
+    tl_jw_end(&w, '}');
+    tl_buf_addch(out, '\n');
+}
+
+/* ---- text --------------------------------------------------------------------------------- */
+
+struct text {
+    struct tl_buf *out;
+    bool color;
+};
+
+static void paint(struct text *t, const char *code, const char *s)
+{
+    if (t->color)
+        tl_buf_addf(t->out, "\033[%sm%s\033[0m", code, s);
+    else
+        tl_buf_adds(t->out, s);
+}
+
+/* Log text on a terminal: no control characters. */
+static void safe(struct text *t, const char *s)
+{
+    if (s)
+        tl_buf_add_printable(t->out, s, strlen(s));
+}
+
+/* Text of several lines, each indented (the first too), at most max lines. */
+static void safe_lines(struct text *t, const char *s, const char *indent, int max)
+{
+    int n = 0;
+    for (const char *p = s; p && *p && n < max; n++) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        tl_buf_adds(t->out, indent);
+        tl_buf_add_printable(t->out, p, len);
+        tl_buf_addch(t->out, '\n');
+        p = nl ? nl + 1 : NULL;
+        if (p && n + 1 == max && *p)
+            tl_buf_addf(t->out, "%s...\n", indent);
+    }
+}
+
+static void why_fix(struct text *t, const struct tl_advice *a, const struct tl_advice_vars *v)
+{
+    struct filled f;
+    fill(&f, a, v);
+    tl_buf_adds(t->out, "     ");
+    paint(t, "1", "What:");
+    tl_buf_addch(t->out, ' ');
+    tl_buf_addstr(t->out, tl_buf_str(&f.title));
+    tl_buf_adds(t->out, ". ");
+    tl_buf_addstr(t->out, tl_buf_str(&f.explanation));
+    tl_buf_adds(t->out, "\n     ");
+    paint(t, "1;32", "Fix:");
+    tl_buf_addch(t->out, ' ');
+    tl_buf_addstr(t->out, tl_buf_str(&f.fix));
+    tl_buf_adds(t->out, "\n");
+    unfill(&f);
+}
+
+static void text_loc(struct text *t, const struct tl_diag_loc *l)
+{
+    struct tl_buf b = TL_BUF_INIT;
+    tl_summary_loc(&b, l);
+    if (l->def && l->function) {
+        /* only the function is known: name it, and where it starts */
+        tl_buf_adds(t->out, "in ");
+        safe(t, l->function);
+        if (b.len) {
+            tl_buf_adds(t->out, " (defined at ");
+            safe(t, b.buf);
+            tl_buf_addch(t->out, ')');
+        }
+    } else {
+        safe(t, b.buf);
+        if (l->function) {
+            tl_buf_adds(t->out, b.len ? " in " : "in ");
+            safe(t, l->function);
+        }
+    }
+    tl_buf_release(&b);
+}
+
+static void text_cids(struct text *t, const struct tl_diag_strs *l)
+{
+    if (!l->kept)
+        return;
+    tl_buf_adds(t->out, "     compile ids:");
+    for (uint32_t i = 0; i < l->kept && i < 12; i++) {
+        tl_buf_addch(t->out, ' ');
+        safe(t, l->s[i]);
+    }
+    if (l->n > 12)
+        tl_buf_addf(t->out, " ... (%u in all)", l->n);
+    tl_buf_addch(t->out, '\n');
+}
+
+static void text_finding(struct text *t, const struct tl_diag *d, const struct tl_diag_finding *f,
+                         uint32_t n)
+{
+    struct tl_buf *o = t->out;
+    tl_buf_addf(o, "%3u. ", n);
+    struct tl_advice_vars v;
+    memset(&v, 0, sizeof(v));
+    if (f->kind == TL_FIND_FAILURE) {
+        const struct tl_diag_failure *x = &d->failures[f->index];
+        paint(t, "1;31", x->fell_back_to_eager ? "FAILED, RAN IN EAGER" : "FAILED");
+        tl_buf_addch(o, ' ');
+        safe(t, x->cid);
+        tl_buf_addch(o, ' ');
+        safe(t, x->type);
+        if (x->where.file) {
+            tl_buf_adds(o, " at ");
+            text_loc(t, &x->where);
+        }
+        tl_buf_addch(o, '\n');
+        safe_lines(t, x->reason, "     | ", 12);
+        if (x->forward_node) {
+            tl_buf_adds(o, "     from the forward node ");
+            safe(t, x->forward_node);
+            if (x->forward_where.file) {
+                tl_buf_adds(o, " at ");
+                text_loc(t, &x->forward_where);
+            }
+            tl_buf_addch(o, '\n');
+        }
+        why_fix(t, x->advice, &v);
+    } else if (f->kind == TL_FIND_LIMIT) {
+        const struct tl_diag_limit *x = &d->limits[f->index];
+        char num[32];
+        vars_of_limit(&v, x, num, sizeof(num));
+        paint(t, "1;31", "RECOMPILE LIMIT");
+        tl_buf_addch(o, ' ');
+        safe(t, x->limit_name);
+        if (x->limit)
+            tl_buf_addf(o, " (%llu)", (unsigned long long)x->limit);
+        tl_buf_adds(o, " hit by ");
+        text_loc(t, &x->where);
+        tl_buf_addch(o, '\n');
+        if (x->last_reason) {
+            tl_buf_adds(o, "     last reason: ");
+            safe(t, x->last_reason);
+            tl_buf_addch(o, '\n');
+        }
+        why_fix(t, x->advice, &v);
+    } else if (f->kind == TL_FIND_RECOMPILE) {
+        const struct tl_diag_recompile *x = &d->recompiles[f->index];
+        paint(t, "1;33", "RECOMPILES");
+        tl_buf_addf(o, " x%u ", x->count);
+        text_loc(t, &x->where);
+        tl_buf_addch(o, '\n');
+        for (uint32_t k = 0; k < x->nguards; k++) {
+            const struct tl_diag_guard *g = &x->guards[k];
+            tl_buf_adds(o, "     - ");
+            safe(t, g->guard);
+            tl_buf_addf(o, "  (%ux", g->count);
+            for (uint32_t j = 0; j < g->values.kept && j < 4; j++) {
+                tl_buf_adds(o, j ? "; " : ": ");
+                safe(t, g->values.s[j]);
+            }
+            if (g->values.n > 4)
+                tl_buf_addf(o, "; ... %u values", g->values.n);
+            tl_buf_adds(o, ")\n");
+        }
+        text_cids(t, &x->cids);
+        vars_of_guard(&v, x->nguards ? x->guards[0].example : NULL);
+        why_fix(t, x->advice, &v);
+    } else if (f->kind == TL_FIND_BREAK) {
+        const struct tl_diag_break *x = &d->breaks[f->index];
+        paint(t, "1;33", "GRAPH BREAK");
+        tl_buf_addf(o, " x%u: ", x->count);
+        safe(t, x->reason);
+        tl_buf_addch(o, '\n');
+        for (uint32_t k = 0; k < x->nlocs; k++) {
+            tl_buf_adds(o, x->locs[k].def ? "     " : "     at ");
+            text_loc(t, &x->locs[k]);
+            if (x->locs[k].code) {
+                tl_buf_adds(o, ": ");
+                safe(t, x->locs[k].code);
+            }
+            tl_buf_addch(o, '\n');
+        }
+        text_cids(t, &x->cids);
+        why_fix(t, x->advice, &v);
+    } else if (f->kind == TL_FIND_SPEC) {
+        const struct tl_diag_spec *x = &d->specs[f->index];
+        vars_of_spec(&v, x);
+        paint(t, "1;36",
+              x->kind == TL_SPEC_SPECIALIZED ? "SPECIALIZED"
+              : x->kind == TL_SPEC_DUCK      ? "DUCK SIZED"
+                                             : "SHAPE GUARD");
+        const char *what = x->source ? x->source : x->symbol;
+        if (what) {
+            tl_buf_addch(o, ' ');
+            safe(t, what);
+        }
+        if (x->expr) {
+            tl_buf_adds(o, what ? ": " : " ");
+            safe(t, x->expr);
+        } else if (x->value) {
+            tl_buf_adds(o, " = ");
+            safe(t, x->value);
+        }
+        if (x->where.file) {
+            tl_buf_adds(o, " at ");
+            text_loc(t, &x->where);
+        }
+        if (x->cid) {
+            tl_buf_addch(o, ' ');
+            safe(t, x->cid);
+        }
+        tl_buf_addch(o, '\n');
+        if (x->where.code) {
+            tl_buf_adds(o, "     ");
+            safe(t, x->where.code);
+            tl_buf_addch(o, '\n');
+        }
+        why_fix(t, x->advice, &v);
+    } else {
+        const struct tl_diag_frame *x = &d->frames[f->index];
+        paint(t, "1;33", "COMPILED MANY TIMES");
+        tl_buf_addf(o, " x%u ", x->compiles);
+        text_loc(t, &x->where);
+        if (!x->where.file && !x->where.function)
+            tl_buf_addf(o, "frame %s", x->key);
+        tl_buf_addch(o, '\n');
+        text_cids(t, &x->cids);
+        why_fix(t, tl_advice_match(TL_ADVICE_FRAME, tl_str_cstr("")), &v);
+    }
+}
+
+void tl_summary_text(struct tl_buf *out, const struct tl_diag *d,
+                     const struct tl_summary_source *src, bool color)
+{
+    struct text t = {out, color};
+    paint(&t, "1", "tlparse diagnosis");
+    tl_buf_adds(out, " of ");
+    safe(&t, src->path);
+    tl_buf_addf(out, " (%s): %llu compile id%s", src->kind, (unsigned long long)d->compile_ids,
+                d->compile_ids == 1 ? "" : "s");
+    if (d->have_times)
+        tl_buf_addf(out, ", %.2f s compiling", d->total_s);
+    tl_buf_adds(out, "\n\n");
+    if (!d->nfindings)
+        tl_buf_adds(out, "No graph breaks, recompiles, specializations or failures found.\n");
+    for (uint32_t i = 0; i < d->nfindings; i++) {
+        text_finding(&t, d, &d->findings[i], i + 1);
+        tl_buf_addch(out, '\n');
+    }
+    if (d->nslowest) {
+        paint(&t, "1", "Slowest compilations:");
+        for (uint32_t i = 0; i < d->nslowest && i < 5; i++) {
+            tl_buf_adds(out, i ? ", " : " ");
+            safe(&t, d->slowest[i].cid);
+            if (d->slowest[i].function) {
+                tl_buf_addch(out, ' ');
+                safe(&t, d->slowest[i].function);
+            }
+            tl_buf_addf(out, " %.2f s", d->slowest[i].seconds);
+        }
+        tl_buf_addch(out, '\n');
+    }
+    if (d->have_cache) {
+        paint(&t, "1", "Caches:");
+        tl_buf_addf(out,
+                    " fx_graph %u hit, %u miss, %u bypass; aotautograd %u hit, %u miss, %u "
+                    "bypass\n",
+                    d->cache[0][0], d->cache[0][1], d->cache[0][2], d->cache[1][0], d->cache[1][1],
+                    d->cache[1][2]);
+    }
+    if (d->nlargest) {
+        paint(&t, "1", "Largest graphs:");
+        for (uint32_t i = 0; i < d->nlargest && i < 5; i++) {
+            tl_buf_adds(out, i ? ", " : " ");
+            safe(&t, d->largest[i].cid ? d->largest[i].cid : d->largest[i].name);
+            tl_buf_addf(out, " %llu nodes", (unsigned long long)d->largest[i].nodes);
+        }
+        tl_buf_addch(out, '\n');
+    }
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The diagnosis in its three forms: summary.json (and `tlparse --json`), the plain-text
+ * summary of `tlparse --summary` (colour optional), and the Diagnosis section at the top of
+ * index.html. All three list the same findings in the same order, most costly first, each
+ * with its explanation and fix. They read the diagnosis model only.
+ */
+#ifndef TL_SUMMARY_H
+#define TL_SUMMARY_H
+
+#include "base/config.h"
+#include "base/buf.h"
+#include "model/diagnosis.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What the diagnosis was made from. */
+struct tl_summary_source {
+    const char *path; /* the input as given */
+    const char *kind; /* "torch_trace" or "torch_logs" */
+};
+
+/** summary.json: schema "tlparse-summary/1" (see README), pretty, ends with a newline. */
+void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
+                     const struct tl_summary_source *src, bool pretty);
+
+/** The text summary; with color, ANSI colours for headings and severities. */
+void tl_summary_text(struct tl_buf *out, const struct tl_diag *d,
+                     const struct tl_summary_source *src, bool color);
+
+/**
+ * The Diagnosis section of an index page. A compile id links to cid_href followed by the
+ * compile id ("#" for the anchors of a trace's index, "log.html#cid-" for a text log's).
+ */
+void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *cid_href);
+
+/** "file:line" of a location (file alone without a line; "" when unknown). */
+void tl_summary_loc(struct tl_buf *out, const struct tl_diag_loc *l);
+
+#endif
