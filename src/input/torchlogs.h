@@ -107,6 +107,25 @@ struct tl_tlog_guard {
     struct tl_str text;
 };
 
+/*
+ * Addition, how ambiguous text is read:
+ * - A compile id has TL_CID_ATTEMPT only when an attempt is written ("[1/0_1]"), in the
+ *   prefix and in guards alike.
+ * - A place written "..." (elided in a paste) is unknown: file.p NULL. "x.py:N" (a placeholder
+ *   in a test's expected output) is x.py with line 0. String fields not found are empty, not
+ *   NULL; only a place's file is NULL when unknown.
+ * - RECOMPILE: a guard line "- text" without a compile id (logs before 2.3) has has_cid false;
+ *   in recompiles_verbose's "guard N failures:" blocks, such a line gets the compile id of the
+ *   block's first guard. `where.function` repeats `function` (also for LIMIT, START, FALLBACK).
+ * - GRAPH_BREAK: when the reason is "Failed to handle graph break gracefully. Skipping the
+ *   function and falling back to eager. Graph break encountered:", fallback is set and reason
+ *   is the graph break it wraps (the next line, "Call to `torch._dynamo.graph_break()`").
+ *   "(details suppressed)" also sets user_stack_suppressed.
+ * - GUARD_ADDED: symbol and value are set only when the guard pins a symbol to an integer
+ *   (Eq(s77, 5) or Eq(5, s77)); Eq(s1, s2), Ne(s0, 1), s0 < 5 have only expr.
+ * - FALLBACK: reason is the last exception line of the traceback ("torch._dynamo.exc.
+ *   Unsupported: ..."), or the line after "due to:" when there is no traceback.
+ */
 struct tl_tlog_msg {
     enum tl_tlog_kind kind;
     uint64_t first_line, last_line; /* 1-based line numbers of the message in the input */

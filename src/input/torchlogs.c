@@ -1,0 +1,1638 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The TORCH_LOGS text reader (torchlogs.h): the prefixes of each line (worker and rank, glog,
+ * bracket, path-only, "...", compile id, artifact tag) read by one forward scan, and the lines
+ * grouped into messages (recompiles, limits, graph breaks, symbols, guards added, graphs, ...)
+ * with one open message per rank whose fields are copied into that rank's buffer. No regex
+ * engine, no allocation per line, O(length) per line and bounded memory whatever the input.
+ * Depends on base (str, buf, xalloc) and compile_id only.
+ */
+#include "base/config.h"
+#include "input/torchlogs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/xalloc.h"
+
+/* ---- views ----------------------------------------------------------------------------- */
+
+static inline bool dig(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static inline bool blankc(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static inline bool alpha(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static inline bool identc(char c)
+{
+    return alpha(c) || dig(c) || c == '_';
+}
+
+static inline struct tl_str sub(struct tl_str s, size_t from, size_t to)
+{
+    return tl_str_make(s.p + from, to - from);
+}
+
+static inline struct tl_str after(struct tl_str s, size_t k)
+{
+    return tl_str_make(s.p + k, s.n - k);
+}
+
+/* The rest of s after the literal prefix lit (which s must start with). */
+#define SKIP(s, lit) after((s), sizeof(lit) - 1)
+
+static struct tl_str ltrim(struct tl_str s)
+{
+    while (s.n && blankc(*s.p))
+        s.p++, s.n--;
+    return s;
+}
+
+static struct tl_str rtrim(struct tl_str s)
+{
+    while (s.n && (blankc(s.p[s.n - 1]) || s.p[s.n - 1] == '\r'))
+        s.n--;
+    return s;
+}
+
+static struct tl_str trim(struct tl_str s)
+{
+    return rtrim(ltrim(s));
+}
+
+static inline bool starts(struct tl_str s, const char *lit)
+{
+    return tl_str_has_prefix(s, lit);
+}
+
+static inline long find(struct tl_str s, const char *lit)
+{
+    return tl_str_find(s, lit);
+}
+
+/* Last occurrence of lit in s, or -1; lit is a short literal, so this is O(s.n). */
+static long rfind(struct tl_str s, const char *lit)
+{
+    size_t m = strlen(lit);
+    if (m == 0 || m > s.n)
+        return -1;
+    for (size_t i = s.n - m + 1; i-- > 0;)
+        if (s.p[i] == lit[0] && memcmp(s.p + i, lit, m) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* 1 to 9 digits (so no overflow) into *v. */
+static bool to_u32(struct tl_str s, uint32_t *v)
+{
+    if (s.n == 0 || s.n > 9)
+        return false;
+    uint32_t x = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        if (!dig(s.p[i]))
+            return false;
+        x = x * 10 + (uint32_t)(s.p[i] - '0');
+    }
+    *v = x;
+    return true;
+}
+
+/* Length of the token at the start of s: up to a space outside brackets and parentheses, so
+ * that "L['my key'].size()[0]" is one token. */
+static size_t token_len(struct tl_str s)
+{
+    size_t depth = 0;
+    size_t i = 0;
+    for (; i < s.n; i++) {
+        char c = s.p[i];
+        if (c == '[' || c == '(')
+            depth++;
+        else if ((c == ']' || c == ')') && depth)
+            depth--;
+        else if (blankc(c) && depth == 0)
+            break;
+    }
+    return i;
+}
+
+/* ---- compile ids and prefixes ----------------------------------------------------------- */
+
+/*
+ * A compile id at p[0..n): "0/1", "1/0_1", "!0", "!0/2/1", "!0/2/1_3". Returns its length,
+ * 0 when there is none. The attempt bit is set only when an attempt is written.
+ */
+static size_t parse_cid(const char *p, size_t n, struct tl_compile_id *id)
+{
+    uint32_t v[3] = {0, 0, 0};
+    int k = 0;
+    size_t i = 0;
+    bool ca = n > 0 && p[0] == '!';
+    if (ca)
+        i++;
+    for (;;) {
+        size_t d = i;
+        uint32_t x = 0;
+        while (i < n && i - d < 9 && dig(p[i]))
+            x = x * 10 + (uint32_t)(p[i++] - '0');
+        if (i == d || (i < n && dig(p[i])))
+            return 0;
+        v[k++] = x;
+        if (k == 3 || i >= n || p[i] != '/')
+            break;
+        i++;
+    }
+    if (ca ? (k != 1 && k != 3) : k != 2)
+        return 0;
+    memset(id, 0, sizeof(*id));
+    if (ca) {
+        id->has = TL_CID_CA;
+        id->ca = v[0];
+        if (k == 3) {
+            id->has |= TL_CID_FRAME | TL_CID_FCID;
+            id->frame = v[1];
+            id->fcid = v[2];
+        }
+    } else {
+        id->has = TL_CID_FRAME | TL_CID_FCID;
+        id->frame = v[0];
+        id->fcid = v[1];
+    }
+    if (i + 1 < n && p[i] == '_' && dig(p[i + 1])) {
+        size_t d = ++i;
+        uint32_t x = 0;
+        while (i < n && i - d < 9 && dig(p[i]))
+            x = x * 10 + (uint32_t)(p[i++] - '0');
+        if (i < n && dig(p[i]))
+            return 0;
+        id->has |= TL_CID_ATTEMPT;
+        id->attempt = x;
+    }
+    return i;
+}
+
+/* "[cid]" followed by a space or the end; returns its length without the space. */
+static size_t bracket_cid(const char *p, size_t n, struct tl_compile_id *id)
+{
+    if (n < 3 || p[0] != '[')
+        return 0;
+    size_t k = parse_cid(p + 1, n - 1, id);
+    if (k == 0 || 1 + k >= n || p[1 + k] != ']')
+        return 0;
+    if (2 + k < n && p[2 + k] != ' ')
+        return 0;
+    return 2 + k;
+}
+
+/* "[__name]" followed by a space or the end. */
+static size_t bracket_tag(const char *p, size_t n, struct tl_str *tag)
+{
+    if (n < 5 || p[0] != '[' || p[1] != '_' || p[2] != '_')
+        return 0;
+    size_t i = 3;
+    while (i < n && i < 80 && identc(p[i]))
+        i++;
+    if (i == 3 || i >= n || p[i] != ']')
+        return 0;
+    if (i + 1 < n && p[i + 1] != ' ')
+        return 0;
+    *tag = tl_str_make(p + 3, i - 3);
+    return i + 1;
+}
+
+/* What kind of log prefix a line had (internal; the public struct has has_prefix). */
+enum pfx { PFX_NONE, PFX_GLOG, PFX_BRACKET, PFX_PATH, PFX_ELIDED, PFX_CID };
+
+static const unsigned char level_tab[256] = {
+    ['V'] = 1, ['I'] = 1, ['W'] = 1, ['E'] = 1, ['C'] = 1, ['F'] = 1, ['D'] = 1,
+};
+
+/* Where a glog prefix matched: its level, the bytes that identify the logging call (thread,
+ * path and line; the time is left out) and where its body starts. */
+struct gmatch {
+    char level;
+    size_t key0, key1, body;
+};
+
+/*
+ * The glog prefix "L MMDD HH:MM:SS.frac THREAD PATH:LINE] " at s[i], with 1 to 9 digits of
+ * fraction (millisecond and microsecond logs), the path up to the first ']' after it. *rb
+ * caches the position of that ']' (0 when unknown) so that trying every position of a line,
+ * for a prefix glued after other output, stays O(length).
+ */
+static bool glog_at(const char *s, size_t n, size_t i, size_t *rb, struct gmatch *m)
+{
+    if (n - i < 22)
+        return false;
+    const char *p = s + i;
+    if (!level_tab[(unsigned char)p[0]] || !dig(p[1]) || !dig(p[2]) || !dig(p[3]) || !dig(p[4]) ||
+        p[5] != ' ' || !dig(p[6]) || !dig(p[7]) || p[8] != ':' || !dig(p[9]) || !dig(p[10]) ||
+        p[11] != ':' || !dig(p[12]) || !dig(p[13]) || (p[14] != '.' && p[14] != ','))
+        return false;
+    size_t j = i + 15;
+    size_t f = j;
+    while (j < n && j - f < 9 && dig(s[j]))
+        j++;
+    if (j == f || j >= n || s[j] != ' ')
+        return false;
+    size_t t = ++j;
+    while (j < n && j - t < 20 && dig(s[j]))
+        j++;
+    if (j == t || j >= n || s[j] != ' ')
+        return false;
+    size_t path = ++j;
+    if (*rb < path) {
+        const char *r = path < n ? memchr(s + path, ']', n - path) : NULL;
+        *rb = r ? (size_t)(r - s) : n;
+    }
+    size_t b = *rb;
+    if (b >= n)
+        return false;
+    size_t e = b;
+    while (e > path && b - e < 10 && dig(s[e - 1]))
+        e--;
+    if (e == b || e < path + 2 || s[e - 1] != ':')
+        return false;
+    if (b + 1 < n && s[b + 1] != ' ')
+        return false;
+    m->level = p[0];
+    m->key0 = t;
+    m->key1 = b;
+    m->body = b + 1 < n ? b + 2 : n;
+    return true;
+}
+
+/*
+ * The bracket format of 2023-2024 at s[i]: "[YYYY-MM-DD HH:MM:SS,mmm] " then an optional
+ * "[cid] " then "logger.name: [LEVEL] ". Fills the logger as the tag.
+ */
+static bool bracket_at(const char *s, size_t n, size_t i, struct tl_tlog_line *out, size_t *cid0,
+                       size_t *cid1, size_t *body)
+{
+    static const char shape[] = "[dddd-dd-dd dd:dd:dd,ddd] ";
+    if (n - i < sizeof(shape) - 1)
+        return false;
+    for (size_t k = 0; k < sizeof(shape) - 1; k++) {
+        char c = s[i + k];
+        bool ok = shape[k] == 'd' ? dig(c) : (k == 20 ? (c == ',' || c == '.') : c == shape[k]);
+        if (!ok)
+            return false;
+    }
+    size_t j = i + sizeof(shape) - 1;
+    size_t k = bracket_cid(s + j, n - j, &out->cid);
+    *cid0 = *cid1 = j;
+    if (k) {
+        out->has_cid = true;
+        *cid1 = j + k;
+        j += k + (j + k < n);
+    }
+    *body = j;
+    /* logger: a token ending with ':' then "[LEVEL]" */
+    size_t l = j;
+    while (l < n && l - j < 256 && !blankc(s[l]))
+        l++;
+    if (l - j < 2 || l + 2 >= n || s[l] != ' ' || s[l - 1] != ':' || s[l + 1] != '[')
+        return true;
+    size_t v = l + 2;
+    while (v < n && v - (l + 2) < 10 && s[v] >= 'A' && s[v] <= 'Z')
+        v++;
+    if (v == l + 2 || v >= n || s[v] != ']' || (v + 1 < n && s[v + 1] != ' '))
+        return true;
+    out->tag = tl_str_make(s + j, l - 1 - j);
+    out->level = s[l + 2];
+    *body = v + 1 < n ? v + 2 : n;
+    return true;
+}
+
+/* A path-only prefix "path/file.py:2045] " at s[i]: no space before the ']', a '.' in the
+ * path, ":digits" before it. The scan stops after 4 KiB. */
+static bool path_at(const char *s, size_t n, size_t i, size_t *body)
+{
+    size_t j = i;
+    bool dot = false;
+    while (j < n && j - i < 4096 && s[j] != ']' && !blankc(s[j])) {
+        dot |= s[j] == '.';
+        j++;
+    }
+    if (j >= n || s[j] != ']' || !dot)
+        return false;
+    size_t e = j;
+    while (e > i && j - e < 10 && dig(s[e - 1]))
+        e--;
+    if (e == j || e < i + 2 || s[e - 1] != ':')
+        return false;
+    if (j + 1 < n && s[j + 1] != ' ')
+        return false;
+    *body = j + 1 < n ? j + 2 : n;
+    return true;
+}
+
+/* "[rank3]:", "[default0]:", "[trainer12]:" at s[i]. */
+static size_t worker_at(const char *s, size_t n, size_t i, int *num, bool *is_rank)
+{
+    if (i >= n || s[i] != '[')
+        return 0;
+    size_t a = i + 1;
+    size_t j = a;
+    while (j < n && j - a < 32 && (alpha(s[j]) || s[j] == '_'))
+        j++;
+    if (j == a || j >= n || !dig(s[j]))
+        return 0;
+    size_t d = j;
+    int x = 0;
+    while (j < n && j - d < 7 && dig(s[j]))
+        x = x * 10 + (s[j++] - '0');
+    if (j + 1 >= n || s[j] != ']' || s[j + 1] != ':')
+        return 0;
+    *num = x;
+    *is_rank = d - a == 4 && memcmp(s + a, "rank", 4) == 0;
+    return j + 2 - i;
+}
+
+static uint64_t mix(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *b = data;
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, b, 8);
+        h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+        b += 8;
+        n -= 8;
+    }
+    uint64_t w = 0;
+    if (n)
+        memcpy(&w, b, n);
+    h = (h ^ w ^ ((uint64_t)n << 56)) * 0x9E3779B97F4A7C15ULL;
+    return h ^ (h >> 29);
+}
+
+/* tl_tlog_split, also telling which prefix it found. */
+static enum pfx split_line(struct tl_str line, struct tl_tlog_line *out)
+{
+    const char *s = line.p ? line.p : "";
+    size_t n = line.p ? line.n : 0;
+    if (n && s[n - 1] == '\r')
+        n--;
+    memset(out, 0, sizeof(*out));
+    out->rank = -1;
+
+    /* worker prefixes: "N: " (srun -l) first, then "[defaultN]:" (torchrun --tee) and
+     * "[rankN]:" (torch.distributed); a [rankN] wins over the others */
+    size_t i = 0;
+    int rank_tag = -1, worker = -1;
+    {
+        size_t j = 0;
+        int x = 0;
+        while (j < n && j < 6 && dig(s[j]))
+            x = x * 10 + (s[j++] - '0');
+        if (j > 0 && j + 1 < n && s[j] == ':' && s[j + 1] == ' ') {
+            worker = x;
+            i = j + 2;
+        }
+    }
+    for (int k = 0; k < 4 && i < n && s[i] == '['; k++) {
+        int num;
+        bool is_rank;
+        size_t w = worker_at(s, n, i, &num, &is_rank);
+        if (!w)
+            break;
+        if (is_rank)
+            rank_tag = num;
+        else
+            worker = num;
+        i += w;
+    }
+    out->rank = rank_tag >= 0 ? rank_tag : worker;
+
+    enum pfx type = PFX_NONE;
+    size_t rb = 0, pos = i, key0 = 0, key1 = 0, cid0 = 0, cid1 = 0;
+    struct gmatch g;
+    if (glog_at(s, n, i, &rb, &g)) {
+        type = PFX_GLOG;
+    } else if (i < n && s[i] == '[' && bracket_at(s, n, i, out, &cid0, &cid1, &pos)) {
+        type = PFX_BRACKET;
+        key0 = (size_t)(out->tag.p ? out->tag.p - s : 0);
+        key1 = key0 + out->tag.n;
+    } else if (n - i >= 5 && memcmp(s + i, "... [", 5) == 0) {
+        type = PFX_ELIDED;
+        pos = i + 4;
+    } else if (path_at(s, n, i, &pos)) {
+        type = PFX_PATH;
+        key0 = i;
+        key1 = pos;
+    } else {
+        /* a prefix glued after other output (a progress bar) */
+        for (size_t j = i + 1; j + 22 <= n; j++)
+            if (level_tab[(unsigned char)s[j]] && dig(s[j + 1]) && glog_at(s, n, j, &rb, &g)) {
+                type = PFX_GLOG;
+                break;
+            }
+    }
+    if (type == PFX_GLOG) {
+        out->level = g.level;
+        key0 = g.key0;
+        key1 = g.key1;
+        pos = g.body;
+    }
+    if (type != PFX_BRACKET) {
+        size_t k = bracket_cid(s + pos, n - pos, &out->cid);
+        if (k) {
+            out->has_cid = true;
+            cid0 = pos;
+            cid1 = pos + k;
+            pos += k + (pos + k < n);
+        }
+        k = bracket_tag(s + pos, n - pos, &out->tag);
+        if (k)
+            pos += k + (pos + k < n);
+        if (type == PFX_NONE && (out->has_cid || out->tag.n))
+            type = PFX_CID;
+        if (type == PFX_ELIDED && !out->has_cid && !out->tag.n) {
+            type = PFX_NONE;
+            pos = i;
+        }
+    }
+    out->body = tl_str_make(s + pos, n - pos);
+    out->has_prefix = type != PFX_NONE;
+    if (type != PFX_NONE) {
+        char head[2] = {(char)type, out->level};
+        uint64_t h = mix(0x51ED27071F2A3B5DULL, head, 2);
+        h = mix(h, s + key0, key1 - key0);
+        h = mix(h, s + cid0, cid1 - cid0);
+        h = mix(h, out->tag.p, out->tag.n);
+        h = mix(h, &out->rank, sizeof(out->rank));
+        out->prefix_key = (uint32_t)(h ^ (h >> 32));
+        if (out->prefix_key == 0)
+            out->prefix_key = 1;
+    }
+    return type;
+}
+
+void tl_tlog_split(struct tl_str line, struct tl_tlog_line *out)
+{
+    split_line(line, out);
+}
+
+/* ---- what starts a message -------------------------------------------------------------- */
+
+/* t is the body without leading blanks. */
+static bool start_kind(struct tl_str t, enum tl_tlog_kind *k)
+{
+    if (t.n < 12)
+        return false;
+    switch (t.p[0]) {
+    case 'R':
+        if (starts(t, "Recompiling function ")) {
+            *k = TL_TLOG_RECOMPILE;
+            return true;
+        }
+        if (starts(t, "Restarting analysis due to ")) {
+            *k = TL_TLOG_RESTART;
+            return true;
+        }
+        return false;
+    case 't':
+        if (starts(t, "torch._dynamo hit config.")) {
+            *k = TL_TLOG_LIMIT;
+            return true;
+        }
+        return false;
+    case 'G':
+        if (!starts(t, "Graph break"))
+            return false;
+        if (starts(t, "Graph break in user code at ") ||
+            (starts(t, "Graph break (") && find(t, ") in user code at ") >= 0) ||
+            (starts(t, "Graph break: ") && find(t, " from user code at") >= 0)) {
+            *k = TL_TLOG_GRAPH_BREAK;
+            return true;
+        }
+        return false;
+    case 'c':
+        if (!starts(t, "create_symbol "))
+            return false;
+        if (find(t, " duck sized ") >= 0) {
+            *k = TL_TLOG_DUCK_SIZED;
+            return true;
+        }
+        if (find(t, " = ") >= 0) {
+            *k = TL_TLOG_CREATE_SYMBOL;
+            return true;
+        }
+        return false;
+    case 'e':
+        if (starts(t, "eval ") && find(t, " [guard added]") >= 0) {
+            *k = TL_TLOG_GUARD_ADDED;
+            return true;
+        }
+        return false;
+    case 'S':
+        if (starts(t, "Step 1: torchdynamo start tracing ")) {
+            *k = TL_TLOG_START;
+            return true;
+        }
+        return false;
+    case 'W':
+        if (starts(t, "WON'T CONVERT ")) {
+            *k = TL_TLOG_FALLBACK;
+            return true;
+        }
+        return false;
+    case 'T':
+        if (starts(t, "TRACED GRAPH") && (t.n == 12 || blankc(t.p[12]))) {
+            *k = TL_TLOG_GRAPH;
+            return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* Lines that only TORCH_LOGS prints, for tl_tlog_detect. */
+static bool marker_line(struct tl_str t)
+{
+    static const char *const marks[] = {
+        "GUARDS:",
+        "TREE_GUARD_MANAGER:",
+        "+- RootGuardManager",
+        "create_env",
+        "produce_guards",
+        "TRACE starts_line ",
+        "track_symint ",
+        "create_graph_input ",
+        "Step 1: torchdynamo",
+        "Step 2: calling compiler function",
+    };
+    for (size_t i = 0; i < TL_ARRAY_LEN(marks); i++)
+        if (starts(t, marks[i]))
+            return true;
+    return false;
+}
+
+/* "torch._dynamo.exc.Unsupported: ...", "TypeError: ...", "AssertionError": the last line of a
+ * Python traceback. */
+static bool exception_line(struct tl_str t)
+{
+    if (!t.n || !(alpha(t.p[0]) || t.p[0] == '_'))
+        return false;
+    size_t i = 0;
+    bool dot = false;
+    while (i < t.n && (identc(t.p[i]) || t.p[i] == '.')) {
+        dot |= t.p[i] == '.';
+        i++;
+    }
+    if (i < t.n && t.p[i] != ':')
+        return false;
+    if (dot)
+        return true;
+    struct tl_str name = sub(t, 0, i);
+    static const char *const ends[] = {"Error",     "Exception", "Unsupported",
+                                       "Interrupt", "Exit",      "Warning"};
+    for (size_t k = 0; k < TL_ARRAY_LEN(ends); k++)
+        if (tl_str_has_suffix(name, ends[k]))
+            return true;
+    return false;
+}
+
+/* An assignment line of a printed graph: "name = ..." or "name: type = ...". */
+static bool node_line(struct tl_str t)
+{
+    if (!t.n || !(alpha(t.p[0]) || t.p[0] == '_'))
+        return false;
+    size_t i = 0;
+    while (i < t.n && identc(t.p[i]))
+        i++;
+    struct tl_str r = after(t, i);
+    if (starts(r, " = "))
+        return true;
+    return starts(r, ": ") && find(r, " = ") >= 0;
+}
+
+/* A line of only carets and tildes, under a line of code in a traceback. */
+static bool carets(struct tl_str t)
+{
+    for (size_t i = 0; i < t.n; i++)
+        if (t.p[i] != '^' && t.p[i] != '~' && !blankc(t.p[i]))
+            return false;
+    return true;
+}
+
+/* 'File "F", line N, in FN' (with straight or curly double quotes). */
+static bool frame_line(struct tl_str t, struct tl_str *file, uint32_t *line, struct tl_str *fn)
+{
+    struct tl_str r;
+    if (starts(t, "File \""))
+        r = SKIP(t, "File \"");
+    else if (starts(t, "File \xe2\x80\x9c"))
+        r = SKIP(t, "File \xe2\x80\x9c");
+    else
+        return false;
+    size_t el = 8;
+    long e = find(r, "\", line ");
+    if (e < 0) {
+        e = find(r, "\xe2\x80\x9d, line ");
+        el = 10;
+    }
+    if (e < 0)
+        return false;
+    *file = sub(r, 0, (size_t)e);
+    r = after(r, (size_t)e + el);
+    size_t i = 0;
+    while (i < r.n && dig(r.p[i]))
+        i++;
+    *line = 0;
+    to_u32(sub(r, 0, i), line);
+    r = after(r, i);
+    *fn = starts(r, ", in ") ? trim(SKIP(r, ", in ")) : tl_str_make(r.p, 0);
+    return true;
+}
+
+/* ---- messages being read ---------------------------------------------------------------- */
+
+/* A field: at is its offset in the slot's buffer plus one (0: not set), n its length. */
+struct span {
+    uint32_t at, n;
+};
+
+struct lsp {
+    struct span file, function, code;
+    uint32_t line;
+};
+
+struct gsp {
+    bool has_cid;
+    struct tl_compile_id cid;
+    struct span text;
+};
+
+/* Everything about the open message but its arrays and bytes; zeroed when a message opens. */
+struct mstate {
+    enum tl_tlog_kind kind;
+    int rank;
+    uint32_t key;
+    uint64_t first, last, nlines, pending;
+    bool has_cid, complete, truncated;
+    struct tl_compile_id cid;
+
+    /* reading state */
+    bool guard_seen, in_block, block_has_cid;
+    struct tl_compile_id block_cid;
+    bool reason_seen, tail_ok, await_inner, await_reason2, in_user_tb, in_internal_tb;
+    bool code_pending, await_error, name_seen, class_seen, returned;
+
+    /* fields */
+    struct span function, reason, reason2, url, limit_name, symbol, value, source, range, expr;
+    struct span graph_name;
+    struct lsp where;
+    uint64_t limit;
+    uint32_t nodes;
+    bool nested, fallback, suppressed;
+    size_t nexpl2, nhints2;
+};
+
+/* One rank's open message. */
+struct slot {
+    bool open;
+    struct mstate st;
+    struct tl_buf buf;
+    struct gsp *guards;
+    size_t nguards, aguards;
+    struct span *expl, *hints;
+    size_t nexpl, aexpl, nhints, ahints;
+    struct lsp *frames;
+    size_t nframes, aframes;
+};
+
+struct tl_tlog {
+    void (*emit)(void *ctx, const struct tl_tlog_msg *m);
+    void *ctx;
+    struct tl_tlog_stats stats;
+    struct slot *slots[TL_TLOG_MAX_RANKS];
+    /* views handed to emit, reused */
+    struct tl_tlog_guard *gv;
+    size_t agv;
+    struct tl_tlog_loc *fv;
+    size_t afv;
+    struct tl_str *ev, *hv;
+    size_t aev, ahv;
+};
+
+/* Copy t into the message's buffer, within the caps; a cut never splits a UTF-8 sequence. */
+static struct span keep(struct slot *s, struct tl_str t)
+{
+    size_t n = t.n;
+    size_t room = s->buf.len < TL_TLOG_MAX_BYTES ? TL_TLOG_MAX_BYTES - s->buf.len : 0;
+    size_t cap = room < TL_TLOG_MAX_FIELD ? room : TL_TLOG_MAX_FIELD;
+    if (n > cap) {
+        n = cap;
+        for (int k = 0; k < 3 && n > 0 && ((unsigned char)t.p[n] & 0xC0) == 0x80; k++)
+            n--;
+        s->st.truncated = true;
+    }
+    struct span sp = {(uint32_t)s->buf.len + 1, (uint32_t)n};
+    tl_buf_add(&s->buf, t.p, n);
+    return sp;
+}
+
+/* "FILE:LINE"; "..." or nothing is an unknown place; "x.py:N" (a placeholder) has line 0. */
+static void file_line(struct slot *s, struct tl_str t, struct lsp *loc)
+{
+    t = trim(t);
+    if (t.n == 0 || tl_str_eq_cstr(t, "..."))
+        return;
+    long c = rfind(t, ":");
+    if (c > 0) {
+        struct tl_str num = after(t, (size_t)c + 1);
+        uint32_t v;
+        if (to_u32(num, &v)) {
+            loc->file = keep(s, sub(t, 0, (size_t)c));
+            loc->line = v;
+            return;
+        }
+        bool word = num.n > 0 && num.n <= 8;
+        for (size_t i = 0; word && i < num.n; i++)
+            word = identc(num.p[i]);
+        if (word) {
+            loc->file = keep(s, sub(t, 0, (size_t)c));
+            return;
+        }
+    }
+    loc->file = keep(s, t);
+}
+
+/* "F:N in FN" */
+static void file_line_in(struct slot *s, struct tl_str w, struct lsp *loc)
+{
+    size_t off = 0;
+    for (;;) {
+        long k = find(after(w, off), " in ");
+        if (k < 0)
+            break;
+        size_t at = off + (size_t)k;
+        size_t e = at;
+        while (e > 0 && at - e < 10 && dig(w.p[e - 1]))
+            e--;
+        if (e < at && e >= 2 && w.p[e - 1] == ':') {
+            loc->file = keep(s, sub(w, 0, e - 1));
+            to_u32(sub(w, e, at), &loc->line);
+            loc->function = keep(s, trim(after(w, at + 4)));
+            return;
+        }
+        off = at + 1;
+    }
+    file_line(s, w, loc);
+}
+
+/*
+ * The user code after a symbol or a guard: " at F:N in FN (INTERNAL), for more info ..." or
+ * " CODE  # F:N in FN (INTERNAL), for more info ...".
+ */
+static void user_loc(struct slot *s, struct tl_str r, struct lsp *loc)
+{
+    long k = find(r, ", for more info");
+    if (k >= 0)
+        r.n = (size_t)k;
+    r = trim(r);
+    if (r.n && r.p[r.n - 1] == ')') {
+        size_t depth = 0;
+        for (size_t i = r.n; i-- > 0;) {
+            if (r.p[i] == ')')
+                depth++;
+            else if (r.p[i] == '(' && --depth == 0) {
+                r = rtrim(sub(r, 0, i));
+                break;
+            }
+        }
+    }
+    struct tl_str w;
+    long h = rfind(r, "  # ");
+    if (h >= 0) {
+        struct tl_str code = trim(sub(r, 0, (size_t)h));
+        if (code.n)
+            loc->code = keep(s, code);
+        w = trim(after(r, (size_t)h + 4));
+    } else if (starts(r, "at ")) {
+        w = trim(SKIP(r, "at "));
+    } else {
+        return;
+    }
+    file_line_in(s, w, loc);
+}
+
+static void add_guard(struct slot *s, struct tl_str text)
+{
+    struct mstate *st = &s->st;
+    struct gsp g;
+    memset(&g, 0, sizeof(g));
+    size_t k = parse_cid(text.p, text.n, &g.cid);
+    if (k && k < text.n && text.p[k] == ':' && (k + 1 == text.n || blankc(text.p[k + 1]))) {
+        g.has_cid = true;
+        text = trim(after(text, k + 1));
+        if (st->in_block && !st->block_has_cid) {
+            st->block_has_cid = true;
+            st->block_cid = g.cid;
+        }
+    } else if (st->in_block && st->block_has_cid) {
+        /* recompiles_verbose: the later failures of one cache entry carry no compile id */
+        g.has_cid = true;
+        g.cid = st->block_cid;
+    } else {
+        memset(&g.cid, 0, sizeof(g.cid));
+    }
+    st->guard_seen = true;
+    st->complete = true;
+    if (s->nguards >= TL_TLOG_MAX_GUARDS) {
+        st->truncated = true;
+        return;
+    }
+    g.text = keep(s, trim(text));
+    TL_GROW(s->guards, s->nguards + 1, s->aguards);
+    s->guards[s->nguards++] = g;
+}
+
+static void add_note(struct slot *s, struct span **arr, size_t *n, size_t *alloc, size_t *n2,
+                     struct tl_str text)
+{
+    if (s->st.nested)
+        (*n2)++;
+    if (*n >= TL_TLOG_MAX_NOTES) {
+        s->st.truncated = true;
+        if (s->st.nested)
+            (*n2)--;
+        return;
+    }
+    struct span sp = keep(s, text);
+    TL_GROW(*arr, *n + 1, *alloc);
+    (*arr)[(*n)++] = sp;
+}
+
+static void add_frame(struct slot *s, struct tl_str file, uint32_t line, struct tl_str fn)
+{
+    if (s->nframes >= TL_TLOG_MAX_FRAMES) {
+        s->st.truncated = true;
+        s->st.code_pending = false;
+        return;
+    }
+    struct lsp f;
+    memset(&f, 0, sizeof(f));
+    f.file = keep(s, file);
+    f.line = line;
+    f.function = keep(s, fn);
+    TL_GROW(s->frames, s->nframes + 1, s->aframes);
+    s->frames[s->nframes++] = f;
+    s->st.code_pending = true;
+}
+
+/* ---- the first line of each kind -------------------------------------------------------- */
+
+static void open_recompile(struct slot *s, struct tl_str t)
+{
+    struct tl_str r = SKIP(t, "Recompiling function ");
+    long in = find(r, " in ");
+    if (in < 0) {
+        s->st.function = keep(s, sub(r, 0, token_len(r)));
+        return;
+    }
+    s->st.function = keep(s, sub(r, 0, (size_t)in));
+    struct tl_str loc = after(r, (size_t)in + 4);
+    /* the one-line form of old versions: "... in F:N triggered by the following guard
+     * failure: GUARD" */
+    long tb = find(loc, " triggered by the following guard failure");
+    if (tb >= 0) {
+        struct tl_str rest = after(loc, (size_t)tb);
+        loc.n = (size_t)tb;
+        long c = find(rest, ":");
+        if (c >= 0 && trim(after(rest, (size_t)c + 1)).n)
+            add_guard(s, trim(after(rest, (size_t)c + 1)));
+    }
+    file_line(s, loc, &s->st.where);
+}
+
+static void open_limit(struct slot *s, struct tl_str t)
+{
+    struct tl_str r = SKIP(t, "torch._dynamo hit config.");
+    size_t i = 0;
+    while (i < r.n && (identc(r.p[i]) || r.p[i] == '.'))
+        i++;
+    s->st.limit_name = keep(s, sub(r, 0, i));
+    r = ltrim(after(r, i));
+    if (starts(r, "(")) {
+        size_t j = 1;
+        uint64_t v = 0;
+        while (j < r.n && j < 19 && dig(r.p[j]))
+            v = v * 10 + (uint64_t)(r.p[j++] - '0');
+        if (j > 1 && j < r.n && r.p[j] == ')')
+            s->st.limit = v;
+    }
+}
+
+static void open_graph_break(struct slot *s, struct tl_str t)
+{
+    struct mstate *st = &s->st;
+    struct tl_str loc = {NULL, 0};
+    long k;
+    if (starts(t, "Graph break in user code at ")) {
+        loc = SKIP(t, "Graph break in user code at ");
+    } else if (starts(t, "Graph break (") && (k = find(t, ") in user code at ")) >= 0) {
+        /* "(user stack suppressed due to duplicate graph break)", "(details suppressed)" */
+        st->suppressed = find(sub(t, 0, (size_t)k), "suppressed") >= 0;
+        loc = after(t, (size_t)k + sizeof(") in user code at ") - 1);
+    } else if (starts(t, "Graph break: ") && (k = find(t, " from user code at")) >= 0) {
+        /* 2.1-2.2: "Graph break: R from user code at:" then the frames */
+        if ((size_t)k >= sizeof("Graph break: ") - 1)
+            st->reason = keep(s, trim(sub(t, sizeof("Graph break: ") - 1, (size_t)k)));
+        st->reason_seen = true;
+        st->in_user_tb = true;
+        struct tl_str rest = ltrim(after(t, (size_t)k + sizeof(" from user code at") - 1));
+        if (starts(rest, ":"))
+            rest = ltrim(after(rest, 1));
+        struct tl_str file, fn;
+        uint32_t line;
+        if (frame_line(rest, &file, &line, &fn)) {
+            add_frame(s, file, line, fn);
+            st->tail_ok = true;
+        }
+        return;
+    }
+    file_line(s, loc, &st->where);
+}
+
+static void open_symbol(struct slot *s, struct tl_str t)
+{
+    struct mstate *st = &s->st;
+    struct tl_str r = SKIP(t, "create_symbol ");
+    size_t i = token_len(r);
+    st->symbol = keep(s, sub(r, 0, i));
+    r = after(r, i);
+    if (starts(r, " = ")) {
+        r = SKIP(r, " = ");
+        i = token_len(r);
+        st->value = keep(s, sub(r, 0, i));
+        r = after(r, i);
+    }
+    if (starts(r, " for ")) {
+        r = SKIP(r, " for ");
+        i = token_len(r);
+        st->source = keep(s, sub(r, 0, i));
+        r = after(r, i);
+    }
+    if (starts(r, " [")) {
+        const char *e = memchr(r.p, ']', r.n);
+        if (e) {
+            size_t j = (size_t)(e - r.p) + 1;
+            st->range = keep(s, sub(r, 1, j));
+            r = after(r, j);
+        }
+    }
+    user_loc(s, r, &st->where);
+}
+
+static void open_duck(struct slot *s, struct tl_str t)
+{
+    struct mstate *st = &s->st;
+    struct tl_str r = SKIP(t, "create_symbol ");
+    size_t i = token_len(r);
+    st->symbol = keep(s, sub(r, 0, i));
+    long k = find(r, " duck sized ");
+    if (k < 0)
+        return;
+    r = SKIP(after(r, (size_t)k), " duck sized ");
+    i = token_len(r);
+    st->source = keep(s, sub(r, 0, i));
+    user_loc(s, after(r, i), &st->where);
+}
+
+/* A sympy symbol name: letters then digits ("s77", "u0", "zuf1"). */
+static bool symbol_name(struct tl_str t)
+{
+    size_t i = 0;
+    while (i < t.n && t.p[i] >= 'a' && t.p[i] <= 'z')
+        i++;
+    if (i == 0 || i == t.n)
+        return false;
+    for (; i < t.n; i++)
+        if (!dig(t.p[i]))
+            return false;
+    return true;
+}
+
+static bool int_literal(struct tl_str t)
+{
+    size_t i = t.n && t.p[0] == '-';
+    if (i == t.n)
+        return false;
+    for (; i < t.n; i++)
+        if (!dig(t.p[i]))
+            return false;
+    return true;
+}
+
+static void open_guard_added(struct slot *s, struct tl_str t)
+{
+    struct mstate *st = &s->st;
+    struct tl_str r = SKIP(t, "eval ");
+    long k = find(r, " [guard added]");
+    if (k < 0)
+        return;
+    struct tl_str expr = trim(sub(r, 0, (size_t)k));
+    st->expr = keep(s, expr);
+    user_loc(s, SKIP(after(r, (size_t)k), " [guard added]"), &st->where);
+    /* Eq(s77, 5): the symbol, and the value it is specialized to; a guard that pins no symbol
+     * to a number (Eq(s1, s2), Ne(s0, 1), s0 < 5) has only its expression */
+    if (starts(expr, "Eq(") && tl_str_has_suffix(expr, ")")) {
+        struct tl_str in = sub(expr, 3, expr.n - 1);
+        long c = find(in, ", ");
+        if (c < 0)
+            return;
+        struct tl_str a = sub(in, 0, (size_t)c), b = after(in, (size_t)c + 2);
+        if (!symbol_name(a) && symbol_name(b)) {
+            struct tl_str x = a;
+            a = b;
+            b = x;
+        }
+        if (symbol_name(a) && int_literal(b)) {
+            st->symbol = keep(s, a);
+            st->value = keep(s, b);
+        }
+    }
+}
+
+static void open_start(struct slot *s, struct tl_str t)
+{
+    struct tl_str r = SKIP(t, "Step 1: torchdynamo start tracing ");
+    size_t i = token_len(r);
+    s->st.function = keep(s, sub(r, 0, i));
+    file_line(s, after(r, i), &s->st.where);
+}
+
+static void open_fallback(struct slot *s, struct tl_str t)
+{
+    struct mstate *st = &s->st;
+    struct tl_str r = SKIP(t, "WON'T CONVERT ");
+    size_t i = token_len(r);
+    st->function = keep(s, sub(r, 0, i));
+    r = after(r, i);
+    long d = find(r, " due to:");
+    if (d >= 0) {
+        struct tl_str err = trim(SKIP(after(r, (size_t)d), " due to:"));
+        r.n = (size_t)d;
+        if (err.n) {
+            st->reason = keep(s, err);
+            st->complete = true;
+        } else {
+            st->await_error = true;
+        }
+    }
+    r = trim(r);
+    long ln = rfind(r, " line ");
+    if (ln >= 0) {
+        st->where.file = keep(s, trim(sub(r, 0, (size_t)ln)));
+        to_u32(trim(SKIP(after(r, (size_t)ln), " line ")), &st->where.line);
+    } else if (r.n) {
+        st->where.file = keep(s, r);
+    }
+}
+
+/* ---- the lines after the first ---------------------------------------------------------- */
+
+/*
+ * Each take_* reads one more line t (trimmed) of an open message and says whether it belongs
+ * to it. ind: the line was indented. force: the line carries the message's own prefix, so it
+ * belongs whatever it says (it is still read for fields).
+ */
+static bool take_recompile(struct slot *s, struct tl_str t, bool ind, bool force)
+{
+    struct mstate *st = &s->st;
+    if (starts(t, "triggered by the following guard failure")) {
+        long c = find(t, ":");
+        if (c >= 0 && trim(after(t, (size_t)c + 1)).n)
+            add_guard(s, trim(after(t, (size_t)c + 1)));
+        return true;
+    }
+    if (t.n && t.p[0] == '-' && (t.n == 1 || blankc(t.p[1]))) {
+        add_guard(s, trim(after(t, 1)));
+        return true;
+    }
+    if (starts(t, "guard ") && tl_str_has_suffix(t, " failures:")) {
+        st->in_block = true;
+        st->block_has_cid = false;
+        return true;
+    }
+    return ind || force;
+}
+
+static bool take_limit(struct slot *s, struct tl_str t, bool ind, bool force)
+{
+    struct mstate *st = &s->st;
+    if (starts(t, "function:")) {
+        struct tl_str r = trim(SKIP(t, "function:"));
+        size_t q = starts(r, "'") ? 1 : starts(r, "\xe2\x80\x98") ? 3 : 0;
+        if (q) {
+            r = after(r, q);
+            long c1 = find(r, "'"), c2 = find(r, "\xe2\x80\x99");
+            long c = c1 >= 0 && (c2 < 0 || c1 < c2) ? c1 : c2;
+            size_t cl = c == c1 ? 1 : 3;
+            if (c < 0) {
+                c = (long)r.n;
+                cl = 0;
+            }
+            st->function = keep(s, sub(r, 0, (size_t)c));
+            r = trim(after(r, (size_t)c + cl));
+        } else {
+            size_t i = token_len(r);
+            st->function = keep(s, sub(r, 0, i));
+            r = trim(after(r, i));
+        }
+        if (starts(r, "(") && tl_str_has_suffix(r, ")"))
+            file_line(s, sub(r, 1, r.n - 1), &st->where);
+        return true;
+    }
+    if (starts(t, "last reason:") || starts(t, "reasons:")) {
+        long c = find(t, ":");
+        add_guard(s, trim(after(t, (size_t)c + 1)));
+        return true;
+    }
+    if (starts(t, "To log all recompilation reasons") ||
+        starts(t, "To diagnose recompilation issues") ||
+        starts(t, "to diagnose recompilation issues")) {
+        st->complete = true;
+        return true;
+    }
+    return ind || force;
+}
+
+static bool take_graph_break(struct slot *s, struct tl_str t, bool ind, bool force)
+{
+    struct mstate *st = &s->st;
+    if (st->await_inner && !starts(t, "Explanation:") && !starts(t, "Hint:") &&
+        !starts(t, "User code traceback:") && !starts(t, "Developer debug context:")) {
+        /* the graph break inside "Failed to handle graph break gracefully. ... Graph break
+         * encountered:" is the one that tells why */
+        st->await_inner = false;
+        st->reason = keep(s, t);
+        return true;
+    }
+    st->await_inner = false;
+    if (st->await_reason2) {
+        st->await_reason2 = false;
+        st->reason2 = keep(s, t);
+        st->tail_ok = true;
+        return true;
+    }
+    if (starts(t, "Graph Break Reason:") || starts(t, "Reason:")) {
+        if (!st->reason_seen) {
+            struct tl_str r = trim(after(t, (size_t)find(t, ":") + 1));
+            st->reason_seen = true;
+            st->reason = keep(s, r);
+            st->fallback = find(r, "falling back to eager") >= 0;
+            st->await_inner = tl_str_has_suffix(r, "Graph break encountered:");
+            st->tail_ok = st->suppressed || s->nframes > 0;
+        }
+        return true;
+    }
+    if (starts(t, "Explanation:")) {
+        add_note(s, &s->expl, &s->nexpl, &s->aexpl, &st->nexpl2, trim(SKIP(t, "Explanation:")));
+        st->tail_ok = false;
+        return true;
+    }
+    if (starts(t, "Hint:")) {
+        add_note(s, &s->hints, &s->nhints, &s->ahints, &st->nhints2, trim(SKIP(t, "Hint:")));
+        return true;
+    }
+    if (starts(t, "Developer debug context:")) {
+        st->tail_ok = true;
+        return true;
+    }
+    if (starts(t, "For more details about this graph break")) {
+        long v = find(t, "visit:");
+        if (v >= 0 && !st->url.at)
+            st->url = keep(s, trim(SKIP(after(t, (size_t)v), "visit:")));
+        st->tail_ok = true;
+        return true;
+    }
+    if (starts(t, "*** While handling this graph break")) {
+        st->nested = true;
+        st->await_reason2 = true;
+        st->tail_ok = false;
+        st->in_user_tb = st->in_internal_tb = st->code_pending = false;
+        return true;
+    }
+    if (starts(t, "User code traceback:")) {
+        st->in_user_tb = true;
+        st->in_internal_tb = st->code_pending = false;
+        return true;
+    }
+    if (starts(t, "Traceback (most recent call last):")) {
+        st->in_internal_tb = true;
+        st->in_user_tb = st->code_pending = false;
+        return true;
+    }
+    struct tl_str file, fn;
+    uint32_t line;
+    if (frame_line(t, &file, &line, &fn)) {
+        st->code_pending = false;
+        if (st->in_user_tb) {
+            add_frame(s, file, line, fn);
+            st->tail_ok = true;
+        }
+        return true;
+    }
+    if (st->in_internal_tb && !ind && exception_line(t)) {
+        st->in_internal_tb = false;
+        return true;
+    }
+    if (ind) {
+        if (st->code_pending && !carets(t)) {
+            s->frames[s->nframes - 1].code = keep(s, t);
+            st->code_pending = false;
+        }
+        return true;
+    }
+    if (starts(t, "from user code:") || starts(t, "Set TORCH_LOGS") ||
+        starts(t, "The above exception") || starts(t, "During handling of the above exception"))
+        return true;
+    return force;
+}
+
+static bool take_fallback(struct slot *s, struct tl_str t, bool ind, bool force)
+{
+    struct mstate *st = &s->st;
+    /* the line right after "due to:" is the error when it is no traceback */
+    bool first = st->await_error;
+    st->await_error = false;
+    if (starts(t, "due to:")) {
+        struct tl_str err = trim(SKIP(t, "due to:"));
+        if (err.n) {
+            st->reason = keep(s, err);
+            st->complete = true;
+        } else {
+            st->await_error = true;
+        }
+        return true;
+    }
+    struct tl_str file, fn;
+    uint32_t line;
+    if (starts(t, "Traceback (most recent call last):") || frame_line(t, &file, &line, &fn) || ind)
+        return true;
+    if (exception_line(t) || first) {
+        /* the last line of a traceback says why (the outermost of chained exceptions) */
+        st->reason = keep(s, t);
+        st->complete = true;
+        return true;
+    }
+    if (starts(t, "from user code:") || starts(t, "Set TORCH_LOGS") ||
+        starts(t, "The above exception") || starts(t, "During handling of the above exception"))
+        return true;
+    return force;
+}
+
+static bool take_graph(struct slot *s, struct tl_str t, bool ind, bool force)
+{
+    struct mstate *st = &s->st;
+    if (!st->name_seen && starts(t, "=====")) {
+        struct tl_str r = trim(SKIP(t, "====="));
+        while (r.n && r.p[r.n - 1] == '=')
+            r.n--;
+        st->graph_name = keep(s, trim(r));
+        st->name_seen = true;
+        return true;
+    }
+    if (st->name_seen && !st->class_seen && !ind &&
+        (starts(t, "class ") || find(t, " class ") >= 0)) {
+        st->class_seen = true;
+        return true;
+    }
+    if (!ind && !force)
+        return false;
+    if (node_line(t))
+        st->nodes++;
+    if (starts(t, "return") && (t.n == 6 || t.p[6] == ' ' || t.p[6] == '('))
+        st->returned = true;
+    return true;
+}
+
+static bool take(struct slot *s, struct tl_str t, bool ind, bool force)
+{
+    switch (s->st.kind) {
+    case TL_TLOG_RECOMPILE:
+        return take_recompile(s, t, ind, force);
+    case TL_TLOG_LIMIT:
+        return take_limit(s, t, ind, force);
+    case TL_TLOG_GRAPH_BREAK:
+        return take_graph_break(s, t, ind, force);
+    case TL_TLOG_FALLBACK:
+        return take_fallback(s, t, ind, force);
+    case TL_TLOG_GRAPH:
+        return take_graph(s, t, ind, force);
+    default:
+        return false;
+    }
+}
+
+/* ---- emitting --------------------------------------------------------------------------- */
+
+static const char empty[1] = "";
+
+static struct tl_str view(const struct slot *s, struct span sp)
+{
+    if (!sp.at)
+        return tl_str_make(empty, 0);
+    return tl_str_make(s->buf.buf + sp.at - 1, sp.n);
+}
+
+static struct tl_tlog_loc loc_view(const struct slot *s, const struct lsp *l)
+{
+    struct tl_tlog_loc v;
+    v.file = l->file.at ? view(s, l->file) : TL_STR_NULL;
+    v.line = l->line;
+    v.function = view(s, l->function);
+    v.code = view(s, l->code);
+    return v;
+}
+
+static bool is_complete(const struct mstate *st)
+{
+    switch (st->kind) {
+    case TL_TLOG_RECOMPILE:
+        return st->guard_seen;
+    case TL_TLOG_GRAPH_BREAK:
+        return st->reason_seen && st->tail_ok && !st->await_inner && !st->await_reason2;
+    case TL_TLOG_GRAPH:
+        return st->returned;
+    case TL_TLOG_LIMIT:
+    case TL_TLOG_FALLBACK:
+        return st->complete;
+    default:
+        return true;
+    }
+}
+
+static void close_msg(struct tl_tlog *p, struct slot *s)
+{
+    const struct mstate *st = &s->st;
+    struct tl_tlog_msg m;
+    memset(&m, 0, sizeof(m));
+    m.kind = st->kind;
+    m.first_line = st->first;
+    m.last_line = st->last;
+    m.rank = st->rank;
+    m.has_cid = st->has_cid;
+    m.cid = st->cid;
+    m.cut = !is_complete(st);
+    m.truncated = st->truncated;
+    m.function = view(s, st->function);
+    m.where = loc_view(s, &st->where);
+    if (st->kind == TL_TLOG_RECOMPILE || st->kind == TL_TLOG_LIMIT || st->kind == TL_TLOG_START ||
+        st->kind == TL_TLOG_FALLBACK)
+        m.where.function = m.function;
+
+    TL_GROW(p->gv, s->nguards, p->agv);
+    for (size_t i = 0; i < s->nguards; i++) {
+        p->gv[i].has_cid = s->guards[i].has_cid;
+        p->gv[i].cid = s->guards[i].cid;
+        p->gv[i].text = view(s, s->guards[i].text);
+    }
+    m.guards = p->gv;
+    m.nguards = s->nguards;
+    m.limit_name = view(s, st->limit_name);
+    m.limit = st->limit;
+
+    m.reason = view(s, st->reason);
+    m.reason2 = view(s, st->reason2);
+    TL_GROW(p->ev, s->nexpl, p->aev);
+    for (size_t i = 0; i < s->nexpl; i++)
+        p->ev[i] = view(s, s->expl[i]);
+    TL_GROW(p->hv, s->nhints, p->ahv);
+    for (size_t i = 0; i < s->nhints; i++)
+        p->hv[i] = view(s, s->hints[i]);
+    m.explanations = p->ev;
+    m.nexplanations = s->nexpl;
+    m.hints = p->hv;
+    m.nhints = s->nhints;
+    m.nexplanations2 = st->nexpl2;
+    m.nhints2 = st->nhints2;
+    m.url = view(s, st->url);
+    TL_GROW(p->fv, s->nframes, p->afv);
+    for (size_t i = 0; i < s->nframes; i++)
+        p->fv[i] = loc_view(s, &s->frames[i]);
+    m.frames = p->fv;
+    m.nframes = s->nframes;
+    m.nested = st->nested;
+    m.fallback = st->fallback;
+    m.user_stack_suppressed = st->suppressed;
+    if (st->kind == TL_TLOG_GRAPH_BREAK && s->nframes) {
+        /* where: the innermost frame's function, and its code when it is that line */
+        const struct tl_tlog_loc *in = &p->fv[s->nframes - 1];
+        if (!m.where.file.p) {
+            m.where = *in;
+        } else {
+            m.where.function = in->function;
+            if (in->line == m.where.line)
+                m.where.code = in->code;
+        }
+    }
+
+    m.symbol = view(s, st->symbol);
+    m.value = view(s, st->value);
+    m.source = view(s, st->source);
+    m.range = view(s, st->range);
+    m.expr = view(s, st->expr);
+    m.graph_name = view(s, st->graph_name);
+    m.nodes = st->nodes;
+
+    p->stats.messages++;
+    p->stats.in_messages += st->nlines;
+    s->open = false;
+    p->emit(p->ctx, &m);
+    /* an idle rank keeps no large buffer */
+    if (s->buf.alloc > 64 * 1024)
+        tl_buf_release(&s->buf);
+}
+
+static struct slot *slot_for(struct tl_tlog *p, int rank)
+{
+    size_t i = rank < 0 ? 0 : 1 + (size_t)rank % (TL_TLOG_MAX_RANKS - 1);
+    if (!p->slots[i]) {
+        struct slot *s = tl_xcalloc(1, sizeof(*s));
+        tl_buf_init(&s->buf, 0);
+        p->slots[i] = s;
+    }
+    return p->slots[i];
+}
+
+static bool single_line(enum tl_tlog_kind k)
+{
+    return k == TL_TLOG_CREATE_SYMBOL || k == TL_TLOG_DUCK_SIZED || k == TL_TLOG_GUARD_ADDED ||
+           k == TL_TLOG_START || k == TL_TLOG_RESTART;
+}
+
+static void open_msg(struct tl_tlog *p, struct slot *s, const struct tl_tlog_line *L,
+                     struct tl_str t, enum tl_tlog_kind k, uint64_t lineno)
+{
+    struct mstate *st = &s->st;
+    memset(st, 0, sizeof(*st));
+    tl_buf_reset(&s->buf);
+    s->nguards = s->nexpl = s->nhints = s->nframes = 0;
+    s->open = true;
+    st->kind = k;
+    st->rank = L->rank;
+    st->key = L->prefix_key;
+    st->first = st->last = lineno;
+    st->nlines = 1;
+    st->has_cid = L->has_cid;
+    st->cid = L->cid;
+    switch (k) {
+    case TL_TLOG_RECOMPILE:
+        open_recompile(s, t);
+        break;
+    case TL_TLOG_LIMIT:
+        open_limit(s, t);
+        break;
+    case TL_TLOG_GRAPH_BREAK:
+        open_graph_break(s, t);
+        break;
+    case TL_TLOG_CREATE_SYMBOL:
+        open_symbol(s, t);
+        break;
+    case TL_TLOG_DUCK_SIZED:
+        open_duck(s, t);
+        break;
+    case TL_TLOG_GUARD_ADDED:
+        open_guard_added(s, t);
+        break;
+    case TL_TLOG_START:
+        open_start(s, t);
+        break;
+    case TL_TLOG_RESTART:
+        st->reason = keep(s, trim(SKIP(t, "Restarting analysis due to ")));
+        break;
+    case TL_TLOG_FALLBACK:
+        open_fallback(s, t);
+        break;
+    case TL_TLOG_GRAPH:
+        break;
+    }
+    if (single_line(k))
+        close_msg(p, s);
+}
+
+/* ---- the public functions --------------------------------------------------------------- */
+
+struct tl_tlog *tl_tlog_new(void (*emit)(void *ctx, const struct tl_tlog_msg *m), void *ctx)
+{
+    struct tl_tlog *p = tl_xcalloc(1, sizeof(*p));
+    p->emit = emit;
+    p->ctx = ctx;
+    return p;
+}
+
+void tl_tlog_free(struct tl_tlog *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < TL_TLOG_MAX_RANKS; i++) {
+        struct slot *s = p->slots[i];
+        if (!s)
+            continue;
+        tl_buf_release(&s->buf);
+        free(s->guards);
+        free(s->expl);
+        free(s->hints);
+        free(s->frames);
+        free(s);
+    }
+    free(p->gv);
+    free(p->fv);
+    free(p->ev);
+    free(p->hv);
+    free(p);
+}
+
+void tl_tlog_feed(struct tl_tlog *p, uint64_t lineno, struct tl_str line)
+{
+    struct tl_tlog_line L;
+    split_line(line, &L);
+    p->stats.lines++;
+    struct tl_str t = trim(L.body);
+    bool blank = t.n == 0;
+    bool elision = !L.has_prefix && t.n == 3 && memcmp(t.p, "...", 3) == 0;
+    enum tl_tlog_kind k = TL_TLOG_RECOMPILE;
+    bool start = !blank && start_kind(t, &k);
+    struct slot *s = slot_for(p, L.rank);
+    if (s->open) {
+        struct mstate *st = &s->st;
+        if (!start && !elision && st->rank == L.rank && st->key == L.prefix_key) {
+            /* a blank line belongs to the message only if a line of it follows */
+            if (blank) {
+                st->pending++;
+                return;
+            }
+            bool ind = L.body.n && blankc(L.body.p[0]);
+            if (take(s, t, ind, st->key != 0)) {
+                st->nlines += st->pending + 1;
+                st->pending = 0;
+                st->last = lineno;
+                return;
+            }
+        }
+        close_msg(p, s);
+    }
+    if (start) {
+        open_msg(p, s, &L, t, k, lineno);
+        return;
+    }
+    if (!blank && !elision && !L.has_prefix)
+        p->stats.unrecognized++;
+}
+
+void tl_tlog_end(struct tl_tlog *p)
+{
+    for (;;) {
+        struct slot *first = NULL;
+        for (size_t i = 0; i < TL_TLOG_MAX_RANKS; i++) {
+            struct slot *s = p->slots[i];
+            if (s && s->open && (!first || s->st.first < first->st.first))
+                first = s;
+        }
+        if (!first)
+            break;
+        close_msg(p, first);
+    }
+}
+
+const struct tl_tlog_stats *tl_tlog_stats(const struct tl_tlog *p)
+{
+    return &p->stats;
+}
+
+bool tl_tlog_detect(const char *text, size_t n)
+{
+    bool seen = false;
+    size_t i = 0;
+    while (i < n) {
+        const char *nl = memchr(text + i, '\n', n - i);
+        size_t e = nl ? (size_t)(nl - text) : n;
+        struct tl_tlog_line L;
+        enum pfx type = split_line(tl_str_make(text + i, e - i), &L);
+        if (type == PFX_GLOG && !L.has_cid && !L.tag.n && L.body.n >= 2 && L.body.p[0] == '{' &&
+            L.body.p[1] == '"')
+            return false;
+        if (!seen) {
+            struct tl_str t = ltrim(L.body);
+            enum tl_tlog_kind k;
+            seen = start_kind(t, &k) || (L.has_prefix && (L.has_cid || L.tag.n)) || marker_line(t);
+        }
+        i = e + 1;
+    }
+    return seen;
+}
