@@ -98,18 +98,6 @@ static struct tl_diag_fact_loc function_loc(const struct tl_metrics *m)
 
 #define RESUME "torch_dynamo_resume_in_"
 
-/* The function a frame belongs to: fn for fn and for its resume functions. */
-static struct tl_str original(struct tl_str name)
-{
-    if (!tl_str_has_prefix(name, RESUME))
-        return name;
-    struct tl_str rest = tl_str_make(name.p + strlen(RESUME), name.n - strlen(RESUME));
-    for (size_t i = rest.n; i > 4; i--)
-        if (!memcmp(rest.p + i - 4, "_at_", 4))
-            return tl_str_make(rest.p, i - 4);
-    return rest;
-}
-
 /* Emit the graph breaks waiting for their line, given the compilation that comes next (NULL
  * at the end of the log): a resume function of the same function gives the line; another
  * attempt of the same frame leaves them waiting; anything else, the function's own line. */
@@ -123,9 +111,9 @@ static void flush_breaks(struct diag_consumer *c, struct tl_diag *d, const struc
         memset(&f, 0, sizeof(f));
         f.reason = b->reason;
         f.where = b->fn;
-        struct tl_str orig = original(b->fn.function);
+        struct tl_str orig = tl_diag_function_name(b->fn.function);
         if (next && next->co_name.p && tl_str_has_prefix(next->co_name, RESUME) &&
-            tl_str_eq(original(next->co_name), orig) && next->co_filename.p &&
+            tl_str_eq(tl_diag_function_name(next->co_name), orig) && next->co_filename.p &&
             tl_str_eq(next->co_filename, b->fn.file)) {
             const char *at = next->co_name.p + next->co_name.n;
             while (at > next->co_name.p && at[-1] >= '0' && at[-1] <= '9')
@@ -152,7 +140,7 @@ static void failure(struct diag_consumer *c, struct tl_diag *d, const struct tl_
     f.reason = keep(c, m->fail.reason);
     f.where.file = keep(c, m->fail.file);
     f.where.line = m->fail.line.has ? (uint32_t)m->fail.line.v : 0;
-    f.where.function = keep(c, original(m->co_name));
+    f.where.function = keep(c, tl_diag_function_name(m->co_name));
     if (!f.where.file.p) {
         /* No user frame given: the function whose compilation failed. */
         f.where.file = keep(c, m->co_filename);
@@ -229,6 +217,29 @@ static void recompile_reasons(struct diag_consumer *c, struct tl_log *log,
             p->guards[p->nguards++] = keep(c, v.u.arr.items[i].u.str);
 }
 
+/* "Eq(s0, 8)": the symbol and the integer it equals. */
+static bool eq_symbol_constant(struct tl_str e, struct tl_str *sym, struct tl_str *val)
+{
+    if (!e.p || !tl_str_has_prefix(e, "Eq(") || !tl_str_has_suffix(e, ")"))
+        return false;
+    struct tl_str in = tl_str_make(e.p + 3, e.n - 4);
+    long comma = tl_str_find(in, ", ");
+    if (comma <= 1 || (in.p[0] != 's' && in.p[0] != 'u'))
+        return false;
+    *sym = tl_str_make(in.p, (size_t)comma);
+    *val = tl_str_make(in.p + comma + 2, in.n - (size_t)comma - 2);
+    for (size_t i = 1; i < sym->n; i++)
+        if (sym->p[i] < '0' || sym->p[i] > '9')
+            return false;
+    size_t i = val->n && val->p[0] == '-' ? 1 : 0;
+    if (i >= val->n)
+        return false;
+    for (; i < val->n; i++)
+        if (val->p[i] < '0' || val->p[i] > '9')
+            return false;
+    return true;
+}
+
 static void shape_rec(struct tl_log *log, const struct tl_record *r, const struct tl_json *rec,
                       bool specialization)
 {
@@ -242,6 +253,15 @@ static void shape_rec(struct tl_log *log, const struct tl_record *r, const struc
     if (src && src->u.arr.n)
         s.source = src->u.arr.items[0].u.str;
     s.where = frame_loc(log, tl_env_get(rec, "user_stack"));
+    struct tl_str sym, val;
+    if (!specialization && eq_symbol_constant(s.expr, &sym, &val)) {
+        /* a guard Eq(s0, 8): the size became the constant 8 */
+        s.kind = TL_SPEC_SPECIALIZED;
+        s.symbol = sym;
+        s.value = val;
+    }
+    if (s.symbol.p && s.source.p)
+        tl_diag_symbol(&log->diag, s.symbol, s.source);
     struct tl_buf expr = TL_BUF_INIT;
     if (specialization && !s.expr.p && s.symbol.p && s.value.p) {
         tl_buf_addf(&expr, "Eq(%.*s, %.*s)", (int)s.symbol.n, s.symbol.p, (int)s.value.n,

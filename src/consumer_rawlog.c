@@ -57,8 +57,7 @@ static int rawlog_start(void *self, struct tl_log *log, struct tl_err *err)
     if (tl_reader_kind(log->reader) != TL_READER_PLAIN || tl_reader_is_stream(log->reader)) {
         if (tl_outfile_open(&rl->tee, log->out, "raw.log", err) < 0)
             return -1;
-        tl_reader_set_tee(log->reader, tee_chunk, &rl->tee);
-        return 0;
+        return tl_reader_set_tee(log->reader, tee_chunk, &rl->tee, err);
     }
     rl->in = open(log->path, O_RDONLY | O_CLOEXEC);
     if (rl->in < 0)

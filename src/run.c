@@ -7,6 +7,7 @@
 #include "base/config.h"
 #include "run.h"
 #include "input/locate.h"
+#include "input/torchlogs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,24 @@ static int open_log(const struct tl_options *opt, struct tl_messages *msg, char 
     return tl_reader_open(reader, *path, err);
 }
 
+/* One log into out (NULL: a summary): a structured trace, or TORCH_LOGS text, told apart by
+ * its first 256 KiB. */
+static int run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
+                   struct tl_outdir *out, struct tl_log_summary *sum, struct tl_err *err)
+{
+    const char *name = path ? path : "<memory>";
+    const char *p;
+    size_t n;
+    if (tl_reader_peek(reader, 256 * 1024, &p, &n, err) < 0) {
+        memset(sum, 0, sizeof(*sum));
+        tl_reader_free(reader);
+        return -1;
+    }
+    if (tl_tlog_detect(p, n))
+        return tl_textlog_run(opt, reader, name, out, sum, err);
+    return tl_log_run(opt, reader, path, name, out, sum, err);
+}
+
 /* --strict and --strict-compile-id: the report is written, the exit code says. */
 static int strict_exit(const struct tl_options *opt, struct tl_messages *msg,
                        const struct tl_log_summary *sum)
@@ -75,7 +94,7 @@ static int summary_only(const struct tl_options *opt, struct tl_reader *reader, 
 {
     struct tl_err err = {TL_ERR_NONE, ""};
     struct tl_log_summary sum;
-    int rc = tl_log_run(opt, reader, path, path ? path : "<memory>", NULL, &sum, &err);
+    int rc = run_log(opt, reader, path, NULL, &sum, &err);
     free(path);
     res->bytes_in = sum.bytes_in;
     res->lines = sum.lines;
@@ -114,7 +133,7 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
                "%s: %s",
                out.nleftovers, out.nleftovers == 1 ? "" : "s", o.out_dir, out.leftovers.buf);
     struct tl_log_summary sum;
-    int rc = tl_log_run(&o, reader, path, path ? path : "<memory>", &out, &sum, &err);
+    int rc = run_log(&o, reader, path, &out, &sum, &err);
     res->bytes_in = sum.bytes_in;
     res->lines = sum.lines;
     int code = rc == 0 ? strict_exit(opt, &msg, &sum) : TL_EXIT_OK;

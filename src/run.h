@@ -152,6 +152,13 @@ int tl_log_run(const struct tl_options *opt, struct tl_reader *reader, const cha
                const char *name, struct tl_outdir *out, struct tl_log_summary *sum,
                struct tl_err *err);
 
+/**
+ * The same for TORCH_LOGS text (textlog.c): the diagnosis of its messages, and with a folder
+ * its pages (index.html, log.html), summary.json and raw.log.
+ */
+int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const char *name,
+                   struct tl_outdir *out, struct tl_log_summary *sum, struct tl_err *err);
+
 /** A warning about the log being parsed, in line order with the payload checks. */
 void tl_log_warn(struct tl_log *log, enum tl_warn_kind kind, uint64_t lineno, const char *fmt, ...)
     TL_PRINTF(4, 5);

@@ -181,10 +181,14 @@ static int skip_long(struct tl_reader *r, struct tl_str *line, struct tl_err *er
     return TL_READER_LONG;
 }
 
-void tl_reader_set_tee(struct tl_reader *r, tl_reader_tee_fn fn, void *ctx)
+int tl_reader_set_tee(struct tl_reader *r, tl_reader_tee_fn fn, void *ctx, struct tl_err *err)
 {
     r->tee = fn;
     r->tee_ctx = ctx;
+    /* What tl_reader_peek() read already goes first. */
+    if (!r->mem_mode && r->end > 0)
+        return fn(ctx, r->buf, r->end, err);
+    return 0;
 }
 
 static ssize_t read_plain(struct tl_reader *r, char *dst, size_t n)
@@ -270,6 +274,27 @@ static ssize_t fill(struct tl_reader *r, struct tl_err *err)
         return -1;
     r->end += (size_t)got;
     return got;
+}
+
+int tl_reader_peek(struct tl_reader *r, size_t want, const char **p, size_t *n, struct tl_err *err)
+{
+    if (r->mem_mode) {
+        *p = r->mem;
+        *n = r->mem_len < want ? r->mem_len : want;
+        return 0;
+    }
+    if (want > r->cap)
+        want = r->cap;
+    while (!r->eof && r->end - r->start < want) {
+        ssize_t got = fill(r, err);
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            r->eof = true;
+    }
+    *p = r->buf + r->start;
+    *n = r->end - r->start < want ? r->end - r->start : want;
+    return 0;
 }
 
 int tl_reader_next(struct tl_reader *r, struct tl_str *line, struct tl_err *err)

@@ -33,8 +33,18 @@ int tl_reader_open(struct tl_reader **out, const char *path, struct tl_err *err)
 struct tl_reader *tl_reader_open_mem(const char *p, size_t n);
 void tl_reader_free(struct tl_reader *r);
 
-/** Install a tee callback; must be called before the first tl_reader_next(). */
-void tl_reader_set_tee(struct tl_reader *r, tl_reader_tee_fn fn, void *ctx);
+/**
+ * Install a tee callback; must be called before the first tl_reader_next(). What
+ * tl_reader_peek() read already is handed to it at once (its error returned).
+ */
+int tl_reader_set_tee(struct tl_reader *r, tl_reader_tee_fn fn, void *ctx, struct tl_err *err);
+
+/**
+ * The first bytes of the input (up to want, at most 1 MiB; fewer at its end), without
+ * consuming them: a view valid until the first tl_reader_next(). Call it before reading lines
+ * (it reads a pipe as far as needed). Returns 0, or -1 on a read error.
+ */
+int tl_reader_peek(struct tl_reader *r, size_t want, const char **p, size_t *n, struct tl_err *err);
 
 /** Lines longer than this are skipped without being buffered (memory stays bounded). */
 #define TL_READER_MAX_LINE ((size_t)64 << 20)

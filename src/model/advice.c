@@ -11,9 +11,16 @@
 
 #define MAX_ANY 8
 
+/* Matches a substring cannot express. */
+enum {
+    NO_TEST = 0,
+    CONST_COMPARE = 1, /* it compares something with a literal: x == 0.5 */
+    TWO_SYMBOLS = 2,   /* it says two sizes are equal: Eq(s1, s2) */
+};
+
 struct rule {
     const char *any[MAX_ANY]; /* matches when the text holds one of these (none: always) */
-    bool const_compare;       /* ... or when it compares something with a literal (== 0.5) */
+    int test;                 /* ... or passes this test */
     struct tl_advice advice;
 };
 
@@ -21,7 +28,7 @@ struct rule {
 
 static const struct rule guard_rules[] = {
     {{"size mismatch"},
-     false,
+     NO_TEST,
      {"shape_changed", "A tensor's shape changed between calls",
       "The compiled code is specialized to the size that dimension had before; a call with "
       "another size compiles the function again.",
@@ -29,39 +36,39 @@ static const struct rule guard_rules[] = {
       "{index}); or compile with dynamic=True. If only a few sizes occur, pad or bucket the "
       "inputs to those sizes."}},
     {{"stride mismatch"},
-     false,
+     NO_TEST,
      {"layout_changed", "A tensor's memory layout (its strides) changed between calls",
       "A transposed, sliced or channels-last tensor has other strides than a fresh one, and "
       "the compiled code is specialized to the strides it saw.",
       "Give the function inputs of one layout on every call: call .contiguous() (or one "
       "memory format) before it."}},
     {{"dtype mismatch"},
-     false,
+     NO_TEST,
      {"dtype_changed", "A tensor's dtype changed between calls",
       "The compiled code is specialized to a dtype; another dtype compiles it again.",
       "Convert the input to one dtype before calling the compiled function (for example "
       "x.to(torch.float32)), or compile one function per dtype on purpose."}},
     {{"device mismatch"},
-     false,
+     NO_TEST,
      {"device_changed", "A tensor moved to another device between calls",
       "The compiled code is specialized to a device; another device compiles it again.",
       "Keep the inputs on one device, or compile one function per device on purpose."}},
     {{"requires_grad mismatch"},
-     false,
+     NO_TEST,
      {"requires_grad_changed", "A tensor's requires_grad changed between calls",
       "Training and inference need different graphs, so a change of requires_grad compiles "
       "again.",
       "Call the function with inputs that either require grad on every call or never; use "
       "separate compiled functions for training and for inference."}},
     {{"___check_global_state", "GLOBAL_STATE", "grad_mode", "is_grad_enabled"},
-     false,
+     NO_TEST,
      {"global_state_changed", "Global state changed between calls",
       "Grad mode (torch.no_grad), the default dtype, autocast or deterministic mode was "
       "different from the call the code was compiled for.",
       "Keep that state the same around every call of the compiled function: call it always "
       "under torch.no_grad() or never, and set the default dtype once."}},
     {{"___check_obj_id", "ID_MATCH", "___check_torch_function_mode"},
-     false,
+     NO_TEST,
      {"object_identity", "The function got a different Python object",
       "It depends on one particular object (a module, a function, a default argument) and "
       "another one was passed: a mutable default argument, a lambda, a list or a module "
@@ -69,32 +76,32 @@ static const struct rule guard_rules[] = {
       "Reuse the same object on every call: create it once, outside the call; pass data as "
       "tensors rather than as new Python objects."}},
     {{"___check_type_id", "TYPE_MATCH", "type("},
-     false,
+     NO_TEST,
      {"type_changed", "An argument's Python type changed between calls",
       "For example a bool one time and an int the next, a list then a tuple, or a tensor "
       "subclass: each type compiles its own code.",
       "Pass arguments of the same type on every call."}},
     {{"['lr']", "[\"lr\"]", ".lr =="},
-     false,
+     NO_TEST,
      {"lr_as_constant", "The learning rate is baked into the graph as a constant",
       "A learning-rate scheduler changes the optimizer's lr, a Python float, on every step; "
       "each new value compiles the optimizer step again.",
       "Wrap the learning rate in a tensor: torch.optim.Adam(params, lr=torch.tensor(0.01)); "
       "the scheduler then updates it in place and the step compiles once."}},
     {{"len("},
-     false,
+     NO_TEST,
      {"length_changed", "The length of a list, tuple or dict changed between calls",
       "The compiled code unrolls loops over such containers and is specialized to their "
       "length.",
       "Pass containers of one length, or stack the items into one tensor."}},
     {{"G['", "G[\""},
-     false,
+     NO_TEST,
      {"global_changed", "A module-level variable changed between calls",
       "The compiled code reads a global variable ({expr}) and bakes its value in as a "
       "constant; when it changes, the function compiles again.",
       "Pass the value as an argument (as a tensor if it changes often), or keep it constant."}},
     {{NULL},
-     true,
+     CONST_COMPARE,
      {"constant_number", "A Python number is baked into the graph as a constant",
       "The function takes a plain Python number ({expr}) and dynamo specializes the graph to "
       "its value; each new value compiles again.",
@@ -102,7 +109,7 @@ static const struct rule guard_rules[] = {
       "dynamo treat such numbers as dynamic (torch._dynamo.config.specialize_float = False for "
       "floats; ints become dynamic after one recompile unless marked static)."}},
     {{NULL},
-     false,
+     NO_TEST,
      {"guard_failed", "A guard of the compiled code failed",
       "Something the compiled code depends on (an input's shape, type or value, or a global) "
       "was different on this call.",
@@ -112,7 +119,7 @@ static const struct rule guard_rules[] = {
 
 static const struct rule break_rules[] = {
     {{"Tensor.item", ".item()", "item()", "capture_scalar_outputs", "Dynamic shape operator"},
-     false,
+     NO_TEST,
      {"item_call", "A tensor's value is read into Python (.item(), .tolist(), int(t))",
       "Dynamo cannot know the number while tracing, so it stops the graph there.",
       "Keep the value a tensor; or set torch._dynamo.config.capture_scalar_outputs = True so "
@@ -120,7 +127,7 @@ static const struct rule break_rules[] = {
       "torch._check)."}},
     {{"Data-dependent", "data-dependent", "Data dependent", "data dependent", "generic_jump",
       "jump"},
-     false,
+     NO_TEST,
      {"data_dependent_branch", "Python control flow depends on a tensor's value",
       "A branch like `if x.sum() > 0:` needs the value of a tensor, which is unknown while "
       "tracing.",
@@ -128,77 +135,77 @@ static const struct rule break_rules[] = {
       "false_fn) for whole branches; if the condition is an invariant, assert it with "
       "torch._check."}},
     {{"graph_break()", "skip function graph_break", "graph_break in file"},
-     false,
+     NO_TEST,
      {"user_graph_break", "A graph break written in the code",
       "torch._dynamo.graph_break() splits the graph on purpose.",
       "Remove the torch._dynamo.graph_break() call if it is no longer needed."}},
     {{"builtin: print", "print("},
-     false,
+     NO_TEST,
      {"print", "A print() in the compiled function",
       "Printing is a side effect that dynamo does not put in a graph.",
       "Remove the print, print outside the compiled function, or use "
       "torch._dynamo.comptime.print() while debugging."}},
     {{"Tensor.backward", "backward()"},
-     false,
+     NO_TEST,
      {"backward_in_compiled", "Tensor.backward() is called inside the compiled function",
       "Dynamo does not trace the backward call itself.",
       "Compile the model's forward and loss, not the whole training step, and call "
       "loss.backward() outside; or turn on compiled autograd "
       "(torch._dynamo.config.compiled_autograd = True) to compile the backward too."}},
     {{"builtin: open", "open(", "input(", "socket"},
-     false,
+     NO_TEST,
      {"io", "File or other I/O inside the compiled function",
       "Reading or writing files cannot be part of a graph.",
       "Move the I/O out of the compiled function and pass its result in."}},
     {{"deepcopy"},
-     false,
+     NO_TEST,
      {"deepcopy", "copy.deepcopy inside the compiled function",
       "Dynamo does not trace copy.deepcopy.",
       "Copy outside the compiled function; inside it, clone tensors with t.clone()."}},
     {{"generator", "Generator"},
-     false,
+     NO_TEST,
      {"generator", "A Python generator inside the compiled function",
       "Dynamo does not trace every use of generators.",
       "Build a list instead of a generator, or move the generator out of the compiled "
       "function."}},
     {{"context manager", "GenericContextWrappingVariable", "ContextWrappingVariable"},
-     false,
+     NO_TEST,
      {"context_manager", "A context manager that does not support graph breaks",
       "A graph break happened inside a context manager that dynamo cannot split.",
       "Move the context manager outside the compiled region, or remove the graph break "
       "inside it."}},
     {{"C/C++ Python extension", "pybind", "third-party C"},
-     false,
+     NO_TEST,
      {"c_extension", "A C/C++ extension function is called in the compiled function",
       "Dynamo cannot see inside compiled extension code, so it stops the graph there.",
       "Wrap the function as a custom operator (torch.library.custom_op, with a fake "
       "implementation for shapes) so it becomes part of the graph; if it is traceable, "
       "torch.compiler.allow_in_graph; or call it outside the compiled function."}},
     {{"TypeError", "ValueError", "AttributeError", "KeyError", "IndexError"},
-     false,
+     NO_TEST,
      {"user_error", "Tracing your code raised a Python error",
       "The call is wrong as written: it would fail without torch.compile too.",
       "Fix the call named in the reason."}},
     {{"skip function", "marked as skipped", "skip_files", "skipped", "SkipFunctionVariable"},
-     false,
+     NO_TEST,
      {"skipped_function", "A function dynamo is told not to trace",
       "The function is on dynamo's skip list (often a C extension or a library that is not "
       "traceable).",
       "If it is safe to put in a graph, allow it with torch.compiler.allow_in_graph; wrap it "
       "as a custom op (torch.library.custom_op); or call it outside the compiled function."}},
     {{"numpy", "np."},
-     false,
+     NO_TEST,
      {"numpy", "A NumPy call dynamo cannot trace",
       "Dynamo traces a subset of NumPy; this call is outside it.",
       "Use the torch equivalent, or move the NumPy call out of the compiled function."}},
     {{"builtin", "call_function", "C function", "non-Tensor", "torch.*"},
-     false,
+     NO_TEST,
      {"unsupported_call", "A call dynamo cannot put in a graph",
       "A builtin, a C function or a torch function that returns something other than tensors "
       "cannot be traced.",
       "Replace it with a torch operation, or move it out of the compiled function."}},
     {{NULL},
-     false,
+     NO_TEST,
      {"unsupported", "Dynamo could not trace an operation",
       "It stopped the graph before this operation and went on after it.",
       "Read the reason and the graph-break site page it links (if any); rewrite the "
@@ -207,21 +214,28 @@ static const struct rule break_rules[] = {
 
 static const struct rule shape_rules[] = {
     {{"duck sized"},
-     false,
+     NO_TEST,
      {"duck_sizing", "Two dimensions share one symbol because their sizes were equal",
       "Dynamo assumes dimensions that had the same size stay equal (duck sizing).",
       "If they can differ, turn duck sizing off "
       "(torch.fx.experimental._config.use_duck_shape = False) or mark them dynamic "
       "separately."}},
     {{"2 <=", ">= 2"},
-     false,
+     NO_TEST,
      {"zero_one_specialization", "A dynamic size is assumed to be at least 2",
       "Sizes 0 and 1 are special-cased: the compiled code assumes this dimension is at least "
       "2 ({expr}), and a size of 0 or 1 compiles again.",
       "If sizes 0 or 1 occur, mark the dimension with torch._dynamo.mark_unbacked(x, dim) and "
       "state what holds with torch._check(x.size(dim) >= 0), instead of mark_dynamic."}},
+    {{NULL},
+     TWO_SYMBOLS,
+     {"dimensions_equal", "Two dynamic sizes must be equal",
+      "The code needs these sizes to be the same ({expr}), for example the inner dimensions "
+      "of a matrix product; the compiled code holds only while they are.",
+      "Nothing to do if they are always equal. If they can differ, the operation that needs "
+      "them equal would fail in eager mode too."}},
     {{"Eq("},
-     true,
+     CONST_COMPARE,
      {"dimension_specialized", "A dynamic dimension was specialized to one value",
       "The code needs this size's exact value ({expr}): a hard-coded size in view or reshape, "
       "Python arithmetic on the size, or int() of it turns the dynamic dimension into the "
@@ -231,7 +245,7 @@ static const struct rule shape_rules[] = {
       "TORCHDYNAMO_EXTENDED_DEBUG_GUARD_ADDED=\"{expr}\". If the size is really constant, do "
       "not mark it dynamic."}},
     {{NULL},
-     false,
+     NO_TEST,
      {"shape_guard", "A guard on dynamic sizes",
       "The compiled code holds only while this relation between sizes holds ({expr}).",
       "Nothing to do if the relation always holds; otherwise make the code independent of "
@@ -240,24 +254,24 @@ static const struct rule shape_rules[] = {
 
 static const struct rule failure_rules[] = {
     {{"BackendCompilerFailed"},
-     false,
+     NO_TEST,
      {"backend_failed", "The compiler backend raised an error",
       "Dynamo captured the graph, and the backend (Inductor, or the one you chose) failed on "
       "it.",
       "Run with backend=\"aot_eager\" to see whether the error is in Inductor, and report it "
       "with this log; TORCHDYNAMO_REPRO_AFTER=\"aot\" writes a small repro."}},
     {{"RecompileLimitExceeded", "CacheLimitExceeded", "cache_size_limit", "recompile_limit"},
-     false,
+     NO_TEST,
      {"limit_exceeded", "The recompile limit stopped compilation",
       "The function recompiled too often; see its recompile reasons.",
       "Fix the cause of the recompiles; raising the limit only hides it."}},
     {{"Unsupported"},
-     false,
+     NO_TEST,
      {"unsupported_fullgraph", "Dynamo could not trace the function",
       "With fullgraph=True (or in export) a graph break is an error.",
       "Remove the graph break (see its reason), or compile without fullgraph=True."}},
     {{NULL},
-     false,
+     NO_TEST,
      {"compile_failed", "Compilation failed", "An exception stopped the compilation of this frame.",
       "Read the exception; run with torch._dynamo.config.suppress_errors = False and "
       "TORCH_LOGS=\"+dynamo\" to see where it comes from."}},
@@ -265,7 +279,7 @@ static const struct rule failure_rules[] = {
 
 static const struct rule limit_rules[] = {
     {{NULL},
-     false,
+     NO_TEST,
      {"recompile_limit", "The recompile limit was hit: the function runs in eager mode now",
       "It was compiled {limit} times, and dynamo gave up on it; later calls are not compiled. "
       "One of the causes of its recompiles went unfixed.",
@@ -275,7 +289,7 @@ static const struct rule limit_rules[] = {
 
 static const struct rule frame_rules[] = {
     {{NULL},
-     false,
+     NO_TEST,
      {"many_compiles", "A function was compiled many times",
       "Each compilation costs time; so many suggest that something changes on every call, "
       "even below the recompile limit.",
@@ -323,6 +337,31 @@ static bool is_literal(struct tl_str s)
     return digit;
 }
 
+/* "Eq(s1, s2)": a relation between two symbolic sizes. */
+static bool two_symbols(struct tl_str text)
+{
+    long at = tl_str_find(text, "Eq(");
+    if (at < 0)
+        return false;
+    const char *p = text.p + at + 3, *end = text.p + text.n;
+    for (int k = 0; k < 2; k++) {
+        if (p >= end || (*p != 's' && *p != 'u'))
+            return false;
+        p++;
+        const char *d = p;
+        while (p < end && *p >= '0' && *p <= '9')
+            p++;
+        if (p == d)
+            return false;
+        if (k == 0) {
+            if (end - p < 2 || p[0] != ',' || p[1] != ' ')
+                return false;
+            p += 2;
+        }
+    }
+    return p < end && *p == ')';
+}
+
 /* "EXPR == LITERAL": where the literal starts, or -1. */
 static long const_compare(struct tl_str text)
 {
@@ -342,11 +381,13 @@ const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str te
     const struct table *tb = &tables[t];
     for (size_t i = 0; i < tb->n; i++) {
         const struct rule *r = &tb->rules[i];
-        bool any = r->any[0] == NULL && !r->const_compare;
+        bool any = r->any[0] == NULL && r->test == NO_TEST;
         for (size_t k = 0; k < MAX_ANY && r->any[k] && !any; k++)
             any = tl_str_find(text, r->any[k]) >= 0;
-        if (!any && r->const_compare)
+        if (!any && r->test == CONST_COMPARE)
             any = const_compare(text) >= 0;
+        if (!any && r->test == TWO_SYMBOLS)
+            any = two_symbols(text);
         if (any)
             return &r->advice;
     }

@@ -57,11 +57,6 @@ static const char *intern(struct tl_diag *d, struct tl_str s)
     return p;
 }
 
-static const char *intern_cstr(struct tl_diag *d, const char *s)
-{
-    return s ? intern(d, tl_str_cstr(s)) : NULL;
-}
-
 static struct tl_str trim(struct tl_str s)
 {
     while (s.n && (s.p[0] == ' ' || s.p[0] == '\t' || s.p[0] == '\r' || s.p[0] == '\n')) {
@@ -100,6 +95,18 @@ static void strs_add(struct tl_diag *d, struct tl_diag_strs *l, const char *s, u
     l->s[l->kept++] = s;
 }
 
+struct tl_str tl_diag_function_name(struct tl_str name)
+{
+    static const char resume[] = "torch_dynamo_resume_in_";
+    if (!tl_str_has_prefix(name, resume))
+        return name;
+    struct tl_str rest = tl_str_make(name.p + sizeof(resume) - 1, name.n - (sizeof(resume) - 1));
+    for (size_t i = rest.n; i > 4; i--)
+        if (!memcmp(rest.p + i - 4, "_at_", 4))
+            return tl_str_make(rest.p, i - 4);
+    return rest;
+}
+
 static struct tl_diag_loc loc_of(struct tl_diag *d, const struct tl_diag_fact_loc *f)
 {
     struct tl_diag_loc l = {NULL, 0, NULL, NULL, false};
@@ -107,7 +114,7 @@ static struct tl_diag_loc loc_of(struct tl_diag *d, const struct tl_diag_fact_lo
         return l;
     l.file = intern(d, trim(f->file));
     l.line = f->line;
-    l.function = intern(d, trim(f->function));
+    l.function = intern(d, tl_diag_function_name(trim(f->function)));
     l.code = intern(d, trim(f->code));
     l.def = f->def;
     return l;
@@ -302,12 +309,21 @@ void tl_diag_guard_key(struct tl_str guard, struct tl_buf *key, struct tl_buf *v
     struct tl_buf norm = TL_BUF_INIT;
     straight_quotes(&norm, trim(drop_cid(trim(guard))));
     struct tl_str g = tl_buf_str(&norm);
+    /* A source comment after the guard ("== 200 # elif is") is not part of it. */
+    long hash = tl_str_find(g, " #");
+    if (hash > 0)
+        g = trim(tl_str_make(g.p, (size_t)hash));
     long at;
     struct tl_advice_vars v;
     tl_advice_guard_vars(g, &v);
     if ((at = tl_str_find(g, ". expected ")) >= 0 && tl_str_find(g, "mismatch") >= 0) {
         tl_buf_add(key, g.p, (size_t)at);
-        tl_buf_add(value, g.p + at + 2, g.n - (size_t)at - 2);
+        /* the call's own value: what it had that the compiled code did not expect */
+        long actual = tl_str_find(tl_str_make(g.p + at, g.n - (size_t)at), ", actual ");
+        if (actual >= 0)
+            tl_buf_add(value, g.p + at + actual + 2, g.n - (size_t)at - (size_t)actual - 2);
+        else
+            tl_buf_add(value, g.p + at + 2, g.n - (size_t)at - 2);
     } else if (v.value.p) {
         size_t pre = (size_t)(v.value.p - g.p);
         tl_buf_add(key, g.p, pre);
@@ -349,12 +365,15 @@ static struct tl_diag_recompile *recompile_of(struct tl_diag *d, const struct tl
         memset(&d->recompiles[i], 0, sizeof(d->recompiles[i]));
         d->recompiles[i].function = function;
         d->recompiles[i].where = *where;
+        d->recompiles[i].log_line = d->at_line;
         d->nrecompiles++;
     }
     return &d->recompiles[i];
 }
 
-static void add_guard(struct tl_diag *d, struct tl_diag_recompile *r, struct tl_str text)
+/* Count a failing guard (once per recompile) and record its value. */
+static void add_guard(struct tl_diag *d, struct tl_diag_recompile *r, struct tl_str text,
+                      bool count)
 {
     struct tl_buf key = TL_BUF_INIT, value = TL_BUF_INIT;
     tl_diag_guard_key(text, &key, &value);
@@ -379,7 +398,8 @@ static void add_guard(struct tl_diag *d, struct tl_diag_recompile *r, struct tl_
         tl_buf_release(&ex);
         g->advice = tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(g->example));
     }
-    g->count++;
+    if (count)
+        g->count++;
     strs_add(d, &g->values, intern(d, tl_buf_str(&value)), TL_DIAG_MAX_VALUES);
     tl_buf_release(&key);
     tl_buf_release(&value);
@@ -400,8 +420,8 @@ void tl_diag_recompile(struct tl_diag *d, const struct tl_compile_id *cid,
     r->count++;
     strs_add(d, &r->cids, cid_text(d, cid), TL_DIAG_MAX_CIDS);
     /* The guards of one recompile name each earlier compile id whose check failed, often with
-     * the same guard against another value: one reason of this recompile, and its first value
-     * (the check of the latest compile id, which the log lists first). */
+     * the same guard against another value: one reason of this recompile, with all its values
+     * (for `c == 1.5`, the value each earlier compilation was made for). */
     const char **seen = tl_xcalloc(nguards ? nguards : 1, sizeof(*seen));
     size_t nseen = 0;
     for (size_t i = 0; i < nguards; i++) {
@@ -411,10 +431,10 @@ void tl_diag_recompile(struct tl_diag *d, const struct tl_compile_id *cid,
         bool dup = false;
         for (size_t j = 0; j < nseen && !dup; j++)
             dup = seen[j] == k;
-        if (!dup && k) {
+        if (k && !dup)
             seen[nseen++] = k;
-            add_guard(d, r, guards[i]);
-        }
+        if (k)
+            add_guard(d, r, guards[i], !dup);
         tl_buf_release(&key);
         tl_buf_release(&value);
     }
@@ -473,6 +493,7 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
                     b->explanation.p ? b->explanation.p : "", (int)b->hint.n,
                     b->hint.p ? b->hint.p : "");
         n->advice = tl_advice_match(TL_ADVICE_GRAPH_BREAK, tl_buf_str(&all));
+        n->log_line = d->at_line;
         tl_buf_release(&all);
         d->nbreaks++;
     }
@@ -525,6 +546,7 @@ void tl_diag_failure(struct tl_diag *d, const struct tl_compile_id *cid,
     x->backward = f->backward;
     x->forward_node = intern(d, trim(f->forward_node));
     x->forward_where = loc_of(d, &f->forward_where);
+    x->log_line = d->at_line;
     struct tl_buf all = TL_BUF_INIT;
     tl_buf_addf(&all, "%s\n%s", type ? type : "", reason ? reason : "");
     x->advice = tl_advice_match(TL_ADVICE_FAILURE, tl_buf_str(&all));
@@ -553,6 +575,7 @@ void tl_diag_limit(struct tl_diag *d, const struct tl_compile_id *cid,
     x->last_reason = intern(d, tl_buf_str(&reason));
     tl_buf_release(&reason);
     x->cid = cid_text(d, cid);
+    x->log_line = d->at_line;
     x->advice = tl_advice_match(TL_ADVICE_LIMIT, tl_str_cstr(x->limit_name ? x->limit_name : ""));
     if (x->last_reason)
         x->reason_advice = tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(x->last_reason));
@@ -566,9 +589,57 @@ void tl_diag_symbol(struct tl_diag *d, struct tl_str symbol, struct tl_str sourc
     tl_map_put(&d->symbols, symbol, (void *)intern(d, trim(source)));
 }
 
+void tl_diag_dynamic(struct tl_diag *d, const struct tl_compile_id *cid, struct tl_str symbol,
+                     struct tl_str value, struct tl_str source, struct tl_str range,
+                     const struct tl_diag_fact_loc *where)
+{
+    if (cid)
+        tl_diag_compile_id(d, cid);
+    struct tl_diag_dynamic x = {intern(d, trim(symbol)), intern(d, trim(value)),
+                                intern(d, trim(source)), intern(d, trim(range)),
+                                loc_of(d, where),        cid_text(d, cid)};
+    for (uint32_t i = 0; i < d->ndynamic; i++)
+        if (d->dynamic[i].symbol == x.symbol && d->dynamic[i].source == x.source &&
+            d->dynamic[i].cid == x.cid)
+            return;
+    d->ndynamic_all++;
+    if (d->ndynamic < TL_DIAG_MAX_CIDS)
+        d->dynamic[d->ndynamic++] = x;
+}
+
 const char *tl_diag_symbol_source(const struct tl_diag *d, struct tl_str symbol)
 {
     return tl_map_get(&d->symbols, trim(symbol));
+}
+
+/* expr with every symbol (s0, u3) whose source is known replaced by it, or NULL. */
+static const char *readable(struct tl_diag *d, const char *expr)
+{
+    if (!expr)
+        return NULL;
+    struct tl_buf b = TL_BUF_INIT;
+    bool changed = false;
+    for (const char *p = expr; *p;) {
+        bool start =
+            p == expr || !((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
+                           p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9'));
+        if (start && (*p == 's' || *p == 'u') && p[1] >= '0' && p[1] <= '9') {
+            const char *e = p + 1;
+            while (*e >= '0' && *e <= '9')
+                e++;
+            const char *src = tl_map_get(&d->symbols, tl_str_make(p, (size_t)(e - p)));
+            if (src) {
+                tl_buf_adds(&b, src);
+                changed = true;
+                p = e;
+                continue;
+            }
+        }
+        tl_buf_addch(&b, *p++);
+    }
+    const char *r = changed ? intern(d, tl_buf_str(&b)) : NULL;
+    tl_buf_release(&b);
+    return r;
 }
 
 void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
@@ -586,6 +657,8 @@ void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
         x.source = tl_diag_symbol_source(d, s->symbol);
     x.value = intern(d, trim(s->value));
     x.range = intern(d, trim(s->range));
+    if (x.kind == TL_SPEC_GUARD)
+        x.readable = readable(d, x.expr);
     x.where = loc_of(d, &s->where);
     x.cid = cid_text(d, cid);
     /* One row per kind, symbol, expression and place; another compile id counts. */
@@ -606,6 +679,7 @@ void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
     x.advice = tl_advice_match(TL_ADVICE_SHAPE, tl_buf_str(&text));
     tl_buf_release(&text);
     x.count = 1;
+    x.log_line = d->at_line;
     TL_GROW(d->specs, d->nspecs + 1, d->specs_alloc);
     d->specs[d->nspecs++] = x;
 }
@@ -656,7 +730,8 @@ void tl_diag_finish(struct tl_diag *d)
         add_finding(d, TL_FIND_LIMIT, i, 1e9 + 5e7, &alloc);
     for (uint32_t i = 0; i < d->nrecompiles; i++) {
         struct tl_diag_recompile *r = &d->recompiles[i];
-        qsort(r->guards, r->nguards, sizeof(*r->guards), cmp_guard);
+        if (r->nguards)
+            qsort(r->guards, r->nguards, sizeof(*r->guards), cmp_guard);
         r->advice =
             r->nguards ? r->guards[0].advice : tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(""));
         add_finding(d, TL_FIND_RECOMPILE, i, 1e6 + 1e3 * r->count, &alloc);
@@ -681,6 +756,6 @@ void tl_diag_finish(struct tl_diag *d)
         if (!said)
             add_finding(d, TL_FIND_FRAME, i, 5e5 + f->compiles, &alloc);
     }
-    qsort(d->findings, d->nfindings, sizeof(*d->findings), cmp_finding);
-    (void)intern_cstr;
+    if (d->nfindings)
+        qsort(d->findings, d->nfindings, sizeof(*d->findings), cmp_finding);
 }

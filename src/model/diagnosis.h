@@ -58,7 +58,8 @@ struct tl_diag_break {
     struct tl_diag_loc locs[TL_DIAG_MAX_LOCS];
     uint32_t nlocs;
     struct tl_diag_strs cids;
-    bool fell_back; /* "Skipping the function and falling back to eager" */
+    bool fell_back;    /* "Skipping the function and falling back to eager" */
+    uint64_t log_line; /* the first log line that said it (text logs), 0 when unknown */
     const struct tl_advice *advice;
 };
 
@@ -79,6 +80,7 @@ struct tl_diag_recompile {
     struct tl_diag_guard *guards;
     uint32_t nguards, guards_alloc;
     struct tl_diag_strs cids;
+    uint64_t log_line;
     const struct tl_advice *advice; /* of its most frequent guard */
 };
 
@@ -91,10 +93,19 @@ enum tl_diag_spec_kind {
 struct tl_diag_spec {
     enum tl_diag_spec_kind kind;
     const char *symbol, *expr, *source, *value, *range;
+    const char *readable; /* expr with its symbols replaced by their sources; NULL: same */
     struct tl_diag_loc where;
     const char *cid;
     uint32_t count; /* the same one again (another compile id) */
+    uint64_t log_line;
     const struct tl_advice *advice;
+};
+
+/* A dimension that was made dynamic (a symbol was created for it). */
+struct tl_diag_dynamic {
+    const char *symbol, *value, *source, *range;
+    struct tl_diag_loc where;
+    const char *cid;
 };
 
 struct tl_diag_failure {
@@ -105,6 +116,7 @@ struct tl_diag_failure {
     bool backward;            /* a failure of the backward graph */
     const char *forward_node; /* the forward node with the backward failure's seq_nr */
     struct tl_diag_loc forward_where;
+    uint64_t log_line;
     const struct tl_advice *advice;
 };
 
@@ -115,6 +127,7 @@ struct tl_diag_limit {
     uint64_t limit;
     const char *last_reason;
     const char *cid;
+    uint64_t log_line;
     const struct tl_advice *advice;
     const struct tl_advice *reason_advice; /* the advice of its last reason */
 };
@@ -186,9 +199,15 @@ struct tl_diag {
     uint32_t cache[2][3]; /* [fx_graph, aotautograd][hit, miss, bypass] */
     bool have_cache;
     struct tl_map symbols; /* symbol -> its source, from create_symbol (text logs) */
+    struct tl_diag_dynamic dynamic[TL_DIAG_MAX_CIDS]; /* the first dynamic dimensions */
+    uint32_t ndynamic, ndynamic_all;
 
     struct tl_diag_finding *findings; /* after tl_diag_finish() */
     uint32_t nfindings;
+
+    /* The log line the facts being added come from (a text log's), set by the caller before
+     * each fact; findings remember the first. 0: unknown. */
+    uint64_t at_line;
 };
 
 void tl_diag_init(struct tl_diag *d);
@@ -251,8 +270,16 @@ void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
                   const struct tl_diag_fact_spec *s);
 /** A symbol was created for a source ("s77" for "L['x'].size()[0]"), for later guards. */
 void tl_diag_symbol(struct tl_diag *d, struct tl_str symbol, struct tl_str source);
+/** A dimension made dynamic: the symbol created for its source, with its value and range. */
+void tl_diag_dynamic(struct tl_diag *d, const struct tl_compile_id *cid, struct tl_str symbol,
+                     struct tl_str value, struct tl_str source, struct tl_str range,
+                     const struct tl_diag_fact_loc *where);
 /** The source of a symbol given to tl_diag_symbol(), or NULL. */
 const char *tl_diag_symbol_source(const struct tl_diag *d, struct tl_str symbol);
+
+/** The function a frame is part of: "fn" for fn and its resume functions
+ * ("torch_dynamo_resume_in_fn_at_61"). */
+struct tl_str tl_diag_function_name(struct tl_str name);
 
 /** Group what came in into findings, most costly first. */
 void tl_diag_finish(struct tl_diag *d);

@@ -14,5 +14,7 @@ extern const char tl_asset_query_js[];
 extern const char tl_asset_failures_css[];
 extern const char tl_asset_dump_css[];
 extern const char tl_asset_diagnosis_css[];
+extern const char tl_asset_textlog_css[];
+extern const char tl_asset_textlog_js[];
 
 #endif

@@ -91,18 +91,28 @@ static void advice(struct tl_buf *out, const struct tl_advice *a, const struct t
     tl_buf_release(&t);
 }
 
-static void open_finding(struct tl_buf *out, const char *cls, const char *label)
+/* lines: where findings link the log line that says them ("log.html#L"), NULL for none. */
+static void open_finding(struct tl_buf *out, const char *cls, const char *label, uint64_t log_line,
+                         const char *line_href)
 {
     tl_buf_adds(out, "<li class='finding ");
     tl_buf_adds(out, cls);
     tl_buf_adds(out, "'><span class='label'>");
     tl_buf_adds(out, label);
     tl_buf_adds(out, "</span> ");
+    if (line_href && log_line) {
+        tl_buf_adds(out, "<a class='line' href=\"");
+        tl_html_attr_cstr(out, line_href);
+        tl_buf_addf(out, "%llu\">line %llu</a> ", (unsigned long long)log_line,
+                    (unsigned long long)log_line);
+    }
 }
 
-static void failure(struct tl_buf *out, const struct tl_diag_failure *x, const char *href)
+static void failure(struct tl_buf *out, const struct tl_diag_failure *x, const char *href,
+                    const char *lines)
 {
-    open_finding(out, "sev-failure", x->fell_back_to_eager ? "Failed, ran in eager" : "Failed");
+    open_finding(out, "sev-failure", x->fell_back_to_eager ? "Failed, ran in eager" : "Failed",
+                 x->log_line, lines);
     cid_link(out, href, x->cid);
     tl_buf_adds(out, " <code>");
     text(out, x->type);
@@ -127,7 +137,8 @@ static void failure(struct tl_buf *out, const struct tl_diag_failure *x, const c
     advice(out, x->advice, NULL);
 }
 
-static void limit(struct tl_buf *out, const struct tl_diag_limit *x, const char *href)
+static void limit(struct tl_buf *out, const struct tl_diag_limit *x, const char *href,
+                  const char *lines)
 {
     char num[32] = "";
     struct tl_advice_vars v;
@@ -136,7 +147,7 @@ static void limit(struct tl_buf *out, const struct tl_diag_limit *x, const char 
         snprintf(num, sizeof(num), "%llu", (unsigned long long)x->limit);
         v.limit = tl_str_cstr(num);
     }
-    open_finding(out, "sev-failure", "Recompile limit hit");
+    open_finding(out, "sev-failure", "Recompile limit hit", x->log_line, lines);
     loc(out, &x->where);
     if (x->limit_name) {
         tl_buf_adds(out, " (<code>");
@@ -152,11 +163,18 @@ static void limit(struct tl_buf *out, const struct tl_diag_limit *x, const char 
     }
     tl_buf_addch(out, '\n');
     advice(out, x->advice, &v);
+    if (x->reason_advice) {
+        struct tl_advice_vars rv;
+        tl_advice_guard_vars(tl_str_cstr(x->last_reason ? x->last_reason : ""), &rv);
+        tl_buf_adds(out, "<p>Its last reason:</p>\n");
+        advice(out, x->reason_advice, &rv);
+    }
 }
 
-static void recompile(struct tl_buf *out, const struct tl_diag_recompile *x, const char *href)
+static void recompile(struct tl_buf *out, const struct tl_diag_recompile *x, const char *href,
+                      const char *lines)
 {
-    open_finding(out, "sev-warning", "Recompiles");
+    open_finding(out, "sev-warning", "Recompiles", x->log_line, lines);
     tl_buf_addf(out, "%u &times; ", x->count);
     loc(out, &x->where);
     tl_buf_adds(out, "\n<table class='guards'><tr><th>Failing guard</th><th>Times</th>"
@@ -182,9 +200,10 @@ static void recompile(struct tl_buf *out, const struct tl_diag_recompile *x, con
     advice(out, x->advice, &v);
 }
 
-static void graph_break(struct tl_buf *out, const struct tl_diag_break *x, const char *href)
+static void graph_break(struct tl_buf *out, const struct tl_diag_break *x, const char *href,
+                        const char *lines)
 {
-    open_finding(out, "sev-warning", "Graph break");
+    open_finding(out, "sev-warning", "Graph break", x->log_line, lines);
     tl_buf_addf(out, "%u &times; <code>", x->count);
     text(out, x->reason);
     tl_buf_adds(out, "</code>\n<ul class='locs'>\n");
@@ -199,6 +218,9 @@ static void graph_break(struct tl_buf *out, const struct tl_diag_break *x, const
         tl_buf_adds(out, "</li>\n");
     }
     tl_buf_adds(out, "</ul>\n");
+    if (x->fell_back)
+        tl_buf_adds(out, "<p>Dynamo could not handle it: the function was skipped and runs in "
+                         "eager mode.</p>\n");
     if (x->explanation || x->hint) {
         tl_buf_adds(out, "<p class='pytorch'>PyTorch says: ");
         text(out, x->explanation);
@@ -211,12 +233,14 @@ static void graph_break(struct tl_buf *out, const struct tl_diag_break *x, const
     advice(out, x->advice, NULL);
 }
 
-static void spec(struct tl_buf *out, const struct tl_diag_spec *x, const char *href)
+static void spec(struct tl_buf *out, const struct tl_diag_spec *x, const char *href,
+                 const char *lines)
 {
     open_finding(out, "sev-info",
                  x->kind == TL_SPEC_SPECIALIZED ? "Specialized"
                  : x->kind == TL_SPEC_DUCK      ? "Duck sized"
-                                                : "Shape guard");
+                                                : "Shape guard",
+                 x->log_line, lines);
     const char *what = x->source ? x->source : x->symbol;
     if (what) {
         tl_buf_adds(out, "<code>");
@@ -232,6 +256,11 @@ static void spec(struct tl_buf *out, const struct tl_diag_spec *x, const char *h
         tl_buf_adds(out, what ? ": <code>" : "<code>");
         text(out, x->expr);
         tl_buf_adds(out, "</code>");
+        if (x->readable) {
+            tl_buf_adds(out, ", that is <code>");
+            text(out, x->readable);
+            tl_buf_adds(out, "</code>");
+        }
     } else if (x->value) {
         tl_buf_adds(out, " = <code>");
         text(out, x->value);
@@ -258,9 +287,10 @@ static void spec(struct tl_buf *out, const struct tl_diag_spec *x, const char *h
     advice(out, x->advice, &v);
 }
 
-static void frame(struct tl_buf *out, const struct tl_diag_frame *x, const char *href)
+static void frame(struct tl_buf *out, const struct tl_diag_frame *x, const char *href,
+                  const char *lines)
 {
-    open_finding(out, "sev-warning", "Compiled many times");
+    open_finding(out, "sev-warning", "Compiled many times", 0, lines);
     tl_buf_addf(out, "%u &times; ", x->compiles);
     loc(out, &x->where);
     tl_buf_addch(out, '\n');
@@ -298,15 +328,19 @@ static void totals(struct tl_buf *out, const struct tl_diag *d, const char *href
             tl_buf_adds(out, i ? ", " : " ");
             if (d->largest[i].cid)
                 cid_link(out, href, d->largest[i].cid);
-            else
+            if (d->largest[i].name) {
+                tl_buf_adds(out, d->largest[i].cid ? " <code>" : "<code>");
                 text(out, d->largest[i].name);
+                tl_buf_adds(out, "</code>");
+            }
             tl_buf_addf(out, " %llu nodes", (unsigned long long)d->largest[i].nodes);
         }
         tl_buf_adds(out, "</p>\n");
     }
 }
 
-void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *cid_href)
+void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *cid_href,
+                       const char *lines)
 {
     tl_buf_adds(out, "<style>\n");
     tl_buf_adds(out, tl_asset_diagnosis_css);
@@ -323,22 +357,22 @@ void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *
         const struct tl_diag_finding *f = &d->findings[i];
         switch (f->kind) {
         case TL_FIND_FAILURE:
-            failure(out, &d->failures[f->index], cid_href);
+            failure(out, &d->failures[f->index], cid_href, lines);
             break;
         case TL_FIND_LIMIT:
-            limit(out, &d->limits[f->index], cid_href);
+            limit(out, &d->limits[f->index], cid_href, lines);
             break;
         case TL_FIND_RECOMPILE:
-            recompile(out, &d->recompiles[f->index], cid_href);
+            recompile(out, &d->recompiles[f->index], cid_href, lines);
             break;
         case TL_FIND_BREAK:
-            graph_break(out, &d->breaks[f->index], cid_href);
+            graph_break(out, &d->breaks[f->index], cid_href, lines);
             break;
         case TL_FIND_SPEC:
-            spec(out, &d->specs[f->index], cid_href);
+            spec(out, &d->specs[f->index], cid_href, lines);
             break;
         case TL_FIND_FRAME:
-            frame(out, &d->frames[f->index], cid_href);
+            frame(out, &d->frames[f->index], cid_href, lines);
             break;
         }
         tl_buf_adds(out, "</li>\n");

@@ -108,7 +108,7 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
     if (p->custom_header_html)
         tl_buf_adds(out, p->custom_header_html); /* raw by design: the user's own HTML */
     if (p->diag)
-        tl_page_diagnosis(out, p->diag, "#");
+        tl_page_diagnosis(out, p->diag, "#", NULL);
     tl_buf_adds(out, intro);
     tl_page_trie(out, &model->trie, "Stack", &model->strtab, true);
     tl_buf_adds(out, "\n</div>\n<div>\n");

@@ -113,6 +113,15 @@ static void j_advice(struct tl_jw *w, const struct tl_advice *a, const struct tl
     unfill(&f);
 }
 
+static void j_line(struct tl_jw *w, uint64_t line)
+{
+    tl_jw_key(w, "log_line");
+    if (line)
+        tl_jw_u64(w, line);
+    else
+        tl_jw_null(w);
+}
+
 static void j_strs(struct tl_jw *w, const char *key, const struct tl_diag_strs *l)
 {
     tl_jw_key(w, key);
@@ -150,6 +159,7 @@ static void j_breaks(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_kstr(w, "hint", b->hint);
         tl_jw_kstr(w, "url", b->url);
         tl_jw_kbool(w, "fell_back_to_eager", b->fell_back);
+        j_line(w, b->log_line);
         j_advice(w, b->advice, NULL);
         tl_jw_end(w, '}');
     }
@@ -182,6 +192,7 @@ static void j_recompiles(struct tl_jw *w, const struct tl_diag *d)
         }
         tl_jw_end(w, ']');
         j_strs(w, "compile_ids", &r->cids);
+        j_line(w, r->log_line);
         struct tl_advice_vars v;
         vars_of_guard(&v, r->nguards ? r->guards[0].example : NULL);
         j_advice(w, r->advice, &v);
@@ -207,6 +218,7 @@ static void j_specs(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_kstr(w, "kind", spec_kind(s->kind));
         tl_jw_kstr(w, "symbol", s->symbol);
         tl_jw_kstr(w, "expr", s->expr);
+        tl_jw_kstr(w, "readable", s->readable);
         tl_jw_kstr(w, "source", s->source);
         tl_jw_kstr(w, "value", s->value);
         tl_jw_kstr(w, "range", s->range);
@@ -215,6 +227,7 @@ static void j_specs(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_kstr(w, "code", s->where.code);
         tl_jw_kstr(w, "compile_id", s->cid);
         tl_jw_ku64(w, "count", s->count);
+        j_line(w, s->log_line);
         j_advice(w, s->advice, &v);
         tl_jw_end(w, '}');
     }
@@ -236,6 +249,7 @@ static void j_failures(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_kbool(w, "backward", f->backward);
         tl_jw_kstr(w, "forward_node", f->forward_node);
         j_loc_string(w, "forward_location", &f->forward_where);
+        j_line(w, f->log_line);
         j_advice(w, f->advice, NULL);
         tl_jw_end(w, '}');
     }
@@ -262,7 +276,26 @@ static void j_limits(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_kstr(w, "limit_name", l->limit_name);
         tl_jw_kstr(w, "last_reason", l->last_reason);
         tl_jw_kstr(w, "compile_id", l->cid);
+        j_line(w, l->log_line);
         j_advice(w, l->advice, &v);
+        struct tl_advice_vars rv;
+        vars_of_guard(&rv, l->last_reason);
+        tl_jw_key(w, "last_reason_advice");
+        if (l->reason_advice) {
+            struct tl_jw *ww = w;
+            /* j_advice writes its own key: write the object by hand */
+            struct filled f;
+            fill(&f, l->reason_advice, &rv);
+            tl_jw_object(ww);
+            tl_jw_kstr(ww, "category", l->reason_advice->category);
+            tl_jw_kstr(ww, "title", f.title.buf);
+            tl_jw_kstr(ww, "explanation", f.explanation.buf);
+            tl_jw_kstr(ww, "fix", f.fix.buf);
+            tl_jw_end(ww, '}');
+            unfill(&f);
+        } else {
+            tl_jw_null(w);
+        }
         tl_jw_end(w, '}');
     }
     tl_jw_end(w, ']');
@@ -377,6 +410,21 @@ void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
     j_cache(&w, "fx_graph", d->cache[0]);
     j_cache(&w, "aotautograd", d->cache[1]);
     tl_jw_end(&w, '}');
+    tl_jw_key(&w, "dynamic_dimensions");
+    tl_jw_array(&w);
+    for (uint32_t i = 0; i < d->ndynamic; i++) {
+        const struct tl_diag_dynamic *x = &d->dynamic[i];
+        tl_jw_object(&w);
+        tl_jw_kstr(&w, "symbol", x->symbol);
+        tl_jw_kstr(&w, "source", x->source);
+        tl_jw_kstr(&w, "value", x->value);
+        tl_jw_kstr(&w, "range", x->range);
+        j_loc_string(&w, "location", &x->where);
+        tl_jw_kstr(&w, "function", x->where.function);
+        tl_jw_kstr(&w, "compile_id", x->cid);
+        tl_jw_end(&w, '}');
+    }
+    tl_jw_end(&w, ']');
     tl_jw_ku64(&w, "graph_count", d->ngraphs);
     tl_jw_key(&w, "graphs");
     tl_jw_array(&w);
@@ -524,7 +572,7 @@ static void text_finding(struct text *t, const struct tl_diag *d, const struct t
         safe(t, x->limit_name);
         if (x->limit)
             tl_buf_addf(o, " (%llu)", (unsigned long long)x->limit);
-        tl_buf_adds(o, " hit by ");
+        tl_buf_adds(o, " hit ");
         text_loc(t, &x->where);
         tl_buf_addch(o, '\n');
         if (x->last_reason) {
@@ -533,6 +581,12 @@ static void text_finding(struct text *t, const struct tl_diag *d, const struct t
             tl_buf_addch(o, '\n');
         }
         why_fix(t, x->advice, &v);
+        if (x->reason_advice) {
+            struct tl_advice_vars rv;
+            vars_of_guard(&rv, x->last_reason);
+            tl_buf_adds(o, "     Its last reason:\n");
+            why_fix(t, x->reason_advice, &rv);
+        }
     } else if (f->kind == TL_FIND_RECOMPILE) {
         const struct tl_diag_recompile *x = &d->recompiles[f->index];
         paint(t, "1;33", "RECOMPILES");
@@ -561,6 +615,9 @@ static void text_finding(struct text *t, const struct tl_diag *d, const struct t
         tl_buf_addf(o, " x%u: ", x->count);
         safe(t, x->reason);
         tl_buf_addch(o, '\n');
+        if (x->fell_back)
+            tl_buf_adds(o, "     dynamo could not handle it: the function was skipped and runs in "
+                           "eager mode\n");
         for (uint32_t k = 0; k < x->nlocs; k++) {
             tl_buf_adds(o, x->locs[k].def ? "     " : "     at ");
             text_loc(t, &x->locs[k]);
@@ -587,6 +644,10 @@ static void text_finding(struct text *t, const struct tl_diag *d, const struct t
         if (x->expr) {
             tl_buf_adds(o, what ? ": " : " ");
             safe(t, x->expr);
+            if (x->readable) {
+                tl_buf_adds(o, ", that is ");
+                safe(t, x->readable);
+            }
         } else if (x->value) {
             tl_buf_adds(o, " = ");
             safe(t, x->value);
@@ -637,6 +698,33 @@ void tl_summary_text(struct tl_buf *out, const struct tl_diag *d,
         text_finding(&t, d, &d->findings[i], i + 1);
         tl_buf_addch(out, '\n');
     }
+    if (d->ndynamic) {
+        paint(&t, "1", "Dynamic dimensions:");
+        tl_buf_addch(out, '\n');
+        for (uint32_t i = 0; i < d->ndynamic && i < 8; i++) {
+            const struct tl_diag_dynamic *x = &d->dynamic[i];
+            tl_buf_adds(out, "     ");
+            safe(&t, x->source ? x->source : x->symbol);
+            tl_buf_adds(out, " (");
+            safe(&t, x->symbol);
+            if (x->value) {
+                tl_buf_adds(out, " = ");
+                safe(&t, x->value);
+            }
+            if (x->range) {
+                tl_buf_adds(out, ", range ");
+                safe(&t, x->range);
+            }
+            tl_buf_addch(out, ')');
+            if (x->where.file) {
+                tl_buf_adds(out, " at ");
+                text_loc(&t, &x->where);
+            }
+            tl_buf_addch(out, '\n');
+        }
+        if (d->ndynamic_all > 8)
+            tl_buf_addf(out, "     ... %u in all\n", d->ndynamic_all);
+    }
     if (d->nslowest) {
         paint(&t, "1", "Slowest compilations:");
         for (uint32_t i = 0; i < d->nslowest && i < 5; i++) {
@@ -663,6 +751,10 @@ void tl_summary_text(struct tl_buf *out, const struct tl_diag *d,
         for (uint32_t i = 0; i < d->nlargest && i < 5; i++) {
             tl_buf_adds(out, i ? ", " : " ");
             safe(&t, d->largest[i].cid ? d->largest[i].cid : d->largest[i].name);
+            if (d->largest[i].cid && d->largest[i].name) {
+                tl_buf_addch(out, ' ');
+                safe(&t, d->largest[i].name);
+            }
             tl_buf_addf(out, " %llu nodes", (unsigned long long)d->largest[i].nodes);
         }
         tl_buf_addch(out, '\n');

@@ -31,9 +31,11 @@ void tl_summary_text(struct tl_buf *out, const struct tl_diag *d,
 
 /**
  * The Diagnosis section of an index page. A compile id links to cid_href followed by the
- * compile id ("#" for the anchors of a trace's index, "log.html#cid-" for a text log's).
+ * compile id ("#" for the anchors of a trace's index, "log.html#" for a text log's); with
+ * line_href ("log.html#L"), a finding also links the log line that says it.
  */
-void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *cid_href);
+void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *cid_href,
+                       const char *line_href);
 
 /** "file:line" of a location (file alone without a line; "" when unknown). */
 void tl_summary_loc(struct tl_buf *out, const struct tl_diag_loc *l);

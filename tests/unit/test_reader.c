@@ -411,7 +411,7 @@ static void test_tee(void **state)
     for (int k = K_PLAIN; k <= K_ZST; k++) {
         struct tl_reader *r = open_kind((enum kind)k, b.buf, b.len, "tee");
         struct tee_sink s = {TL_BUF_INIT, 0, 0};
-        tl_reader_set_tee(r, tee_fn, &s);
+        assert_int_equal(tl_reader_set_tee(r, tee_fn, &s, NULL), 0);
         struct tl_err err = {TL_ERR_NONE, ""};
         struct tl_str line;
         /* Unread does not feed the tee twice. */
@@ -427,11 +427,35 @@ static void test_tee(void **state)
         tl_buf_release(&s.got);
         tl_reader_free(r);
     }
+    /* A peek before the tee: the tee still gets every byte, the peeked ones first, and the
+     * lines come out as without the peek. */
+    for (int k = K_PLAIN; k <= K_ZST; k++) {
+        struct tl_reader *r = open_kind((enum kind)k, b.buf, b.len, "peek");
+        struct tl_err err = {TL_ERR_NONE, ""};
+        const char *p;
+        size_t n;
+        assert_int_equal(tl_reader_peek(r, 100, &p, &n, &err), 0);
+        assert_int_equal(n, 100);
+        assert_memory_equal(p, b.buf, 100);
+        struct tee_sink s = {TL_BUF_INIT, 0, 0};
+        assert_int_equal(tl_reader_set_tee(r, tee_fn, &s, NULL), 0);
+        struct tl_str line;
+        assert_int_equal(tl_reader_next(r, &line, &err), 1);
+        assert_true(tl_str_eq_cstr(line, "line 0 with some more text"));
+        int got;
+        while ((got = tl_reader_next(r, &line, &err)) == 1)
+            ;
+        assert_int_equal(got, 0);
+        if (s.got.len != b.len || memcmp(s.got.buf, b.buf, b.len) != 0)
+            fail_msg("%s: tee after peek got %zu bytes, want %zu", kind_names[k], s.got.len, b.len);
+        tl_buf_release(&s.got);
+        tl_reader_free(r);
+    }
     /* A failing tee stops the reader with its error. */
     for (int k = K_PLAIN; k <= K_ZST; k++) {
         struct tl_reader *r = open_kind((enum kind)k, b.buf, b.len, "tee2");
         struct tee_sink s = {TL_BUF_INIT, 0, 2};
-        tl_reader_set_tee(r, tee_fn, &s);
+        assert_int_equal(tl_reader_set_tee(r, tee_fn, &s, NULL), 0);
         struct tl_err err = {TL_ERR_NONE, ""};
         struct tl_str line;
         int got;

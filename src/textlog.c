@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One TORCH_LOGS text log (what TORCH_LOGS="recompiles,graph_breaks,dynamic,guards" prints)
+ * into a report folder or a summary: every line goes to the text reader (input/torchlogs.c),
+ * whose messages become facts of the diagnosis, and, with a folder, to log.html, numbered and
+ * tagged with its compile id; at the end index.html (the diagnosis and the compile ids),
+ * summary.json and raw.log. Memory: the diagnosis and one entry per compile id.
+ */
+#include "base/config.h"
+#include "run.h"
+#include "input/torchlogs.h"
+#include "report/summary.h"
+#include "report/textlog.h"
+#include "base/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct textlog {
+    const struct tl_options *opt;
+    struct tl_messages msg;
+    struct tl_diag diag;
+    struct tl_outdir *out;
+    struct tl_outfile page, raw; /* log.html, raw.log */
+    struct tl_arena arena;
+    struct tl_map cid_index; /* display -> index + 1 into cids */
+    struct tl_textlog_cid *cids;
+    size_t ncids, cids_alloc;
+    struct tl_buf scratch;
+};
+
+/* ---- messages into facts ------------------------------------------------------------------ */
+
+static struct tl_diag_fact_loc loc_of(const struct tl_tlog_loc *l, struct tl_str function, bool def)
+{
+    struct tl_diag_fact_loc f;
+    memset(&f, 0, sizeof(f));
+    f.file = l->file;
+    f.line = l->line;
+    f.function = l->function.p ? l->function : function;
+    f.code = l->code;
+    f.def = def;
+    return f;
+}
+
+static void graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
+                        const struct tl_tlog_msg *m)
+{
+    struct tl_diag_fact_break b;
+    memset(&b, 0, sizeof(b));
+    size_t ne1 = m->nexplanations - m->nexplanations2, nh1 = m->nhints - m->nhints2;
+    b.reason = m->reason;
+    b.explanation = ne1 ? m->explanations[0] : TL_STR_NULL;
+    b.hint = nh1 ? m->hints[0] : TL_STR_NULL;
+    b.url = m->url;
+    b.where = loc_of(&m->where, TL_STR_NULL, false);
+    if (m->nframes) {
+        const struct tl_tlog_loc *inner = &m->frames[m->nframes - 1];
+        if (!b.where.function.p)
+            b.where.function = inner->function;
+        if (!b.where.code.p)
+            b.where.code = inner->code;
+        if (!b.where.file.p) {
+            b.where.file = inner->file;
+            b.where.line = inner->line;
+        }
+    }
+    b.fell_back = m->fallback;
+    tl_diag_graph_break(d, cid, &b);
+    if (m->nested && m->reason2.p) {
+        b.reason = m->reason2;
+        b.explanation = m->nexplanations2 ? m->explanations[ne1] : TL_STR_NULL;
+        b.hint = m->nhints2 ? m->hints[nh1] : TL_STR_NULL;
+        tl_diag_graph_break(d, cid, &b);
+    }
+}
+
+/* "torch._dynamo.exc.Unsupported: msg" -> "Unsupported" */
+static struct tl_str exception_type(struct tl_str reason)
+{
+    long colon = tl_str_find(reason, ": ");
+    struct tl_str head = tl_str_make(reason.p, colon >= 0 ? (size_t)colon : reason.n);
+    for (size_t i = 0; i < head.n; i++)
+        if (head.p[i] == ' ')
+            return TL_STR_NULL;
+    const char *dot = head.p + head.n;
+    while (dot > head.p && dot[-1] != '.')
+        dot--;
+    return tl_str_make(dot, (size_t)(head.p + head.n - dot));
+}
+
+static bool is_integer(struct tl_str s)
+{
+    size_t i = s.n && s.p[0] == '-' ? 1 : 0;
+    if (i >= s.n)
+        return false;
+    for (; i < s.n; i++)
+        if (s.p[i] < '0' || s.p[i] > '9')
+            return false;
+    return true;
+}
+
+static void guard_added(struct tl_diag *d, const struct tl_compile_id *cid,
+                        const struct tl_tlog_msg *m)
+{
+    struct tl_diag_fact_spec s;
+    memset(&s, 0, sizeof(s));
+    /* Eq(s77, 5): the size became the constant 5; anything else is a relation it must keep */
+    s.kind = m->symbol.p && is_integer(m->value) ? TL_SPEC_SPECIALIZED : TL_SPEC_GUARD;
+    s.symbol = m->symbol;
+    s.value = m->value;
+    s.expr = m->expr;
+    s.source = m->source;
+    s.where = loc_of(&m->where, TL_STR_NULL, false);
+    tl_diag_spec(d, cid, &s);
+}
+
+static void on_message(void *ctx, const struct tl_tlog_msg *m)
+{
+    struct textlog *t = ctx;
+    struct tl_diag *d = &t->diag;
+    const struct tl_compile_id *cid = m->has_cid ? &m->cid : NULL;
+    d->at_line = m->first_line;
+    struct tl_diag_fact_loc fn = loc_of(&m->where, m->function, true);
+    switch (m->kind) {
+    case TL_TLOG_RECOMPILE: {
+        struct tl_str *g = tl_xcalloc(m->nguards ? m->nguards : 1, sizeof(*g));
+        for (size_t i = 0; i < m->nguards; i++)
+            g[i] = m->guards[i].text;
+        tl_diag_recompile(d, cid, &fn, g, m->nguards);
+        free(g);
+        break;
+    }
+    case TL_TLOG_LIMIT:
+        tl_diag_limit(d, cid, &fn, m->limit_name, m->limit,
+                      m->nguards ? m->guards[0].text : TL_STR_NULL);
+        break;
+    case TL_TLOG_GRAPH_BREAK:
+        graph_break(d, cid, m);
+        break;
+    case TL_TLOG_CREATE_SYMBOL: {
+        tl_diag_symbol(d, m->symbol, m->source);
+        struct tl_diag_fact_loc where = loc_of(&m->where, TL_STR_NULL, false);
+        tl_diag_dynamic(d, cid, m->symbol, m->value, m->source, m->range, &where);
+        break;
+    }
+    case TL_TLOG_DUCK_SIZED: {
+        struct tl_diag_fact_spec s;
+        memset(&s, 0, sizeof(s));
+        s.kind = TL_SPEC_DUCK;
+        s.symbol = m->symbol;
+        s.source = m->source;
+        /* "L['x'].size()[1] == L['x'].size()[0]": the size it was found equal to */
+        const char *first = tl_diag_symbol_source(d, m->symbol);
+        struct tl_buf expr = TL_BUF_INIT;
+        if (first && m->source.p) {
+            tl_buf_addf(&expr, "%.*s == %s", (int)m->source.n, m->source.p, first);
+            s.expr = tl_buf_str(&expr);
+        }
+        s.where = loc_of(&m->where, TL_STR_NULL, false);
+        tl_diag_spec(d, cid, &s);
+        tl_buf_release(&expr);
+        break;
+    }
+    case TL_TLOG_GUARD_ADDED:
+        guard_added(d, cid, m);
+        break;
+    case TL_TLOG_START:
+        if (cid)
+            tl_diag_compile(d, cid, &fn);
+        break;
+    case TL_TLOG_FALLBACK: {
+        struct tl_diag_fact_failure f;
+        memset(&f, 0, sizeof(f));
+        f.type = exception_type(m->reason);
+        f.reason = m->reason;
+        f.where = fn;
+        f.where.def = false;
+        f.fell_back_to_eager = true;
+        tl_diag_failure(d, cid, &f);
+        break;
+    }
+    case TL_TLOG_GRAPH:
+        tl_diag_graph(d, cid, m->graph_name, m->nodes);
+        break;
+    case TL_TLOG_RESTART:
+        break;
+    }
+    d->at_line = 0;
+}
+
+/* ---- the lines ---------------------------------------------------------------------------- */
+
+/* The compile id of a line, counted: its display form, and whether this is its first line. */
+static const char *count_cid(struct textlog *t, const struct tl_tlog_line *l, uint64_t lineno,
+                             bool *first)
+{
+    *first = false;
+    if (!l->has_cid)
+        return NULL;
+    tl_buf_reset(&t->scratch);
+    tl_cid_display(&t->scratch, &l->cid);
+    int created;
+    struct tl_map_entry *e = tl_map_upsert(&t->cid_index, tl_buf_str(&t->scratch), &created);
+    if (created) {
+        TL_GROW(t->cids, t->ncids + 1, t->cids_alloc);
+        t->cids[t->ncids].cid = e->key.p;
+        t->cids[t->ncids].first_line = lineno;
+        t->cids[t->ncids].lines = 0;
+        e->value = (void *)(uintptr_t)++t->ncids;
+        *first = true;
+        tl_diag_compile_id(&t->diag, &l->cid);
+    }
+    struct tl_textlog_cid *c = &t->cids[(uintptr_t)e->value - 1];
+    c->lines++;
+    return c->cid;
+}
+
+static int tee_chunk(void *ctx, const char *p, size_t n, struct tl_err *err)
+{
+    struct tl_outfile *f = ctx;
+    tl_buf_add(&f->buf, p, n);
+    return tl_outfile_maybe_flush(f, err);
+}
+
+static int lines(struct textlog *t, struct tl_reader *r, struct tl_tlog *p, uint64_t *nlines,
+                 struct tl_err *err)
+{
+    struct tl_str line;
+    int got;
+    while ((got = tl_reader_next(r, &line, err)) >= 1) {
+        if (tl_interrupted)
+            return tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
+        uint64_t lineno = tl_reader_lineno(r);
+        *nlines = lineno;
+        if (got == TL_READER_LONG)
+            line = TL_STR_LIT("(a line too long to read)");
+        struct tl_tlog_line l;
+        tl_tlog_split(line, &l);
+        bool first;
+        const char *cid = count_cid(t, &l, lineno, &first);
+        if (t->out) {
+            tl_page_textlog_line(&t->page.buf, lineno, cid, first, line);
+            if (tl_outfile_maybe_flush(&t->page, err) < 0)
+                return -1;
+        }
+        tl_tlog_feed(p, lineno, line);
+    }
+    return got < 0 ? -1 : 0;
+}
+
+struct sink_ctx {
+    struct tl_outfile *f;
+    struct tl_err *err;
+};
+
+static int sink_flush(void *ctx)
+{
+    struct sink_ctx *s = ctx;
+    return tl_outfile_maybe_flush(s->f, s->err);
+}
+
+/* index.html, summary.json, and the ends of log.html and raw.log. */
+static int finish_report(struct textlog *t, const char *name, const struct tl_tlog_stats *st,
+                         struct tl_err *err)
+{
+    tl_page_textlog_tail(&t->page.buf);
+    if (tl_outfile_close(&t->page, err) < 0 || tl_outfile_close(&t->raw, err) < 0)
+        return -1;
+    struct tl_buf json = TL_BUF_INIT;
+    struct tl_summary_source src = {name, "torch_logs"};
+    tl_summary_json(&json, &t->diag, &src, true);
+    int rc = tl_outdir_write(t->out, "summary.json", json.buf, json.len, NULL, err);
+    tl_buf_release(&json);
+    struct tl_outfile f;
+    if (rc < 0 || tl_outfile_open(&f, t->out, "index.html", err) < 0)
+        return -1;
+    struct tl_textlog_index ix = {name,         t->opt->custom_header_html, &t->diag, st->lines,
+                                  st->messages, st->unrecognized,           t->cids,  t->ncids};
+    struct sink_ctx ctx = {&f, err};
+    struct tl_page_sink sink = {&f.buf, sink_flush, &ctx};
+    if (tl_page_textlog_index(&sink, &ix) < 0) {
+        tl_outfile_close(&f, NULL);
+        return -1;
+    }
+    return tl_outfile_close(&f, err);
+}
+
+static int start_report(struct textlog *t, struct tl_reader *r, const char *name,
+                        struct tl_err *err)
+{
+    if (tl_outfile_open(&t->page, t->out, "log.html", err) < 0 ||
+        tl_outfile_open(&t->raw, t->out, "raw.log", err) < 0)
+        return -1;
+    tl_page_textlog_head(&t->page.buf, name);
+    return tl_reader_set_tee(r, tee_chunk, &t->raw, err);
+}
+
+int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const char *name,
+                   struct tl_outdir *out, struct tl_log_summary *sum, struct tl_err *err)
+{
+    struct textlog t;
+    memset(&t, 0, sizeof(t));
+    t.opt = opt;
+    t.out = out;
+    t.msg.opt = opt;
+    t.msg.input = name;
+    t.page.fd = t.raw.fd = -1;
+    tl_buf_init(&t.page.buf, 0);
+    tl_buf_init(&t.raw.buf, 0);
+    tl_buf_init(&t.scratch, 0);
+    tl_arena_init(&t.arena, 16 * 1024);
+    tl_map_init(&t.cid_index, &t.arena);
+    tl_diag_init(&t.diag);
+    struct tl_tlog *p = tl_tlog_new(on_message, &t);
+    memset(sum, 0, sizeof(*sum));
+    if (out)
+        tl_outdir_write_behind(out, !opt->no_threads && !opt->mem_input);
+    int rc = out ? start_report(&t, reader, name, err) : 0;
+    if (rc == 0)
+        rc = lines(&t, reader, p, &sum->lines, err);
+    sum->bytes_in = tl_reader_offset(reader);
+    tl_reader_free(reader);
+    tl_tlog_end(p);
+    tl_diag_finish(&t.diag);
+    const struct tl_tlog_stats *st = tl_tlog_stats(p);
+    if (rc == 0 && out)
+        rc = finish_report(&t, name, st, err);
+    if (rc == 0 && opt->summary != TL_SUMMARY_NONE) {
+        struct tl_buf b = TL_BUF_INIT;
+        struct tl_summary_source src = {name, "torch_logs"};
+        if (opt->summary == TL_SUMMARY_JSON)
+            tl_summary_json(&b, &t.diag, &src, true);
+        else
+            tl_summary_text(&b, &t.diag, &src, opt->color);
+        sum->summary = tl_buf_detach(&b, NULL);
+    }
+    if (rc == 0 && opt->summary == TL_SUMMARY_NONE)
+        tl_say(&t.msg, TL_MSG_INFO,
+               "TORCH_LOGS text: %llu lines, %llu messages, %llu lines not understood",
+               (unsigned long long)st->lines, (unsigned long long)st->messages,
+               (unsigned long long)st->unrecognized);
+    sum->compile_ids = t.ncids;
+    tl_tlog_free(p);
+    tl_outfile_close(&t.page, NULL);
+    tl_outfile_close(&t.raw, NULL);
+    tl_diag_release(&t.diag);
+    tl_map_release(&t.cid_index);
+    tl_arena_release(&t.arena);
+    tl_buf_release(&t.scratch);
+    free(t.cids);
+    return rc;
+}

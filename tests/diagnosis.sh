@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The diagnosis: `tlparse --json` on every TORCH_LOGS text log of ../shared/corpus/torch_logs,
+# on the traces of ../shared/corpus/logs that show failures, graph breaks, caches and
+# recompiles, and on our own fixtures, must give the shape of tlparse-summary/1 and exactly
+# the findings of tests/diagnosis_expected.py (see tests/diagnosis_check.py). Then the three
+# outputs of a text log end to end: --summary and --json write no report; a report folder of
+# a text log holds index.html, log.html, summary.json and raw.log.
+# Usage: tests/diagnosis.sh path/to/tlparse
+set -uo pipefail
+bin=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+shared=${TL_SHARED:-$here/../../shared}
+command -v python3 >/dev/null || { echo "diagnosis: python3 is needed (Debian package python3)"; exit 1; }
+fail=0
+python3 "$here/diagnosis_check.py" "$bin" "$shared" || fail=1
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+bad() { echo "FAIL: $*"; fail=1; }
+# a TORCH_LOGS text log of our own: two ranks interleaved, a glued progress bar, a recompile
+# limit and a graph break
+cat >t.log <<'LOG'
+[rank0]:V1120 14:09:51.149000 1018497 torch/_dynamo/guards.py:2997] [0/1] [__recompiles] Recompiling function fn in /w/m.py:3
+[rank1]:V1120 14:09:51.149000 1018498 torch/_dynamo/guards.py:2997] [0/1] [__recompiles] Recompiling function fn in /w/m.py:3
+[rank0]:V1120 14:09:51.149000 1018497 torch/_dynamo/guards.py:2997] [0/1] [__recompiles]     triggered by the following guard failure(s):
+[rank1]:V1120 14:09:51.149000 1018498 torch/_dynamo/guards.py:2997] [0/1] [__recompiles]     triggered by the following guard failure(s):
+[rank0]:V1120 14:09:51.149000 1018497 torch/_dynamo/guards.py:2997] [0/1] [__recompiles]     - 0/0: tensor 'L['x']' size mismatch at index 0. expected 4, actual 5
+[rank1]:V1120 14:09:51.149000 1018498 torch/_dynamo/guards.py:2997] [0/1] [__recompiles]     - 0/0: tensor 'L['x']' size mismatch at index 0. expected 4, actual 6
+100%|##########| 3/3 [00:01<00:00,  2.00it/s]V1120 14:09:52.000000 1018497 torch/_dynamo/symbolic_convert.py:611] [1/0] [__graph_breaks] Graph break in user code at /w/m.py:9
+V1120 14:09:52.000000 1018497 torch/_dynamo/symbolic_convert.py:611] [1/0] [__graph_breaks] Graph Break Reason: Data-dependent jump
+V1120 14:09:52.000000 1018497 torch/_dynamo/symbolic_convert.py:611] [1/0] [__graph_breaks] User code traceback:
+V1120 14:09:52.000000 1018497 torch/_dynamo/symbolic_convert.py:611] [1/0] [__graph_breaks]   File "/w/m.py", line 9, in g
+V1120 14:09:52.000000 1018497 torch/_dynamo/symbolic_convert.py:611] [1/0] [__graph_breaks]     if x.sum() > 0:
+LOG
+"$bin" t.log --summary >summary.txt 2>err.txt || bad "--summary exit $?"
+[ ! -e tl_out ] || bad "--summary wrote a report"
+grep -q "^tlparse diagnosis of t.log (torch_logs): 2 compile ids" summary.txt || bad "summary head: $(head -1 summary.txt)"
+grep -q "RECOMPILES x2 in fn (defined at /w/m.py:3)" summary.txt || bad "summary: no recompiles x2: $(cat summary.txt)"
+grep -q "GRAPH BREAK x1: Data-dependent jump" summary.txt || bad "summary: no graph break"
+grep -q "at /w/m.py:9 in g: if x.sum() > 0:" summary.txt || bad "summary: graph break location"
+! grep -q $'\033' summary.txt || bad "colour in a summary written to a file"
+"$bin" t.log --json >s.json 2>err.txt || bad "--json exit $?"
+python3 -c 'import json,sys; s=json.load(open("s.json")); assert s["source"]["kind"]=="torch_logs"; assert [r["count"] for r in s["recompiles"]]==[2]; assert s["recompiles"][0]["reasons"][0]["values"]==["actual 5","actual 6"], s["recompiles"][0]["reasons"]' ||
+    bad "--json content"
+"$bin" t.log -o rep --no-browser >out.txt 2>err.txt || bad "report exit $?: $(cat err.txt)"
+for f in index.html log.html summary.json raw.log; do [ -s "rep/$f" ] || bad "rep/$f missing"; done
+cmp -s t.log rep/raw.log || bad "raw.log is not the input"
+grep -q 'TORCH_LOGS text: 11 lines, 3 messages, 0 lines not understood' err.txt || bad "stderr: $(cat err.txt)"
+grep -q 'href="log.html#\[0/1\]"' rep/index.html || bad "index links the compile id to log.html"
+grep -q 'href="log.html#L1"' rep/index.html || bad "index links the finding's log line"
+grep -q '<div id="L7" data-cid="\[1/0\]">' rep/log.html || bad "log.html line 7 carries [1/0]"
+grep -q '<a id="\[1/0\]"></a>' rep/log.html || bad "log.html anchors [1/0]"
+grep -q "tensor &#39;L\[&#39;x&#39;\]&#39;\|tensor 'L\['x'\]'" rep/log.html || bad "log.html holds the escaped line"
+cmp -s <(python3 -c 'import json; s=json.load(open("rep/summary.json")); s["source"]["path"]=""; print(json.dumps(s, sort_keys=True))') \
+    <(python3 -c 'import json; s=json.load(open("s.json")); s["source"]["path"]=""; print(json.dumps(s, sort_keys=True))') ||
+    bad "summary.json of the report differs from --json"
+# log text is escaped everywhere: markup in a guard, a reason, a path and a plain line
+cat >h.log <<'LOG'
+V1120 14:09:51.149000 1 torch/_dynamo/guards.py:2997] [0/1] [__recompiles] Recompiling function f<script>alert(1)</script> in /w/<img src=x onerror=alert(2)>.py:3
+V1120 14:09:51.149000 1 torch/_dynamo/guards.py:2997] [0/1] [__recompiles]     triggered by the following guard failure(s):
+V1120 14:09:51.149000 1 torch/_dynamo/guards.py:2997] [0/1] [__recompiles]     - 0/0: L['x<svg onload=alert(3)>'] == 1
+Graph break in user code at /w/"><script>alert(4)</script>.py:9
+Reason: Unsupported: <iframe src=javascript:alert(5)>
+<script>alert(6)</script>
+LOG
+"$bin" h.log -o hrep --no-browser >/dev/null 2>&1 || bad "hostile text log: exit $?"
+for f in hrep/index.html hrep/log.html; do
+    if grep -qiE '<(script>alert|img src=x|svg onload|iframe src)' "$f"; then
+        bad "$f holds unescaped log text: $(grep -oiE '.{20}<(script>alert|img src=x|svg onload|iframe src).{20}' "$f" | head -2)"
+    fi
+done
+grep -q '&lt;script&gt;alert(6)&lt;/script&gt;' hrep/log.html || bad "log.html lost the escaped line"
+grep -q 'f&lt;script&gt;alert(1)&lt;/script&gt;' hrep/index.html || bad "index.html lost the escaped function name"
+[ "$fail" = 0 ] && echo "diagnosis: text log end to end: ok"
+exit $fail

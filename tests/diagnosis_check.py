@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The diagnosis, checked: `tlparse --json` on each log must give the shape of
+tlparse-summary/1 (every field, every type) and exactly the findings written in
+tests/diagnosis_expected.py for that log (counts, reasons, locations, advice categories).
+
+    diagnosis_check.py TLPARSE SHARED_DIR        check every case (logs of ../shared and ours)
+    diagnosis_check.py TLPARSE SHARED_DIR --dump LOG   print a log's projection (to write cases)
+
+A case names its log relative to SHARED_DIR/corpus ("torch_logs/x.txt", "logs/y.log") or to
+the repository ("fixtures/demo.log"). Cases of ../shared are skipped with one line when it is
+absent (a user's clone); ours always run.
+"""
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import diagnosis_expected  # noqa: E402
+
+# ---- the shape of tlparse-summary/1 ----------------------------------------------------------
+
+STR, INT, NUM, BOOL = "str", "int", "num", "bool"
+OPT = "?"  # suffix: may be null
+
+ADVICE = {"category": STR, "title": STR, "explanation": STR, "fix": STR}
+WHERE = {"file": STR + OPT, "line": INT + OPT, "function": STR + OPT, "code": STR + OPT,
+         "function_start": BOOL}
+SHAPE = {
+    "schema": STR,
+    "source": {"path": STR, "kind": STR},
+    "compile_ids": INT,
+    "findings": [{"kind": STR, "index": INT, "category": STR}],
+    "graph_breaks": [{
+        "reason": STR, "count": INT, "locations": [STR], "where": [WHERE],
+        "compile_ids": [STR], "explanation": STR + OPT, "hint": STR + OPT, "url": STR + OPT,
+        "fell_back_to_eager": BOOL, "log_line": INT + OPT, "advice": ADVICE}],
+    "recompiles": [{
+        "function": STR + OPT, "location": STR + OPT, "count": INT,
+        "reasons": [{"guard": STR, "count": INT, "example": STR, "values": [STR],
+                     "advice": ADVICE}],
+        "compile_ids": [STR], "log_line": INT + OPT, "advice": ADVICE}],
+    "specializations": [{
+        "kind": STR, "symbol": STR + OPT, "expr": STR + OPT, "readable": STR + OPT,
+        "source": STR + OPT, "value": STR + OPT, "range": STR + OPT, "location": STR + OPT,
+        "function": STR + OPT, "code": STR + OPT, "compile_id": STR + OPT, "count": INT,
+        "log_line": INT + OPT, "advice": ADVICE}],
+    "failures": [{
+        "compile_id": STR + OPT, "type": STR + OPT, "reason": STR + OPT, "location": STR + OPT,
+        "fell_back_to_eager": BOOL, "backward": BOOL, "forward_node": STR + OPT,
+        "forward_location": STR + OPT, "log_line": INT + OPT, "advice": ADVICE}],
+    "limits_hit": [{
+        "function": STR + OPT, "location": STR + OPT, "limit": INT + OPT,
+        "limit_name": STR + OPT, "last_reason": STR + OPT, "compile_id": STR + OPT,
+        "log_line": INT + OPT, "advice": ADVICE, "last_reason_advice": "advice?"}],
+    "frames_compiled_many_times": [{
+        "function": STR + OPT, "location": STR + OPT, "compiles": INT,
+        "compile_ids": [STR], "advice": ADVICE}],
+    "compile_time": {"total_s": NUM + OPT,
+                     "slowest": [{"compile_id": STR + OPT, "function": STR + OPT,
+                                  "seconds": NUM}]},
+    "cache": {"fx_graph": {"hit": INT, "miss": INT, "bypass": INT},
+              "aotautograd": {"hit": INT, "miss": INT, "bypass": INT}},
+    "dynamic_dimensions": [{"symbol": STR + OPT, "source": STR + OPT, "value": STR + OPT,
+                            "range": STR + OPT, "location": STR + OPT,
+                            "function": STR + OPT, "compile_id": STR + OPT}],
+    "graph_count": INT,
+    "graphs": [{"compile_id": STR + OPT, "name": STR + OPT, "nodes": INT}],
+}
+
+
+def check_shape(v, shape, path, problems):
+    if isinstance(shape, dict):
+        if not isinstance(v, dict):
+            problems.append(f"{path}: want an object, got {type(v).__name__}")
+            return
+        for k in shape:
+            if k not in v:
+                problems.append(f"{path}.{k}: missing")
+            else:
+                check_shape(v[k], shape[k], f"{path}.{k}", problems)
+        for k in v:
+            if k not in shape:
+                problems.append(f"{path}.{k}: not in the schema (add it to SHAPE)")
+        return
+    if isinstance(shape, list):
+        if not isinstance(v, list):
+            problems.append(f"{path}: want a list, got {type(v).__name__}")
+            return
+        for i, x in enumerate(v):
+            check_shape(x, shape[0], f"{path}[{i}]", problems)
+        return
+    optional = shape.endswith(OPT)
+    kind = shape.rstrip(OPT)
+    if v is None:
+        if not optional:
+            problems.append(f"{path}: null")
+        return
+    if kind == "advice":
+        check_shape(v, ADVICE, path, problems)
+        return
+    ok = {STR: isinstance(v, str), INT: isinstance(v, int) and not isinstance(v, bool),
+          NUM: isinstance(v, (int, float)) and not isinstance(v, bool),
+          BOOL: isinstance(v, bool)}[kind]
+    if not ok:
+        problems.append(f"{path}: want {kind}, got {v!r}")
+
+
+# ---- the projection a case states -----------------------------------------------------------
+
+def cat(a):
+    return a["category"] if a else None
+
+
+def project(s):
+    """What a case states of a summary: the findings in order and each with its key facts."""
+    return {
+        "compile_ids": s["compile_ids"],
+        "findings": [f"{f['kind']}:{f['category']}" for f in s["findings"]],
+        "graph_breaks": [{"reason": b["reason"], "count": b["count"],
+                          "locations": b["locations"], "compile_ids": b["compile_ids"],
+                          "fell_back": b["fell_back_to_eager"], "advice": cat(b["advice"])}
+                         for b in s["graph_breaks"]],
+        "recompiles": [{"function": r["function"], "location": r["location"],
+                        "count": r["count"],
+                        "reasons": [(g["guard"], g["count"], cat(g["advice"]))
+                                    for g in r["reasons"]],
+                        "compile_ids": r["compile_ids"], "advice": cat(r["advice"])}
+                       for r in s["recompiles"]],
+        "specializations": [{"kind": x["kind"], "symbol": x["symbol"], "expr": x["expr"],
+                             "source": x["source"], "location": x["location"],
+                             "compile_id": x["compile_id"], "advice": cat(x["advice"])}
+                            for x in s["specializations"]],
+        "failures": [{"compile_id": f["compile_id"], "type": f["type"],
+                      "location": f["location"], "fell_back": f["fell_back_to_eager"],
+                      "advice": cat(f["advice"])} for f in s["failures"]],
+        "limits": [{"function": l["function"], "location": l["location"], "limit": l["limit"],
+                    "limit_name": l["limit_name"], "last_reason": l["last_reason"],
+                    "advice": cat(l["advice"]),
+                    "reason_advice": cat(l["last_reason_advice"])} for l in s["limits_hit"]],
+        "many_compiles": [(f["function"], f["compiles"])
+                          for f in s["frames_compiled_many_times"]],
+        "total_s": None if s["compile_time"]["total_s"] is None
+        else round(s["compile_time"]["total_s"], 3),
+        "cache": [s["cache"]["fx_graph"][k] for k in ("hit", "miss", "bypass")] +
+                 [s["cache"]["aotautograd"][k] for k in ("hit", "miss", "bypass")],
+        "dynamic": [(x["symbol"], x["source"], x["value"]) for x in s["dynamic_dimensions"]],
+        "graphs": [(g["compile_id"], g["name"], g["nodes"]) for g in s["graphs"]],
+    }
+
+
+def resolve(name, shared):
+    if name.startswith("fixtures/"):
+        return os.path.join(HERE, name)
+    return os.path.join(shared, "corpus", name)
+
+
+def run(tlparse, log):
+    p = subprocess.run([tlparse, log, "--json"], capture_output=True, timeout=120)
+    if p.returncode != 0:
+        raise RuntimeError(f"exit {p.returncode}: {p.stderr.decode(errors='replace')[:500]}")
+    return json.loads(p.stdout)
+
+
+def diff(want, got, path=""):
+    out = []
+    if isinstance(want, dict) and isinstance(got, dict):
+        for k in sorted(set(want) | set(got)):
+            if k not in got:
+                out.append(f"{path}.{k}: missing")
+            elif k in want:
+                out += diff(want[k], got[k], f"{path}.{k}")
+        return out
+    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
+        for i, (a, b) in enumerate(zip(want, got)):
+            out += diff(a, b, f"{path}[{i}]")
+        return out
+    if isinstance(want, tuple):
+        want = list(want)
+    if isinstance(got, tuple):
+        got = list(got)
+    if want != got:
+        out.append(f"{path}:\n      want {want!r}\n      got  {got!r}")
+    return out
+
+
+def main(argv):
+    tlparse, shared = argv[1], argv[2]
+    if len(argv) > 4 and argv[3] == "--dump":
+        import pprint
+        s = run(tlparse, resolve(argv[4], shared))
+        pprint.pprint(project(s), width=100, sort_dicts=False)
+        return 0
+    have_shared = os.path.isdir(os.path.join(shared, "corpus"))
+    passed = failed = skipped = 0
+    cases = diagnosis_expected.CASES
+    # Every torch_logs file of the corpus must have a case.
+    if have_shared:
+        for f in sorted(os.listdir(os.path.join(shared, "corpus", "torch_logs"))):
+            if "torch_logs/" + f not in cases:
+                print(f"FAIL torch_logs/{f}: no case in tests/diagnosis_expected.py")
+                failed += 1
+    for name, want in cases.items():
+        log = resolve(name, shared)
+        if not name.startswith("fixtures/") and not have_shared:
+            skipped += 1
+            continue
+        try:
+            s = run(tlparse, log)
+        except Exception as e:  # noqa: BLE001 (the message is the point)
+            print(f"FAIL {name}: {e}")
+            failed += 1
+            continue
+        problems = []
+        check_shape(s, SHAPE, "$", problems)
+        if s.get("schema") != "tlparse-summary/1":
+            problems.append(f"schema is {s.get('schema')!r}")
+        kind = "torch_logs" if name.startswith("torch_logs/") or name.endswith(".txt") and \
+            "torch_logs" in name else None
+        if kind and s["source"]["kind"] != kind:
+            problems.append(f"source.kind is {s['source']['kind']!r}, want {kind!r}")
+        if not problems:
+            problems = diff(want, project(s))
+        if problems:
+            failed += 1
+            print(f"FAIL {name}:")
+            for p in problems[:20]:
+                print("    " + p)
+        else:
+            passed += 1
+    if skipped:
+        print(f"diagnosis: {skipped} cases of ../shared not run (it is not beside this checkout)")
+    print(f"diagnosis: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
