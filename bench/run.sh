@@ -11,8 +11,10 @@
 #                            all of them alternate, so that a before/after comparison sees the
 #                            same machine
 #   BENCH_SHARED=dir         where the shared corpus lives (default ../shared)
-#   BENCH_CALLGRIND=1        also count instructions on a 20 MiB log with callgrind and compare with
-#                            bench/baseline.txt; BENCH_UPDATE_BASELINE=1 rewrites that file
+#   BENCH_CALLGRIND=0        do not count instructions on a 20 MiB log with callgrind (compared with
+#                            bench/baseline.txt, and the diagnosis's share of them);
+#                            BENCH_UPDATE_BASELINE=1 rewrites that file
+#   BENCH_SUMMARY_SIZES="1024"  log sizes for the diagnosis-only rows (--json, no report)
 # Logs are grown from ../shared/corpus/logs/cache_hit_miss.log by ../shared/bench/make_big_trace.py,
 # or, without ../shared, from tests/fixtures/demo.log by scripts/grow_trace.py.
 #
@@ -206,7 +208,39 @@ echo "logs: grown from $SEED    (MB = MiB, warm page cache, best of $RUNS rounds
 echo "$header"
 printf '%s\n' "${rows[@]}"
 
-if [ "${BENCH_CALLGRIND:-0}" = 1 ]; then
+# --summary and --json: the diagnosis alone, no report written; they should run at the speed
+# of reading and decoding, in constant memory.
+echo
+echo "diagnosis only (--json, no report), best of $RUNS:"
+printf '%-24s %8s %8s %8s %12s\n' binary size_MB wall_s MB/s peak_RSS_MB
+for mb in ${BENCH_SUMMARY_SIZES:-1024}; do
+    case $mb in '' | *[!0-9]*) die "BENCH_SUMMARY_SIZES must hold whole MiB numbers, got '$mb'" ;; esac
+    log="$OUT/big$mb.log"
+    make_log "$mb" "$log"
+    bytes=$(stat -c %s "$log")
+    for bin in $TLPARSE; do
+        bw= brss=
+        for round in $(seq "$RUNS"); do
+            warm "$log"
+            t0=$(date +%s%N)
+            /usr/bin/time -v -o "$OUT/time.txt" "$bin" "$log" --json >"$OUT/summary.json" \
+                2>"$OUT/tlparse.stderr" || die "$bin --json failed on $log"
+            t1=$(date +%s%N)
+            w=$(elapsed "$t0" "$t1")
+            if [ -z "$bw" ] || awk -v a="$w" -v b="$bw" 'BEGIN { exit !(a < b) }'; then
+                bw=$w
+                brss=$(time_field 'Maximum resident set size (kbytes)' "$OUT/time.txt")
+            fi
+        done
+        name=$bin
+        [ ${#name} -le 24 ] || name="...${name: -21}"
+        awk -v n="$name" -v b="$bytes" -v w="$bw" -v r="$brss" 'BEGIN {
+            mib = 1048576; ww = (w > 0) ? w : 0.001
+            printf "%-24s %8.1f %8.3f %8.1f %12.1f\n", n, b / mib, w, b / mib / ww, r / 1024 }'
+    done
+done
+
+if [ "${BENCH_CALLGRIND:-1}" = 1 ]; then
     command -v valgrind >/dev/null 2>&1 ||
         die "BENCH_CALLGRIND=1 needs valgrind (Debian package 'valgrind'; scripts/deps.sh bench)"
     log="$OUT/big20.log"
@@ -221,6 +255,10 @@ if [ "${BENCH_CALLGRIND:-0}" = 1 ]; then
     [ -n "$ir" ] || ir=$(sed -n 's/^summary: *\([0-9][0-9]*\).*/\1/p' "$OUT/cg.out" | tail -n 1)
     [ -n "$ir" ] || die "no 'totals:' or 'summary:' line in $OUT/cg.out"
     echo "callgrind: $ir instructions (Ir) on a 20 MiB log"
+    # The diagnosis's share of a full run: its consumer's callbacks, inclusive.
+    diag=$(callgrind_annotate --inclusive=yes "$OUT/cg.out" 2>/dev/null |
+        awk '/[:]diag_(record|finish)[ ]/ { gsub(",", "", $1); s += $1 } END { print s + 0 }')
+    awk -v d="$diag" -v n="$ir" 'BEGIN { printf "callgrind: the diagnosis: %d Ir, %.2f%% of the run\n", d, d * 100 / n }'
     base=
     [ -f "$BASELINE" ] && base=$(grep -E '^[0-9]+$' "$BASELINE" | head -n 1 || true)
     if [ -n "$base" ]; then

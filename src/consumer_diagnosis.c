@@ -18,6 +18,7 @@
 #include "input/envelope.h"
 #include "report/summary.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,9 @@ struct diag_consumer {
     struct tl_map seq;     /* "frame/fcid seq_nr" -> struct seq_node */
     struct deferred_break *breaks;
     size_t nbreaks, breaks_alloc;
+    /* The recompile limit the log's dynamo_config gives (0: none seen), and its name. */
+    uint64_t limit;
+    const char *limit_name;
 };
 
 static struct tl_str keep(struct diag_consumer *c, struct tl_str s)
@@ -153,6 +157,49 @@ static void failure(struct diag_consumer *c, struct tl_diag *d, const struct tl_
     tl_diag_failure(d, cid, &f);
 }
 
+/* The recompile limit in a metrics record's dynamo_config (a JSON text in a string):
+ * "recompile_limit": 8 (or, before PyTorch 2.6, "cache_size_limit": 8). */
+static void note_limit(struct diag_consumer *c, const struct tl_record *r)
+{
+    struct tl_str cfg = tl_env_str(r->env->key[TL_K_COMPILATION_METRICS], "dynamo_config");
+    static const char *const names[] = {"recompile_limit", "cache_size_limit"};
+    for (size_t i = 0; cfg.p && i < TL_ARRAY_LEN(names); i++) {
+        char key[40];
+        snprintf(key, sizeof(key), "\"%s\": ", names[i]);
+        long at = tl_str_find(cfg, key);
+        if (at < 0)
+            continue;
+        c->limit = strtoull(cfg.p + at + strlen(key), NULL, 10);
+        c->limit_name = names[i];
+        return;
+    }
+}
+
+/* A function compiled as many times as the limit allows hit it (the trace has no message
+ * for it): the frames the diagnosis counted, against the limit the config gave. */
+static void limits_hit(struct diag_consumer *c, struct tl_diag *d)
+{
+    if (!c->limit)
+        return;
+    for (uint32_t i = 0; i < d->nframes; i++) {
+        const struct tl_diag_frame *f = &d->frames[i];
+        if (f->compiles < c->limit)
+            continue;
+        struct tl_diag_fact_loc where;
+        memset(&where, 0, sizeof(where));
+        where.file = f->where.file ? tl_str_cstr(f->where.file) : TL_STR_NULL;
+        where.line = f->where.line;
+        where.function = f->where.function ? tl_str_cstr(f->where.function) : TL_STR_NULL;
+        where.def = true;
+        /* its last reason: the most frequent failing guard of its recompiles */
+        struct tl_str last = TL_STR_NULL;
+        for (uint32_t k = 0; k < d->nrecompiles; k++)
+            if (d->recompiles[k].function == f->function && d->recompiles[k].nguards)
+                last = tl_str_cstr(d->recompiles[k].guards[0].example);
+        tl_diag_limit(d, NULL, &where, tl_str_cstr(c->limit_name), c->limit, last);
+    }
+}
+
 /* A compilation_metrics record: the compilation, its time and graph, its recompile, its
  * restarts (graph breaks) and its failure. */
 static void metrics(struct diag_consumer *c, struct tl_log *log, const struct tl_record *r)
@@ -161,6 +208,7 @@ static void metrics(struct diag_consumer *c, struct tl_log *log, const struct tl
     const struct tl_metrics *m = r->metrics;
     struct tl_diag_fact_loc fn = function_loc(m);
     flush_breaks(c, d, m, r->cid_ok ? &r->cid : NULL);
+    note_limit(c, r);
     if (!r->cid_ok) {
         if (m->fail.type.p)
             failure(c, d, NULL, m);
@@ -439,6 +487,7 @@ static int diag_finish(void *self, struct tl_log *log, struct tl_err *err)
 {
     struct diag_consumer *c = self;
     flush_breaks(c, &log->diag, NULL, NULL);
+    limits_hit(c, &log->diag);
     tl_diag_finish(&log->diag);
     log->diag_ready = true;
     if (!log->out)

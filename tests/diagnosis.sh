@@ -72,5 +72,57 @@ for f in hrep/index.html hrep/log.html; do
 done
 grep -q '&lt;script&gt;alert(6)&lt;/script&gt;' hrep/log.html || bad "log.html lost the escaped line"
 grep -q 'f&lt;script&gt;alert(1)&lt;/script&gt;' hrep/index.html || bad "index.html lost the escaped function name"
+# a backward failure naming an autograd seq_nr is traced to the forward node with that seq_nr
+python3 - <<'PY'
+import hashlib, json
+P = "V1121 10:00:00.000000 1 torch/x.py:1] "
+CID = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
+def entry(env, payload=None):
+    env = dict(env, **CID)
+    if payload is not None:
+        env["has_payload"] = hashlib.md5(payload.encode()).hexdigest()
+    out = P + json.dumps(env) + "\n"
+    if payload is not None:
+        out += "".join("\t" + l + "\n" for l in payload.split("\n"))
+    return out
+fw = """class GraphModule(torch.nn.Module):
+    def forward(self, primals_1: "f32[4]"):
+         # File: /w/m.py:11 in fn, code: y = x * 2
+        # seq_nr: 6
+        mul: "f32[4]" = torch.ops.aten.mul.Tensor(primals_1, 2)
+         # File: /w/m.py:12 in fn, code: z = y.sin()
+        # seq_nr: 7
+        sin: "f32[4]" = torch.ops.aten.sin.default(mul)
+        return (sin, mul)"""
+with open("bwd.log", "w") as f:
+    f.write(entry({"aot_forward_graph": {}}, fw))
+    f.write(entry({"bwd_compilation_metrics": {"fail_type": "RuntimeError",
+        "fail_reason": "Function CosBackward0 (seq_nr=7) returned an invalid gradient"}}))
+PY
+"$bin" bwd.log --json >bwd.json 2>err.txt || bad "bwd.log: exit $?: $(cat err.txt)"
+python3 -c 'import json; f=json.load(open("bwd.json"))["failures"]; assert len(f)==1 and f[0]["backward"] and f[0]["forward_node"]=="sin" and f[0]["forward_location"]=="/w/m.py:12", f' ||
+    bad "the backward failure is not traced to the forward node sin at /w/m.py:12: $(grep -A12 failures bwd.json | head -14)"
+# a trace of a function compiled as often as its dynamo_config allows: the limit was hit
+python3 - <<'PY'
+import json
+P = "V1121 10:00:00.000000 1 torch/x.py:1] "
+cfg = json.dumps({"cache_size_limit": 8, "accumulated_cache_size_limit": 256})
+with open("limit.log", "w") as f:
+    for k in range(8):
+        m = {"co_name": "fn", "co_filename": "/w/p.py", "co_firstlineno": 3, "dynamo_config": cfg,
+             "recompile_reason": "0/%d: L['c'] == %d.5" % (k - 1, k) if k else None}
+        f.write(P + json.dumps({"compilation_metrics": m, "frame_id": 0, "frame_compile_id": k,
+                                "attempt": 0}) + "\n")
+PY
+"$bin" limit.log --json >limit.json 2>err.txt || bad "limit.log: exit $?: $(cat err.txt)"
+python3 -c '
+import json
+s = json.load(open("limit.json"))
+l = s["limits_hit"]
+assert len(l) == 1 and l[0]["function"] == "fn" and l[0]["limit"] == 8 and l[0]["limit_name"] == "cache_size_limit", l
+assert l[0]["last_reason_advice"]["category"] == "constant_number", l
+assert s["findings"][0]["kind"] == "limit", s["findings"]
+r = s["recompiles"][0]
+assert r["count"] == 7 and r["reasons"][0]["guard"] == "L['"'"'c'"'"'] == <value>", r' || bad "the limit hit in limit.log is not found: $(grep -A8 limits_hit limit.json | head -10)"
 [ "$fail" = 0 ] && echo "diagnosis: text log end to end: ok"
 exit $fail
