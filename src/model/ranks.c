@@ -1,0 +1,811 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The analyses of a multi-rank run (spec modes.md §1.5-1.13): compile-id divergence, the
+ * cache, collective and tensor-meta groups, the graph runtime analysis, the execution-order
+ * summary and the divergence of the ranks' diagnoses; also the runtime trace's thread id and
+ * the collectives-parity counts of one compile folder. Pure functions of the rank summaries:
+ * no file, no page. Depends on base only.
+ */
+#include "base/config.h"
+#include "model/ranks.h"
+#include "base/buf.h"
+#include "base/map.h"
+#include "base/xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+
+static bool usable(const struct tl_rank_summary *s)
+{
+    return s->error == NULL;
+}
+
+/* ---- small helpers ------------------------------------------------------------------------- */
+
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "<prefix>a, <prefix>b" of the ranks list[0..n) (ascending), repeated numbers once. */
+static const char *rank_list(struct tl_arena *arena, const uint32_t *list, size_t n,
+                             const char *prefix, bool dedupe)
+{
+    struct tl_buf b = TL_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        if (dedupe && i > 0 && list[i] == list[i - 1])
+            continue;
+        if (b.len)
+            tl_buf_adds(&b, ", ");
+        tl_buf_adds(&b, prefix);
+        tl_buf_addu(&b, list[i]);
+    }
+    const char *s = tl_arena_memdupz(arena, b.buf, b.len);
+    tl_buf_release(&b);
+    return s;
+}
+
+/*
+ * Group the ranks by value: values[i] is rank i's value, NULL when it takes no part. Groups
+ * come in order of their lowest rank (the summaries are ascending), ranks ascending in each.
+ */
+static void group_ranks(struct tl_rank_groups *out, const struct tl_rank_summary *ranks,
+                        const char *const *values, size_t n, struct tl_arena *arena)
+{
+    struct tl_arena tmp;
+    struct tl_map map;
+    tl_arena_init(&tmp, 0);
+    tl_map_init(&map, &tmp);
+    size_t *group_of = tl_arena_calloc(&tmp, n ? n : 1, sizeof(*group_of));
+    size_t ngroups = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!values[i])
+            continue;
+        int created = 0;
+        struct tl_map_entry *e = tl_map_upsert(&map, tl_str_cstr(values[i]), &created);
+        if (created)
+            e->value = (void *)(uintptr_t)++ngroups;
+        group_of[i] = (size_t)(uintptr_t)e->value;
+    }
+    out->groups = tl_arena_calloc(arena, ngroups ? ngroups : 1, sizeof(*out->groups));
+    out->n = ngroups;
+    out->diverge = ngroups > 1;
+    size_t *count = tl_arena_calloc(&tmp, ngroups + 1, sizeof(*count));
+    for (size_t i = 0; i < n; i++)
+        count[group_of[i]]++;
+    uint32_t **lists = tl_arena_calloc(&tmp, ngroups + 1, sizeof(*lists));
+    for (size_t g = 1; g <= ngroups; g++)
+        lists[g] = tl_arena_calloc(arena, count[g], sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) {
+        size_t g = group_of[i];
+        if (!g)
+            continue;
+        struct tl_rank_group *grp = &out->groups[g - 1];
+        if (!grp->nranks)
+            grp->value = values[i];
+        lists[g][grp->nranks++] = ranks[i].rank;
+    }
+    for (size_t g = 1; g <= ngroups; g++) {
+        struct tl_rank_group *grp = &out->groups[g - 1];
+        grp->ranks = lists[g];
+        grp->ranks_text = rank_list(arena, lists[g], grp->nranks, "", false);
+    }
+    tl_map_release(&map);
+    tl_arena_release(&tmp);
+}
+
+/* ---- §1.5 compile-id divergence ---------------------------------------------------------- */
+
+/* The rank's compile ids sorted, each once. */
+static const char **id_set(struct tl_arena *tmp, const struct tl_rank_summary *s, size_t *len)
+{
+    const char **v = tl_arena_calloc(tmp, s->ncompile_ids ? s->ncompile_ids : 1, sizeof(*v));
+    size_t n = 0;
+    for (size_t i = 0; i < s->ncompile_ids; i++)
+        v[n++] = nz(s->compile_ids[i]);
+    qsort(v, n, sizeof(*v), cmp_cstr);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || strcmp(v[m - 1], v[i]) != 0)
+            v[m++] = v[i];
+    *len = m;
+    return v;
+}
+
+static bool compile_ids_diverge(const struct tl_rank_summary *ranks, size_t n)
+{
+    struct tl_arena tmp;
+    tl_arena_init(&tmp, 0);
+    const char **base = NULL;
+    size_t nbase = 0;
+    bool diverge = false;
+    for (size_t i = 0; i < n && !diverge; i++) {
+        if (!usable(&ranks[i]))
+            continue;
+        size_t len = 0;
+        const char **set = id_set(&tmp, &ranks[i], &len);
+        if (!base) {
+            base = set;
+            nbase = len;
+            continue;
+        }
+        if (len != nbase) {
+            diverge = true;
+            break;
+        }
+        for (size_t k = 0; k < len; k++)
+            if (strcmp(set[k], base[k]) != 0) {
+                diverge = true;
+                break;
+            }
+    }
+    tl_arena_release(&tmp);
+    return diverge;
+}
+
+/* ---- §1.9 graph runtime analysis --------------------------------------------------------- */
+
+double tl_ranks_ms(double ns)
+{
+    return round(ns / 1e6 * 1000.0) / 1000.0;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+    const struct tl_runtime_row *x = a;
+    const struct tl_runtime_row *y = b;
+    int c = strcmp(x->graph_id, y->graph_id);
+    if (c)
+        return c;
+    return x->graph_index < y->graph_index ? -1 : x->graph_index > y->graph_index;
+}
+
+static size_t runtime_records(const struct tl_rank_summary *s)
+{
+    size_t k = 0;
+    for (size_t j = 0; j < s->nruntime; j++)
+        k += s->runtime[j].nops > 0;
+    return k;
+}
+
+static void runtime_analysis(struct tl_ranks *out, const struct tl_rank_summary *ranks, size_t n,
+                             struct tl_arena *arena)
+{
+    size_t len = 0;
+    size_t nwith = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!usable(&ranks[i]))
+            continue;
+        size_t k = runtime_records(&ranks[i]);
+        if (!k)
+            continue;
+        if (nwith++ == 0)
+            len = k;
+        else if (k != len)
+            out->runtime_mismatch = true;
+    }
+    out->has_runtime = nwith > 0;
+    if (!nwith || out->runtime_mismatch)
+        return;
+
+    /* Per rank with records: its graphs and their totals, in lookup order. */
+    struct tl_arena tmp;
+    tl_arena_init(&tmp, 0);
+    double **totals = tl_arena_calloc(&tmp, n, sizeof(*totals));
+    const char ***graphs = tl_arena_calloc(&tmp, n, sizeof(*graphs));
+    for (size_t i = 0; i < n; i++) {
+        const struct tl_rank_summary *s = &ranks[i];
+        if (!usable(s) || !runtime_records(s))
+            continue;
+        totals[i] = tl_arena_calloc(&tmp, len, sizeof(double));
+        graphs[i] = tl_arena_calloc(&tmp, len, sizeof(char *));
+        size_t k = 0;
+        for (size_t j = 0; j < s->nruntime; j++) {
+            const struct tl_rank_runtime *r = &s->runtime[j];
+            if (!r->nops)
+                continue;
+            double t = 0;
+            for (size_t o = 0; o < r->nops; o++)
+                t += r->ops[o].estimated_runtime_ns;
+            totals[i][k] = t;
+            graphs[i][k] = nz(r->graph);
+            k++;
+        }
+    }
+    out->rows = tl_arena_calloc(arena, len, sizeof(*out->rows));
+    out->nrows = len;
+    for (size_t g = 0; g < len; g++) {
+        struct tl_runtime_row *row = &out->rows[g];
+        bool first = true;
+        double fast = 0, slow = 0;
+        row->graph_index = g;
+        for (size_t i = 0; i < n; i++) {
+            if (!totals[i])
+                continue;
+            double t = totals[i][g];
+            if (first) {
+                row->graph_id = graphs[i][g];
+                fast = slow = t;
+                row->fastest_rank = row->slowest_rank = ranks[i].rank;
+                first = false;
+                continue;
+            }
+            /* <= and >= over ascending ranks: ties go to the higher rank (§1.9) */
+            if (t <= fast) {
+                fast = t;
+                row->fastest_rank = ranks[i].rank;
+            }
+            if (t >= slow) {
+                slow = t;
+                row->slowest_rank = ranks[i].rank;
+            }
+        }
+        row->delta_ms = tl_ranks_ms(slow - fast);
+        row->fastest_ms = tl_ranks_ms(fast);
+        row->slowest_ms = tl_ranks_ms(slow);
+    }
+    qsort(out->rows, len, sizeof(*out->rows), cmp_rows);
+    tl_arena_release(&tmp);
+}
+
+/* ---- §1.10 collective sequences, §1.12 tensor meta --------------------------------------- */
+
+static void schedule_groups(struct tl_ranks *out, const struct tl_rank_summary *ranks, size_t n,
+                            struct tl_arena *arena)
+{
+    for (size_t i = 0; i < n && !out->has_schedules; i++)
+        for (size_t j = 0; usable(&ranks[i]) && j < ranks[i].nschedules; j++)
+            if (ranks[i].schedules[j].nops)
+                out->has_schedules = true;
+    if (!out->has_schedules)
+        return;
+    const char **values = tl_arena_calloc(arena, n, sizeof(*values));
+    struct tl_buf b = TL_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        if (!usable(&ranks[i]))
+            continue;
+        tl_buf_reset(&b);
+        bool any = false;
+        for (size_t j = 0; j < ranks[i].nschedules; j++) {
+            const struct tl_rank_schedule *r = &ranks[i].schedules[j];
+            for (size_t o = 0; o < r->nops; o++) {
+                if (any)
+                    tl_buf_addch(&b, ',');
+                tl_buf_adds(&b, nz(r->ops[o]));
+                any = true;
+            }
+        }
+        values[i] = tl_arena_memdupz(arena, b.buf, b.len);
+    }
+    tl_buf_release(&b);
+    group_ranks(&out->schedules, ranks, values, n, arena);
+}
+
+static int cmp_meta(const void *a, const void *b)
+{
+    const struct tl_rank_meta *const *x = a;
+    const struct tl_rank_meta *const *y = b;
+    int c = strcmp(nz((*x)->graph), nz((*y)->graph));
+    if (c)
+        return c;
+    return *x < *y ? -1 : *x > *y; /* stable: the summary's order */
+}
+
+static void meta_groups(struct tl_ranks *out, const struct tl_rank_summary *ranks, size_t n,
+                        struct tl_arena *arena)
+{
+    const char **values = tl_arena_calloc(arena, n ? n : 1, sizeof(*values));
+    struct tl_buf b = TL_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        const struct tl_rank_summary *s = &ranks[i];
+        if (!usable(s) || !s->nmeta)
+            continue;
+        const struct tl_rank_meta **v = tl_xcalloc(s->nmeta, sizeof(*v));
+        for (size_t j = 0; j < s->nmeta; j++)
+            v[j] = &s->meta[j];
+        qsort(v, s->nmeta, sizeof(*v), cmp_meta);
+        tl_buf_reset(&b);
+        for (size_t j = 0; j < s->nmeta; j++) {
+            if (j)
+                tl_buf_addch(&b, ',');
+            tl_buf_adds(&b, nz(v[j]->fingerprint));
+        }
+        free(v);
+        values[i] = tl_arena_memdupz(arena, b.buf, b.len);
+    }
+    tl_buf_release(&b);
+    group_ranks(&out->meta, ranks, values, n, arena);
+}
+
+/* ---- §1.13 execution order ---------------------------------------------------------------- */
+
+/* What one rank knows of its keys: schedule (ops each followed by a NUL) and cache status. */
+struct key_info {
+    struct tl_buf schedule;
+    bool has_schedule;
+    int cache; /* 0 none, 1 bypass, 2 hit, 3 miss */
+};
+
+struct rank_keys {
+    struct tl_map keys; /* key -> struct key_info */
+};
+
+static int cache_priority(const char *s)
+{
+    if (!s)
+        return 0;
+    if (!strcmp(s, "miss"))
+        return 3;
+    if (!strcmp(s, "hit"))
+        return 2;
+    if (!strcmp(s, "bypass"))
+        return 1;
+    return 0;
+}
+
+static struct key_info *key_info(struct rank_keys *rk, struct tl_arena *tmp, const char *key)
+{
+    int created = 0;
+    struct tl_map_entry *e = tl_map_upsert(&rk->keys, tl_str_cstr(key), &created);
+    if (created) {
+        struct key_info *k = tl_arena_calloc(tmp, 1, sizeof(*k));
+        tl_buf_init(&k->schedule, 0);
+        e->value = k;
+    }
+    return e->value;
+}
+
+static void rank_keys_build(struct rank_keys *rk, const struct tl_rank_summary *s,
+                            struct tl_arena *tmp)
+{
+    struct tl_map folders; /* folder -> key, the first one listed */
+    tl_map_init(&folders, tmp);
+    tl_map_init(&rk->keys, tmp);
+    for (size_t j = 0; j < s->nfolders; j++) {
+        const struct tl_rank_folder *f = &s->folders[j];
+        if (!f->key)
+            continue;
+        int created = 0;
+        struct tl_map_entry *e = tl_map_upsert(&folders, tl_str_cstr(nz(f->folder)), &created);
+        if (created)
+            e->value = (void *)f->key;
+    }
+    for (size_t j = 0; j < s->nschedules; j++) {
+        const struct tl_rank_schedule *r = &s->schedules[j];
+        if (!r->nops)
+            continue;
+        const char *key = tl_map_get(&folders, tl_str_cstr(nz(r->graph)));
+        struct key_info *k = key_info(rk, tmp, key ? key : nz(r->graph));
+        for (size_t o = 0; o < r->nops; o++) {
+            const char *op = nz(r->ops[o]);
+            tl_buf_add(&k->schedule, op, strlen(op) + 1);
+        }
+        k->has_schedule = true;
+    }
+    for (size_t j = 0; j < s->nfolders; j++) {
+        const struct tl_rank_folder *f = &s->folders[j];
+        int p = cache_priority(f->cache_status);
+        if (!f->key || !p)
+            continue;
+        struct key_info *k = key_info(rk, tmp, f->key);
+        if (p > k->cache)
+            k->cache = p;
+    }
+    tl_map_release(&folders);
+}
+
+static void rank_keys_release(struct rank_keys *rk)
+{
+    for (size_t i = 0; i < tl_map_len(&rk->keys); i++) {
+        struct key_info *k = tl_map_at(&rk->keys, i)->value;
+        tl_buf_release(&k->schedule);
+    }
+    tl_map_release(&rk->keys);
+}
+
+static void exec_order(struct tl_exec_order *ex, const struct tl_rank_summary *ranks, size_t n,
+                       struct tl_arena *arena)
+{
+    size_t nordered = 0;
+    size_t longest = 0;
+    for (size_t i = 0; i < n; i++)
+        if (usable(&ranks[i]) && ranks[i].has_exec_order) {
+            nordered++;
+            if (ranks[i].nexec_order > longest)
+                longest = ranks[i].nexec_order;
+        }
+    if (nordered < 2)
+        return;
+    ex->available = true;
+
+    struct tl_arena tmp;
+    tl_arena_init(&tmp, 0);
+    const struct tl_rank_summary **ord = tl_arena_calloc(&tmp, nordered, sizeof(*ord));
+    struct rank_keys *rk = tl_arena_calloc(&tmp, nordered, sizeof(*rk));
+    bool *mark_schedule = tl_arena_calloc(&tmp, nordered, sizeof(bool));
+    bool *mark_cache = tl_arena_calloc(&tmp, nordered, sizeof(bool));
+    const char **key_at = tl_arena_calloc(&tmp, nordered, sizeof(*key_at));
+    struct key_info **info_at = tl_arena_calloc(&tmp, nordered, sizeof(*info_at));
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (usable(&ranks[i]) && ranks[i].has_exec_order) {
+            ord[m] = &ranks[i];
+            rank_keys_build(&rk[m], &ranks[i], &tmp);
+            m++;
+        }
+
+    ex->rows = tl_arena_calloc(arena, longest ? longest : 1, sizeof(*ex->rows));
+    ex->nrows = longest;
+    for (size_t idx = 0; idx < longest; idx++) {
+        struct tl_exec_row *row = &ex->rows[idx];
+        row->index = idx;
+        for (size_t r = 0; r < m; r++) {
+            if (idx >= ord[r]->nexec_order) {
+                key_at[r] = NULL;
+                continue;
+            }
+            key_at[r] = nz(ord[r]->exec_order[idx]);
+            info_at[r] = tl_map_get(&rk[r].keys, tl_str_cstr(key_at[r]));
+        }
+        const char *first_key = NULL;
+        const struct tl_buf *first_schedule = NULL;
+        int first_cache = 0;
+        size_t nschedule = 0, ncache = 0;
+        bool schedule_differs = false, cache_differs = false;
+        for (size_t r = 0; r < m; r++) {
+            if (!key_at[r])
+                continue;
+            if (!first_key)
+                first_key = key_at[r];
+            else if (strcmp(first_key, key_at[r]) != 0)
+                row->order_differs = true;
+            const struct key_info *k = info_at[r];
+            if (k && k->has_schedule) {
+                if (nschedule++ == 0)
+                    first_schedule = &k->schedule;
+                else if (first_schedule->len != k->schedule.len ||
+                         memcmp(first_schedule->buf, k->schedule.buf, k->schedule.len) != 0)
+                    schedule_differs = true;
+            }
+            if (k && k->cache) {
+                if (ncache++ == 0)
+                    first_cache = k->cache;
+                else if (k->cache != first_cache)
+                    cache_differs = true;
+            }
+        }
+        row->schedule_mismatch = nschedule >= 2 && schedule_differs;
+        row->cache_mismatch = ncache >= 2 && cache_differs;
+        if (row->order_differs)
+            ex->order_differs = true;
+        for (size_t r = 0; r < m; r++) {
+            if (!key_at[r])
+                continue;
+            if (row->schedule_mismatch)
+                mark_schedule[r] = true;
+            if (row->cache_mismatch)
+                mark_cache[r] = true;
+        }
+    }
+
+    uint32_t *list = tl_arena_calloc(&tmp, m, sizeof(*list));
+    size_t k = 0;
+    for (size_t r = 0; r < m; r++)
+        if (mark_schedule[r])
+            list[k++] = ord[r]->rank;
+    ex->ranks_schedule = rank_list(arena, list, k, "Rank ", true);
+    k = 0;
+    for (size_t r = 0; r < m; r++)
+        if (mark_cache[r])
+            list[k++] = ord[r]->rank;
+    ex->ranks_cache = rank_list(arena, list, k, "Rank ", true);
+
+    for (size_t r = 0; r < m; r++)
+        rank_keys_release(&rk[r]);
+    tl_arena_release(&tmp);
+}
+
+/* ---- the diagnosis across ranks ----------------------------------------------------------- */
+
+static void divergences(struct tl_ranks *out, const struct tl_rank_summary *ranks, size_t n,
+                        struct tl_arena *arena)
+{
+    static const char *const what[] = {"recompiled", "broke graphs", "failed to compile",
+                                       "hit the recompile limit"};
+    out->divergences = tl_arena_calloc(arena, TL_ARRAY_LEN(what), sizeof(*out->divergences));
+    uint32_t *with = tl_arena_calloc(arena, n ? n : 1, sizeof(*with));
+    uint32_t *without = tl_arena_calloc(arena, n ? n : 1, sizeof(*without));
+    for (size_t w = 0; w < TL_ARRAY_LEN(what); w++) {
+        size_t nwith = 0, nwithout = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!usable(&ranks[i]))
+                continue;
+            const struct tl_rank_diag *d = &ranks[i].diag;
+            uint32_t v = w == 0   ? d->recompiles
+                         : w == 1 ? d->graph_breaks
+                         : w == 2 ? d->failures
+                                  : d->limits;
+            if (v)
+                with[nwith++] = ranks[i].rank;
+            else
+                without[nwithout++] = ranks[i].rank;
+        }
+        if (!nwith || !nwithout)
+            continue;
+        struct tl_rank_divergence *dv = &out->divergences[out->ndivergences++];
+        dv->what = what[w];
+        dv->ranks = rank_list(arena, with, nwith, "Rank ", true);
+        dv->others = rank_list(arena, without, nwithout, "Rank ", true);
+    }
+}
+
+void tl_ranks_analyze(struct tl_ranks *out, const struct tl_rank_summary *ranks, size_t n,
+                      struct tl_arena *arena)
+{
+    memset(out, 0, sizeof(*out));
+    out->ranks = ranks;
+    out->nranks = n;
+    out->exec.ranks_schedule = "";
+    out->exec.ranks_cache = "";
+    if (!ranks)
+        n = out->nranks = 0;
+
+    for (size_t i = 0; i < n; i++)
+        if (usable(&ranks[i]))
+            out->chromium_events += ranks[i].chromium_events;
+
+    out->compile_ids_diverge = compile_ids_diverge(ranks, n);
+
+    const char **cache = tl_arena_calloc(arena, n ? n : 1, sizeof(*cache));
+    for (size_t i = 0; i < n; i++)
+        if (usable(&ranks[i]))
+            cache[i] = nz(ranks[i].cache_sequence);
+    group_ranks(&out->cache, ranks, cache, n, arena);
+
+    runtime_analysis(out, ranks, n, arena);
+    schedule_groups(out, ranks, n, arena);
+    meta_groups(out, ranks, n, arena);
+    exec_order(&out->exec, ranks, n, arena);
+    divergences(out, ranks, n, arena);
+}
+
+/* ---- §1.8 the runtime trace's thread id --------------------------------------------------- */
+
+/* rustc-hash 1.x FxHasher: one word at a time. */
+static uint64_t fx(uint64_t h, uint64_t w)
+{
+    return (((h << 5) | (h >> 59)) ^ w) * UINT64_C(0x517cc1b727220a95);
+}
+
+uint32_t tl_ranks_tid(uint32_t rank, const char *graph)
+{
+    const unsigned char *p = (const unsigned char *)nz(graph);
+    size_t n = strlen((const char *)p);
+    uint64_t h = fx(0, rank);
+    while (n >= 8) {
+        uint64_t w = 0;
+        for (int i = 7; i >= 0; i--)
+            w = (w << 8) | p[i];
+        h = fx(h, w);
+        p += 8;
+        n -= 8;
+    }
+    if (n >= 4) {
+        uint64_t w =
+            (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+        h = fx(h, w);
+        p += 4;
+        n -= 4;
+    }
+    while (n) {
+        h = fx(h, *p++);
+        n--;
+    }
+    h = fx(h, 0xff); /* str's Hash ends with a 0xFF byte */
+    return (uint32_t)h;
+}
+
+/* ---- §1.11 collectives parity ------------------------------------------------------------- */
+
+static const char *const coll_names[TL_COLL__COUNT] = {
+    [TL_COLL_ALL_REDUCE] = "all_reduce", [TL_COLL_REDUCE_SCATTER] = "reduce_scatter",
+    [TL_COLL_ALL_GATHER] = "all_gather", [TL_COLL_BROADCAST] = "broadcast",
+    [TL_COLL_ALL_TO_ALL] = "all_to_all", [TL_COLL_REDUCE] = "reduce",
+};
+
+static int collective_index(const char *op, size_t n)
+{
+    if (!op)
+        return -1;
+    while (n && op[n - 1] == '_')
+        n--;
+    /* the first name of the list found anywhere, then "reduce" on its own */
+    for (int i = 0; i < TL_COLL__COUNT; i++) {
+        size_t k = strlen(coll_names[i]);
+        if (n >= k && memmem(op, n, coll_names[i], k))
+            return i;
+    }
+    return -1;
+}
+
+const char *tl_ranks_collective(const char *op, size_t n)
+{
+    int i = collective_index(op, n);
+    return i < 0 ? NULL : coll_names[i];
+}
+
+void tl_parity_schedule(struct tl_parity_counts *c, const char *const *ops, size_t n)
+{
+    for (size_t i = 0; ops && i < n; i++) {
+        if (!ops[i])
+            continue;
+        int k = collective_index(ops[i], strlen(ops[i]));
+        if (k >= 0)
+            c->n[k]++;
+    }
+}
+
+/* Copy src[0..n) to dst without the `<[^>]*>` matches; returns the length. */
+static size_t strip_tags(char *dst, const char *src, size_t n)
+{
+    size_t o = 0, i = 0;
+    while (i < n) {
+        const char *lt = memchr(src + i, '<', n - i);
+        size_t j = lt ? (size_t)(lt - src) : n;
+        memcpy(dst + o, src + i, j - i);
+        o += j - i;
+        if (!lt)
+            break;
+        const char *gt = j + 1 < n ? memchr(src + j + 1, '>', n - j - 1) : NULL;
+        if (!gt) { /* no '>' after this '<', so none after any later one: keep the rest */
+            memcpy(dst + o, src + j, n - j);
+            o += n - j;
+            break;
+        }
+        i = (size_t)(gt - src) + 1;
+    }
+    return o;
+}
+
+/* Delete `#...` and `//...` up to the newline and the shortest block comments, left to right
+ * (one regex alternation would do the same), in place; returns the new length. */
+static size_t strip_comments(char *b, size_t n)
+{
+    size_t o = 0, i = 0;
+    bool unclosed = false; /* a block comment found no end: no later one will */
+    while (i < n) {
+        size_t j = i;
+        while (j < n && b[j] != '#' && b[j] != '/')
+            j++;
+        memmove(b + o, b + i, j - i);
+        o += j - i;
+        i = j;
+        if (i >= n)
+            break;
+        if (b[i] == '#' || (i + 1 < n && b[i + 1] == '/')) {
+            const char *nl = memchr(b + i, '\n', n - i);
+            i = nl ? (size_t)(nl - b) : n;
+            continue;
+        }
+        if (i + 1 < n && b[i + 1] == '*' && !unclosed) {
+            const char *end = memmem(b + i + 2, n - i - 2, "*/", 2);
+            if (end) {
+                i = (size_t)(end - b) + 2;
+                continue;
+            }
+            unclosed = true;
+        }
+        b[o++] = b[i++];
+    }
+    return o;
+}
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static bool is_word(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static size_t skip_space(const char *b, size_t i, size_t n)
+{
+    while (i < n && is_space(b[i]))
+        i++;
+    return i;
+}
+
+/* b[*i..] starts with lit: move past it. */
+static bool eat(const char *b, size_t *i, size_t n, const char *lit)
+{
+    size_t k = strlen(lit);
+    if (n - *i < k || memcmp(b + *i, lit, k) != 0)
+        return false;
+    *i += k;
+    return true;
+}
+
+/* `\s*\.\s*` */
+static bool dot(const char *b, size_t *i, size_t n)
+{
+    size_t j = skip_space(b, *i, n);
+    if (j >= n || b[j] != '.')
+        return false;
+    *i = skip_space(b, j + 1, n);
+    return true;
+}
+
+/* torch\s*\.\s*ops\s*\.\s*_?c10d_functional\s*\.\s*(\w+)\s*\.\s*default\s*\( at b[i]; on a match
+ * sets the name and *end (past the parenthesis). */
+static bool call_at(const char *b, size_t i, size_t n, size_t *name, size_t *name_len, size_t *end)
+{
+    if (!eat(b, &i, n, "torch") || !dot(b, &i, n) || !eat(b, &i, n, "ops") || !dot(b, &i, n))
+        return false;
+    eat(b, &i, n, "_");
+    if (!eat(b, &i, n, "c10d_functional") || !dot(b, &i, n))
+        return false;
+    size_t s = i;
+    while (i < n && is_word(b[i]))
+        i++;
+    if (i == s)
+        return false;
+    *name = s;
+    *name_len = i - s;
+    if (!dot(b, &i, n) || !eat(b, &i, n, "default"))
+        return false;
+    i = skip_space(b, i, n);
+    if (i >= n || b[i] != '(')
+        return false;
+    *end = i + 1;
+    return true;
+}
+
+void tl_parity_code(struct tl_parity_counts *c, const char *text, size_t n)
+{
+    if (!text || !n)
+        return;
+    char *b = tl_xmalloc(n);
+    n = strip_comments(b, strip_tags(b, text, n));
+    size_t i = 0;
+    while (i < n) {
+        const char *t = memmem(b + i, n - i, "torch", 5);
+        if (!t)
+            break;
+        size_t at = (size_t)(t - b);
+        size_t name = 0, len = 0, end = 0;
+        if (!call_at(b, at, n, &name, &len, &end)) {
+            i = at + 1;
+            continue;
+        }
+        if (len == 11 && memcmp(b + name, "wait_tensor", 11) == 0) {
+            c->waits++;
+        } else {
+            int k = collective_index(b + name, len);
+            if (k >= 0)
+                c->n[k]++;
+        }
+        i = end;
+    }
+    free(b);
+}
+
+void tl_parity_compare(const struct tl_parity_counts *schedule, const struct tl_parity_counts *code,
+                       uint64_t *offset, uint64_t *missing_waits)
+{
+    uint64_t off = 0, total = 0;
+    for (int i = 0; i < TL_COLL__COUNT; i++) {
+        uint64_t s = schedule->n[i], k = code->n[i];
+        off += s > k ? s - k : k - s;
+        total += k;
+    }
+    *offset = off;
+    *missing_waits = total > code->waits ? total - code->waits : 0;
+}

@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What a multi-rank run writes beside the rank_N/ folders (spec modes.md §1.7-1.14): the
+ * landing page index.html from the analyses of model/ranks.h, and the JSON files
+ * runtime_estimations.json, chromium_trace_with_runtime.json, collective_schedules.json and
+ * each rank's collectives_parity.json. Reads no file and knows no path: the driver writes
+ * the bytes. Every value from a log is escaped; the custom header is the one raw field.
+ */
+#include "base/config.h"
+#include "report/landing.h"
+#include "base/json_out.h"
+#include "base/json_write.h"
+#include "base/map.h"
+#include "report/assets.h"
+#include "report/html.h"
+#include "report/pages.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+
+static bool usable(const struct tl_rank_summary *s)
+{
+    return s->error == NULL;
+}
+
+/* ---- the landing page (§1.14) ------------------------------------------------------------ */
+
+static void text(struct tl_buf *out, const char *s)
+{
+    tl_html_text_cstr(out, nz(s));
+}
+
+/* <ul> of "Ranks: 0, 2" items, one per group. */
+static void group_list(struct tl_buf *out, const struct tl_rank_groups *g)
+{
+    tl_buf_adds(out, "<ul>\n");
+    for (size_t i = 0; i < g->n; i++) {
+        tl_buf_adds(out, "<li>Ranks: ");
+        text(out, g->groups[i].ranks_text);
+        tl_buf_adds(out, "</li>\n");
+    }
+    tl_buf_adds(out, "</ul>\n");
+}
+
+static void warning_box(struct tl_buf *out, const struct tl_ranks *r)
+{
+    bool collectives = r->has_schedules && r->schedules.diverge;
+    if (!r->compile_ids_diverge && !r->cache.diverge && !collectives && !r->meta.diverge)
+        return;
+    tl_buf_adds(out, "<div class=\"warning-box\">\n");
+    if (r->compile_ids_diverge)
+        tl_buf_adds(out, "<p><strong>Warning:</strong> Diverging Compilation IDs detected across "
+                         "ranks. Ranks that compile different graphs can hang or time out in "
+                         "their collectives.</p>\n");
+    if (r->cache.diverge) {
+        tl_buf_adds(out, "<p><strong>Warning:</strong> Diverging Cache hit/miss patterns "
+                         "detected across ranks. Ranks that hit the cache where others compile "
+                         "fall out of step, which can cause hangs or timeouts.</p>\n");
+        group_list(out, &r->cache);
+    }
+    if (collectives) {
+        tl_buf_adds(out, "<p><strong>Warning:</strong> Diverging collective operation sequences "
+                         "detected across ranks. Ranks that issue different collectives can "
+                         "hang or time out.</p>\n"
+                         "<p>Ranks grouped by collective operation sequence:</p>\n");
+        group_list(out, &r->schedules);
+    }
+    tl_buf_adds(out, "</div>\n");
+}
+
+static void rank_links(struct tl_buf *out, const struct tl_ranks *r)
+{
+    tl_buf_adds(out, "<p>\nThe report of each rank, as a single-rank run would write it:\n</p>\n"
+                     "<ul>\n");
+    for (size_t i = 0; i < r->nranks; i++) {
+        const struct tl_rank_summary *s = &r->ranks[i];
+        if (usable(s)) {
+            tl_buf_adds(out, "<li><a href=\"rank_");
+            tl_buf_addu(out, s->rank);
+            tl_buf_adds(out, "/index.html\">Rank ");
+            tl_buf_addu(out, s->rank);
+            tl_buf_adds(out, "</a></li>\n");
+        } else {
+            tl_buf_adds(out, "<li>Rank ");
+            tl_buf_addu(out, s->rank);
+            tl_buf_adds(out, ": no report (");
+            text(out, s->error);
+            tl_buf_adds(out, ")</li>\n");
+        }
+    }
+    tl_buf_adds(out, "</ul>\n");
+}
+
+static void runtime_section(struct tl_buf *out, const struct tl_ranks *r)
+{
+    if (!r->has_runtime)
+        return;
+    tl_buf_adds(out, "<h3>Graph Runtime Analysis</h3>\n");
+    if (r->runtime_mismatch) {
+        tl_buf_adds(out, "<p><strong>Runtime analysis not available:</strong> the ranks "
+                         "compiled different numbers of graphs, so their graphs cannot be "
+                         "compared one by one.</p>\n");
+        return;
+    }
+    tl_buf_adds(out, "<p>\nThe estimated runtime of each graph (the sum of its ops' estimates) "
+                     "compared across <strong>");
+    tl_buf_addu(out, r->nranks);
+    tl_buf_adds(out, "</strong> rank(s): the difference between the fastest and the slowest "
+                     "rank.\n</p>\n");
+    for (size_t i = 0; i < r->nrows; i++) {
+        const struct tl_runtime_row *row = &r->rows[i];
+        tl_buf_adds(out, "<p><strong>Graph ");
+        text(out, row->graph_id);
+        tl_buf_adds(out, ":</strong> ");
+        tl_json_write_double(out, row->delta_ms);
+        tl_buf_adds(out, " ms delta (Fastest: Rank ");
+        tl_buf_addu(out, row->fastest_rank);
+        tl_buf_adds(out, " - ");
+        tl_json_write_double(out, row->fastest_ms);
+        tl_buf_adds(out, " ms, Slowest: Rank ");
+        tl_buf_addu(out, row->slowest_rank);
+        tl_buf_adds(out, " - ");
+        tl_json_write_double(out, row->slowest_ms);
+        tl_buf_adds(out, " ms)</p>\n");
+    }
+}
+
+static void exec_section(struct tl_buf *out, const struct tl_exec_order *ex)
+{
+    tl_buf_adds(out, "<h3>Graph Execution-Order Diagnostics</h3>\n"
+                     "<p>\nThis analysis needs the order in which each rank ran its graphs, "
+                     "which is logged when the code is wrapped with "
+                     "<code>torch._inductor.debug.record_and_log_graph_execution_order()</code>."
+                     "\n</p>\n");
+    if (!ex->available) {
+        tl_buf_adds(out, "<p>Execution-order analysis unavailable: fewer than two ranks logged "
+                         "a graph execution order.</p>\n");
+        return;
+    }
+    if (ex->order_differs)
+        tl_buf_adds(out, "<p>Graph execution order differs across ranks.</p>\n");
+    else
+        tl_buf_adds(out, "<p>Graph execution order: Consistent across ranks.</p>\n");
+    if (ex->ranks_schedule && ex->ranks_schedule[0]) {
+        tl_buf_adds(out, "<p><strong>Warning:</strong> Schedule mismatch across ranks: ");
+        text(out, ex->ranks_schedule);
+        tl_buf_adds(out, "</p>\n");
+    } else {
+        tl_buf_adds(out, "<p>Collective schedule: Consistent across ranks.</p>\n");
+    }
+    if (ex->ranks_cache && ex->ranks_cache[0]) {
+        tl_buf_adds(out, "<p><strong>Warning:</strong> Cache hit/miss mismatch across ranks: ");
+        text(out, ex->ranks_cache);
+        tl_buf_adds(out, "</p>\n");
+    } else {
+        tl_buf_adds(out, "<p>Cache hit/miss sequence: Consistent across ranks.</p>\n");
+    }
+}
+
+static void meta_section(struct tl_buf *out, const struct tl_ranks *r)
+{
+    tl_buf_adds(out, "<h3>Tensor Metadata Analysis</h3>\n"
+                     "<p>\nThis compares the inductor tensor metadata (shapes, dtypes, strides) "
+                     "of every graph across ranks.\n</p>\n");
+    if (!r->meta.diverge) {
+        tl_buf_adds(out, "<p>All ranks have matching tensor meta signatures.</p>\n");
+        return;
+    }
+    tl_buf_adds(out, "<p>Ranks exhibit divergent inductor tensor metadata across graphs.</p>\n"
+                     "<p>Ranks grouped by tensor metadata signature:</p>\n");
+    group_list(out, &r->meta);
+}
+
+static void divergence_section(struct tl_buf *out, const struct tl_ranks *r)
+{
+    if (!r->ndivergences)
+        return;
+    tl_buf_adds(out, "<h3>Diagnosis across ranks</h3>\n"
+                     "<p>\nSome ranks compiled differently from the others. A rank that "
+                     "recompiles, breaks a graph or fails where the others do not can issue "
+                     "different collectives and hang; the Diagnosis of each rank's report says "
+                     "why.\n</p>\n<ul>\n");
+    for (size_t i = 0; i < r->ndivergences; i++) {
+        const struct tl_rank_divergence *d = &r->divergences[i];
+        tl_buf_adds(out, "<li><strong>");
+        text(out, d->ranks);
+        tl_buf_adds(out, "</strong> ");
+        text(out, d->what);
+        tl_buf_adds(out, "; ");
+        text(out, d->others);
+        tl_buf_adds(out, " did not.</li>\n");
+    }
+    tl_buf_adds(out, "</ul>\n");
+}
+
+void tl_page_landing(struct tl_buf *out, const struct tl_landing *p)
+{
+    const struct tl_ranks *r = p->ranks;
+    tl_buf_adds(out, "<html>\n<head>\n<meta charset=\"UTF-8\">\n<title>tlparse: all ranks</title>\n"
+                     "<style>\n");
+    tl_buf_adds(out, tl_asset_style_css);
+    tl_buf_adds(out, "</style>\n</head>\n<body>\n<div>\n");
+    if (p->custom_header_html)
+        tl_buf_adds(out, p->custom_header_html); /* raw by design: the user's own HTML */
+    warning_box(out, r);
+    tl_buf_adds(out, "<h2>Multi-Rank TLParse Report</h2>\n<p>\nThis run covers <strong>");
+    tl_buf_addu(out, r->nranks);
+    tl_buf_adds(out, "</strong> rank(s). Click on a rank to see its detailed report.\n</p>\n");
+    if (p->has_chromium)
+        tl_buf_adds(out, "<h3>Chromium Events</h3>\n<p>\nA combined trace of all ranks, one "
+                         "process per rank: <a href='chromium_events.json'>chromium_events.json"
+                         "</a>. Open it in <a href='https://ui.perfetto.dev/'>Perfetto</a>.\n"
+                         "</p>\n");
+    if (r->has_runtime)
+        tl_buf_adds(out, "<h3>Runtime Trace Visualization</h3>\n<p>\nThe estimated runtime of "
+                         "every op: <a href='chromium_trace_with_runtime.json'>"
+                         "chromium_trace_with_runtime.json</a>. One process per rank, one "
+                         "thread per graph, the ops of a graph laid end to end by their "
+                         "estimated duration. Open it in "
+                         "<a href='https://ui.perfetto.dev/'>Perfetto</a>.\n</p>\n");
+    rank_links(out, r);
+    runtime_section(out, r);
+    exec_section(out, &r->exec);
+    meta_section(out, r);
+    divergence_section(out, r);
+    tl_buf_adds(out, "</div>\n");
+    tl_page_query_script(out);
+    tl_buf_adds(out, "</body>\n</html>\n");
+}
+
+/* ---- the JSON files (§1.8, §1.10, §1.11) --------------------------------------------------- */
+
+void tl_ranks_runtime_json(struct tl_buf *out, const struct tl_ranks *r)
+{
+    struct tl_jw w;
+    tl_jw_init(&w, out, true);
+    tl_jw_array(&w);
+    for (size_t i = 0; i < r->nranks; i++) {
+        const struct tl_rank_summary *s = &r->ranks[i];
+        for (size_t j = 0; usable(s) && j < s->nruntime; j++) {
+            const struct tl_rank_runtime *rec = &s->runtime[j];
+            if (!rec->nops)
+                continue;
+            tl_jw_object(&w);
+            tl_jw_ku64(&w, "rank", s->rank);
+            tl_jw_kstr(&w, "graph", nz(rec->graph));
+            tl_jw_key(&w, "ops");
+            tl_jw_array(&w);
+            for (size_t o = 0; o < rec->nops; o++) {
+                tl_jw_object(&w);
+                tl_jw_kstr(&w, "name", nz(rec->ops[o].name));
+                tl_jw_key(&w, "estimated_runtime_ns");
+                tl_jw_f64(&w, rec->ops[o].estimated_runtime_ns);
+                tl_jw_end(&w, '}');
+            }
+            tl_jw_end(&w, ']');
+            tl_jw_end(&w, '}');
+        }
+    }
+    tl_jw_end(&w, ']');
+}
+
+/* Rust's `f as u64`: truncation, saturating, NaN and negatives 0. */
+static uint64_t to_u64(double d)
+{
+    if (!(d > 0))
+        return 0;
+    if (d >= 18446744073709551616.0)
+        return UINT64_MAX;
+    return (uint64_t)d;
+}
+
+/* max(1, ceil(ns / 1000)) microseconds (f64::max ignores a NaN). */
+static uint64_t dur_us(double ns)
+{
+    double d = ceil(ns / 1000.0);
+    return to_u64(d >= 1.0 ? d : 1.0);
+}
+
+static bool has_records(const struct tl_rank_summary *s)
+{
+    for (size_t j = 0; usable(s) && j < s->nruntime; j++)
+        if (s->runtime[j].nops)
+            return true;
+    return false;
+}
+
+/* The thread metadata of the summaries [a, b), which share one rank number. */
+static void thread_events(struct tl_jw *w, const struct tl_rank_summary *a,
+                          const struct tl_rank_summary *b)
+{
+    struct tl_arena tmp;
+    struct tl_map seen; /* tid (4 bytes) -> first graph, in first-appearance order */
+    tl_arena_init(&tmp, 0);
+    tl_map_init(&seen, &tmp);
+    uint32_t rank = a->rank;
+    for (const struct tl_rank_summary *s = a; s < b; s++) {
+        for (size_t j = 0; usable(s) && j < s->nruntime; j++) {
+            const struct tl_rank_runtime *rec = &s->runtime[j];
+            if (!rec->nops)
+                continue;
+            uint32_t tid = tl_ranks_tid(rank, rec->graph);
+            int created = 0;
+            struct tl_map_entry *e =
+                tl_map_upsert(&seen, tl_str_make((const char *)&tid, sizeof(tid)), &created);
+            if (created)
+                e->value = (void *)nz(rec->graph);
+        }
+    }
+    for (size_t i = 0; i < tl_map_len(&seen); i++) {
+        const struct tl_map_entry *e = tl_map_at(&seen, i);
+        uint32_t tid;
+        memcpy(&tid, e->key.p, sizeof(tid));
+        tl_jw_object(w);
+        tl_jw_key(w, "args");
+        tl_jw_object(w);
+        tl_jw_key(w, "name");
+        struct tl_buf name = TL_BUF_INIT;
+        tl_buf_adds(&name, "graph ");
+        tl_buf_adds(&name, e->value);
+        tl_jw_strn(w, name.buf, name.len);
+        tl_buf_release(&name);
+        tl_jw_end(w, '}');
+        tl_jw_kstr(w, "name", "thread_name");
+        tl_jw_kstr(w, "ph", "M");
+        tl_jw_ku64(w, "pid", rank);
+        tl_jw_ku64(w, "tid", tid);
+        tl_jw_end(w, '}');
+
+        tl_jw_object(w);
+        tl_jw_key(w, "args");
+        tl_jw_object(w);
+        tl_jw_ku64(w, "sort_index", i);
+        tl_jw_end(w, '}');
+        tl_jw_kstr(w, "name", "thread_sort_index");
+        tl_jw_kstr(w, "ph", "M");
+        tl_jw_ku64(w, "pid", rank);
+        tl_jw_ku64(w, "tid", tid);
+        tl_jw_end(w, '}');
+    }
+    tl_map_release(&seen);
+    tl_arena_release(&tmp);
+}
+
+void tl_ranks_runtime_trace_json(struct tl_buf *out, const struct tl_ranks *r)
+{
+    struct tl_jw w;
+    tl_jw_init(&w, out, true);
+    tl_jw_array(&w);
+    /* 1. one complete event per op, keys sorted */
+    for (size_t i = 0; i < r->nranks; i++) {
+        const struct tl_rank_summary *s = &r->ranks[i];
+        for (size_t j = 0; usable(s) && j < s->nruntime; j++) {
+            const struct tl_rank_runtime *rec = &s->runtime[j];
+            uint32_t tid = tl_ranks_tid(s->rank, rec->graph);
+            uint64_t ts = 0;
+            for (size_t o = 0; o < rec->nops; o++) {
+                double ns = rec->ops[o].estimated_runtime_ns;
+                uint64_t dur = dur_us(ns);
+                tl_jw_object(&w);
+                tl_jw_key(&w, "args");
+                tl_jw_object(&w);
+                tl_jw_kstr(&w, "graph", nz(rec->graph));
+                tl_jw_ku64(&w, "rank", s->rank);
+                tl_jw_ku64(&w, "runtime_ns", to_u64(ns));
+                tl_jw_end(&w, '}');
+                tl_jw_kstr(&w, "cat", "runtime");
+                tl_jw_ku64(&w, "dur", dur);
+                tl_jw_kstr(&w, "name", nz(rec->ops[o].name));
+                tl_jw_kstr(&w, "ph", "X");
+                tl_jw_ku64(&w, "pid", s->rank);
+                tl_jw_ku64(&w, "tid", tid);
+                tl_jw_ku64(&w, "ts", ts);
+                tl_jw_end(&w, '}');
+                ts = ts > UINT64_MAX - dur ? UINT64_MAX : ts + dur;
+            }
+        }
+    }
+    /* 2. per rank with records, its process name and sort index */
+    for (size_t i = 0; i < r->nranks; i++) {
+        const struct tl_rank_summary *s = &r->ranks[i];
+        if (!has_records(s))
+            continue;
+        bool done = false; /* an earlier summary of the same rank number wrote them */
+        for (size_t k = i; k-- > 0 && r->ranks[k].rank == s->rank;)
+            done = done || has_records(&r->ranks[k]);
+        if (done)
+            continue;
+        struct tl_buf name = TL_BUF_INIT;
+        tl_buf_adds(&name, "Rank ");
+        tl_buf_addu(&name, s->rank);
+        tl_jw_object(&w);
+        tl_jw_key(&w, "args");
+        tl_jw_object(&w);
+        tl_jw_key(&w, "name");
+        tl_jw_strn(&w, name.buf, name.len);
+        tl_jw_end(&w, '}');
+        tl_jw_kstr(&w, "name", "process_name");
+        tl_jw_kstr(&w, "ph", "M");
+        tl_jw_ku64(&w, "pid", s->rank);
+        tl_jw_end(&w, '}');
+        tl_buf_release(&name);
+
+        tl_jw_object(&w);
+        tl_jw_key(&w, "args");
+        tl_jw_object(&w);
+        tl_jw_ku64(&w, "sort_index", s->rank);
+        tl_jw_end(&w, '}');
+        tl_jw_kstr(&w, "name", "process_sort_index");
+        tl_jw_kstr(&w, "ph", "M");
+        tl_jw_ku64(&w, "pid", s->rank);
+        tl_jw_end(&w, '}');
+    }
+    /* 3. per rank, its threads (graphs) in first-appearance order */
+    for (size_t i = 0; i < r->nranks;) {
+        size_t j = i + 1;
+        while (j < r->nranks && r->ranks[j].rank == r->ranks[i].rank)
+            j++;
+        thread_events(&w, &r->ranks[i], &r->ranks[j]);
+        i = j;
+    }
+    tl_jw_end(&w, ']');
+}
+
+void tl_ranks_schedules_json(struct tl_buf *out, const struct tl_ranks *r)
+{
+    struct tl_jw w;
+    tl_jw_init(&w, out, true);
+    tl_jw_array(&w);
+    for (size_t i = 0; i < r->nranks; i++) {
+        const struct tl_rank_summary *s = &r->ranks[i];
+        for (size_t j = 0; usable(s) && j < s->nschedules; j++) {
+            const struct tl_rank_schedule *rec = &s->schedules[j];
+            if (!rec->nops)
+                continue;
+            tl_jw_object(&w);
+            tl_jw_ku64(&w, "rank", s->rank);
+            tl_jw_kstr(&w, "graph", nz(rec->graph));
+            tl_jw_key(&w, "ops");
+            tl_jw_array(&w);
+            for (size_t o = 0; o < rec->nops; o++)
+                tl_jw_str(&w, nz(rec->ops[o]));
+            tl_jw_end(&w, ']');
+            tl_jw_end(&w, '}');
+        }
+    }
+    tl_jw_end(&w, ']');
+}
+
+void tl_parity_json(struct tl_buf *out, const struct tl_parity_entry *e, size_t n)
+{
+    struct tl_jw w;
+    tl_jw_init(&w, out, true);
+    tl_jw_object(&w);
+    tl_jw_kstr(&w, "description",
+               "Difference of # of collectives in scheduler and inductor "
+               "output code and missing wait collectives");
+    tl_jw_key(&w, "graphs");
+    tl_jw_array(&w);
+    for (size_t i = 0; e && i < n; i++) {
+        tl_jw_object(&w);
+        tl_jw_kstr(&w, "graph", nz(e[i].graph));
+        tl_jw_kstr(&w, "compile_id", e[i].compile_id ? e[i].compile_id : "unknown");
+        tl_jw_ku64(&w, "offset", e[i].offset);
+        tl_jw_ku64(&w, "missing_waits", e[i].missing_waits);
+        tl_jw_end(&w, '}');
+    }
+    tl_jw_end(&w, ']');
+    tl_jw_end(&w, '}');
+}
