@@ -49,7 +49,8 @@ fuzz:
 	@ninja -C build-fuzz
 	@fuzz/run.sh build-fuzz $${FUZZ_SECONDS:-60}
 
-# ThreadSanitizer over the threaded paths (raw.log copy, md5 worker) on our fixtures.
+# ThreadSanitizer over the threaded paths (raw.log copy, md5 worker, ranks parsed side by
+# side) on our fixtures.
 tsan:
 	@scripts/deps.sh fuzz
 	@[ -f build-tsan/build.ninja ] || CC=clang cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTL_TESTS=OFF -DCMAKE_C_FLAGS='-O1 -g -fsanitize=thread' -DCMAKE_EXE_LINKER_FLAGS='-fsanitize=thread' >/dev/null
@@ -59,7 +60,14 @@ tsan:
 	for log in tests/fixtures/demo.log tests/fixtures/edge.log "$$tmp/ids.log"; do \
 	    TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/tlparse "$$log" -o "$$tmp/out" --overwrite --no-browser 2>"$$tmp/err" || \
 	    { echo "tsan: $$log failed:"; cat "$$tmp/err"; exit 1; }; \
-	done && echo "tsan: 3 runs, no data race reported"
+	done && mkdir "$$tmp/ranks" && \
+	cp tests/fixtures/demo.log "$$tmp/ranks/dedicated_log_torch_trace_rank_0.log" && \
+	cp tests/fixtures/edge.log "$$tmp/ranks/dedicated_log_torch_trace_rank_1.log" && \
+	cp "$$tmp/ids.log" "$$tmp/ranks/dedicated_log_torch_trace_rank_2.log" && \
+	cp tests/fixtures/demo.log "$$tmp/ranks/dedicated_log_torch_trace_rank_3.log" && \
+	{ TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/tlparse --all-ranks-html "$$tmp/ranks" -j 2 \
+	    -o "$$tmp/mr" --no-browser 2>"$$tmp/err" || { echo "tsan: --all-ranks-html failed:"; cat "$$tmp/err"; exit 1; }; } && \
+	echo "tsan: 4 runs (one of 4 ranks at -j 2), no data race reported"
 
 format:
 	@clang-format -i $(FORMAT_FILES)

@@ -15,6 +15,9 @@
 #                            bench/baseline.txt, and the diagnosis's share of them);
 #                            BENCH_UPDATE_BASELINE=1 rewrites that file
 #   BENCH_SUMMARY_SIZES="1024"  log sizes for the diagnosis-only rows (--json, no report)
+#   BENCH_RANKS="8"          multi-rank rows: this many rank logs (0: none) of
+#   BENCH_RANK_MB=100        this many MiB each, parsed with --all-ranks-html at
+#   BENCH_RANK_JOBS="1 2"    these -j values (wall time and peak RSS, best of BENCH_RUNS)
 # Logs are grown from ../shared/corpus/logs/cache_hit_miss.log by ../shared/bench/make_big_trace.py,
 # or, without ../shared, from tests/fixtures/demo.log by scripts/grow_trace.py.
 #
@@ -237,6 +240,63 @@ for mb in ${BENCH_SUMMARY_SIZES:-1024}; do
         awk -v n="$name" -v b="$bytes" -v w="$bw" -v r="$brss" 'BEGIN {
             mib = 1048576; ww = (w > 0) ? w : 0.001
             printf "%-24s %8.1f %8.3f %8.1f %12.1f\n", n, b / mib, w, b / mib / ww, r / 1024 }'
+    done
+done
+
+# --all-ranks-html: the ranks parsed on a pool of threads; peak memory should be that of the
+# workers, not of the ranks.
+for nranks in ${BENCH_RANKS:-8}; do
+    case $nranks in '' | *[!0-9]*) die "BENCH_RANKS must hold whole numbers, got '$nranks'" ;; esac
+    [ "$nranks" -gt 0 ] || continue
+    rmb=${BENCH_RANK_MB:-100}
+    case $rmb in '' | *[!0-9]* | 0) die "BENCH_RANK_MB must be a positive whole number, got '$rmb'" ;; esac
+    dir="$OUT/ranks${nranks}x$rmb"
+    how="${GEN[*]} --size-mb $rmb --ranks $nranks $SEED"
+    if [ ! -f "$dir/.how" ] || [ "$(cat "$dir/.how")" != "$how" ]; then
+        echo "bench: generating $nranks rank logs of $rmb MiB in $dir ..." >&2
+        rm -rf "$dir"
+        if [ "${GEN[0]}" = scripts/grow_trace.py ]; then
+            mkdir -p "$dir"
+            python3 "${GEN[@]}" --size-mb "$rmb" -o "$dir/dedicated_log_torch_trace_rank_0.log" "$SEED" >&2
+            for r in $(seq 1 $((nranks - 1))); do
+                cp "$dir/dedicated_log_torch_trace_rank_0.log" "$dir/dedicated_log_torch_trace_rank_$r.log"
+            done
+        else
+            python3 "${GEN[@]}" --size-mb "$rmb" --ranks "$nranks" -o "$dir" "$SEED" >&2
+        fi
+        echo "$how" >"$dir/.how"
+    fi
+    total=$(du -cb "$dir"/*.log | tail -n 1 | cut -f1)
+    echo
+    echo "multi-rank (--all-ranks-html): $nranks ranks x $rmb MiB, best of $RUNS:"
+    printf '%-24s %6s %8s %8s %8s %12s\n' binary jobs wall_s user_s MB/s peak_RSS_MB
+    for bin in $TLPARSE; do
+        for jobs in ${BENCH_RANK_JOBS:-1 2}; do
+            bw= bu= brss=
+            for round in $(seq "$RUNS"); do
+                run_no=$((run_no + 1))
+                cat "$dir"/*.log >/dev/null
+                sync
+                t0=$(date +%s%N)
+                /usr/bin/time -v -o "$OUT/time.txt" "$bin" --all-ranks-html "$dir" -j "$jobs" \
+                    -o "$RUNS_DIR/ranks$run_no" --no-browser --no-progress \
+                    >"$OUT/tlparse.stdout" 2>"$OUT/tlparse.stderr" ||
+                    die "$bin --all-ranks-html failed on $dir (stderr in $OUT/tlparse.stderr)"
+                t1=$(date +%s%N)
+                sync
+                w=$(elapsed "$t0" "$t1")
+                if [ -z "$bw" ] || awk -v a="$w" -v b="$bw" 'BEGIN { exit !(a < b) }'; then
+                    bw=$w
+                    bu=$(time_field 'User time (seconds)' "$OUT/time.txt")
+                    brss=$(time_field 'Maximum resident set size (kbytes)' "$OUT/time.txt")
+                fi
+            done
+            name=$bin
+            [ ${#name} -le 24 ] || name="...${name: -21}"
+            awk -v n="$name" -v j="$jobs" -v b="$total" -v w="$bw" -v u="$bu" -v r="$brss" 'BEGIN {
+                mib = 1048576; ww = (w > 0) ? w : 0.001
+                printf "%-24s %6s %8.3f %8.2f %8.1f %12.1f\n", n, j, w, u, b / mib / ww, r / 1024 }'
+        done
     done
 done
 

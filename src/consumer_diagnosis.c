@@ -490,14 +490,8 @@ static int diag_finish(void *self, struct tl_log *log, struct tl_err *err)
     limits_hit(c, &log->diag);
     tl_diag_finish(&log->diag);
     log->diag_ready = true;
-    if (!log->out)
-        return 0;
-    struct tl_buf json = TL_BUF_INIT;
-    struct tl_summary_source src = {log->msg.input, "torch_trace"};
-    tl_summary_json(&json, &log->diag, &src, true);
-    int rc = tl_outdir_write(log->out, "summary.json", json.buf, json.len, NULL, err);
-    tl_buf_release(&json);
-    return rc;
+    (void)err;
+    return 0;
 }
 
 static void diag_destroy(void *self)

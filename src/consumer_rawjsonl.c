@@ -144,6 +144,14 @@ static int rawjsonl_finish(void *self, struct tl_log *log, struct tl_err *err)
     if (tl_outfile_close(&rj->body, err) < 0)
         return -1;
     const struct tl_strtab *st = &log->model.strtab;
+    if (log->strtab_carry) {
+        /* --reference-compat: the reference's table is one for the whole process, so a rank
+         * carries the strings of the ranks parsed before it, its own on top. */
+        for (size_t i = 0; i < st->len; i++)
+            if (st->s[i].p)
+                tl_strtab_set(log->strtab_carry, (uint32_t)i, st->s[i]);
+        st = log->strtab_carry;
+    }
     struct tl_outfile f;
     if (tl_outfile_open(&f, log->out, "raw.jsonl", err) < 0)
         return -1;

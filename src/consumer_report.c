@@ -452,6 +452,7 @@ static int chromium_event(struct report *rp, struct tl_log *log, const struct tl
     tl_buf_adds(&rp->chromium.buf, rp->nchromium ? ",\n  " : "[\n  ");
     tl_json_write_pretty(&rp->chromium.buf, &v, 1);
     rp->nchromium++;
+    log->chromium_events++;
     return tl_outfile_maybe_flush(&rp->chromium, err);
 }
 

@@ -345,14 +345,18 @@ static int current_year(void)
     return tm.tm_year + 1900;
 }
 
-static void log_init(struct tl_log *log, const struct tl_options *opt, struct tl_reader *reader,
-                     const char *path, const char *name, struct tl_outdir *out)
+static void log_init(struct tl_log *log, const struct tl_log_job *job)
 {
+    const struct tl_options *opt = job->opt;
+    const char *name = job->name;
     memset(log, 0, sizeof(*log));
     log->opt = opt;
-    log->reader = reader;
-    log->path = path;
-    log->out = out;
+    log->reader = job->reader;
+    log->path = job->path;
+    log->out = job->out;
+    log->rank_summary = job->rank_summary;
+    log->rank_arena = job->rank_arena;
+    log->strtab_carry = job->strtab_carry;
     /* In-memory runs (the fuzzer) stay single-threaded and deterministic. */
     log->threads = !opt->no_threads && !opt->mem_input;
     log->year = opt->year ? opt->year : current_year();
@@ -389,14 +393,24 @@ static void log_release(struct tl_log *log)
 }
 
 /* The consumers the options choose, in the order they see each record (the diagnosis
- * first: the index page of the report shows it). */
+ * first: the index page of the report shows it; a rank's summary last: it reads back what the
+ * others wrote). */
 static void choose_consumers(struct tl_log *log)
 {
     static const struct tl_consumer_ops *const report[] = {
         &tl_consumer_diagnosis, &tl_consumer_report, &tl_consumer_payloads,
         &tl_consumer_rawjsonl,  &tl_consumer_rawlog, NULL};
+    static const struct tl_consumer_ops *const rank[] = {&tl_consumer_diagnosis,
+                                                         &tl_consumer_report,
+                                                         &tl_consumer_payloads,
+                                                         &tl_consumer_rawjsonl,
+                                                         &tl_consumer_rawlog,
+                                                         &tl_consumer_rank,
+                                                         NULL};
     static const struct tl_consumer_ops *const summary[] = {&tl_consumer_diagnosis, NULL};
-    const struct tl_consumer_ops *const *list = log->out ? report : summary;
+    const struct tl_consumer_ops *const *list = !log->out           ? summary
+                                                : log->rank_summary ? rank
+                                                                    : report;
     for (size_t i = 0; list[i]; i++) {
         log->cons[log->ncons].ops = list[i];
         log->cons[log->ncons].self = list[i]->create(log);
@@ -463,7 +477,7 @@ static void print_stats(struct tl_log *log)
 static char *summary_text(struct tl_log *log)
 {
     struct tl_buf b = TL_BUF_INIT;
-    struct tl_summary_source src = {log->msg.input, "torch_trace"};
+    struct tl_summary_source src = {log->msg.input, "torch_trace", NULL};
     if (log->opt->summary == TL_SUMMARY_JSON)
         tl_summary_json(&b, &log->diag, &src, true);
     else
@@ -471,12 +485,24 @@ static char *summary_text(struct tl_log *log)
     return tl_buf_detach(&b, NULL);
 }
 
-int tl_log_run(const struct tl_options *opt, struct tl_reader *reader, const char *path,
-               const char *name, struct tl_outdir *out, struct tl_log_summary *sum,
-               struct tl_err *err)
+/* summary.json: the diagnosis, and a rank's summary. */
+static int write_summary(struct tl_log *log, struct tl_err *err)
+{
+    struct tl_buf json = TL_BUF_INIT;
+    /* A rank's log is named by its file name: the folder differs from machine to machine,
+     * and a rank's report is the same whichever machine wrote it. */
+    const char *path = log->rank_summary ? log->rank_summary->log : log->msg.input;
+    struct tl_summary_source src = {path, "torch_trace", log->rank_summary};
+    tl_summary_json(&json, &log->diag, &src, true);
+    int rc = tl_outdir_write(log->out, "summary.json", json.buf, json.len, NULL, err);
+    tl_buf_release(&json);
+    return rc;
+}
+
+int tl_log_run(const struct tl_log_job *job, struct tl_log_summary *sum, struct tl_err *err)
 {
     struct tl_log log;
-    log_init(&log, opt, reader, path, name, out);
+    log_init(&log, job);
     choose_consumers(&log);
     int rc = start(&log, err);
     if (rc == 0)
@@ -490,6 +516,8 @@ int tl_log_run(const struct tl_options *opt, struct tl_reader *reader, const cha
     drain_md5(&log);
     if (rc == 0)
         rc = finish(&log, err);
+    if (rc == 0 && log.out)
+        rc = write_summary(&log, err);
     if (rc == 0 && log.opt->summary != TL_SUMMARY_NONE)
         sum->summary = summary_text(&log);
     if (rc == 0 && !(log.opt->summary && log.stats.ok))

@@ -2,8 +2,8 @@
 /*
  * The tlparse command: parse options (the reference's CLI, spec core.md §8, and ours, from
  * one table that also writes --help) and the environment (TLPARSE_YEAR, TLPARSE_NO_THREADS,
- * NO_COLOR), call tl_run(), print a summary on stdout when asked, map the result to an exit
- * code, open the report.
+ * TLPARSE_REFERENCE_COMPAT, NO_COLOR), call tl_run(), print a summary on stdout when asked, map the
+ * result to an exit code, open the report.
  */
 #include "base/config.h"
 #include "tlparse/tlparse.h"
@@ -29,6 +29,11 @@ enum opt_id {
     O_EXPORT,
     O_PROVENANCE,
     O_ALL_RANKS,
+    O_JOBS,
+    O_RANK_ONLY,
+    O_RANK,
+    O_FROM_SUMMARIES,
+    O_REFERENCE_COMPAT,
     O_SUMMARY,
     O_JSON,
     O_PROGRESS,
@@ -60,7 +65,20 @@ static const struct option_spec specs[] = {
     {O_EXPORT, 'e', "export", NULL, "export mode (not yet supported)"},
     {O_PROVENANCE, 'i', "inductor-provenance", NULL,
      "provenance tracking pages (not yet supported)"},
-    {O_ALL_RANKS, 0, "all-ranks-html", NULL, "one report across ranks (not yet supported)"},
+    {O_ALL_RANKS, 0, "all-ranks-html", NULL,
+     "PATH is a folder of rank logs (dedicated_log_torch_trace_rank_N*.log): a report per rank "
+     "in OUT/rank_N and a landing page across them"},
+    {O_JOBS, 'j', "jobs", "N", "with --all-ranks-html: parse N ranks at once [default: cores]"},
+    {O_RANK_ONLY, 0, "rank-only", NULL,
+     "PATH is one rank's log: write its report and summary to OUT (OUT/rank_N on any machine), "
+     "for --from-summaries"},
+    {O_RANK, 0, "rank", "N", "with --rank-only: the log's rank [default: from its name]"},
+    {O_FROM_SUMMARIES, 0, "from-summaries", NULL,
+     "with --all-ranks-html: PATH holds rank_N/ reports of --rank-only runs; add the landing "
+     "page to it"},
+    {O_REFERENCE_COMPAT, 0, "reference-compat", NULL,
+     "with --all-ranks-html: take files in the order the file system lists them, and carry the "
+     "string table across ranks, as the reference does (see README)"},
     {O_SUMMARY, 0, "summary", NULL,
      "print the diagnosis (graph breaks, recompiles, specializations, failures) and write no "
      "report"},
@@ -137,6 +155,16 @@ struct cli {
     int exit_now; /* >= 0: --help, --version or an error said so */
 };
 
+/* A whole number of at most 2^32 - 1, digits only. */
+static bool parse_u32(const char *s, unsigned *out)
+{
+    if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 10)
+        return false;
+    unsigned long long v = strtoull(s, NULL, 10);
+    *out = (unsigned)v;
+    return v <= 0xffffffffu;
+}
+
 /* Apply one option; value is its argument (NULL for flags). */
 static void apply(struct cli *c, enum opt_id id, const char *value)
 {
@@ -177,6 +205,27 @@ static void apply(struct cli *c, enum opt_id id, const char *value)
         break;
     case O_ALL_RANKS:
         o->all_ranks_html = true;
+        break;
+    case O_JOBS:
+        if (!parse_u32(value, &o->jobs) || o->jobs == 0)
+            c->exit_now = usage_error("-j wants a number of threads (1 or more), not", value);
+        break;
+    case O_RANK_ONLY:
+        o->rank_only = true;
+        break;
+    case O_RANK: {
+        unsigned r;
+        if (!parse_u32(value, &r))
+            c->exit_now = usage_error("--rank wants a rank number, not", value);
+        o->rank = r;
+        o->has_rank = true;
+        break;
+    }
+    case O_FROM_SUMMARIES:
+        o->from_summaries = true;
+        break;
+    case O_REFERENCE_COMPAT:
+        o->reference_compat = true;
         break;
     case O_SUMMARY:
         o->summary = TL_SUMMARY_TEXT;
@@ -312,6 +361,8 @@ int main(int argc, char **argv)
     if (year && *year)
         opt->year = atoi(year);
     opt->no_threads = getenv("TLPARSE_NO_THREADS") != NULL;
+    if (getenv("TLPARSE_REFERENCE_COMPAT")) /* the conformance tests */
+        opt->reference_compat = true;
     const char *term = getenv("TERM");
     opt->color = isatty(1) && !getenv("NO_COLOR") && !(term && !strcmp(term, "dumb"));
 

@@ -20,16 +20,26 @@ const char *tl_version(void)
     return TL_VERSION;
 }
 
-/* The modes this tlparse does not have yet. */
+/* Options that do not go together, and the modes this tlparse does not have yet. */
 static int check_modes(const struct tl_options *opt, struct tl_err *err)
 {
     if (opt->all_ranks_html && opt->latest)
         return tl_error_code(err, TL_ERR_INPUT, "--latest cannot be used with --all-ranks-html");
-    if (opt->export_mode || opt->inductor_provenance || opt->all_ranks_html)
+    const char *clash = opt->all_ranks_html && opt->rank_only ? "--rank-only with --all-ranks-html"
+                        : opt->from_summaries && !opt->all_ranks_html
+                            ? "--from-summaries without --all-ranks-html"
+                        : opt->from_summaries && opt->out_dir
+                            ? "-o with --from-summaries (the landing page goes into PATH)"
+                        : opt->has_rank && !opt->rank_only ? "--rank without --rank-only"
+                        : opt->rank_only && opt->latest    ? "--latest with --rank-only"
+                        : (opt->all_ranks_html || opt->rank_only) && opt->summary
+                            ? "--summary or --json with a multi-rank run (it writes summary.json)"
+                            : NULL;
+    if (clash)
+        return tl_error_code(err, TL_ERR_USAGE, "cannot use %s", clash);
+    if (opt->export_mode || opt->inductor_provenance)
         return tl_error_code(err, TL_ERR_USAGE, "%s is not yet supported by this tlparse",
-                             opt->export_mode           ? "--export"
-                             : opt->inductor_provenance ? "--inductor-provenance"
-                                                        : "--all-ranks-html");
+                             opt->export_mode ? "--export" : "--inductor-provenance");
     return 0;
 }
 
@@ -67,7 +77,8 @@ static int run_log(const struct tl_options *opt, struct tl_reader *reader, const
     }
     if (tl_tlog_detect(p, n))
         return tl_textlog_run(opt, reader, name, out, sum, err);
-    return tl_log_run(opt, reader, path, name, out, sum, err);
+    struct tl_log_job job = {opt, reader, path, name, out, NULL, NULL, NULL};
+    return tl_log_run(&job, sum, err);
 }
 
 /* --strict and --strict-compile-id: the report is written, the exit code says. */
@@ -113,7 +124,13 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
     memset(res, 0, sizeof(*res));
     char *path = NULL;
     struct tl_reader *reader = NULL;
-    if (check_modes(opt, &err) < 0 || open_log(opt, &msg, &path, &reader, &err) < 0) {
+    if (check_modes(opt, &err) < 0)
+        return tl_report_error(opt, &err);
+    if (opt->all_ranks_html)
+        return tl_ranks_run(opt, res);
+    if (opt->rank_only)
+        return tl_rank_only_run(opt, res);
+    if (open_log(opt, &msg, &path, &reader, &err) < 0) {
         free(path);
         return tl_report_error(opt, &err);
     }

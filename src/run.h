@@ -20,6 +20,7 @@
 #include "input/reader.h"
 #include "model/diagnosis.h"
 #include "model/model.h"
+#include "model/ranks.h"
 #include "model/record.h"
 #include "model/stats.h"
 #include "output/outdir.h"
@@ -111,10 +112,15 @@ struct tl_log {
     bool have_rank;
     uint32_t rank;
     bool saw_unknown_cid;
-    struct tl_buf page;  /* a page buffer the consumers share, one page at a time */
-    struct tl_diag diag; /* the diagnosis, filled by its consumer */
-    bool diag_ready;     /* tl_diag_finish() was called */
-    bool all_payloads;   /* some consumer reads every payload */
+    struct tl_buf page;       /* a page buffer the consumers share, one page at a time */
+    struct tl_diag diag;      /* the diagnosis, filled by its consumer */
+    bool diag_ready;          /* tl_diag_finish() was called */
+    uint64_t chromium_events; /* written to chromium_events.json (by the report) */
+    /* a rank of a multi-rank run: its summary, allocated in rank_arena (the caller's) */
+    struct tl_rank_summary *rank_summary;
+    struct tl_arena *rank_arena;
+    struct tl_strtab *strtab_carry; /* --reference-compat: earlier ranks' string table */
+    bool all_payloads;              /* some consumer reads every payload */
 
     /* the entry being read */
     struct tl_buf env_text; /* its envelope, copied out of the reader */
@@ -141,16 +147,28 @@ struct tl_log_summary {
     char *summary;        /* with opt->summary: the diagnosis as text or JSON (malloc'd) */
 };
 
+/* One log to parse (tl_log_run). */
+struct tl_log_job {
+    const struct tl_options *opt;
+    struct tl_reader *reader; /* the open log, taken over: freed by tl_log_run */
+    const char *path;         /* its file; NULL for opt->mem_input */
+    const char *name;         /* its name in messages */
+    struct tl_outdir *out;    /* NULL: no report (--summary, --json) */
+    /* A rank of a multi-rank run: its summary is computed into *rank_summary, allocated in
+     * rank_arena. strtab_carry (--reference-compat): the string table of the ranks parsed
+     * before it, which the reference's raw.jsonl carries over; this rank's is added to it. */
+    struct tl_rank_summary *rank_summary;
+    struct tl_arena *rank_arena;
+    struct tl_strtab *strtab_carry;
+};
+
 /**
- * Parse one log into the report folder out, with the consumers the options choose, and
- * print its Stats line. reader is the open log (taken over: freed here); path is its file
- * (NULL for opt->mem_input), name its name in messages. The folder is neither committed nor
- * aborted: the caller does that; with opt->summary there is none (out is NULL) and the
- * diagnosis comes back in sum->summary. *sum is filled either way.
+ * Parse one log into the report folder job->out, with the consumers the options choose,
+ * write its summary.json and print its Stats line. The folder is neither committed nor
+ * aborted: the caller does that; with opt->summary there is none and the diagnosis comes back
+ * in sum->summary. *sum is filled either way.
  */
-int tl_log_run(const struct tl_options *opt, struct tl_reader *reader, const char *path,
-               const char *name, struct tl_outdir *out, struct tl_log_summary *sum,
-               struct tl_err *err);
+int tl_log_run(const struct tl_log_job *job, struct tl_log_summary *sum, struct tl_err *err);
 
 /**
  * The same for TORCH_LOGS text (textlog.c): the diagnosis of its messages, and with a folder
@@ -159,13 +177,21 @@ int tl_log_run(const struct tl_options *opt, struct tl_reader *reader, const cha
 int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const char *name,
                    struct tl_outdir *out, struct tl_log_summary *sum, struct tl_err *err);
 
+/* ---- multi-rank runs (multirank.c) ------------------------------------------------------- */
+
+/** --all-ranks-html (with or without --from-summaries): the exit code. */
+int tl_ranks_run(const struct tl_options *opt, struct tl_result *res);
+/** --rank-only: one rank's report and its summary.json; the exit code. */
+int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res);
+
 /** A warning about the log being parsed, in line order with the payload checks. */
 void tl_log_warn(struct tl_log *log, enum tl_warn_kind kind, uint64_t lineno, const char *fmt, ...)
     TL_PRINTF(4, 5);
 
 /* ---- the consumers (consumer_*.c) ---------------------------------------------------------- */
 
-extern const struct tl_consumer_ops tl_consumer_diagnosis; /* summary.json, log->diag */
+extern const struct tl_consumer_ops tl_consumer_diagnosis; /* log->diag */
+extern const struct tl_consumer_ops tl_consumer_rank;      /* a rank's summary, parity */
 extern const struct tl_consumer_ops tl_consumer_report;    /* pages, artifacts, chromium */
 extern const struct tl_consumer_ops tl_consumer_payloads;  /* payloads/<md5>.txt */
 extern const struct tl_consumer_ops tl_consumer_rawjsonl;  /* raw.jsonl */

@@ -268,7 +268,7 @@ static int finish_report(struct textlog *t, const char *name, const struct tl_tl
     if (tl_outfile_close(&t->page, err) < 0 || tl_outfile_close(&t->raw, err) < 0)
         return -1;
     struct tl_buf json = TL_BUF_INIT;
-    struct tl_summary_source src = {name, "torch_logs"};
+    struct tl_summary_source src = {name, "torch_logs", NULL};
     tl_summary_json(&json, &t->diag, &src, true);
     int rc = tl_outdir_write(t->out, "summary.json", json.buf, json.len, NULL, err);
     tl_buf_release(&json);
@@ -328,7 +328,7 @@ int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const
         rc = finish_report(&t, name, st, err);
     if (rc == 0 && opt->summary != TL_SUMMARY_NONE) {
         struct tl_buf b = TL_BUF_INIT;
-        struct tl_summary_source src = {name, "torch_logs"};
+        struct tl_summary_source src = {name, "torch_logs", NULL};
         if (opt->summary == TL_SUMMARY_JSON)
             tl_summary_json(&b, &t.diag, &src, true);
         else

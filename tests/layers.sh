@@ -25,6 +25,7 @@ fail() {
     bad=1
 }
 nfiles=0
+include_re='^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*)"'
 for f in src/*.[ch] src/*/*.[ch]; do
     nfiles=$((nfiles + 1))
     rel=${f#src/}
@@ -36,14 +37,14 @@ for f in src/*.[ch] src/*/*.[ch]; do
     fi
     first=
     while IFS= read -r line; do
-        inc=$(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' <<<"$line")
-        [ -n "$inc" ] || continue
+        [[ $line =~ $include_re ]] || continue
+        inc=${BASH_REMATCH[1]}
         [ -n "$first" ] || first=$inc
         case $inc in
         tlparse/*) [ "$layer" = driver ] || fail "$f includes the public header $inc (only the driver does)" ;;
         */*)
             to=${inc%%/*}
-            if [ "$layer" != driver ] && ! grep -qw "$to" <<<"${allowed[$layer]}"; then
+            if [ "$layer" != driver ] && [[ " ${allowed[$layer]} " != *" $to "* ]]; then
                 fail "$f ($layer) includes $inc ($to): $layer may include only ${allowed[$layer]}"
             fi
             ;;

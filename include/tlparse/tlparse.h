@@ -61,6 +61,14 @@ struct tl_options {
     bool progress;                  /* draw a progress bar on stderr */
     bool no_threads;                /* do all the work on the calling thread (same output) */
     enum tl_summary_mode summary;   /* not NONE: no report; the diagnosis in result.summary */
+    unsigned jobs;                  /* --all-ranks-html: ranks parsed at once; 0: one per core */
+    bool rank_only;                 /* --rank-only: one rank's report and summary, for a later
+                                       --all-ranks-html --from-summaries */
+    bool has_rank;                  /* --rank given: */
+    uint32_t rank;                  /* the rank of a --rank-only log (else from its name) */
+    bool from_summaries;            /* --all-ranks-html: path holds rank_N/ reports already */
+    bool reference_compat;          /* reproduce the reference where its output depends on the
+                                       file system's listing order (see README) */
     bool color;                     /* the text summary with ANSI colours */
     int year;                       /* year of raw.jsonl timestamps; 0: this year (UTC) */
     const char *mem_input;          /* with mem_len: parse this buffer instead of path */

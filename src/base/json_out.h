@@ -4,7 +4,7 @@
  * files): objects, arrays and scalars emitted in order, compact or pretty in serde_json's
  * layout (2-space indent, "key": value, [] and {} for empty containers), strings escaped as
  * json_write.h does and floats in its shortest round-trip form. Fields keep the order they
- * are written in. Depends on buf and json_write.
+ * are written in. Depends on buf, json_write and json_num.
  */
 #ifndef TL_JSON_OUT_H
 #define TL_JSON_OUT_H
@@ -39,6 +39,12 @@ void tl_jw_u64(struct tl_jw *w, uint64_t v);
 void tl_jw_i64(struct tl_jw *w, int64_t v);
 /** A float in serde_json's form (1.0, 0.5, 1e-7). */
 void tl_jw_f64(struct tl_jw *w, double v);
+/**
+ * A float that reads back as this very double through serde_json's reader (json_num.h),
+ * which is not correctly rounded: the shortest form when it does, else the closest decimal
+ * of up to 19 digits that does. For values written to be read again (summary.json).
+ */
+void tl_jw_f64_exact(struct tl_jw *w, double v);
 void tl_jw_bool(struct tl_jw *w, bool v);
 void tl_jw_null(struct tl_jw *w);
 

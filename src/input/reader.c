@@ -241,8 +241,13 @@ static ssize_t fill(struct tl_reader *r, struct tl_err *err)
         int zerr = Z_OK;
         const char *msg = gzerror(r->gz, &zerr);
         /* A cut-off stream reads as end of input with Z_BUF_ERROR set. */
-        if (g < 0 || (g == 0 && zerr != Z_OK))
+        if (g < 0 || (g == 0 && zerr != Z_OK)) {
+            /* zlib puts the name it was opened with first: "<fd:5>: ..." */
+            const char *colon = strstr(msg, ": ");
+            if (msg[0] == '<' && colon)
+                msg = colon + 2;
             return tl_error_code(err, TL_ERR_INPUT, "%s: gzip: %s", r->path, msg);
+        }
         got = g;
         r->file_pos = (uint64_t)gzoffset(r->gz);
         break;

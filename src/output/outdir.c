@@ -8,6 +8,7 @@
 #include "output/outdir.h"
 #include "base/xalloc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -435,6 +436,122 @@ static void release(struct tl_outdir *o)
     }
 }
 
+/* The parts common to a sub-folder and a folder written in place. */
+static void open_common(struct tl_outdir *o, const char *target)
+{
+    o->target = tl_xstrdup(target);
+    o->in_place = true;
+    o->writer = tl_writer_new(o->target, WRITE_BEHIND_BYTES, false);
+    tl_arena_init(&o->arena, 16 * 1024);
+    tl_map_init(&o->dirs, &o->arena);
+}
+
+int tl_outdir_open_sub(struct tl_outdir *parent, const char *name, struct tl_outdir *child,
+                       struct tl_err *err)
+{
+    memset(child, 0, sizeof(*child));
+    tl_buf_init(&child->leftovers, 0);
+    child->dirfd = -1;
+    if (mkdirat(parent->dirfd, name, 0777) < 0 && errno != EEXIST)
+        return tl_error(err, "cannot create %s/%s: %s", parent->target, name, strerror(errno));
+    child->dirfd = openat(parent->dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (child->dirfd < 0)
+        return tl_error(err, "cannot open %s/%s: %s", parent->target, name, strerror(errno));
+    struct tl_buf t = TL_BUF_INIT;
+    tl_buf_addf(&t, "%s/%s", parent->target, name);
+    open_common(child, t.buf);
+    child->no_openat2 = parent->no_openat2;
+    tl_buf_release(&t);
+    return 0;
+}
+
+int tl_outdir_open_in_place(struct tl_outdir *o, const char *path, struct tl_err *err)
+{
+    memset(o, 0, sizeof(*o));
+    tl_buf_init(&o->leftovers, 0);
+    o->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (o->dirfd < 0)
+        return tl_error_code(err, TL_ERR_INPUT, "cannot open the folder %s: %s", path,
+                             strerror(errno));
+    open_common(o, path);
+    return 0;
+}
+
+int tl_outdir_read(struct tl_outdir *o, const char *rel, struct tl_buf *out, size_t max,
+                   struct tl_err *err)
+{
+    if (tl_writer_sync(o->writer, err) < 0)
+        return -1;
+    int fd = openat(o->dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return tl_error(err, "cannot read %s/%s: %s", o->target, rel, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
+        close(fd);
+        return tl_error(err, "%s/%s is not a file of at most %zu bytes", o->target, rel, max);
+    }
+    tl_buf_grow(out, (size_t)st.st_size);
+    size_t got = 0;
+    while (got < (size_t)st.st_size) {
+        ssize_t r = read(fd, out->buf + out->len + got, (size_t)st.st_size - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    tl_buf_setlen(out, out->len + got);
+    return 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int tl_outdir_list(struct tl_outdir *o, const char *rel, bool fs_order, char ***names, size_t *n)
+{
+    *names = NULL;
+    *n = 0;
+    int fd = openat(o->dirfd, *rel ? rel : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return -1;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return -1;
+    }
+    char **v = NULL;
+    size_t len = 0, alloc = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        TL_GROW(v, len + 1, alloc);
+        v[len++] = tl_xstrdup(e->d_name);
+    }
+    closedir(d);
+    if (!fs_order && len)
+        qsort(v, len, sizeof(*v), cmp_names);
+    *names = v;
+    *n = len;
+    return 0;
+}
+
+void tl_outdir_list_free(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+bool tl_outdir_is_dir(struct tl_outdir *o, const char *rel)
+{
+    struct stat st;
+    return fstatat(o->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+}
+
 int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err)
 {
     struct stat st;
@@ -442,6 +559,10 @@ int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err)
     if (tl_writer_sync(o->writer, err) < 0) {
         tl_outdir_abort(o);
         return -1;
+    }
+    if (o->in_place) {
+        release(o);
+        return 0;
     }
     tl_owner_remove(o->dirfd);
     mode_t um = umask(0); /* umask() reads by setting: put it back */
@@ -494,7 +615,7 @@ void tl_outdir_abort(struct tl_outdir *o)
     /* Stop writing first: the worker may hold files of the folder. */
     tl_writer_free(o->writer);
     o->writer = NULL;
-    if (o->tmp)
+    if (o->tmp && !o->in_place)
         tl_remove_tree(o->tmp);
     remove_made(o);
     release(o);

@@ -29,6 +29,7 @@ struct tl_outdir {
     size_t nmade;
     int dirfd; /* open on tmp */
     bool overwrite;
+    bool in_place;   /* a folder of another outdir, or an existing one: nothing to rename */
     bool no_openat2; /* the kernel refused openat2: plain openat with O_NOFOLLOW */
     struct tl_arena arena;
     struct tl_map dirs; /* sub-folders already created */
@@ -79,6 +80,35 @@ int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, si
 void tl_outdir_write_behind(struct tl_outdir *o, bool on);
 /** Wait until every file handed over is written; -1 if one failed. */
 int tl_outdir_sync(struct tl_outdir *o, struct tl_err *err);
+/**
+ * A sub-folder of an open report folder (a multi-rank run's rank_N/): child writes into
+ * parent's temporary folder, with its own writer; its commit only waits for its writes, and
+ * the parent's commit or abort takes it along. The name is ours (not from a log).
+ */
+int tl_outdir_open_sub(struct tl_outdir *parent, const char *name, struct tl_outdir *child,
+                       struct tl_err *err);
+/**
+ * An existing folder, written in place (a multi-rank run's landing page added beside the
+ * rank_N/ folders of another machine's runs): files are created or replaced directly; commit
+ * waits for the writes, abort leaves what was written.
+ */
+int tl_outdir_open_in_place(struct tl_outdir *o, const char *path, struct tl_err *err);
+/**
+ * Read rel of the folder back into out (appended), after its writes have landed; -1 when it
+ * cannot be read or is bigger than max bytes (err says which).
+ */
+int tl_outdir_read(struct tl_outdir *o, const char *rel, struct tl_buf *out, size_t max,
+                   struct tl_err *err);
+/**
+ * The names of the entries of the folder rel ("" for the top), without "." and "..", sorted
+ * by name, or in the order the file system lists them with fs_order. *names is malloc'd,
+ * each name too (tl_outdir_list_free). -1 when rel cannot be listed.
+ */
+int tl_outdir_list(struct tl_outdir *o, const char *rel, bool fs_order, char ***names, size_t *n);
+void tl_outdir_list_free(char **names, size_t n);
+/** Whether rel is a folder of the report folder. */
+bool tl_outdir_is_dir(struct tl_outdir *o, const char *rel);
+
 /** Move the finished report into place. The struct is released either way. */
 int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err);
 /** Remove the temporary folder and release the struct. Safe to call twice. */

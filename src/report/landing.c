@@ -10,12 +10,13 @@
 #include "report/landing.h"
 #include "base/json_out.h"
 #include "base/json_write.h"
-#include "base/map.h"
+#include "base/xalloc.h"
 #include "report/assets.h"
 #include "report/html.h"
 #include "report/pages.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *nz(const char *s)
@@ -94,6 +95,28 @@ static void rank_links(struct tl_buf *out, const struct tl_ranks *r)
         }
     }
     tl_buf_adds(out, "</ul>\n");
+}
+
+/* The artifacts of ranks that could not be read (the reference stops at the first). */
+static void notes_section(struct tl_buf *out, const struct tl_ranks *r)
+{
+    bool any = false;
+    for (size_t i = 0; i < r->nranks; i++) {
+        const struct tl_rank_summary *s = &r->ranks[i];
+        if (!usable(s) || !s->notes)
+            continue;
+        if (!any)
+            tl_buf_adds(out, "<p>\nSome artifacts could not be read; the analyses below leave "
+                             "them out:\n</p>\n<ul>\n");
+        any = true;
+        tl_buf_adds(out, "<li>Rank ");
+        tl_buf_addu(out, s->rank);
+        tl_buf_adds(out, ": ");
+        text(out, s->notes);
+        tl_buf_adds(out, "</li>\n");
+    }
+    if (any)
+        tl_buf_adds(out, "</ul>\n");
 }
 
 static void runtime_section(struct tl_buf *out, const struct tl_ranks *r)
@@ -224,6 +247,7 @@ void tl_page_landing(struct tl_buf *out, const struct tl_landing *p)
                          "estimated duration. Open it in "
                          "<a href='https://ui.perfetto.dev/'>Perfetto</a>.\n</p>\n");
     rank_links(out, r);
+    notes_section(out, r);
     runtime_section(out, r);
     exec_section(out, &r->exec);
     meta_section(out, r);
@@ -290,64 +314,168 @@ static bool has_records(const struct tl_rank_summary *s)
     return false;
 }
 
-/* The thread metadata of the summaries [a, b), which share one rank number. */
-static void thread_events(struct tl_jw *w, const struct tl_rank_summary *a,
-                          const struct tl_rank_summary *b)
+/* A thread of the runtime trace: a (rank, graph) pair, by its tid. */
+struct thread {
+    uint32_t rank, tid;
+    const char *graph; /* the first graph seen with this tid */
+};
+
+/* The distinct threads of the records, in first-appearance order (ranks ascending). */
+static struct thread *threads_of(const struct tl_ranks *r, size_t *n)
 {
-    struct tl_arena tmp;
-    struct tl_map seen; /* tid (4 bytes) -> first graph, in first-appearance order */
-    tl_arena_init(&tmp, 0);
-    tl_map_init(&seen, &tmp);
-    uint32_t rank = a->rank;
-    for (const struct tl_rank_summary *s = a; s < b; s++) {
+    struct thread *t = NULL;
+    size_t len = 0, alloc = 0;
+    for (size_t i = 0; i < r->nranks; i++) {
+        const struct tl_rank_summary *s = &r->ranks[i];
         for (size_t j = 0; usable(s) && j < s->nruntime; j++) {
-            const struct tl_rank_runtime *rec = &s->runtime[j];
-            if (!rec->nops)
+            if (!s->runtime[j].nops)
                 continue;
-            uint32_t tid = tl_ranks_tid(rank, rec->graph);
-            int created = 0;
-            struct tl_map_entry *e =
-                tl_map_upsert(&seen, tl_str_make((const char *)&tid, sizeof(tid)), &created);
-            if (created)
-                e->value = (void *)nz(rec->graph);
+            uint32_t tid = tl_ranks_tid(s->rank, s->runtime[j].graph);
+            bool seen = false;
+            for (size_t k = len; k-- > 0 && t[k].rank == s->rank && !seen;)
+                seen = t[k].tid == tid;
+            if (seen)
+                continue;
+            TL_GROW(t, len + 1, alloc);
+            t[len++] = (struct thread){s->rank, tid, nz(s->runtime[j].graph)};
         }
     }
-    for (size_t i = 0; i < tl_map_len(&seen); i++) {
-        const struct tl_map_entry *e = tl_map_at(&seen, i);
-        uint32_t tid;
-        memcpy(&tid, e->key.p, sizeof(tid));
-        tl_jw_object(w);
-        tl_jw_key(w, "args");
-        tl_jw_object(w);
-        tl_jw_key(w, "name");
-        struct tl_buf name = TL_BUF_INIT;
-        tl_buf_adds(&name, "graph ");
-        tl_buf_adds(&name, e->value);
-        tl_jw_strn(w, name.buf, name.len);
-        tl_buf_release(&name);
-        tl_jw_end(w, '}');
-        tl_jw_kstr(w, "name", "thread_name");
-        tl_jw_kstr(w, "ph", "M");
-        tl_jw_ku64(w, "pid", rank);
-        tl_jw_ku64(w, "tid", tid);
-        tl_jw_end(w, '}');
-
-        tl_jw_object(w);
-        tl_jw_key(w, "args");
-        tl_jw_object(w);
-        tl_jw_ku64(w, "sort_index", i);
-        tl_jw_end(w, '}');
-        tl_jw_kstr(w, "name", "thread_sort_index");
-        tl_jw_kstr(w, "ph", "M");
-        tl_jw_ku64(w, "pid", rank);
-        tl_jw_ku64(w, "tid", tid);
-        tl_jw_end(w, '}');
-    }
-    tl_map_release(&seen);
-    tl_arena_release(&tmp);
+    *n = len;
+    return t;
 }
 
-void tl_ranks_runtime_trace_json(struct tl_buf *out, const struct tl_ranks *r)
+/*
+ * --reference-compat: the order in which the reference writes the thread events. It keeps the
+ * (rank, tid) pairs in a Rust hash map (hashbrown, FxHash of the u32 rank and the u64 tid) and
+ * walks the map's buckets in order. This replays the insertions into a table of the same
+ * geometry: power-of-two buckets (4, 8, then 8/7 of the capacity rounded up), 7/8 full at
+ * most, probed from hash & mask in groups of 16 with triangular steps (a table smaller than a
+ * group takes its first free bucket from the start), grown by re-inserting in bucket order.
+ * Checked against the reference's files for the corpus (multi_rank_runtime: 7 ranks, 21
+ * threads; collectives_parity). Writes the permutation of threads into order.
+ */
+#define GROUP 16
+
+static uint64_t fx_mix(uint64_t h, uint64_t w)
+{
+    return (((h << 5) | (h >> 59)) ^ w) * 0x517cc1b727220a95ull;
+}
+
+static size_t free_slot(const size_t *slot, size_t buckets, uint64_t hash)
+{
+    size_t mask = buckets - 1, pos = hash & mask, stride = 0;
+    for (;;) {
+        for (size_t k = 0; k < GROUP; k++) {
+            if (buckets < GROUP && pos + k >= buckets)
+                break;
+            if (!slot[(pos + k) & mask])
+                return (pos + k) & mask;
+        }
+        if (buckets < GROUP) {
+            for (size_t k = 0; k < buckets; k++)
+                if (!slot[k])
+                    return k;
+        }
+        stride += GROUP;
+        pos = (pos + stride) & mask;
+    }
+}
+
+static size_t capacity_of(size_t buckets)
+{
+    return buckets < 8 ? buckets - 1 : buckets / 8 * 7;
+}
+
+static size_t buckets_for(size_t cap)
+{
+    if (cap < 8)
+        return cap < 4 ? 4 : 8;
+    size_t want = cap * 8 / 7, b = 1;
+    while (b < want)
+        b *= 2;
+    return b;
+}
+
+static void hash_map_order(const struct thread *t, size_t n, size_t *order)
+{
+    uint64_t *hash = tl_xcalloc(n ? n : 1, sizeof(*hash));
+    for (size_t i = 0; i < n; i++)
+        hash[i] = fx_mix(fx_mix(0, t[i].rank), t[i].tid);
+    size_t *slot = NULL, buckets = 0, items = 0; /* slot: thread index + 1, 0 when free */
+    for (size_t i = 0; i < n; i++) {
+        if (!buckets || items == capacity_of(buckets)) {
+            size_t nb = buckets_for(items + 1); /* the table is full: items == capacity */
+            size_t *ns = tl_xcalloc(nb, sizeof(*ns));
+            for (size_t k = 0; k < buckets; k++)
+                if (slot[k])
+                    ns[free_slot(ns, nb, hash[slot[k] - 1])] = slot[k];
+            free(slot);
+            slot = ns;
+            buckets = nb;
+        }
+        slot[free_slot(slot, buckets, hash[i])] = i + 1;
+        items++;
+    }
+    size_t k = 0;
+    for (size_t b = 0; b < buckets; b++)
+        if (slot[b])
+            order[k++] = slot[b] - 1;
+    free(slot);
+    free(hash);
+}
+
+/* The thread metadata (§1.8 step 3): per rank ascending, its threads with their sort index. */
+static void thread_events(struct tl_jw *w, const struct tl_ranks *r, bool reference_order)
+{
+    size_t n;
+    struct thread *t = threads_of(r, &n);
+    size_t *order = tl_xcalloc(n ? n : 1, sizeof(*order));
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    if (reference_order)
+        hash_map_order(t, n, order);
+    for (size_t first = 0; first < n;) {
+        uint32_t rank = t[first].rank;
+        uint64_t index = 0;
+        for (size_t k = 0; k < n; k++) {
+            const struct thread *th = &t[order[k]];
+            if (th->rank != rank)
+                continue;
+            tl_jw_object(w);
+            tl_jw_key(w, "args");
+            tl_jw_object(w);
+            tl_jw_key(w, "name");
+            struct tl_buf name = TL_BUF_INIT;
+            tl_buf_adds(&name, "graph ");
+            tl_buf_adds(&name, th->graph);
+            tl_jw_strn(w, name.buf, name.len);
+            tl_buf_release(&name);
+            tl_jw_end(w, '}');
+            tl_jw_kstr(w, "name", "thread_name");
+            tl_jw_kstr(w, "ph", "M");
+            tl_jw_ku64(w, "pid", rank);
+            tl_jw_ku64(w, "tid", th->tid);
+            tl_jw_end(w, '}');
+
+            tl_jw_object(w);
+            tl_jw_key(w, "args");
+            tl_jw_object(w);
+            tl_jw_ku64(w, "sort_index", index++);
+            tl_jw_end(w, '}');
+            tl_jw_kstr(w, "name", "thread_sort_index");
+            tl_jw_kstr(w, "ph", "M");
+            tl_jw_ku64(w, "pid", rank);
+            tl_jw_ku64(w, "tid", th->tid);
+            tl_jw_end(w, '}');
+        }
+        while (first < n && t[first].rank == rank)
+            first++;
+    }
+    free(order);
+    free(t);
+}
+
+void tl_ranks_runtime_trace_json(struct tl_buf *out, const struct tl_ranks *r, bool reference_order)
 {
     struct tl_jw w;
     tl_jw_init(&w, out, true);
@@ -417,13 +545,7 @@ void tl_ranks_runtime_trace_json(struct tl_buf *out, const struct tl_ranks *r)
         tl_jw_end(&w, '}');
     }
     /* 3. per rank, its threads (graphs) in first-appearance order */
-    for (size_t i = 0; i < r->nranks;) {
-        size_t j = i + 1;
-        while (j < r->nranks && r->ranks[j].rank == r->ranks[i].rank)
-            j++;
-        thread_events(&w, &r->ranks[i], &r->ranks[j]);
-        i = j;
-    }
+    thread_events(&w, r, reference_order);
     tl_jw_end(&w, ']');
 }
 

@@ -11,6 +11,7 @@
 #include "base/config.h"
 #include "base/buf.h"
 #include "model/diagnosis.h"
+#include "model/ranks.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,11 +20,22 @@
 struct tl_summary_source {
     const char *path; /* the input as given */
     const char *kind; /* "torch_trace" or "torch_logs" */
+    /* A rank of a multi-rank run: what the landing page needs from it, written as the
+     * "rank" member (read back by tl_rank_summary_parse); NULL for other runs. */
+    const struct tl_rank_summary *rank;
 };
 
 /** summary.json: schema "tlparse-summary/1" (see README), pretty, ends with a newline. */
 void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
                      const struct tl_summary_source *src, bool pretty);
+
+/**
+ * summary.json of a multi-rank run: schema "tlparse-ranks/1" (see README): each rank with its
+ * counts and report, the divergences across ranks (a finding each, with the ranks), and the
+ * groups of the landing page. It names no folder: the same ranks give the same file, made on
+ * one machine or from the summaries of many.
+ */
+void tl_summary_json_ranks(struct tl_buf *out, const struct tl_ranks *r);
 
 /** The text summary; with color, ANSI colours for headings and severities. */
 void tl_summary_text(struct tl_buf *out, const struct tl_diag *d,

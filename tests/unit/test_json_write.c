@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "base/config.h"
 #include "base/json_write.h"
+#include "base/json_out.h"
+#include "base/json_num.h"
 #include "base/json.h"
 #include "base/arena.h"
 #include "base/buf.h"
@@ -580,6 +582,58 @@ static void test_round_trip(void **state)
                                           "1000000000000000.0,123456789012345680]");
 }
 
+/* tl_jw_f64_exact: every double serde's reader (not correctly rounded) made from a literal
+ * is written so that it reads back as that double. */
+static void test_f64_exact(void **state)
+{
+    (void)state;
+    /* 1715885247.9018195 is the shortest form of a double serde reads one ulp away. */
+    double hard = 1715885247.9018195;
+    struct tl_num n;
+    assert_int_equal(tl_json_num_parse("1715885247.9018195", 18, &n), 0);
+    assert_true(n.d != hard);
+    uint64_t seed = 42;
+    unsigned fallbacks = 0;
+    char last[64] = "";
+    for (int i = 0; i < 30000; i++) {
+        double v = hard;
+        if (i) {
+            /* a random literal: 1-25 digits, a point somewhere, an exponent */
+            char lit[64];
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            int nd = 1 + (int)(seed >> 59) % 25, len = 0;
+            for (int k = 0; k < nd; k++) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                lit[len++] = (char)('1' + (seed >> 60) % 9);
+                if (k == 0 && nd > 1)
+                    lit[len++] = '.';
+            }
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            len += snprintf(lit + len, sizeof(lit) - (size_t)len, "e%d",
+                            (int)((seed >> 40) % 640) - 320);
+            if (tl_json_num_parse(lit, (size_t)len, &n) < 0 || n.d == 0 || !isfinite(n.d))
+                continue;
+            v = n.d;
+            memcpy(last, lit, (size_t)len + 1);
+        }
+        struct tl_buf b = TL_BUF_INIT;
+        struct tl_buf shortest = TL_BUF_INIT;
+        struct tl_jw w;
+        tl_jw_init(&w, &b, false);
+        tl_jw_f64_exact(&w, v);
+        tl_json_write_double(&shortest, v);
+        fallbacks += strcmp(b.buf, shortest.buf) != 0;
+        assert_int_equal(tl_json_num_parse(b.buf, b.len, &n), 0);
+        if (memcmp(&n.d, &v, sizeof(v)) != 0)
+            fail_msg("%s does not read back as %.17g (from %s)", b.buf, v, last);
+        if (i == 0)
+            assert_string_equal(b.buf, "17158852479018194e-7");
+        tl_buf_release(&b);
+        tl_buf_release(&shortest);
+    }
+    assert_true(fallbacks > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -588,7 +642,7 @@ int main(void)
         cmocka_unit_test(test_sort_large),     cmocka_unit_test(test_strings),
         cmocka_unit_test(test_strings_random), cmocka_unit_test(test_doubles),
         cmocka_unit_test(test_doubles_random), cmocka_unit_test(test_numbers),
-        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_f64_exact),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

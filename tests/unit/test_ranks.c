@@ -956,6 +956,11 @@ static void test_landing_escaping(void **state)
 
 /* ---- the JSON files ------------------------------------------------------------------------- */
 
+static void trace_json(struct tl_buf *out, const struct tl_ranks *r)
+{
+    tl_ranks_runtime_trace_json(out, r, false);
+}
+
 static void json_is(void (*fn)(struct tl_buf *, const struct tl_ranks *), const struct tl_ranks *r,
                     const char *want)
 {
@@ -1080,7 +1085,7 @@ static void test_runtime_trace_json(void **state)
         "    \"tid\": 1904702005\n  }\n"
         "]",
         t00, t00, t00);
-    json_is(tl_ranks_runtime_trace_json, &r, want);
+    json_is(trace_json, &r, want);
 
     /* huge runtimes saturate instead of overflowing */
     struct tl_rank_op big[] = {{"a", 1e30}, {"b", 1e30}};
@@ -1088,10 +1093,69 @@ static void test_runtime_trace_json(void **state)
     struct tl_rank_summary sb[1] = {{.rank = 0, .runtime = rb, .nruntime = 1}};
     analyze(&r, sb, 1);
     struct tl_buf b = TL_BUF_INIT;
-    tl_ranks_runtime_trace_json(&b, &r);
+    tl_ranks_runtime_trace_json(&b, &r, false);
     has(b.buf, "\"runtime_ns\": 18446744073709551615\n");
     has(b.buf, "\"ts\": 18446744073709551615\n");
     tl_buf_release(&b);
+}
+
+/* --reference-compat: the thread events in the order of the reference's hash map, here the
+ * graphs of multi_rank_runtime's ranks in the order its folders were listed (the order the
+ * reference's own output shows, checked against its file's digest). */
+static void test_trace_reference_order(void **state)
+{
+    (void)state;
+    static const char *const listed[7][4] = {
+        {"-_0_1_0", "-_0_0_0", "-_0_3_0", "-_0_2_0"},
+        {"-_0_1_0", "-_0_0_0", "-_0_3_0", "-_0_2_0"},
+        {"-_0_1_0", "-_0_0_0", "-_0_3_0", "-_0_2_0"},
+        {"-_0_1_0", "-_0_0_0", "-_0_3_0", "-_0_2_0"},
+        {"-_0_1_0", "-_0_3_0", "-_0_2_0"},
+        {"-_0_1_0", "-_0_0_0"},
+        {"-_0_1_0", "-_0_0_0"},
+    };
+    static const char *const want[7][4] = {
+        {"-_0_0_0", "-_0_3_0", "-_0_2_0", "-_0_1_0"},
+        {"-_0_3_0", "-_0_2_0", "-_0_1_0", "-_0_0_0"},
+        {"-_0_1_0", "-_0_0_0", "-_0_3_0", "-_0_2_0"},
+        {"-_0_1_0", "-_0_3_0", "-_0_0_0", "-_0_2_0"},
+        {"-_0_2_0", "-_0_1_0", "-_0_3_0"},
+        {"-_0_0_0", "-_0_1_0"},
+        {"-_0_1_0", "-_0_0_0"},
+    };
+    struct tl_rank_op op[] = {{"mm", 1000}};
+    struct tl_rank_runtime rt[7][4];
+    struct tl_rank_summary s[7];
+    memset(s, 0, sizeof(s));
+    for (uint32_t k = 0; k < 7; k++) {
+        s[k].rank = k;
+        for (size_t g = 0; g < 4 && listed[k][g]; g++)
+            rt[k][s[k].nruntime++] = (struct tl_rank_runtime){listed[k][g], op, 1};
+        s[k].runtime = rt[k];
+    }
+    struct tl_ranks r;
+    analyze(&r, s, 7);
+    for (int reference = 0; reference < 2; reference++) {
+        struct tl_buf b = TL_BUF_INIT;
+        tl_ranks_runtime_trace_json(&b, &r, reference);
+        /* the thread names in the order written, per rank */
+        const char *p = b.buf;
+        for (uint32_t k = 0; k < 7; k++) {
+            for (size_t g = 0; g < 4 && listed[k][g]; g++) {
+                char name[64];
+                snprintf(name, sizeof(name), "\"graph %s\"", reference ? want[k][g] : listed[k][g]);
+                p = strstr(p, name);
+                if (!p)
+                    fail_msg("rank %u: %s is not thread %zu (reference order: %d):\n%s", k, name, g,
+                             reference, b.buf);
+                char idx[64];
+                snprintf(idx, sizeof(idx), "\"sort_index\": %zu\n", g);
+                p = strstr(p, idx);
+                assert_non_null(p);
+            }
+        }
+        tl_buf_release(&b);
+    }
 }
 
 static void test_schedules_json(void **state)
@@ -1179,6 +1243,7 @@ int main(void)
         cmocka_unit_test(test_landing_escaping),
         cmocka_unit_test(test_runtime_json),
         cmocka_unit_test(test_runtime_trace_json),
+        cmocka_unit_test(test_trace_reference_order),
         cmocka_unit_test(test_schedules_json),
         cmocka_unit_test(test_parity_json),
     };

@@ -1,0 +1,752 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Multi-rank runs (spec modes.md §1):
+ *   --all-ranks-html DIR      the rank logs of DIR parsed on a pool of threads, each into its
+ *                             rank_N/ folder of one report folder, then the landing page;
+ *   --rank-only LOG -o OUT/rank_N   one rank's report with its summary, on the machine that
+ *                             holds its log;
+ *   --all-ranks-html --from-summaries OUT   the landing page of rank_N/ folders made that way.
+ * The last step is the same for all: it reads each rank's summary (struct tl_rank_summary,
+ * in memory or from rank_N/summary.json) and its chromium_events.json, never a log. Ranks
+ * are parsed in name order (the file system's with --reference-compat, sequentially), their
+ * messages printed together in that order; the files do not depend on the number of threads.
+ */
+#include "base/config.h"
+#include "run.h"
+#include "base/json.h"
+#include "base/json_write.h"
+#include "base/pool.h"
+#include "base/xalloc.h"
+#include "input/rankfiles.h"
+#include "model/ranks_read.h"
+#include "model/strtab.h"
+#include "report/landing.h"
+#include "report/summary.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The largest rank summary.json read back. */
+#define MAX_SUMMARY ((size_t)64 << 20)
+
+/* One rank of the run. */
+struct rank {
+    struct tl_rank_log log;   /* rank, file name, path (one-step runs) */
+    struct tl_rank_summary s; /* what the landing page needs from it */
+    struct tl_arena arena;    /* the summary's */
+    struct tl_options opt;    /* the run's, with its messages captured */
+    struct tl_buf msgs;       /* captured messages: kind byte, line, NUL */
+    bool done;                /* parsed, messages may be printed */
+    bool strict_failed;       /* --strict found problems in its log */
+};
+
+struct multi {
+    const struct tl_options *opt;
+    const char *out_name; /* the output folder as given */
+    struct tl_messages msg;
+    struct tl_outdir root;
+    struct rank *ranks;
+    size_t n;
+    bool direct;        /* one rank at a time: messages go out as they come */
+    pthread_mutex_t mu; /* the rest: */
+    size_t printed;     /* ranks whose messages were printed */
+    bool fatal;         /* an error that stops the run (err) */
+    struct tl_err err;
+    struct tl_strtab carry; /* --reference-compat: the string table across ranks */
+    struct tl_arena carry_arena;
+};
+
+/* ---- messages ------------------------------------------------------------------------------ */
+
+static void capture(void *ctx, enum tl_message_kind kind, const char *line)
+{
+    struct rank *r = ctx;
+    tl_buf_addch(&r->msgs, (char)('0' + kind));
+    tl_buf_adds(&r->msgs, line);
+    tl_buf_addch(&r->msgs, '\0');
+}
+
+static void print_captured(struct multi *m, struct rank *r)
+{
+    for (size_t at = 0; at < r->msgs.len;) {
+        const char *line = r->msgs.buf + at;
+        size_t len = strlen(line);
+        tl_say(&m->msg, (enum tl_message_kind)(line[0] - '0'), "%s", line + 1);
+        at += len + 1;
+    }
+    tl_buf_release(&r->msgs);
+}
+
+/* A rank is done: print the messages of the ranks done so far, in order. */
+static void rank_done(struct multi *m, struct rank *r)
+{
+    pthread_mutex_lock(&m->mu);
+    r->done = true;
+    while (m->printed < m->n && m->ranks[m->printed].done)
+        print_captured(m, &m->ranks[m->printed++]);
+    pthread_mutex_unlock(&m->mu);
+}
+
+static void set_fatal(struct multi *m, const struct tl_err *err)
+{
+    pthread_mutex_lock(&m->mu);
+    if (!m->fatal)
+        m->err = *err;
+    m->fatal = true;
+    pthread_mutex_unlock(&m->mu);
+}
+
+static bool stopping(struct multi *m)
+{
+    pthread_mutex_lock(&m->mu);
+    bool stop = m->fatal;
+    pthread_mutex_unlock(&m->mu);
+    return stop || tl_interrupted;
+}
+
+/* ---- one rank ------------------------------------------------------------------------------ */
+
+/* The folder of a rank without a report holds only its summary.json, which says what went
+ * wrong: a landing page lists the rank with it, made here or from the summaries. */
+static int write_broken(struct tl_outdir *o, const struct tl_rank_summary *s, struct tl_err *err)
+{
+    struct tl_diag d;
+    tl_diag_init(&d);
+    tl_diag_finish(&d);
+    struct tl_buf b = TL_BUF_INIT;
+    struct tl_summary_source src = {s->log, "torch_trace", s};
+    tl_summary_json(&b, &d, &src, true);
+    int rc = tl_outdir_write(o, "summary.json", b.buf, b.len, NULL, err);
+    tl_buf_release(&b);
+    tl_diag_release(&d);
+    return rc;
+}
+
+static void rank_broken(struct multi *m, struct rank *r, const char *name, const char *why)
+{
+    r->s.error = tl_arena_memdupz(&r->arena, why, strlen(why));
+    struct tl_messages msg = {.opt = &r->opt, .input = r->log.path};
+    tl_say(&msg, TL_MSG_WARNING, "tlparse: warning: rank %u: %s; it has no report", r->log.rank,
+           why);
+    struct tl_buf path = TL_BUF_INIT;
+    tl_buf_addf(&path, "%s/%s", m->root.tmp, name);
+    tl_remove_tree(path.buf);
+    tl_buf_release(&path);
+    struct tl_outdir sub;
+    struct tl_err err = {TL_ERR_NONE, ""};
+    if (tl_outdir_open_sub(&m->root, name, &sub, &err) < 0 || write_broken(&sub, &r->s, &err) < 0 ||
+        tl_outdir_commit(&sub, &err) < 0)
+        set_fatal(m, &err);
+}
+
+static void parse_rank(struct multi *m, struct rank *r)
+{
+    struct tl_messages msg = {.opt = &r->opt, .input = r->log.path};
+    char name[32];
+    snprintf(name, sizeof(name), "rank_%u", r->log.rank);
+    tl_say(&msg, TL_MSG_INFO, "Processing rank %u \xe2\x86\x92 %s/%s", r->log.rank, m->out_name,
+           name);
+    struct tl_err err = {TL_ERR_NONE, ""};
+    struct tl_reader *reader;
+    if (tl_reader_open(&reader, r->log.path, &err) < 0) {
+        rank_broken(m, r, name, err.msg);
+        return;
+    }
+    struct tl_outdir sub;
+    if (tl_outdir_open_sub(&m->root, name, &sub, &err) < 0) {
+        tl_reader_free(reader);
+        set_fatal(m, &err);
+        return;
+    }
+    struct tl_log_job job = {
+        &r->opt, reader, r->log.path, r->log.path,
+        &sub,    &r->s,  &r->arena,   m->opt->reference_compat ? &m->carry : NULL};
+    struct tl_log_summary sum;
+    int rc = tl_log_run(&job, &sum, &err);
+    free(sum.summary);
+    if (rc == 0)
+        rc = tl_outdir_commit(&sub, &err);
+    else
+        tl_outdir_abort(&sub);
+    if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_interrupted)) {
+        set_fatal(m, &err);
+    } else if (rc < 0) {
+        rank_broken(m, r, name, err.msg);
+    } else {
+        r->strict_failed = (r->opt.strict && tl_stats_strict_failures(&sum.stats)) ||
+                           (r->opt.strict_compile_id && sum.saw_unknown_cid);
+    }
+}
+
+static void rank_job(void *ctx, size_t i)
+{
+    struct multi *m = ctx;
+    struct rank *r = &m->ranks[i];
+    if (!stopping(m))
+        parse_rank(m, r);
+    rank_done(m, r);
+}
+
+/* ---- the landing page and the combined files ----------------------------------------------- */
+
+/* The top-level elements of a JSON array read in chunks (the rank's chromium_events.json may
+ * be large; memory stays at the largest element). */
+struct elements {
+    int fd;
+    struct tl_buf buf;
+    size_t pos;
+    bool started, ended, eof;
+    bool need_sep;  /* an element was read: ',' or ']' comes next */
+    bool after_sep; /* a ',' was read: an element comes next */
+};
+
+static int fill(struct elements *e)
+{
+    if (e->pos > 0) {
+        memmove(e->buf.buf, e->buf.buf + e->pos, e->buf.len - e->pos);
+        tl_buf_setlen(&e->buf, e->buf.len - e->pos);
+        e->pos = 0;
+    }
+    tl_buf_grow(&e->buf, 1 << 20);
+    ssize_t got;
+    do
+        got = read(e->fd, e->buf.buf + e->buf.len, 1 << 20);
+    while (got < 0 && errno == EINTR);
+    if (got <= 0) {
+        e->eof = true;
+        return got < 0 ? -1 : 0;
+    }
+    tl_buf_setlen(&e->buf, e->buf.len + (size_t)got);
+    return 0;
+}
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* Where the JSON value at p[0..n) ends (strings and nesting followed; a scalar ends before
+ * the next ',', ']' or space), or 0 when it does not end within n bytes. The value itself is
+ * checked by the parser. */
+static size_t value_end(const char *p, size_t n)
+{
+    if (p[0] != '"' && p[0] != '[' && p[0] != '{') {
+        for (size_t i = 0; i < n; i++)
+            if (p[i] == ',' || p[i] == ']' || is_space(p[i]))
+                return i;
+        return 0;
+    }
+    int depth = 0;
+    bool in_str = false;
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i];
+        if (in_str) {
+            if (c == '\\') {
+                i++;
+            } else if (c == '"') {
+                in_str = false;
+                if (depth == 0)
+                    return i + 1;
+            }
+        } else if (c == '"') {
+            in_str = true;
+        } else if (c == '[' || c == '{') {
+            depth++;
+        } else if ((c == ']' || c == '}') && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
+/* The next element: 1 and *v (valid until the next call), 0 at the end, -1 when the file is
+ * not a JSON array. */
+static int next_element(struct elements *e, struct tl_str *v)
+{
+    for (;;) {
+        while (e->pos < e->buf.len && is_space(e->buf.buf[e->pos]))
+            e->pos++;
+        if (e->pos == e->buf.len) {
+            if (e->eof)
+                return e->ended ? 0 : -1;
+            if (fill(e) < 0)
+                return -1;
+            continue;
+        }
+        char c = e->buf.buf[e->pos];
+        if (e->ended)
+            return -1; /* bytes after the array */
+        if (!e->started) {
+            if (c != '[')
+                return -1;
+            e->started = true;
+            e->pos++;
+            continue;
+        }
+        if (c == ']' || c == ',') {
+            if ((c == ',' && !e->need_sep) || (c == ']' && e->after_sep))
+                return -1; /* "[,", "[1,,2]", "[1,]" */
+            e->ended = c == ']';
+            e->need_sep = false;
+            e->after_sep = c == ',';
+            e->pos++;
+            continue;
+        }
+        if (e->need_sep)
+            return -1; /* "[1 2]" */
+        size_t end = value_end(e->buf.buf + e->pos, e->buf.len - e->pos);
+        if (!end) {
+            if (e->eof || fill(e) < 0)
+                return -1;
+            continue;
+        }
+        *v = tl_str_make(e->buf.buf + e->pos, end);
+        e->pos += end;
+        e->need_sep = true;
+        e->after_sep = false;
+        return 1;
+    }
+}
+
+/* Append the events of a rank's chromium_events.json to the combined file, with pid = the rank
+ * (a last "pid" member wins when written, sorted, see json_write.h). A file that is not a JSON
+ * array adds nothing; an element that is not JSON is skipped. */
+static int combine_rank_events(struct multi *m, const struct tl_rank_summary *s,
+                               struct tl_outfile *out, uint64_t *count, struct tl_err *err)
+{
+    char rel[64];
+    snprintf(rel, sizeof(rel), "rank_%u/chromium_events.json", s->rank);
+    struct elements e = {.fd = openat(m->root.dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)};
+    if (e.fd < 0)
+        return 0;
+    tl_buf_init(&e.buf, 0);
+    struct tl_arena scratch;
+    tl_arena_init(&scratch, 64 * 1024);
+    struct tl_str v;
+    int got, rc = 0;
+    while ((got = next_element(&e, &v)) == 1) {
+        struct tl_json j;
+        if (tl_json_parse(&scratch, v.p, v.n, &j, NULL) < 0)
+            continue;
+        if (j.type == TL_JSON_OBJECT) {
+            size_t k = j.u.obj.n;
+            struct tl_json_member *items = tl_arena_alloc(&scratch, (k + 1) * sizeof(*items));
+            if (k)
+                memcpy(items, j.u.obj.items, k * sizeof(*items));
+            items[k].key = TL_STR_LIT("pid");
+            memset(&items[k].value, 0, sizeof(items[k].value));
+            items[k].value.type = TL_JSON_NUMBER;
+            items[k].value.u.num.kind = TL_JSON_UINT;
+            items[k].value.u.num.u = s->rank;
+            items[k].value.u.num.d = s->rank;
+            j.u.obj.items = items;
+            j.u.obj.n = k + 1;
+        }
+        if (out->fd < 0 && tl_outfile_open(out, &m->root, "chromium_events.json", err) < 0) {
+            rc = -1;
+            break;
+        }
+        tl_buf_adds(&out->buf, *count ? ",\n  " : "[\n  ");
+        tl_json_write_pretty(&out->buf, &j, 1);
+        (*count)++;
+        tl_arena_reset(&scratch);
+        if (tl_outfile_maybe_flush(out, err) < 0) {
+            rc = -1;
+            break;
+        }
+    }
+    tl_arena_release(&scratch);
+    tl_buf_release(&e.buf);
+    close(e.fd);
+    return rc;
+}
+
+/* The combined chromium_events.json (§1.7), written only when there are events. */
+static int combined_events(struct multi *m, const struct tl_ranks *an, bool *written,
+                           struct tl_err *err)
+{
+    struct tl_outfile out = {.fd = -1};
+    tl_buf_init(&out.buf, 0);
+    uint64_t count = 0;
+    for (size_t i = 0; i < an->nranks; i++) {
+        if (an->ranks[i].error)
+            continue;
+        if (combine_rank_events(m, &an->ranks[i], &out, &count, err) < 0) {
+            tl_outfile_close(&out, NULL);
+            return -1;
+        }
+    }
+    *written = count > 0;
+    if (out.fd < 0) {
+        tl_buf_release(&out.buf);
+        return 0;
+    }
+    tl_buf_adds(&out.buf, "\n]");
+    return tl_outfile_close(&out, err);
+}
+
+/* Write name from b (non-empty), or remove a stale one of an earlier run (in place). */
+static int root_file(struct multi *m, const char *name, const struct tl_buf *b, bool write,
+                     struct tl_err *err)
+{
+    if (!write) {
+        unlinkat(m->root.dirfd, name, 0);
+        return 0;
+    }
+    return tl_outdir_write(&m->root, name, b->buf, b->len, NULL, err);
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+    const struct tl_rank_summary *x = a, *y = b;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Everything at the top of the report folder, from the ranks' summaries (§1.4). */
+static int landing(struct multi *m, struct tl_err *err)
+{
+    struct tl_rank_summary *sorted = tl_xcalloc(m->n ? m->n : 1, sizeof(*sorted));
+    for (size_t i = 0; i < m->n; i++)
+        sorted[i] = m->ranks[i].s;
+    /* qsort is not stable: equal ranks do not happen (duplicates are dropped first). */
+    qsort(sorted, m->n, sizeof(*sorted), cmp_rank);
+    struct tl_arena arena;
+    tl_arena_init(&arena, 64 * 1024);
+    struct tl_ranks an;
+    tl_ranks_analyze(&an, sorted, m->n, &arena);
+    bool chromium = false;
+    struct tl_buf b = TL_BUF_INIT;
+    int rc = combined_events(m, &an, &chromium, err);
+    if (rc == 0 && !chromium)
+        root_file(m, "chromium_events.json", &b, false, err);
+    if (rc == 0) {
+        tl_ranks_runtime_json(&b, &an);
+        rc = root_file(m, "runtime_estimations.json", &b, an.has_runtime, err);
+        if (rc == 0 && an.has_runtime)
+            tl_say(&m->msg, TL_MSG_INFO, "Runtime estimations: %s/runtime_estimations.json",
+                   m->out_name);
+    }
+    if (rc == 0) {
+        tl_buf_reset(&b);
+        tl_ranks_runtime_trace_json(&b, &an, m->opt->reference_compat);
+        rc = root_file(m, "chromium_trace_with_runtime.json", &b, an.has_runtime, err);
+    }
+    if (rc == 0) {
+        tl_buf_reset(&b);
+        tl_ranks_schedules_json(&b, &an);
+        rc = root_file(m, "collective_schedules.json", &b, an.has_schedules, err);
+        if (rc == 0 && an.has_schedules)
+            tl_say(&m->msg, TL_MSG_INFO, "Collective schedules: %s/collective_schedules.json",
+                   m->out_name);
+    }
+    if (rc == 0) {
+        tl_buf_reset(&b);
+        tl_summary_json_ranks(&b, &an);
+        rc = root_file(m, "summary.json", &b, true, err);
+    }
+    if (rc == 0) {
+        tl_buf_reset(&b);
+        struct tl_landing page = {m->opt->custom_header_html, &an, chromium};
+        tl_page_landing(&b, &page);
+        rc = root_file(m, "index.html", &b, true, err);
+    }
+    if (rc == 0) {
+        tl_say(&m->msg, TL_MSG_INFO, "Multi-rank report generated under %s", m->out_name);
+        tl_say(&m->msg, TL_MSG_INFO, "Individual pages: rank_*/index.html");
+    }
+    tl_buf_release(&b);
+    tl_arena_release(&arena);
+    free(sorted);
+    return rc;
+}
+
+/* ---- the runs ------------------------------------------------------------------------------- */
+
+static void multi_init(struct multi *m, const struct tl_options *opt)
+{
+    memset(m, 0, sizeof(*m));
+    m->opt = opt;
+    m->out_name = opt->out_dir ? opt->out_dir : "tl_out";
+    m->msg.opt = opt;
+    m->root.dirfd = -1;
+    pthread_mutex_init(&m->mu, NULL);
+    tl_arena_init(&m->carry_arena, 16 * 1024);
+    tl_strtab_init(&m->carry, &m->carry_arena);
+}
+
+static void multi_release(struct multi *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        tl_arena_release(&m->ranks[i].arena);
+        tl_buf_release(&m->ranks[i].msgs);
+    }
+    free(m->ranks);
+    tl_strtab_release(&m->carry);
+    tl_arena_release(&m->carry_arena);
+    pthread_mutex_destroy(&m->mu);
+}
+
+/* The ranks of the logs found, the later of two logs of one rank dropped with a word. */
+static void take_logs(struct multi *m, struct tl_rank_log *logs, size_t n)
+{
+    m->ranks = tl_xcalloc(n ? n : 1, sizeof(*m->ranks));
+    for (size_t i = 0; i < n; i++) {
+        bool dup = false;
+        for (size_t k = 0; k < m->n && !dup; k++) {
+            if (m->ranks[k].log.rank != logs[i].rank)
+                continue;
+            dup = true;
+            tl_say(&m->msg, TL_MSG_WARNING, "tlparse: warning: %s is rank %u too; only %s is used",
+                   logs[i].path, logs[i].rank, m->ranks[k].log.path);
+        }
+        if (dup)
+            continue;
+        struct rank *r = &m->ranks[m->n++];
+        r->log = logs[i];
+        logs[i].name = logs[i].path = NULL; /* taken over */
+        tl_arena_init(&r->arena, 16 * 1024);
+        tl_buf_init(&r->msgs, 0);
+        r->s.rank = r->log.rank;
+        r->s.log = r->log.name;
+    }
+}
+
+static void free_logs(struct multi *m, struct tl_rank_log *logs, size_t n)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        free(m->ranks[i].log.name);
+        free(m->ranks[i].log.path);
+    }
+    tl_rank_logs_free(logs, n);
+}
+
+/* The end of a run: commit or abort, and the exit code. */
+static int finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_result *res)
+{
+    if (rc == 0 && tl_interrupted)
+        rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
+    if (rc == 0) {
+        rc = tl_outdir_commit(&m->root, err);
+    } else {
+        tl_outdir_abort(&m->root);
+    }
+    if (rc < 0)
+        return tl_report_error(m->opt, err);
+    if (res)
+        snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", m->out_name);
+    int code = TL_EXIT_OK;
+    for (size_t i = 0; i < m->n; i++) {
+        if (!m->ranks[i].strict_failed)
+            continue;
+        tl_say(&m->msg, TL_MSG_ERROR,
+               "tlparse: error: Something went wrong (--strict: the log of rank %u has problems; "
+               "see its Stats line)",
+               m->ranks[i].log.rank);
+        code = TL_EXIT_ERROR;
+    }
+    return code;
+}
+
+/* --all-ranks-html DIR: every rank log of DIR. */
+static int all_ranks(struct multi *m, struct tl_result *res)
+{
+    const struct tl_options *opt = m->opt;
+    struct tl_err err = {TL_ERR_NONE, ""};
+    struct stat st;
+    if (stat(opt->path, &st) < 0 || !S_ISDIR(st.st_mode)) {
+        tl_error_code(&err, TL_ERR_INPUT,
+                      "Input path %s must be a directory when using --all-ranks-html", opt->path);
+        return tl_report_error(opt, &err);
+    }
+    /* The output folder first, as the reference: its errors come before the rank logs'. */
+    if (tl_outdir_open(&m->root, m->out_name, opt->overwrite, &err) < 0)
+        return tl_report_error(opt, &err);
+    struct tl_rank_log *logs;
+    size_t nlogs;
+    int rc = tl_rank_logs_find(opt->path, opt->reference_compat, &logs, &nlogs, &err);
+    if (rc == 0 && !nlogs)
+        rc =
+            tl_error_code(&err, TL_ERR_INPUT, "No rank log files found in directory %s", opt->path);
+    if (rc < 0) {
+        tl_rank_logs_free(logs, nlogs);
+        tl_outdir_abort(&m->root);
+        return tl_report_error(opt, &err);
+    }
+    take_logs(m, logs, nlogs);
+    /* With --reference-compat the string table goes from rank to rank: one at a time. */
+    unsigned threads = opt->reference_compat || opt->no_threads ? 1 : opt->jobs;
+    if (threads == 0)
+        threads = tl_pool_cores();
+    m->direct = threads == 1 || m->n == 1;
+    for (size_t i = 0; i < m->n; i++) {
+        struct rank *r = &m->ranks[i];
+        r->opt = *opt;
+        if (!m->direct) {
+            r->opt.progress = false;
+            r->opt.message = capture;
+            r->opt.message_ctx = r;
+        }
+    }
+    tl_pool_run(m->n, threads, rank_job, m);
+    if (m->fatal) {
+        err = m->err;
+        rc = -1;
+    }
+    if (rc == 0 && !tl_interrupted)
+        rc = landing(m, &err);
+    rc = finish_run(m, rc, &err, res);
+    free_logs(m, logs, nlogs);
+    return rc;
+}
+
+/* --all-ranks-html --from-summaries OUT: the rank_N/ folders of OUT, by their summaries. */
+static int from_summaries(struct multi *m, struct tl_result *res)
+{
+    const struct tl_options *opt = m->opt;
+    struct tl_err err = {TL_ERR_NONE, ""};
+    m->out_name = opt->path;
+    if (tl_outdir_open_in_place(&m->root, opt->path, &err) < 0)
+        return tl_report_error(opt, &err);
+    char **names;
+    size_t nnames;
+    if (tl_outdir_list(&m->root, "", false, &names, &nnames) < 0) {
+        tl_error_code(&err, TL_ERR_INPUT, "cannot list %s", opt->path);
+        tl_outdir_abort(&m->root);
+        return tl_report_error(opt, &err);
+    }
+    m->ranks = tl_xcalloc(nnames ? nnames : 1, sizeof(*m->ranks));
+    struct tl_buf text = TL_BUF_INIT;
+    for (size_t i = 0; i < nnames; i++) {
+        const char *p = names[i];
+        if (strncmp(p, "rank_", 5) != 0 || !p[5] || strspn(p + 5, "0123456789") != strlen(p + 5) ||
+            strlen(p + 5) > 10 || strtoull(p + 5, NULL, 10) > UINT32_MAX ||
+            !tl_outdir_is_dir(&m->root, p))
+            continue;
+        struct rank *r = &m->ranks[m->n++];
+        tl_arena_init(&r->arena, 16 * 1024);
+        tl_buf_init(&r->msgs, 0);
+        uint32_t number = (uint32_t)strtoull(p + 5, NULL, 10);
+        char rel[64], why[512];
+        snprintf(rel, sizeof(rel), "%s/summary.json", p);
+        tl_buf_reset(&text);
+        struct tl_err rerr;
+        struct tl_buf problem = TL_BUF_INIT;
+        if (tl_outdir_read(&m->root, rel, &text, MAX_SUMMARY, &rerr) < 0) {
+            tl_buf_adds(&problem, rerr.msg);
+        } else if (tl_rank_summary_parse(text.buf, text.len, &r->s, &r->arena, why, sizeof(why)) <
+                   0) {
+            tl_buf_addf(&problem, "%s: %s", rel, why);
+        } else if (r->s.rank != number) {
+            tl_buf_addf(&problem, "%s says rank %u", rel, r->s.rank);
+        } else {
+            continue;
+        }
+        memset(&r->s, 0, sizeof(r->s));
+        r->s.rank = number;
+        r->s.log = "";
+        r->s.error = tl_arena_memdupz(&r->arena, problem.buf, problem.len);
+        tl_say(&m->msg, TL_MSG_WARNING, "tlparse: warning: rank %u: %s; it has no report", number,
+               problem.buf);
+        tl_buf_release(&problem);
+    }
+    tl_buf_release(&text);
+    tl_outdir_list_free(names, nnames);
+    int rc = 0;
+    if (!m->n)
+        rc = tl_error_code(&err, TL_ERR_INPUT,
+                           "No rank reports (rank_N/summary.json) found in %s; write them with "
+                           "tlparse --rank-only LOG -o %s/rank_N",
+                           opt->path, opt->path);
+    if (rc == 0)
+        rc = landing(m, &err);
+    return finish_run(m, rc, &err, res);
+}
+
+int tl_ranks_run(const struct tl_options *opt, struct tl_result *res)
+{
+    struct multi m;
+    multi_init(&m, opt);
+    int code = opt->from_summaries ? from_summaries(&m, res) : all_ranks(&m, res);
+    multi_release(&m);
+    return code;
+}
+
+/* --rank-only LOG -o OUT/rank_N: one rank's report and its summary. */
+int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
+{
+    struct tl_err err = {TL_ERR_NONE, ""};
+    struct tl_messages msg = {.opt = opt, .input = opt->path};
+    const char *base = strrchr(opt->path, '/');
+    base = base ? base + 1 : opt->path;
+    long rank = opt->has_rank ? (long)opt->rank : tl_rank_of_name(base);
+    if (rank < 0) {
+        tl_error_code(&err, TL_ERR_USAGE,
+                      "cannot tell the rank of %s from its name "
+                      "(dedicated_log_torch_trace_rank_N.log): pass --rank N",
+                      opt->path);
+        return tl_report_error(opt, &err);
+    }
+    const char *out_name = opt->out_dir ? opt->out_dir : "tl_out";
+    struct tl_outdir out;
+    if (tl_outdir_open(&out, out_name, opt->overwrite, &err) < 0)
+        return tl_report_error(opt, &err);
+    struct tl_arena arena;
+    tl_arena_init(&arena, 16 * 1024);
+    struct tl_rank_summary s;
+    memset(&s, 0, sizeof(s));
+    s.rank = (uint32_t)rank;
+    s.log = base;
+    struct tl_log_summary sum;
+    memset(&sum, 0, sizeof(sum));
+    struct tl_reader *reader;
+    int rc = tl_reader_open(&reader, opt->path, &err);
+    if (rc == 0) {
+        struct tl_log_job job = {opt, reader, opt->path, opt->path, &out, &s, &arena, NULL};
+        rc = tl_log_run(&job, &sum, &err);
+        free(sum.summary);
+    }
+    if (rc == 0 && tl_interrupted)
+        rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
+    if (rc < 0 && err.code != TL_ERR_SIGNAL) {
+        /* The log cannot be read: the folder says so in its summary.json, for the landing
+         * page; the exit code says so too. */
+        tl_outdir_abort(&out);
+        struct tl_err werr = {TL_ERR_NONE, ""};
+        s.error = err.msg;
+        if (tl_outdir_open(&out, out_name, opt->overwrite, &werr) == 0) {
+            if (write_broken(&out, &s, &werr) == 0)
+                tl_outdir_commit(&out, &werr);
+            else
+                tl_outdir_abort(&out);
+        }
+        tl_arena_release(&arena);
+        return tl_report_error(opt, &err);
+    }
+    if (rc == 0)
+        rc = tl_outdir_commit(&out, &err);
+    else
+        tl_outdir_abort(&out);
+    tl_arena_release(&arena);
+    if (rc < 0)
+        return tl_report_error(opt, &err);
+    if (res) {
+        res->bytes_in = sum.bytes_in;
+        res->lines = sum.lines;
+        snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", out_name);
+    }
+    int code = TL_EXIT_OK;
+    if ((opt->strict && tl_stats_strict_failures(&sum.stats)) ||
+        (opt->strict_compile_id && sum.saw_unknown_cid)) {
+        tl_say(&msg, TL_MSG_ERROR,
+               "tlparse: error: Something went wrong (--strict: the log has problems; see the "
+               "Stats line)");
+        code = TL_EXIT_ERROR;
+    }
+    return code;
+}

@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# Multi-rank runs (--all-ranks-html, --rank-only, --from-summaries), end to end:
+#   - 16 rank logs grown with ../shared/bench/make_big_trace.py --ranks 16, some replaced by
+#     other corpus ranks (so that ranks diverge), one a broken gzip stream and one holding
+#     malformed runtime and schedule artifacts: -j 1, -j 2 and the two-step path (--rank-only
+#     per rank as separate processes, then --from-summaries) give byte-identical folders, and
+#     the broken and malformed ranks are reported, not fatal;
+#   - the landing page, summary.json (tlparse-ranks/1) and messages on crafted inputs;
+#   - the command-line rules of spec modes.md §1.1 and ours.
+# Needs ../shared (the corpus and make_big_trace.py): fails when it is absent.
+# Usage: tests/multirank.sh path/to/tlparse
+set -uo pipefail
+bin=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+shared=$(realpath "${TL_SHARED:-$here/../../shared}" 2>/dev/null || echo "$here/../../shared")
+command -v python3 >/dev/null || { echo "multirank: python3 is needed (Debian package python3)"; exit 1; }
+logs=$shared/corpus/logs
+[ -d "$logs/multi_rank_runtime" ] && [ -f "$shared/bench/make_big_trace.py" ] ||
+    { echo "FAIL: multirank needs ../shared (corpus and bench/make_big_trace.py) beside the checkout"; exit 1; }
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+# An entry of a trace with a correct md5: entry LINE_JSON PAYLOAD
+entry() {
+    python3 - "$1" "$2" <<'PY'
+import hashlib, json, sys
+env = json.loads(sys.argv[1]); payload = sys.argv[2]
+env["has_payload"] = hashlib.md5(payload.encode()).hexdigest()
+print("V0804 12:34:15.353000 1142857 torch/_inductor/debug.py:700] " + json.dumps(env))
+for line in payload.split("\n"):
+    print("\t" + line)
+PY
+}
+
+# ---- 16 ranks ---------------------------------------------------------------------------
+mkdir ranks
+python3 "$shared/bench/make_big_trace.py" --size-mb 0.4 --ranks 16 -o ranks \
+    "$logs/multi_rank_runtime/dedicated_log_torch_trace_rank_0.log" || bad "make_big_trace.py failed"
+cp "$logs/multi_rank_runtime/dedicated_log_torch_trace_rank_5.log" ranks/dedicated_log_torch_trace_rank_5.log
+cp "$logs/collectives_parity/dedicated_log_torch_trace_rank_0.log" ranks/dedicated_log_torch_trace_rank_9.log
+cp "$logs/multi_rank_logs/dedicated_log_torch_trace_rank_1.log" ranks/dedicated_log_torch_trace_rank_11.log
+: >ranks/dedicated_log_torch_trace_rank_12.log
+# rank 13: a gzip stream cut short (the reader fails in the middle of the log)
+head -c 300000 "$logs/multi_rank_runtime/dedicated_log_torch_trace_rank_0.log" | gzip -c | head -c 20000 \
+    >ranks/dedicated_log_torch_trace_rank_13.log
+# rank 14: malformed runtime and schedule artifacts (the reference aborts on both)
+{
+    entry '{"artifact": {"name": "inductor_runtime_and_tensor_meta", "encoding": "json"}, "rank": 14, "frame_id": 0, "frame_compile_id": 0, "attempt": 0}' \
+        '{"ops": [{"name": "op1", "type": "compute"}]}'
+    entry '{"artifact": {"name": "inductor_collective_schedule", "encoding": "json"}, "rank": 14, "frame_id": 0, "frame_compile_id": 1, "attempt": 0}' \
+        '[1, 2]'
+} >ranks/dedicated_log_torch_trace_rank_14.log
+# files that are not rank logs
+echo x >ranks/another.log
+mkdir ranks/dedicated_log_torch_trace_rank_99.log
+echo x >ranks/dedicated_log_torch_trace_rank_x.log
+
+"$bin" --all-ranks-html ranks -o j1 -j 1 --no-browser >out1.txt 2>err1.txt || bad "-j 1: exit $?: $(tail -3 err1.txt)"
+"$bin" --all-ranks-html ranks -o j2 -j 2 --no-browser >out2.txt 2>err2.txt || bad "-j 2: exit $?: $(tail -3 err2.txt)"
+mkdir two
+for f in ranks/dedicated_log_torch_trace_rank_*.log; do
+    [ -f "$f" ] || continue
+    n=$(basename "$f" .log); n=${n#dedicated_log_torch_trace_rank_}
+    case $n in *[!0-9]*) continue ;; esac
+    "$bin" --rank-only "$f" -o "two/rank_$n" --no-browser >/dev/null 2>>err_two.txt
+done
+"$bin" --all-ranks-html --from-summaries two --no-browser >out3.txt 2>err3.txt || bad "--from-summaries: exit $?: $(tail -3 err3.txt)"
+# the broken rank's folder holds only its summary.json, which says what went wrong
+[ "$(ls j1/rank_13)" = summary.json ] || bad "the broken rank 13's folder: $(ls j1/rank_13)"
+grep -q 'tlparse: error: ranks/dedicated_log_torch_trace_rank_13.log: gzip: unexpected end of file' err_two.txt ||
+    bad "--rank-only on the broken rank: $(cat err_two.txt)"
+diff -r j1 j2 >diff12.txt || bad "-j 1 and -j 2 differ: $(head -5 diff12.txt)"
+diff -r j1 two >diff13.txt || bad "one step and two steps differ: $(head -5 diff13.txt)"
+sed 's/j2/j1/g' err2.txt | cmp -s err1.txt - || bad "-j 1 and -j 2 print different messages: $(diff err1.txt err2.txt | head -5)"
+ls -d j1/rank_* | wc -l | grep -qx 16 || bad "rank folders: $(ls j1)"
+for f in index.html summary.json chromium_events.json runtime_estimations.json \
+    chromium_trace_with_runtime.json collective_schedules.json; do
+    [ -s "j1/$f" ] || bad "j1/$f missing"
+done
+for r in 0 5 9 11 12 14 15; do
+    for f in index.html summary.json collectives_parity.json compile_directory.json raw.jsonl; do
+        [ -s "j1/rank_$r/$f" ] || bad "j1/rank_$r/$f missing"
+    done
+done
+# messages: every rank's lines together, in rank-name order; the warnings name the rank
+grep -c '^Processing rank ' err1.txt | grep -qx 16 || bad "Processing lines: $(grep -c '^Processing rank ' err1.txt)"
+python3 - err2.txt <<'PY' || bad "-j 2 messages are not grouped by rank"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+starts = [i for i, l in enumerate(lines) if l.startswith("Processing rank ")]
+names = [lines[i].split()[2] for i in starts]
+assert names == sorted(names, key=lambda n: "dedicated_log_torch_trace_rank_%s.log" % n), names
+# each rank's Stats line comes before the next rank starts
+for a, b in zip(starts, starts[1:] + [len(lines)]):
+    block = lines[a:b]
+    assert any(l.startswith("Stats {") for l in block) or any("rank 13" in l for l in block), block
+PY
+grep -q 'tlparse: warning: rank 13: ranks/dedicated_log_torch_trace_rank_13.log: gzip: unexpected end of file; it has no report' err1.txt || bad "no warning for the broken rank 13: $(grep 'rank 13' err1.txt)"
+grep -q 'tlparse: warning: rank 14' err1.txt && bad "malformed artifacts are notes, not rank errors"
+grep -qx 'Multi-rank report generated under j1' err1.txt || bad "no closing line"
+grep -qx 'Runtime estimations: j1/runtime_estimations.json' err1.txt || bad "no runtime line"
+grep -qx 'Collective schedules: j1/collective_schedules.json' err1.txt || bad "no schedules line"
+# the landing page says which rank broke and what was malformed
+grep -q 'Rank 13' j1/index.html || bad "landing: rank 13 is not listed"
+grep -q 'Rank 13: no report (ranks/dedicated_log_torch_trace_rank_13.log: gzip: unexpected end of file)' j1/index.html ||
+    bad "landing: rank 13's error is not said"
+grep -q 'inductor_runtime_and_tensor_meta_[0-9]*.json has an op without name or estimated_runtime_ns' j1/index.html ||
+    bad "landing: rank 14's malformed runtime artifact is not said"
+grep -q 'inductor_collective_schedule_[0-9]*.json is not a list of op names' j1/index.html ||
+    bad "landing: rank 14's malformed schedule is not said"
+grep -q '<a href="rank_14/index.html">Rank 14</a>' j1/index.html || bad "landing: rank 14 has no link"
+grep -q '<a href="rank_13/index.html">' j1/index.html && bad "landing: the broken rank 13 is linked"
+grep -q 'Diverging Compilation IDs detected' j1/index.html || bad "landing: no compile-id divergence"
+grep -q 'Runtime analysis not available' j1/index.html || bad "landing: ranks with different graph counts"
+python3 - j1 <<'PY' || bad "summary.json of the 16 ranks"
+import json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+assert s["schema"] == "tlparse-ranks/1", s["schema"]
+ranks = {r["rank"]: r for r in s["ranks"]}
+assert sorted(ranks) == list(range(16)), sorted(ranks)
+assert ranks[13]["report"] is None and "gzip" in ranks[13]["error"], ranks[13]
+assert ranks[0]["report"] == "rank_0/index.html" and ranks[0]["error"] is None
+assert "is not a list of op names" in ranks[14]["notes"], ranks[14]
+assert s["compile_ids_diverge"] is True
+kinds = {d["kind"]: d for d in s["divergences"]}
+# ranks 5, 9 and 11 (other corpus logs) recompile; the grown copies of runtime rank 0 do not;
+# the broken rank 13 is in neither list
+assert "recompiles" in kinds, s["divergences"]
+assert kinds["recompiles"]["ranks"] == [5, 9, 11], kinds["recompiles"]
+assert kinds["recompiles"]["others"] == [0, 1, 2, 3, 4, 6, 7, 8, 10, 12, 14, 15], kinds["recompiles"]
+# every rank's own summary carries its rank section
+r0 = json.load(open(sys.argv[1] + "/rank_0/summary.json"))
+assert r0["rank"]["number"] == 0 and r0["source"]["path"] == "dedicated_log_torch_trace_rank_0.log"
+PY
+# the combined trace: every event of every rank with pid = the rank
+python3 - j1 <<'PY' || bad "combined chromium_events.json"
+import json, sys, collections
+root = json.load(open(sys.argv[1] + "/chromium_events.json"))
+count = collections.Counter(e["pid"] for e in root)
+for r in range(16):
+    try:
+        own = json.load(open("%s/rank_%d/chromium_events.json" % (sys.argv[1], r)))
+    except FileNotFoundError:
+        assert r == 13
+        continue
+    assert count.get(r, 0) == len(own), (r, count.get(r), len(own))
+PY
+
+# ---- --from-summaries: a damaged summary is reported, the others are used --------------------
+cp -r two three
+echo '{"schema": "tlparse-summary/1"}' >three/rank_3/summary.json
+printf 'not json' >three/rank_4/summary.json
+"$bin" --all-ranks-html --from-summaries three --no-browser >/dev/null 2>err4.txt || bad "--from-summaries with damaged summaries: exit $?"
+grep -q 'rank 3: rank_3/summary.json: it has no "rank" member' err4.txt || bad "damaged rank 3: $(cat err4.txt)"
+grep -q 'rank 4: rank_4/summary.json: not JSON' err4.txt || bad "damaged rank 4: $(cat err4.txt)"
+grep -q 'Rank 3' three/index.html || bad "rank 3 not listed"
+# a second run in place gives the same files
+cp -r two again
+"$bin" --all-ranks-html --from-summaries again --no-browser >/dev/null 2>&1 || bad "second --from-summaries: exit $?"
+diff -r two again >/dev/null || bad "--from-summaries run twice differs"
+
+# ---- crafted: two copies of a log; divergence of the diagnosis ---------------------------------
+mkdir same
+cp "$logs/cache_hit_miss.log" same/dedicated_log_torch_trace_rank_0.log
+cp "$logs/cache_hit_miss.log" same/dedicated_log_torch_trace_rank_1_abc.log
+"$bin" --all-ranks-html same -o same_out --no-browser >/dev/null 2>err5.txt || bad "two copies: exit $?"
+grep -q 'class="warning-box"' same_out/index.html && bad "two copies: a warning box"
+python3 -c 'import json,sys; s=json.load(open("same_out/summary.json")); assert s["divergences"]==[] and not s["compile_ids_diverge"], s' ||
+    bad "two copies: divergences in summary.json"
+
+# ---- duplicate ranks: the first log in name order is used ----------------------------------------
+mkdir dup
+cp "$logs/cache_hit_miss.log" dup/dedicated_log_torch_trace_rank_0.log
+cp "$logs/cache_hit_miss.log" dup/dedicated_log_torch_trace_rank_00.log
+"$bin" --all-ranks-html dup -o dup_out --no-browser >/dev/null 2>err6.txt || bad "duplicate ranks: exit $?"
+grep -q 'dup/dedicated_log_torch_trace_rank_00.log is rank 0 too; only dup/dedicated_log_torch_trace_rank_0.log is used' err6.txt ||
+    bad "duplicate ranks: $(cat err6.txt)"
+
+# ---- the command line ---------------------------------------------------------------------------
+expect() { # expect CODE PATTERN ARGS...
+    local code=$1 pat=$2
+    shift 2
+    "$bin" "$@" >cli_out.txt 2>cli_err.txt
+    local got=$?
+    [ "$got" = "$code" ] || bad "tlparse $*: exit $got, not $code ($(cat cli_err.txt))"
+    grep -q -- "$pat" cli_err.txt || bad "tlparse $*: no '$pat' in: $(cat cli_err.txt)"
+}
+expect 1 '--latest cannot be used with --all-ranks-html' --all-ranks-html --latest /nonexistent -o x
+[ ! -e x ] || bad "--latest with --all-ranks-html created the output"
+expect 1 'Input path ranks/another.log must be a directory when using --all-ranks-html' --all-ranks-html ranks/another.log -o x
+mkdir empty
+expect 1 'No rank log files found in directory empty' --all-ranks-html empty -o x --no-browser
+[ ! -e x ] || bad "an empty input folder left an output folder"
+expect 1 'Directory j1 already exists' --all-ranks-html ranks -o j1 --no-browser
+expect 2 '-j wants a number of threads' --all-ranks-html ranks -j 0
+expect 2 '-j wants a number of threads' --all-ranks-html ranks -j two
+expect 2 'cannot use --from-summaries without --all-ranks-html' --from-summaries two
+expect 2 'cannot use -o with --from-summaries' --all-ranks-html --from-summaries two -o y
+expect 2 'cannot use --rank without --rank-only' ranks/dedicated_log_torch_trace_rank_0.log --rank 3
+expect 2 'cannot use --rank-only with --all-ranks-html' --all-ranks-html --rank-only ranks
+expect 2 'cannot tell the rank of' --rank-only "$logs/cache_hit_miss.log" -o z
+expect 1 'No rank reports (rank_N/summary.json) found in empty' --all-ranks-html --from-summaries empty
+"$bin" --rank-only "$logs/cache_hit_miss.log" --rank 7 -o rank_7 --no-browser >/dev/null 2>&1 || bad "--rank-only --rank 7: exit $?"
+python3 -c 'import json; s=json.load(open("rank_7/summary.json")); assert s["rank"]["number"]==7 and s["rank"]["log"]=="cache_hit_miss.log", s["rank"]' ||
+    bad "--rank 7: summary.json"
+# --overwrite replaces a landing folder
+"$bin" --all-ranks-html same -o same_out --overwrite --no-browser >/dev/null 2>&1 || bad "--overwrite: exit $?"
+
+# ---- --reference-compat: the reference's listing order and string table ---------------------------
+"$bin" --all-ranks-html "$logs/multi_rank_logs" -o compat --reference-compat --no-browser >/dev/null 2>err7.txt ||
+    bad "--reference-compat: exit $?"
+python3 - compat <<'PY' || bad "--reference-compat: rank 1's raw.jsonl does not carry the string table"
+import json, sys
+first = json.loads(open(sys.argv[1] + "/rank_1/raw.jsonl").readline())
+# rank 1's own table has 2 entries; the reference's run carries 8 (spec modes.md §1.3)
+assert len(first["string_table"]) == 8, first
+PY
+"$bin" --all-ranks-html "$logs/multi_rank_logs" -o sorted --no-browser >/dev/null 2>&1 || bad "sorted: exit $?"
+python3 -c 'import json; t=json.loads(open("sorted/rank_1/raw.jsonl").readline()); assert len(t["string_table"])==2, t' ||
+    bad "default: rank 1's raw.jsonl has another rank's strings"
+
+[ $fail = 0 ] && echo "multirank: all checks passed"
+exit $fail
