@@ -2,12 +2,24 @@
 /*
  * payloads/<md5>.txt (spec core.md §1.8): the payload of a record that no consumer before
  * this one wrote as a file, named by the has_payload md5 the log gave it. The same payload
- * repeats in a log, so the file is written once; a name that repeats with other bytes (a
- * bad has_payload) gets a variant (with --reference-compat, replaces it). Chromium events
- * never get one.
+ * repeats in a log, so the file is written once. A name that repeats with other bytes (a
+ * bad has_payload) keeps the bytes whose md5 it is, as the reference's file does when the
+ * last of them is right (it keeps the last); the others get a variant. Chromium events never
+ * get one.
  */
 #include "base/config.h"
 #include "run.h"
+
+#include <string.h>
+
+/* Whether the payload's md5 is its has_payload (asked when its name holds other bytes). */
+static bool md5_is_name(const void *p, size_t n, void *ctx)
+{
+    const struct tl_str *want = ctx;
+    char hex[33];
+    tl_md5_hex(p, n, hex);
+    return want->n == 32 && memcmp(hex, want->p, 32) == 0;
+}
 
 static void *payloads_create(struct tl_log *log)
 {
@@ -25,11 +37,9 @@ static int payloads_record(void *self, struct tl_log *log, struct tl_record *r, 
     tl_buf_adds(&path, "payloads/");
     tl_path_safe(&path, r->env->key[TL_K_HAS_PAYLOAD]->u.str, false);
     tl_buf_adds(&path, ".txt");
-    /* --reference-compat: the last payload of a name wins, as the reference's files do. */
-    int rc = log->opt->reference_compat ? tl_outdir_write(log->out, path.buf, r->payload.p,
-                                                          r->payload.n, &r->payload_file, err)
-                                        : tl_outdir_write_once(log->out, path.buf, r->payload.p,
-                                                               r->payload.n, &r->payload_file, err);
+    struct tl_str name = r->env->key[TL_K_HAS_PAYLOAD]->u.str;
+    int rc = tl_outdir_write_rightful(log->out, path.buf, r->payload.p, r->payload.n, md5_is_name,
+                                      &name, &r->payload_file, err);
     tl_buf_release(&path);
     return rc;
 }

@@ -134,6 +134,12 @@ static const char *last_segment(const char *name)
     return slash ? slash + 1 : name;
 }
 
+static int cmp_folder(const void *a, const void *b)
+{
+    return strcmp(((const struct tl_rank_folder *)a)->folder,
+                  ((const struct tl_rank_folder *)b)->folder);
+}
+
 /* Which key each folder belongs to (first key in byte order wins), and the folder's cache
  * status (the highest of miss 3, hit 2, bypass 1 among its artifacts' names). */
 static void folders(struct rank *rk, const struct key_ref *keys, size_t nkeys, char **names,
@@ -168,6 +174,7 @@ static void folders(struct rank *rk, const struct key_ref *keys, size_t nkeys, c
         }
     }
     free(prio);
+    qsort(f, k, sizeof(*f), cmp_folder); /* the listing's order does not matter here */
     rk->s->folders = f;
     rk->s->nfolders = k;
 }
@@ -378,7 +385,7 @@ static int artifacts(struct rank *rk, struct tl_log *log, char **names, size_t n
     struct tl_parity_entry *par = tl_xcalloc(cap, sizeof(*par));
     size_t nrt = 0, nmeta = 0, nsch = 0, npar = 0;
     struct tl_buf text = TL_BUF_INIT;
-    bool fs_order = log->opt->reference_compat;
+    bool fs_order = !log->opt->name_order;
     for (size_t i = 0; i < nnames; i++) {
         if (!tl_outdir_is_dir(log->out, names[i]))
             continue;
@@ -473,7 +480,7 @@ static int rank_finish(void *self, struct tl_log *log, struct tl_err *err)
     s->chromium_events = log->chromium_events;
     char **names = NULL;
     size_t nnames = 0;
-    tl_outdir_list(log->out, "", log->opt->reference_compat, &names, &nnames);
+    tl_outdir_list(log->out, "", !log->opt->name_order, &names, &nnames);
     folders(rk, keys, nkeys, names, nnames, log->out);
     exec_order(rk, dir, log->out, &log->scratch);
     tl_arena_reset(&log->scratch);

@@ -137,6 +137,23 @@ static int rawjsonl_record(void *self, struct tl_log *log, struct tl_record *r, 
     return tl_outfile_maybe_flush(&rj->body, err);
 }
 
+void tl_rawjsonl_header(struct tl_buf *out, const struct tl_strtab *st)
+{
+    tl_buf_adds(out, "{\"string_table\":[");
+    if (!st->len)
+        tl_buf_adds(out, "null");
+    for (size_t i = 0; i < st->len; i++) {
+        if (i)
+            tl_buf_addch(out, ',');
+        struct tl_str s = st->s[i];
+        if (s.p)
+            tl_json_write_string(out, s.p, s.n);
+        else
+            tl_buf_adds(out, "null");
+    }
+    tl_buf_adds(out, "]}\n");
+}
+
 /* {"string_table": [...]} and then the body. */
 static int rawjsonl_finish(void *self, struct tl_log *log, struct tl_err *err)
 {
@@ -144,32 +161,10 @@ static int rawjsonl_finish(void *self, struct tl_log *log, struct tl_err *err)
     if (tl_outfile_close(&rj->body, err) < 0)
         return -1;
     const struct tl_strtab *st = &log->model.strtab;
-    if (log->strtab_carry) {
-        /* --reference-compat: the reference's table is one for the whole process, so a rank
-         * carries the strings of the ranks parsed before it, its own on top. */
-        for (size_t i = 0; i < st->len; i++)
-            if (st->s[i].p)
-                tl_strtab_set(log->strtab_carry, (uint32_t)i, st->s[i]);
-        st = log->strtab_carry;
-    }
     struct tl_outfile f;
     if (tl_outfile_open(&f, log->out, "raw.jsonl", err) < 0)
         return -1;
-    tl_buf_adds(&f.buf, "{\"string_table\":[");
-    if (!st->len)
-        tl_buf_adds(&f.buf, "null");
-    for (size_t i = 0; i < st->len; i++) {
-        if (i)
-            tl_buf_addch(&f.buf, ',');
-        struct tl_str s = st->s[i];
-        if (s.p)
-            tl_json_write_string(&f.buf, s.p, s.n);
-        else
-            tl_buf_adds(&f.buf, "null");
-        if (tl_outfile_maybe_flush(&f, err) < 0)
-            goto fail;
-    }
-    tl_buf_adds(&f.buf, "]}\n");
+    tl_rawjsonl_header(&f.buf, st);
     /* The body is read back and appended behind the header: both must be on disk first. */
     if (tl_outfile_flush(&f, err) < 0 || tl_outdir_sync(log->out, err) < 0)
         goto fail;

@@ -356,7 +356,6 @@ static void log_init(struct tl_log *log, const struct tl_log_job *job)
     log->out = job->out;
     log->rank_summary = job->rank_summary;
     log->rank_arena = job->rank_arena;
-    log->strtab_carry = job->strtab_carry;
     /* In-memory runs (the fuzzer) stay single-threaded and deterministic. */
     log->threads = !opt->no_threads && !opt->mem_input;
     log->year = opt->year ? opt->year : current_year();
@@ -518,6 +517,9 @@ int tl_log_run(const struct tl_log_job *job, struct tl_log_summary *sum, struct 
         rc = finish(&log, err);
     if (rc == 0 && log.out)
         rc = write_summary(&log, err);
+    for (size_t i = 0; rc == 0 && job->strtab_out && i < log.model.strtab.len; i++)
+        if (log.model.strtab.s[i].p)
+            tl_strtab_set(job->strtab_out, (uint32_t)i, log.model.strtab.s[i]);
     if (rc == 0 && log.opt->summary != TL_SUMMARY_NONE)
         sum->summary = summary_text(&log);
     if (rc == 0 && !(log.opt->summary && log.stats.ok))

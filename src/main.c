@@ -2,7 +2,7 @@
 /*
  * The tlparse command: parse options (the reference's CLI, spec core.md §8, and ours, from
  * one table that also writes --help) and the environment (TLPARSE_YEAR, TLPARSE_NO_THREADS,
- * TLPARSE_REFERENCE_COMPAT, NO_COLOR), call tl_run(), print a summary on stdout when asked, map the
+ * NO_COLOR), call tl_run(), print a summary on stdout when asked, map the
  * result to an exit code, open the report.
  */
 #include "base/config.h"
@@ -33,7 +33,7 @@ enum opt_id {
     O_RANK_ONLY,
     O_RANK,
     O_FROM_SUMMARIES,
-    O_REFERENCE_COMPAT,
+    O_NAME_ORDER,
     O_SUMMARY,
     O_JSON,
     O_PROGRESS,
@@ -76,9 +76,9 @@ static const struct option_spec specs[] = {
     {O_FROM_SUMMARIES, 0, "from-summaries", NULL,
      "with --all-ranks-html: PATH holds rank_N/ reports of --rank-only runs; add the landing "
      "page to it"},
-    {O_REFERENCE_COMPAT, 0, "reference-compat", NULL,
-     "with --all-ranks-html: take files in the order the file system lists them, and carry the "
-     "string table across ranks, as the reference does (see README)"},
+    {O_NAME_ORDER, 0, "name-order", NULL,
+     "with --all-ranks-html: take rank logs and compile folders in name order, not in the order "
+     "the file system lists them (the reference's): the same output on any file system"},
     {O_SUMMARY, 0, "summary", NULL,
      "print the diagnosis (graph breaks, recompiles, specializations, failures) and write no "
      "report"},
@@ -224,8 +224,8 @@ static void apply(struct cli *c, enum opt_id id, const char *value)
     case O_FROM_SUMMARIES:
         o->from_summaries = true;
         break;
-    case O_REFERENCE_COMPAT:
-        o->reference_compat = true;
+    case O_NAME_ORDER:
+        o->name_order = true;
         break;
     case O_SUMMARY:
         o->summary = TL_SUMMARY_TEXT;
@@ -361,8 +361,6 @@ int main(int argc, char **argv)
     if (year && *year)
         opt->year = atoi(year);
     opt->no_threads = getenv("TLPARSE_NO_THREADS") != NULL;
-    if (getenv("TLPARSE_REFERENCE_COMPAT")) /* the conformance tests */
-        opt->reference_compat = true;
     const char *term = getenv("TERM");
     opt->color = isatty(1) && !getenv("NO_COLOR") && !(term && !strcmp(term, "dumb"));
 

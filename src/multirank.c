@@ -8,8 +8,9 @@
  *   --all-ranks-html --from-summaries OUT   the landing page of rank_N/ folders made that way.
  * The last step is the same for all: it reads each rank's summary (struct tl_rank_summary,
  * in memory or from rank_N/summary.json) and its chromium_events.json, never a log. Ranks
- * are parsed in name order (the file system's with --reference-compat, sequentially), their
- * messages printed together in that order; the files do not depend on the number of threads.
+ * are taken in the order the file system lists them, as the reference does (in name order
+ * with --name-order), and their messages printed together in that order; the files do not
+ * depend on the number of threads.
  */
 #include "base/config.h"
 #include "run.h"
@@ -42,6 +43,7 @@ struct rank {
     struct tl_arena arena;    /* the summary's */
     struct tl_options opt;    /* the run's, with its messages captured */
     struct tl_buf msgs;       /* captured messages: kind byte, line, NUL */
+    struct tl_strtab strtab;  /* its log's string table (in arena) */
     bool done;                /* parsed, messages may be printed */
     bool strict_failed;       /* --strict found problems in its log */
 };
@@ -58,8 +60,6 @@ struct multi {
     size_t printed;     /* ranks whose messages were printed */
     bool fatal;         /* an error that stops the run (err) */
     struct tl_err err;
-    struct tl_strtab carry; /* --reference-compat: the string table across ranks */
-    struct tl_arena carry_arena;
 };
 
 /* ---- messages ------------------------------------------------------------------------------ */
@@ -164,9 +164,8 @@ static void parse_rank(struct multi *m, struct rank *r)
         set_fatal(m, &err);
         return;
     }
-    struct tl_log_job job = {
-        &r->opt, reader, r->log.path, r->log.path,
-        &sub,    &r->s,  &r->arena,   m->opt->reference_compat ? &m->carry : NULL};
+    struct tl_log_job job = {&r->opt, reader, r->log.path, r->log.path,
+                             &sub,    &r->s,  &r->arena,   &r->strtab};
     struct tl_log_summary sum;
     int rc = tl_log_run(&job, &sum, &err);
     free(sum.summary);
@@ -402,6 +401,82 @@ static int root_file(struct multi *m, const char *name, const struct tl_buf *b, 
     return tl_outdir_write(&m->root, name, b->buf, b->len, NULL, err);
 }
 
+/* rank_N/raw.jsonl with another first line: the file is copied behind the new one. */
+static int rewrite_header(struct multi *m, const struct rank *r, const struct tl_strtab *st,
+                          struct tl_err *err)
+{
+    char rel[64], tmp[64];
+    snprintf(rel, sizeof(rel), "rank_%u/raw.jsonl", r->log.rank);
+    snprintf(tmp, sizeof(tmp), "rank_%u/.raw.jsonl.carry", r->log.rank);
+    int in = openat(m->root.dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (in < 0)
+        return tl_error(err, "cannot read %s/%s: %s", m->out_name, rel, strerror(errno));
+    /* past the first line */
+    char buf[4096];
+    off_t at = 0;
+    bool found = false;
+    ssize_t got;
+    while (!found && (got = read(in, buf, sizeof(buf))) > 0) {
+        const char *nl = memchr(buf, '\n', (size_t)got);
+        found = nl != NULL;
+        at += found ? nl - buf + 1 : got;
+    }
+    if (lseek(in, at, SEEK_SET) < 0) {
+        close(in);
+        return tl_error(err, "cannot read %s/%s: %s", m->out_name, rel, strerror(errno));
+    }
+    struct tl_outfile f;
+    if (tl_outfile_open(&f, &m->root, tmp, err) < 0) {
+        close(in);
+        return -1;
+    }
+    tl_rawjsonl_header(&f.buf, st);
+    int rc = tl_outfile_flush(&f, err);
+    if (rc == 0 && tl_copy_fd(in, f.fd) < 0)
+        rc = tl_error(err, "cannot write %s/%s: %s", m->out_name, rel, strerror(errno));
+    close(in);
+    if (tl_outfile_close(&f, rc == 0 ? err : NULL) < 0)
+        rc = -1;
+    if (rc == 0 && renameat(m->root.dirfd, tmp, m->root.dirfd, rel) < 0)
+        rc = tl_error(err, "cannot write %s/%s: %s", m->out_name, rel, strerror(errno));
+    return rc;
+}
+
+/*
+ * The reference keeps one string table for the whole run, so a rank's raw.jsonl lists the
+ * strings of the ranks parsed before it as well, its own on top (spec modes.md §1.3). Here the
+ * ranks are parsed side by side, each with its own table; afterwards, in the order the ranks
+ * were taken, each rank whose header lacks an earlier rank's string gets the carried table.
+ * (A rank parsed alone, with --rank-only, has its own table only.)
+ */
+static int carry_string_tables(struct multi *m, struct tl_err *err)
+{
+    struct tl_arena arena;
+    tl_arena_init(&arena, 16 * 1024);
+    struct tl_strtab carry;
+    tl_strtab_init(&carry, &arena);
+    int rc = 0;
+    for (size_t i = 0; i < m->n && rc == 0; i++) {
+        const struct rank *r = &m->ranks[i];
+        if (r->s.error)
+            continue;
+        const struct tl_strtab *own = &r->strtab;
+        for (size_t id = 0; id < own->len; id++) {
+            struct tl_str s = own->s[id], c = tl_strtab_get(&carry, (uint32_t)id);
+            if (s.p && !(c.p && tl_str_eq(c, s)))
+                tl_strtab_set(&carry, (uint32_t)id, s);
+        }
+        bool differs = false;
+        for (size_t id = 0; id < carry.len && !differs; id++)
+            differs = carry.s[id].p && !tl_strtab_get(own, (uint32_t)id).p;
+        if (differs)
+            rc = rewrite_header(m, r, &carry, err);
+    }
+    tl_strtab_release(&carry);
+    tl_arena_release(&arena);
+    return rc;
+}
+
 static int cmp_rank(const void *a, const void *b)
 {
     const struct tl_rank_summary *x = a, *y = b;
@@ -434,7 +509,7 @@ static int landing(struct multi *m, struct tl_err *err)
     }
     if (rc == 0) {
         tl_buf_reset(&b);
-        tl_ranks_runtime_trace_json(&b, &an, m->opt->reference_compat);
+        tl_ranks_runtime_trace_json(&b, &an);
         rc = root_file(m, "chromium_trace_with_runtime.json", &b, an.has_runtime, err);
     }
     if (rc == 0) {
@@ -476,42 +551,41 @@ static void multi_init(struct multi *m, const struct tl_options *opt)
     m->msg.opt = opt;
     m->root.dirfd = -1;
     pthread_mutex_init(&m->mu, NULL);
-    tl_arena_init(&m->carry_arena, 16 * 1024);
-    tl_strtab_init(&m->carry, &m->carry_arena);
 }
 
 static void multi_release(struct multi *m)
 {
     for (size_t i = 0; i < m->n; i++) {
+        tl_strtab_release(&m->ranks[i].strtab);
         tl_arena_release(&m->ranks[i].arena);
         tl_buf_release(&m->ranks[i].msgs);
     }
     free(m->ranks);
-    tl_strtab_release(&m->carry);
-    tl_arena_release(&m->carry_arena);
     pthread_mutex_destroy(&m->mu);
 }
 
-/* The ranks of the logs found, the later of two logs of one rank dropped with a word. */
+/* The ranks of the logs found; of two logs of one rank, the first by name is used and the
+ * other dropped with a word. */
 static void take_logs(struct multi *m, struct tl_rank_log *logs, size_t n)
 {
     m->ranks = tl_xcalloc(n ? n : 1, sizeof(*m->ranks));
     for (size_t i = 0; i < n; i++) {
-        bool dup = false;
-        for (size_t k = 0; k < m->n && !dup; k++) {
-            if (m->ranks[k].log.rank != logs[i].rank)
-                continue;
-            dup = true;
+        const struct tl_rank_log *first = &logs[i];
+        for (size_t k = 0; k < n; k++)
+            if (logs[k].rank == logs[i].rank && strcmp(logs[k].name, first->name) < 0)
+                first = &logs[k];
+        if (first != &logs[i]) {
             tl_say(&m->msg, TL_MSG_WARNING, "tlparse: warning: %s is rank %u too; only %s is used",
-                   logs[i].path, logs[i].rank, m->ranks[k].log.path);
-        }
-        if (dup)
+                   logs[i].path, logs[i].rank, first->path);
             continue;
+        }
         struct rank *r = &m->ranks[m->n++];
         r->log = logs[i];
-        logs[i].name = logs[i].path = NULL; /* taken over */
+        r->log.name = tl_xstrdup(logs[i].name);
+        r->log.path = tl_xstrdup(logs[i].path);
         tl_arena_init(&r->arena, 16 * 1024);
         tl_buf_init(&r->msgs, 0);
+        tl_strtab_init(&r->strtab, &r->arena);
         r->s.rank = r->log.rank;
         r->s.log = r->log.name;
     }
@@ -569,7 +643,7 @@ static int all_ranks(struct multi *m, struct tl_result *res)
         return tl_report_error(opt, &err);
     struct tl_rank_log *logs;
     size_t nlogs;
-    int rc = tl_rank_logs_find(opt->path, opt->reference_compat, &logs, &nlogs, &err);
+    int rc = tl_rank_logs_find(opt->path, !opt->name_order, &logs, &nlogs, &err);
     if (rc == 0 && !nlogs)
         rc =
             tl_error_code(&err, TL_ERR_INPUT, "No rank log files found in directory %s", opt->path);
@@ -579,8 +653,7 @@ static int all_ranks(struct multi *m, struct tl_result *res)
         return tl_report_error(opt, &err);
     }
     take_logs(m, logs, nlogs);
-    /* With --reference-compat the string table goes from rank to rank: one at a time. */
-    unsigned threads = opt->reference_compat || opt->no_threads ? 1 : opt->jobs;
+    unsigned threads = opt->no_threads ? 1 : opt->jobs;
     if (threads == 0)
         threads = tl_pool_cores();
     m->direct = threads == 1 || m->n == 1;
@@ -598,6 +671,8 @@ static int all_ranks(struct multi *m, struct tl_result *res)
         err = m->err;
         rc = -1;
     }
+    if (rc == 0 && !tl_interrupted)
+        rc = carry_string_tables(m, &err);
     if (rc == 0 && !tl_interrupted)
         rc = landing(m, &err);
     rc = finish_run(m, rc, &err, res);

@@ -119,8 +119,7 @@ struct tl_log {
     /* a rank of a multi-rank run: its summary, allocated in rank_arena (the caller's) */
     struct tl_rank_summary *rank_summary;
     struct tl_arena *rank_arena;
-    struct tl_strtab *strtab_carry; /* --reference-compat: earlier ranks' string table */
-    bool all_payloads;              /* some consumer reads every payload */
+    bool all_payloads; /* some consumer reads every payload */
 
     /* the entry being read */
     struct tl_buf env_text; /* its envelope, copied out of the reader */
@@ -155,11 +154,11 @@ struct tl_log_job {
     const char *name;         /* its name in messages */
     struct tl_outdir *out;    /* NULL: no report (--summary, --json) */
     /* A rank of a multi-rank run: its summary is computed into *rank_summary, allocated in
-     * rank_arena. strtab_carry (--reference-compat): the string table of the ranks parsed
-     * before it, which the reference's raw.jsonl carries over; this rank's is added to it. */
+     * rank_arena, and its string table copied into *strtab_out (when not NULL), for the
+     * driver to carry to the ranks after it. */
     struct tl_rank_summary *rank_summary;
     struct tl_arena *rank_arena;
-    struct tl_strtab *strtab_carry;
+    struct tl_strtab *strtab_out;
 };
 
 /**
@@ -196,5 +195,8 @@ extern const struct tl_consumer_ops tl_consumer_report;    /* pages, artifacts, 
 extern const struct tl_consumer_ops tl_consumer_payloads;  /* payloads/<md5>.txt */
 extern const struct tl_consumer_ops tl_consumer_rawjsonl;  /* raw.jsonl */
 extern const struct tl_consumer_ops tl_consumer_rawlog;    /* raw.log */
+
+/** raw.jsonl's first line: {"string_table":[...]} and a newline. */
+void tl_rawjsonl_header(struct tl_buf *out, const struct tl_strtab *st);
 
 #endif

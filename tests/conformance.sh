@@ -16,11 +16,6 @@ command -v python3 >/dev/null || { echo "conformance: python3 is needed (Debian 
 # raw.jsonl timestamps carry the year of the run (the reference's behaviour); the
 # manifests were recorded in 2026.
 export TLPARSE_YEAR=2026
-# The multi-rank manifests depend on the order this file system lists the corpus folders in
-# (the reference does not sort; the manifests were recorded on this machine's file system),
-# on the string table the reference carries from rank to rank, and on its hash-map order:
-# --reference-compat reproduces those; by default tlparse sorts (README, "Multi-rank").
-export TLPARSE_REFERENCE_COMPAT=1
 
 xfail=$(grep -v '^#' "$here/conformance-xfail.txt" | awk 'NF {print $1}')
 cases=$(awk -F'\t' '!/^#/ && NF {print $1}' "$shared/corpus/cases.tsv")

@@ -67,8 +67,8 @@ struct tl_options {
     bool has_rank;                  /* --rank given: */
     uint32_t rank;                  /* the rank of a --rank-only log (else from its name) */
     bool from_summaries;            /* --all-ranks-html: path holds rank_N/ reports already */
-    bool reference_compat;          /* reproduce the reference where its output depends on the
-                                       file system's listing order (see README) */
+    bool name_order;                /* --all-ranks-html: take rank logs and compile folders in
+                                       name order, not the file system's (the reference's) */
     bool color;                     /* the text summary with ANSI colours */
     int year;                       /* year of raw.jsonl timestamps; 0: this year (UTC) */
     const char *mem_input;          /* with mem_len: parse this buffer instead of path */

@@ -371,8 +371,40 @@ static bool same_content(struct tl_outdir *o, const char *rel, const void *p, si
     return same;
 }
 
-int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, size_t n,
-                         struct tl_buf *used, struct tl_err *err)
+/* Move the bytes of rel (other than the caller's) to a variant name, as write_once would
+ * have named them: the name of their content, else "~N"; when a variant holds them already,
+ * rel is just removed. */
+static int move_aside(struct tl_outdir *o, const char *rel, struct tl_err *err)
+{
+    struct tl_buf old = TL_BUF_INIT, name = TL_BUF_INIT;
+    int rc = tl_outdir_read(o, rel, &old, SIZE_MAX, err);
+    for (unsigned k = 1; rc == 0 && k < 10000; k++) {
+        char tag[24];
+        if (k == 1)
+            snprintf(tag, sizeof(tag), "~%016llx", (unsigned long long)tl_hash(old.buf, old.len));
+        else
+            snprintf(tag, sizeof(tag), "~%u", k);
+        tl_buf_reset(&name);
+        flat_name(&name, rel, tag);
+        if (renameat2(o->dirfd, rel, o->dirfd, name.buf, RENAME_NOREPLACE) == 0)
+            break;
+        if (errno != EEXIST) {
+            rc = tl_error(err, "cannot rename %s/%s: %s", o->target, rel, strerror(errno));
+        } else if (same_content(o, name.buf, old.buf, old.len)) {
+            if (unlinkat(o->dirfd, rel, 0) < 0)
+                rc = tl_error(err, "cannot remove %s/%s: %s", o->target, rel, strerror(errno));
+            break;
+        }
+    }
+    tl_buf_release(&old);
+    tl_buf_release(&name);
+    return rc;
+}
+
+/* write_once, and with rightful(p, n, ctx) true on a collision, rel is taken over. */
+static int write_named(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                       bool (*rightful)(const void *p, size_t n, void *ctx), void *ctx,
+                       struct tl_buf *used, struct tl_err *err)
 {
     struct tl_buf name = TL_BUF_INIT;
     int rc = -1;
@@ -405,6 +437,14 @@ int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, si
             break;
         } else if (same_content(o, name.buf, p, n)) {
             rc = 0; /* already there: content-addressed names repeat */
+        } else if (k == 0 && rightful && rightful(p, n, ctx)) {
+            if (move_aside(o, rel, err) < 0) {
+                failed_io = true;
+                break;
+            }
+            k = (unsigned)-1; /* rel is free again: try it once more */
+            rightful = NULL;
+            continue;
         } else {
             continue;
         }
@@ -416,6 +456,19 @@ int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, si
         tl_error(err, "cannot write %s/%s: no free name", o->target, rel);
     tl_buf_release(&name);
     return rc;
+}
+
+int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                         struct tl_buf *used, struct tl_err *err)
+{
+    return write_named(o, rel, p, n, NULL, NULL, used, err);
+}
+
+int tl_outdir_write_rightful(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                             bool (*rightful)(const void *p, size_t n, void *ctx), void *ctx,
+                             struct tl_buf *used, struct tl_err *err)
+{
+    return write_named(o, rel, p, n, rightful, ctx, used, err);
 }
 
 static void release(struct tl_outdir *o)

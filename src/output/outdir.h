@@ -72,6 +72,14 @@ int tl_outdir_write(struct tl_outdir *o, const char *rel, const void *p, size_t 
 int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, size_t n,
                          struct tl_buf *used, struct tl_err *err);
 /**
+ * write_once, except that when rel holds other bytes and rightful(p, n, ctx) says these are
+ * the ones its name stands for (a payload whose md5 is its name), the other bytes move to the
+ * variant they would have had and these take rel. rightful is asked on a collision only.
+ */
+int tl_outdir_write_rightful(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                             bool (*rightful)(const void *p, size_t n, void *ctx), void *ctx,
+                             struct tl_buf *used, struct tl_err *err);
+/**
  * With on, the bytes of files are written by a worker thread while the
  * caller goes on (see writer.h): a write's failure is then reported by a
  * later call, tl_outdir_sync() or tl_outdir_commit() at the latest.

@@ -345,14 +345,15 @@ static struct thread *threads_of(const struct tl_ranks *r, size_t *n)
 }
 
 /*
- * --reference-compat: the order in which the reference writes the thread events. It keeps the
- * (rank, tid) pairs in a Rust hash map (hashbrown, FxHash of the u32 rank and the u64 tid) and
- * walks the map's buckets in order. This replays the insertions into a table of the same
- * geometry: power-of-two buckets (4, 8, then 8/7 of the capacity rounded up), 7/8 full at
- * most, probed from hash & mask in groups of 16 with triangular steps (a table smaller than a
- * group takes its first free bucket from the start), grown by re-inserting in bucket order.
- * Checked against the reference's files for the corpus (multi_rank_runtime: 7 ranks, 21
- * threads; collectives_parity). Writes the permutation of threads into order.
+ * The order in which the reference writes the thread events (the spec leaves it open; the
+ * reference's files fix it). It keeps the (rank, tid) pairs in a Rust hash map (hashbrown,
+ * FxHash of the u32 rank and the u64 tid) and walks the map's buckets in order. This replays
+ * the insertions into a table of the same geometry: power-of-two buckets (4, 8, then 8/7 of
+ * the capacity rounded up), 7/8 full at most, probed from hash & mask in groups of 16 with
+ * triangular steps (a table smaller than a group takes its first free bucket from the
+ * start), grown by re-inserting in bucket order. Checked against the reference's files for
+ * the corpus (multi_rank_runtime: 7 ranks, 21 threads; collectives_parity). Writes the
+ * permutation of the threads into order.
  */
 #define GROUP 16
 
@@ -425,15 +426,12 @@ static void hash_map_order(const struct thread *t, size_t n, size_t *order)
 }
 
 /* The thread metadata (§1.8 step 3): per rank ascending, its threads with their sort index. */
-static void thread_events(struct tl_jw *w, const struct tl_ranks *r, bool reference_order)
+static void thread_events(struct tl_jw *w, const struct tl_ranks *r)
 {
     size_t n;
     struct thread *t = threads_of(r, &n);
     size_t *order = tl_xcalloc(n ? n : 1, sizeof(*order));
-    for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    if (reference_order)
-        hash_map_order(t, n, order);
+    hash_map_order(t, n, order);
     for (size_t first = 0; first < n;) {
         uint32_t rank = t[first].rank;
         uint64_t index = 0;
@@ -475,7 +473,7 @@ static void thread_events(struct tl_jw *w, const struct tl_ranks *r, bool refere
     free(t);
 }
 
-void tl_ranks_runtime_trace_json(struct tl_buf *out, const struct tl_ranks *r, bool reference_order)
+void tl_ranks_runtime_trace_json(struct tl_buf *out, const struct tl_ranks *r)
 {
     struct tl_jw w;
     tl_jw_init(&w, out, true);
@@ -544,8 +542,8 @@ void tl_ranks_runtime_trace_json(struct tl_buf *out, const struct tl_ranks *r, b
         tl_jw_ku64(&w, "pid", s->rank);
         tl_jw_end(&w, '}');
     }
-    /* 3. per rank, its threads (graphs) in first-appearance order */
-    thread_events(&w, r, reference_order);
+    /* 3. per rank, its threads (graphs) in the reference's order */
+    thread_events(&w, r);
     tl_jw_end(&w, ']');
 }
 

@@ -37,10 +37,8 @@ void tl_page_landing(struct tl_buf *out, const struct tl_landing *p);
 /** runtime_estimations.json (§1.8): every runtime record of every rank, in rank order. */
 void tl_ranks_runtime_json(struct tl_buf *out, const struct tl_ranks *r);
 /** chromium_trace_with_runtime.json (§1.8): the ops' events, then per rank its process
- * events, then per rank its threads (graphs) in first-appearance order, or with
- * reference_order (--reference-compat) in the order of the reference's hash map. */
-void tl_ranks_runtime_trace_json(struct tl_buf *out, const struct tl_ranks *r,
-                                 bool reference_order);
+ * events, then per rank its threads (graphs) in the order of the reference's hash map. */
+void tl_ranks_runtime_trace_json(struct tl_buf *out, const struct tl_ranks *r);
 /** collective_schedules.json (§1.10). */
 void tl_ranks_schedules_json(struct tl_buf *out, const struct tl_ranks *r);
 

@@ -726,6 +726,62 @@ static void test_name_collisions(void **state)
     tl_buf_release(&used);
 }
 
+/* rightful() for test_write_rightful: the bytes "good" own their name. */
+static bool is_good(const void *p, size_t n, void *ctx)
+{
+    (*(int *)ctx)++;
+    return n == 4 && memcmp(p, "good", 4) == 0;
+}
+
+static void test_write_rightful(void **state)
+{
+    (void)state;
+    struct tl_outdir o;
+    struct tl_err err = {TL_ERR_NONE, ""};
+    struct tl_buf used = TL_BUF_INIT;
+    int asked = 0;
+    char bad[64], other[64];
+    snprintf(bad, sizeof(bad), "payloads/x~%016llx.txt", (unsigned long long)tl_hash("bad", 3));
+    snprintf(other, sizeof(other), "payloads/x~%016llx.txt",
+             (unsigned long long)tl_hash("other", 5));
+    assert_int_equal(tl_outdir_open(&o, path("rightful"), false, &err), 0);
+    tl_outdir_write_behind(&o, true); /* the bytes to move may not be written yet */
+    /* the first bytes take the name; rightful is not asked without a collision */
+    assert_int_equal(
+        tl_outdir_write_rightful(&o, "payloads/x.txt", "bad", 3, is_good, &asked, &used, &err), 0);
+    assert_string_equal(used.buf, "payloads/x.txt");
+    assert_int_equal(asked, 0);
+    /* other bytes that do not own the name: a variant, as write_once */
+    tl_buf_reset(&used);
+    assert_int_equal(
+        tl_outdir_write_rightful(&o, "payloads/x.txt", "other", 5, is_good, &asked, &used, &err),
+        0);
+    assert_string_equal(used.buf, other);
+    assert_int_equal(asked, 1);
+    /* the rightful bytes take the name; the bytes there move to their own variant */
+    tl_buf_reset(&used);
+    assert_int_equal(
+        tl_outdir_write_rightful(&o, "payloads/x.txt", "good", 4, is_good, &asked, &used, &err), 0);
+    assert_string_equal(used.buf, "payloads/x.txt");
+    /* and are found there again */
+    tl_buf_reset(&used);
+    assert_int_equal(
+        tl_outdir_write_rightful(&o, "payloads/x.txt", "bad", 3, is_good, &asked, &used, &err), 0);
+    assert_string_equal(used.buf, bad);
+    tl_buf_reset(&used);
+    assert_int_equal(
+        tl_outdir_write_rightful(&o, "payloads/x.txt", "good", 4, is_good, &asked, &used, &err), 0);
+    assert_string_equal(used.buf, "payloads/x.txt");
+    assert_int_equal(tl_outdir_commit(&o, &err), 0);
+    expect_file("rightful/payloads/x.txt", "good");
+    char want[80];
+    snprintf(want, sizeof(want), "rightful/%s", bad);
+    expect_file(want, "bad");
+    snprintf(want, sizeof(want), "rightful/%s", other);
+    expect_file(want, "other");
+    tl_buf_release(&used);
+}
+
 static void test_write_once(void **state)
 {
     (void)state;
@@ -990,6 +1046,7 @@ int main(void)
         cmocka_unit_test(test_target_appears_meanwhile),
         cmocka_unit_test(test_name_collisions),
         cmocka_unit_test(test_write_once),
+        cmocka_unit_test(test_write_rightful),
         cmocka_unit_test(test_outfile),
         cmocka_unit_test(test_symlink_file_not_followed),
         cmocka_unit_test(test_symlink_folder_not_followed),

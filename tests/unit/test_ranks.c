@@ -956,11 +956,6 @@ static void test_landing_escaping(void **state)
 
 /* ---- the JSON files ------------------------------------------------------------------------- */
 
-static void trace_json(struct tl_buf *out, const struct tl_ranks *r)
-{
-    tl_ranks_runtime_trace_json(out, r, false);
-}
-
 static void json_is(void (*fn)(struct tl_buf *, const struct tl_ranks *), const struct tl_ranks *r,
                     const char *want)
 {
@@ -1085,7 +1080,7 @@ static void test_runtime_trace_json(void **state)
         "    \"tid\": 1904702005\n  }\n"
         "]",
         t00, t00, t00);
-    json_is(trace_json, &r, want);
+    json_is(tl_ranks_runtime_trace_json, &r, want);
 
     /* huge runtimes saturate instead of overflowing */
     struct tl_rank_op big[] = {{"a", 1e30}, {"b", 1e30}};
@@ -1093,15 +1088,15 @@ static void test_runtime_trace_json(void **state)
     struct tl_rank_summary sb[1] = {{.rank = 0, .runtime = rb, .nruntime = 1}};
     analyze(&r, sb, 1);
     struct tl_buf b = TL_BUF_INIT;
-    tl_ranks_runtime_trace_json(&b, &r, false);
+    tl_ranks_runtime_trace_json(&b, &r);
     has(b.buf, "\"runtime_ns\": 18446744073709551615\n");
     has(b.buf, "\"ts\": 18446744073709551615\n");
     tl_buf_release(&b);
 }
 
-/* --reference-compat: the thread events in the order of the reference's hash map, here the
- * graphs of multi_rank_runtime's ranks in the order its folders were listed (the order the
- * reference's own output shows, checked against its file's digest). */
+/* The thread events in the order of the reference's hash map, here for the graphs of
+ * multi_rank_runtime's ranks in the order its folders were listed (the order the reference's
+ * own file shows, checked against its digest). */
 static void test_trace_reference_order(void **state)
 {
     (void)state;
@@ -1135,27 +1130,24 @@ static void test_trace_reference_order(void **state)
     }
     struct tl_ranks r;
     analyze(&r, s, 7);
-    for (int reference = 0; reference < 2; reference++) {
-        struct tl_buf b = TL_BUF_INIT;
-        tl_ranks_runtime_trace_json(&b, &r, reference);
-        /* the thread names in the order written, per rank */
-        const char *p = b.buf;
-        for (uint32_t k = 0; k < 7; k++) {
-            for (size_t g = 0; g < 4 && listed[k][g]; g++) {
-                char name[64];
-                snprintf(name, sizeof(name), "\"graph %s\"", reference ? want[k][g] : listed[k][g]);
-                p = strstr(p, name);
-                if (!p)
-                    fail_msg("rank %u: %s is not thread %zu (reference order: %d):\n%s", k, name, g,
-                             reference, b.buf);
-                char idx[64];
-                snprintf(idx, sizeof(idx), "\"sort_index\": %zu\n", g);
-                p = strstr(p, idx);
-                assert_non_null(p);
-            }
+    struct tl_buf b = TL_BUF_INIT;
+    tl_ranks_runtime_trace_json(&b, &r);
+    /* the thread names in the order written, per rank */
+    const char *p = b.buf;
+    for (uint32_t k = 0; k < 7; k++) {
+        for (size_t g = 0; g < 4 && want[k][g]; g++) {
+            char name[64];
+            snprintf(name, sizeof(name), "\"graph %s\"", want[k][g]);
+            p = strstr(p, name);
+            if (!p)
+                fail_msg("rank %u: %s is not thread %zu:\n%s", k, name, g, b.buf);
+            char idx[64];
+            snprintf(idx, sizeof(idx), "\"sort_index\": %zu\n", g);
+            p = strstr(p, idx);
+            assert_non_null(p);
         }
-        tl_buf_release(&b);
     }
+    tl_buf_release(&b);
 }
 
 static void test_schedules_json(void **state)
