@@ -178,8 +178,7 @@ static void parse_rank(struct multi *m, struct rank *r)
     } else if (rc < 0) {
         rank_broken(m, r, name, err.msg);
     } else {
-        r->strict_failed = (r->opt.strict && tl_stats_strict_failures(&sum.stats)) ||
-                           (r->opt.strict_compile_id && sum.saw_unknown_cid);
+        r->strict_failed = tl_strict_failed(&r->opt, &sum);
     }
 }
 
@@ -815,13 +814,5 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
         res->lines = sum.lines;
         snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", out_name);
     }
-    int code = TL_EXIT_OK;
-    if ((opt->strict && tl_stats_strict_failures(&sum.stats)) ||
-        (opt->strict_compile_id && sum.saw_unknown_cid)) {
-        tl_say(&msg, TL_MSG_ERROR,
-               "tlparse: error: Something went wrong (--strict: the log has problems; see the "
-               "Stats line)");
-        code = TL_EXIT_ERROR;
-    }
-    return code;
+    return tl_strict_exit(opt, &msg, &sum);
 }

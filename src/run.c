@@ -81,9 +81,14 @@ static int run_log(const struct tl_options *opt, struct tl_reader *reader, const
     return tl_log_run(&job, sum, err);
 }
 
-/* --strict and --strict-compile-id: the report is written, the exit code says. */
-static int strict_exit(const struct tl_options *opt, struct tl_messages *msg,
-                       const struct tl_log_summary *sum)
+bool tl_strict_failed(const struct tl_options *opt, const struct tl_log_summary *sum)
+{
+    return (opt->strict && tl_stats_strict_failures(&sum->stats)) ||
+           (opt->strict_compile_id && sum->saw_unknown_cid);
+}
+
+int tl_strict_exit(const struct tl_options *opt, struct tl_messages *msg,
+                   const struct tl_log_summary *sum)
 {
     int code = TL_EXIT_OK;
     if (opt->strict && tl_stats_strict_failures(&sum->stats)) {
@@ -153,7 +158,7 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
     int rc = run_log(&o, reader, path, &out, &sum, &err);
     res->bytes_in = sum.bytes_in;
     res->lines = sum.lines;
-    int code = rc == 0 ? strict_exit(opt, &msg, &sum) : TL_EXIT_OK;
+    int code = rc == 0 ? tl_strict_exit(opt, &msg, &sum) : TL_EXIT_OK;
     if (rc == 0 && tl_interrupted)
         rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
     if (rc == 0) {

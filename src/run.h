@@ -176,6 +176,12 @@ int tl_log_run(const struct tl_log_job *job, struct tl_log_summary *sum, struct 
 int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const char *name,
                    struct tl_outdir *out, struct tl_log_summary *sum, struct tl_err *err);
 
+/** Whether --strict or --strict-compile-id fail on the log (the report is written anyway). */
+bool tl_strict_failed(const struct tl_options *opt, const struct tl_log_summary *sum);
+/** Say so when they do: the exit code (TL_EXIT_ERROR or TL_EXIT_OK). */
+int tl_strict_exit(const struct tl_options *opt, struct tl_messages *msg,
+                   const struct tl_log_summary *sum);
+
 /* ---- multi-rank runs (multirank.c) ------------------------------------------------------- */
 
 /** --all-ranks-html (with or without --from-summaries): the exit code. */
