@@ -6,7 +6,9 @@
  * recompile; symbolic_shape_specialization and guard_added_fast records give the
  * specializations with the user's line; cache artifacts their hits and misses; a backward
  * failure that names an autograd seq_nr is traced to the forward node with the same seq_nr;
- * a graph break's line comes from the name of the frame that resumes after it.
+ * a graph break's line comes from the name of the frame that resumes after it; guard_added
+ * (evaluated), propagate_real_tensors(_provenance), missing_fake_kernel and
+ * mismatched_fake_kernel records give what blocked torch.export.
  * At the end it writes summary.json (when there is a report folder) and leaves the findings
  * in log->diag for the index page and for `--summary` / `--json`.
  */
@@ -18,6 +20,7 @@
 #include "input/envelope.h"
 #include "report/summary.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,21 +74,72 @@ static struct pending *pending_of(struct diag_consumer *c, const struct tl_compi
     return e->value;
 }
 
-/* The innermost frame of a stack: the user's line (file from the string table). */
-static struct tl_diag_fact_loc frame_loc(struct tl_log *log, const struct tl_json *stack)
+/*
+ * One frame of a stack (file from the string table). Types are checked here rather than
+ * trusted: the older `propagate_real_tensors` record is not one the envelope decoder knows, so
+ * nothing validated its stack.
+ */
+static struct tl_diag_fact_loc frame_at(struct tl_log *log, const struct tl_json *f)
 {
     struct tl_diag_fact_loc l;
     memset(&l, 0, sizeof(l));
-    size_t n;
-    struct tl_frame *f = tl_envelope_frames(stack, &log->scratch, &n);
-    if (!n)
+    if (!f || f->type != TL_JSON_OBJECT)
         return l;
-    const struct tl_frame *last = &f[n - 1];
-    l.file = last->uninterned_filename.p ? last->uninterned_filename
-                                         : tl_strtab_get(&log->model.strtab, last->filename);
-    l.line = last->line > 0 ? (uint32_t)last->line : 0;
-    l.function = last->name;
-    l.code = last->loc;
+    const struct tl_json *v;
+    l.file = tl_env_str(f, "uninterned_filename");
+    if (!l.file.p && (v = tl_env_get(f, "filename")) && v->type == TL_JSON_NUMBER &&
+        v->u.num.kind == TL_JSON_UINT && v->u.num.u <= UINT32_MAX)
+        l.file = tl_strtab_get(&log->model.strtab, (uint32_t)v->u.num.u);
+    if ((v = tl_env_get(f, "line")) && v->type == TL_JSON_NUMBER && v->u.num.kind == TL_JSON_UINT &&
+        v->u.num.u <= INT32_MAX)
+        l.line = (uint32_t)v->u.num.u;
+    l.function = tl_env_str(f, "name");
+    l.code = tl_env_str(f, "loc");
+    return l;
+}
+
+/* The innermost frame of a stack: the user's line, for a user_stack. */
+static struct tl_diag_fact_loc frame_loc(struct tl_log *log, const struct tl_json *stack)
+{
+    if (!stack || stack->type != TL_JSON_ARRAY || !stack->u.arr.n) {
+        struct tl_diag_fact_loc none;
+        memset(&none, 0, sizeof(none));
+        return none;
+    }
+    return frame_at(log, &stack->u.arr.items[stack->u.arr.n - 1]);
+}
+
+/* A file of PyTorch itself or of Python's standard library. A library in site-packages other
+ * than torch counts as the user's: a model from transformers is code they run. */
+static bool framework_file(struct tl_str f)
+{
+    if (!f.p || !f.n || f.p[0] == '<') /* <frozen runpy>, <string> */
+        return true;
+    if (tl_str_find(f, "/torch/") >= 0 || tl_str_find(f, "\\torch\\") >= 0)
+        return true;
+    return tl_str_find(f, "/lib/python") >= 0 && tl_str_find(f, "-packages/") < 0;
+}
+
+/* The user's line of a record: the last frame of its user_stack; without one (older records
+ * log only the whole stack, framework frames innermost), the innermost frame that is not
+ * PyTorch's or Python's, from the record's stack or else the envelope's. */
+static struct tl_diag_fact_loc user_loc(struct tl_log *log, const struct tl_record *r,
+                                        const struct tl_json *rec)
+{
+    const struct tl_json *us = tl_env_get(rec, "user_stack");
+    if (us && us->type == TL_JSON_ARRAY && us->u.arr.n)
+        return frame_loc(log, us);
+    const struct tl_json *st = tl_env_get(rec, "stack");
+    if (!st || st->type != TL_JSON_ARRAY)
+        st = r->env->key[TL_K_STACK];
+    struct tl_diag_fact_loc l;
+    memset(&l, 0, sizeof(l));
+    for (size_t i = st && st->type == TL_JSON_ARRAY ? st->u.arr.n : 0; i > 0; i--) {
+        l = frame_at(log, &st->u.arr.items[i - 1]);
+        if (!framework_file(l.file))
+            return l;
+    }
+    memset(&l, 0, sizeof(l));
     return l;
 }
 
@@ -320,6 +374,55 @@ static void shape_rec(struct tl_log *log, const struct tl_record *r, const struc
     tl_buf_release(&expr);
 }
 
+/* ---- export ------------------------------------------------------------------------------- */
+
+/*
+ * A record of what stopped torch.export (spec modes.md §2.2): a data-dependent expression
+ * specialized to its example value, a guard export evaluated, an operator without a fake
+ * kernel or with a wrong one. Any field may be missing: the finding keeps what is there.
+ */
+static void export_rec(struct tl_log *log, const struct tl_record *r, const struct tl_json *rec,
+                       enum tl_export_problem_kind kind)
+{
+    struct tl_diag_fact_export e;
+    memset(&e, 0, sizeof(e));
+    e.kind = kind;
+    e.expr = tl_env_str(rec, "expr");
+    e.result = tl_env_str(rec, "result");
+    e.op = tl_env_str(rec, "op");
+    e.reason = tl_env_str(rec, "reason");
+    if (kind == TL_EXPORT_PROBLEM_DATA || kind == TL_EXPORT_PROBLEM_GUARD)
+        e.where = user_loc(log, r, rec);
+    /* "s0": "L['args'][0][0].size()[0]": which input dimension the guard is about */
+    const struct tl_json *src = tl_env_get(rec, "symbol_to_sources");
+    for (size_t i = 0; src && src->type == TL_JSON_OBJECT && i < src->u.obj.n; i++)
+        if (src->u.obj.items[i].value.type == TL_JSON_STRING)
+            tl_diag_symbol(&log->diag, src->u.obj.items[i].key, src->u.obj.items[i].value.u.str);
+    tl_diag_export(&log->diag, r->cid_ok ? &r->cid : NULL, &e);
+}
+
+/* The export records of an entry. guard_added without prefix "eval" is export's ordinary
+ * bookkeeping (an export log holds many), not a problem. */
+static void export_recs(struct tl_log *log, const struct tl_record *r)
+{
+    const struct tl_json *v;
+    if ((v = r->env->key[TL_K_CREATE_UNBACKED_SYMBOL])) {
+        struct tl_diag_fact_loc where = frame_loc(log, tl_env_get(v, "user_stack"));
+        tl_diag_unbacked(&log->diag, tl_env_str(v, "symbol"), &where);
+    }
+    if ((v = r->env->key[TL_K_GUARD_ADDED]) && tl_str_eq_cstr(tl_env_str(v, "prefix"), "eval"))
+        export_rec(log, r, v, TL_EXPORT_PROBLEM_GUARD);
+    if ((v = r->env->key[TL_K_PROPAGATE_REAL_TENSORS_PROVENANCE]))
+        export_rec(log, r, v, TL_EXPORT_PROBLEM_DATA);
+    /* Its older name, which the envelope decoder leaves unknown (as the reference does). */
+    if ((v = tl_env_get(r->root, "propagate_real_tensors")) && v->type == TL_JSON_OBJECT)
+        export_rec(log, r, v, TL_EXPORT_PROBLEM_DATA);
+    if ((v = r->env->key[TL_K_MISSING_FAKE_KERNEL]))
+        export_rec(log, r, v, TL_EXPORT_PROBLEM_MISSING_FAKE);
+    if ((v = r->env->key[TL_K_MISMATCHED_FAKE_KERNEL]))
+        export_rec(log, r, v, TL_EXPORT_PROBLEM_MISMATCHED_FAKE);
+}
+
 /* "seq_nr" and the number after it (": 12", "=12", "': 12"), or -1. */
 static long seq_nr_in(struct tl_str s)
 {
@@ -478,6 +581,7 @@ static int diag_record(void *self, struct tl_log *log, struct tl_record *r, stru
         shape_rec(log, r, v, true);
     if ((v = r->env->key[TL_K_GUARD_ADDED_FAST]))
         shape_rec(log, r, v, false);
+    export_recs(log, r);
     if (tl_record_has(r, TL_K_AOT_FORWARD_GRAPH) || tl_record_has(r, TL_K_AOT_JOINT_GRAPH))
         forward_graph(c, r);
     return 0;

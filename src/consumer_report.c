@@ -545,6 +545,7 @@ static int report_finish(void *self, struct tl_log *log, struct tl_err *err)
         .diag = log->diag_ready ? &log->diag : NULL,
         .nfailures = rp->nfailures,
         .has_chromium = rp->nchromium > 0,
+        .provenance = log->opt->inductor_provenance,
     };
     return write_streamed(log, "index.html", &ip, err);
 }

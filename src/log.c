@@ -391,32 +391,40 @@ static void log_release(struct tl_log *log)
     tl_buf_release(&log->utf8_fix);
 }
 
-/* The consumers the options choose, in the order they see each record (the diagnosis
- * first: the index page of the report shows it; a rank's summary last: it reads back what the
- * others wrote). */
+static void add_consumer(struct tl_log *log, const struct tl_consumer_ops *ops)
+{
+    log->cons[log->ncons].ops = ops;
+    log->cons[log->ncons].self = ops->create(log);
+    if (!ops->wants_payload)
+        log->all_payloads = true;
+    log->ncons++;
+}
+
+/*
+ * The consumers the options choose, in the order they see each record: the diagnosis first
+ * (the index page shows it); the payloads after the writers of files (it writes what none of
+ * them did); provenance after the payloads (it reads the raw code they name); a rank's
+ * summary last (it reads back what the others wrote).
+ */
 static void choose_consumers(struct tl_log *log)
 {
-    static const struct tl_consumer_ops *const report[] = {
-        &tl_consumer_diagnosis, &tl_consumer_report, &tl_consumer_payloads,
-        &tl_consumer_rawjsonl,  &tl_consumer_rawlog, NULL};
-    static const struct tl_consumer_ops *const rank[] = {&tl_consumer_diagnosis,
-                                                         &tl_consumer_report,
-                                                         &tl_consumer_payloads,
-                                                         &tl_consumer_rawjsonl,
-                                                         &tl_consumer_rawlog,
-                                                         &tl_consumer_rank,
-                                                         NULL};
-    static const struct tl_consumer_ops *const summary[] = {&tl_consumer_diagnosis, NULL};
-    const struct tl_consumer_ops *const *list = !log->out           ? summary
-                                                : log->rank_summary ? rank
-                                                                    : report;
-    for (size_t i = 0; list[i]; i++) {
-        log->cons[log->ncons].ops = list[i];
-        log->cons[log->ncons].self = list[i]->create(log);
-        if (!list[i]->wants_payload)
-            log->all_payloads = true;
-        log->ncons++;
+    const struct tl_options *opt = log->opt;
+    add_consumer(log, &tl_consumer_diagnosis);
+    if (!log->out)
+        return; /* --summary, --json */
+    if (opt->export_mode) {
+        add_consumer(log, &tl_consumer_export);
+        add_consumer(log, &tl_consumer_payloads);
+        return;
     }
+    add_consumer(log, &tl_consumer_report);
+    add_consumer(log, &tl_consumer_payloads);
+    add_consumer(log, &tl_consumer_rawjsonl);
+    add_consumer(log, &tl_consumer_rawlog);
+    if (opt->inductor_provenance)
+        add_consumer(log, &tl_consumer_provenance);
+    if (log->rank_summary)
+        add_consumer(log, &tl_consumer_rank);
 }
 
 static int start(struct tl_log *log, struct tl_err *err)

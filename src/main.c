@@ -62,9 +62,11 @@ static const struct option_spec specs[] = {
      "HTML inserted at the top of index.html (not escaped)"},
     {O_VERBOSE, 'v', "verbose", NULL, "print every unknown field"},
     {O_PLAIN, 'p', "plain-text", NULL, "write inductor output code as plain text"},
-    {O_EXPORT, 'e', "export", NULL, "export mode (not yet supported)"},
+    {O_EXPORT, 'e', "export", NULL,
+     "PATH is a torch.export trace: a report of what kept export from producing a sound graph"},
     {O_PROVENANCE, 'i', "inductor-provenance", NULL,
-     "provenance tracking pages (not yet supported)"},
+     "a page per compilation linking each line of inductor's code to the graph nodes it came "
+     "from"},
     {O_ALL_RANKS, 0, "all-ranks-html", NULL,
      "PATH is a folder of rank logs (dedicated_log_torch_trace_rank_N*.log): a report per rank "
      "in OUT/rank_N and a landing page across them"},

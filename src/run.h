@@ -92,7 +92,7 @@ struct tl_consumer_ops {
     void (*destroy)(void *self); /* also after a failed run: closes what is open */
 };
 
-#define TL_MAX_CONSUMERS 8
+#define TL_MAX_CONSUMERS 10
 
 /* One log being parsed into one report folder. */
 struct tl_log {
@@ -195,12 +195,14 @@ void tl_log_warn(struct tl_log *log, enum tl_warn_kind kind, uint64_t lineno, co
 
 /* ---- the consumers (consumer_*.c) ---------------------------------------------------------- */
 
-extern const struct tl_consumer_ops tl_consumer_diagnosis; /* log->diag */
-extern const struct tl_consumer_ops tl_consumer_rank;      /* a rank's summary, parity */
-extern const struct tl_consumer_ops tl_consumer_report;    /* pages, artifacts, chromium */
-extern const struct tl_consumer_ops tl_consumer_payloads;  /* payloads/<md5>.txt */
-extern const struct tl_consumer_ops tl_consumer_rawjsonl;  /* raw.jsonl */
-extern const struct tl_consumer_ops tl_consumer_rawlog;    /* raw.log */
+extern const struct tl_consumer_ops tl_consumer_diagnosis;  /* log->diag */
+extern const struct tl_consumer_ops tl_consumer_rank;       /* a rank's summary, parity */
+extern const struct tl_consumer_ops tl_consumer_report;     /* pages, artifacts, chromium */
+extern const struct tl_consumer_ops tl_consumer_payloads;   /* payloads/<md5>.txt */
+extern const struct tl_consumer_ops tl_consumer_rawjsonl;   /* raw.jsonl */
+extern const struct tl_consumer_ops tl_consumer_rawlog;     /* raw.log */
+extern const struct tl_consumer_ops tl_consumer_provenance; /* provenance_tracking_*.html */
+extern const struct tl_consumer_ops tl_consumer_export;     /* export mode's report */
 
 /** raw.jsonl's first line: {"string_table":[...]} and a newline. */
 void tl_rawjsonl_header(struct tl_buf *out, const struct tl_strtab *st);

@@ -4,7 +4,8 @@
 # recompiles, and on our own fixtures, must give the shape of tlparse-summary/1 and exactly
 # the findings of tests/diagnosis_expected.py (see tests/diagnosis_check.py). Then the three
 # outputs of a text log end to end: --summary and --json write no report; a report folder of
-# a text log holds index.html, log.html, summary.json and raw.log.
+# a text log holds index.html, log.html, summary.json and raw.log. Then what blocked
+# torch.export, as text, HTML and JSON.
 # Usage: tests/diagnosis.sh path/to/tlparse
 set -uo pipefail
 bin=$(realpath "$1")
@@ -124,5 +125,36 @@ assert l[0]["last_reason_advice"]["category"] == "constant_number", l
 assert s["findings"][0]["kind"] == "limit", s["findings"]
 r = s["recompiles"][0]
 assert r["count"] == 7 and r["reasons"][0]["guard"] == "L['"'"'c'"'"'] == <value>", r' || bad "the limit hit in limit.log is not found: $(grep -A8 limits_hit limit.json | head -10)"
+# what blocked torch.export, in the three forms: the text names the problem, its line and the
+# fix; the report's Diagnosis escapes what the log says; --json fills the rule's placeholders
+ex="$here/fixtures/export_kinds.log"
+"$bin" "$ex" --summary >ex.txt 2>err.txt || bad "export_kinds.log --summary: exit $?"
+grep -qF "  1. EXPORT BLOCKED x2: Data dependent error: u0 < 10 was specialized to True at /home/u/exp/model.py:14 in forward" ex.txt ||
+    bad "export summary: no data dependent error first: $(head -4 ex.txt)"
+grep -qF "     u0 comes from n = x.item() at /home/u/exp/model.py:10 in forward" ex.txt || bad "export summary: where u0 comes from"
+grep -qF "EXPORT BLOCKED x2: Guard evaluated: Eq(s0, 4), that is Eq(L['x'].size()[0], 4), at /home/u/exp/model.py:8 in forward" ex.txt ||
+    bad "export summary: the evaluated guard"
+grep -qF 'EXPORT BLOCKED: Missing fake kernel: torch.ops.mylib.foo.default' ex.txt || bad "export summary: the missing fake kernel"
+grep -qF '@torch.library.register_fake("mylib::foo")' ex.txt || bad "export summary: the fix names mylib::foo"
+grep -qF '     | Shapes torch.Size([3]) and torch.Size([4]) are not equal!' ex.txt || bad "export summary: the mismatch's reason"
+[ "$(grep -c 'EXPORT BLOCKED' ex.txt)" = 8 ] || bad "export summary: $(grep -c 'EXPORT BLOCKED' ex.txt) problems, want 8"
+"$bin" "$ex" -o exrep --no-browser >/dev/null 2>&1 || bad "export_kinds.log report: exit $?"
+grep -qiE '<img src=x' exrep/index.html && bad "exrep/index.html holds the unescaped kernel reason"
+grep -qF 'are not equal! &lt;img src=x onerror=alert(1)&gt;</pre>' exrep/index.html || bad "exrep/index.html lost the escaped kernel reason"
+grep -qF "<span class='label'>Export blocked</span> 2 &times; <strong>Guard evaluated</strong>" exrep/index.html ||
+    bad "exrep/index.html: the evaluated guard"
+python3 -c '
+import json
+s = json.load(open("exrep/summary.json"))
+x = s["export"][4]
+assert x["kind"] == "mismatched_fake_kernel" and "register_fake(\"mylib::bar\")" in x["advice"]["fix"], x
+assert "torch.ops.mylib.bar.default" in x["advice"]["explanation"], x["advice"]
+x = s["export"][0]
+assert "specialized the graph to False" in x["advice"]["explanation"], x["advice"]' || bad "export_kinds summary.json: advice placeholders"
+if [ -f "$shared/corpus/logs/export.log" ]; then
+    "$bin" "$shared/corpus/logs/export.log" --summary >exl.txt 2>err.txt || bad "export.log --summary: exit $?"
+    grep -qF "  1. EXPORT BLOCKED: Data dependent error: Eq((((-u0)//3)) + 5, 0) was specialized to False at /data/users/angelayi/pytorch/test/export/test_draft_export.py:279 in forward" exl.txt ||
+        bad "export.log summary: $(head -4 exl.txt)"
+fi
 [ "$fail" = 0 ] && echo "diagnosis: text log end to end: ok"
 exit $fail

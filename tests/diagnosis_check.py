@@ -58,6 +58,13 @@ SHAPE = {
     "frames_compiled_many_times": [{
         "function": STR + OPT, "location": STR + OPT, "compiles": INT,
         "compile_ids": [STR], "advice": ADVICE}],
+    "export": [{
+        "kind": STR, "expr": STR + OPT, "readable": STR + OPT, "result": STR + OPT,
+        "op": STR + OPT, "reason": STR + OPT, "location": STR + OPT, "function": STR + OPT,
+        "code": STR + OPT,
+        "unbacked": [{"symbol": STR, "location": STR + OPT, "function": STR + OPT,
+                      "code": STR + OPT}],
+        "compile_ids": [STR], "count": INT, "log_line": INT + OPT, "advice": ADVICE}],
     "compile_time": {"total_s": NUM + OPT,
                      "slowest": [{"compile_id": STR + OPT, "function": STR + OPT,
                                   "seconds": NUM}]},
@@ -142,6 +149,13 @@ def project(s):
                     "reason_advice": cat(l["last_reason_advice"])} for l in s["limits_hit"]],
         "many_compiles": [(f["function"], f["compiles"])
                           for f in s["frames_compiled_many_times"]],
+        "export": [{"kind": x["kind"], "expr": x["expr"], "readable": x["readable"],
+                    "result": x["result"], "op": x["op"], "reason": x["reason"],
+                    "location": x["location"], "code": x["code"], "count": x["count"],
+                    "unbacked": [(u["symbol"], u["location"], u["code"])
+                                 for u in x["unbacked"]],
+                    "compile_ids": x["compile_ids"], "advice": cat(x["advice"])}
+                   for x in s["export"]],
         "total_s": None if s["compile_time"]["total_s"] is None
         else round(s["compile_time"]["total_s"], 3),
         "cache": [s["cache"]["fx_graph"][k] for k in ("hit", "miss", "bypass")] +

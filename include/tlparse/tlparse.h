@@ -55,8 +55,8 @@ struct tl_options {
     bool strict_compile_id;         /* entries without compile id make it 1 */
     bool verbose;                   /* print every unknown field */
     bool plain_text;                /* inductor_output_code as .txt */
-    bool export_mode;               /* -e: not supported yet */
-    bool inductor_provenance;       /* -i: not supported yet */
+    bool export_mode;               /* -e: the export report instead of the compile report */
+    bool inductor_provenance;       /* -i: provenance_tracking_<folder>.html pages */
     bool all_ranks_html;            /* not supported yet */
     bool progress;                  /* draw a progress bar on stderr */
     bool no_threads;                /* do all the work on the calling thread (same output) */

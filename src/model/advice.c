@@ -297,6 +297,64 @@ static const struct rule frame_rules[] = {
       "calls."}},
 };
 
+/* Matched on the name of the export problem's kind (diagnosis.c), not on the log's text: an
+ * expression or a kernel's reason must not pick another kind's rule. */
+static const struct rule export_rules[] = {
+    {{"data_dependent"},
+     NO_TEST,
+     {"export_data_dependent", "Export could not decide a data-dependent condition",
+      "Whether {expr} holds depends on the data (a number read with .item(), .tolist() or "
+      "nonzero(), written u0, u1, ...), which export does not know while tracing. It ran the "
+      "real kernels, specialized the graph to {value} (what the example inputs gave) and "
+      "inserted a runtime assert: other inputs may fail it.",
+      "If the outcome is the same for every input, say so before that line with "
+      "torch._check() on the Python values (for Eq(a, 0) being False: torch._check(a != 0); for a "
+      "number used as a "
+      "size: torch._check_is_size(a) or torch._check(a >= 0)). If both outcomes occur, write "
+      "the branch with torch.cond(pred, true_fn, false_fn)."}},
+    {{"guard_evaluated"},
+     NO_TEST,
+     {"export_guard_evaluated", "Export evaluated a guard on a dynamic size",
+      "The code needed to know whether {expr} holds, so export evaluated it. For a dimension "
+      "marked dynamic (a Dim) this fixes it to one value or narrows its range, and export "
+      "stops with a constraint violation.",
+      "If the size really varies, remove what depends on it in the model (a branch or an "
+      "assert on x.shape[i], a hard-coded size in view or reshape). Otherwise make the "
+      "dimension's spec agree with the guard: widen or adjust the Dim's min and max, or use "
+      "Dim.AUTO or Dim.DYNAMIC and let export infer it (Dim.STATIC if it is a constant)."}},
+    {{"missing_fake_kernel"},
+     NO_TEST,
+     {"export_missing_fake_kernel", "A custom operator has no fake kernel",
+      "torch.ops.{op} has no fake (meta) implementation, which export needs to know the "
+      "shapes and dtypes of its outputs without running it. Draft export ran the real kernel "
+      "instead and took the shapes of the example inputs' outputs.",
+      "Register a fake kernel: a function decorated with "
+      "@torch.library.register_fake(\"{qualname}\") that takes the operator's arguments and "
+      "returns empty tensors of the right shape, dtype and device (torch.empty_like, "
+      "x.new_empty; torch.library.get_ctx().new_dynamic_size() for sizes that depend on the "
+      "data). How to write one: "
+      "https://docs.google.com/document/d/1_W62p8WJOQQUzPsJYa7s701JXt0qf2OfLub2sbkHOaU/"
+      "edit#heading=h.ahugy69p2jmz"}},
+    {{"mismatched_fake_kernel"},
+     NO_TEST,
+     {"export_mismatched_fake_kernel",
+      "A custom operator's fake kernel disagrees with its real kernel",
+      "The fake kernel of torch.ops.{op} returns outputs whose shape, dtype or strides differ "
+      "from what the real kernel returns (the reason says which), so the exported graph would "
+      "describe the wrong tensors.",
+      "Fix the fake kernel registered with @torch.library.register_fake(\"{qualname}\") so "
+      "that it computes its outputs' metadata as the real kernel does; "
+      "torch.library.opcheck(torch.ops.{op}, args) checks it. How to write one: "
+      "https://docs.google.com/document/d/1_W62p8WJOQQUzPsJYa7s701JXt0qf2OfLub2sbkHOaU/"
+      "edit#heading=h.ahugy69p2jmz"}},
+    {{NULL},
+     NO_TEST,
+     {"export_problem", "A problem that stops a sound export",
+      "The log reports a problem torch.export could not resolve on its own.",
+      "Run torch.export.draft_export(model, args) for a report of every problem with its "
+      "fix."}},
+};
+
 struct table {
     const struct rule *rules;
     size_t n;
@@ -309,6 +367,7 @@ static const struct table tables[] = {
     [TL_ADVICE_FAILURE] = {failure_rules, TL_ARRAY_LEN(failure_rules)},
     [TL_ADVICE_LIMIT] = {limit_rules, TL_ARRAY_LEN(limit_rules)},
     [TL_ADVICE_FRAME] = {frame_rules, TL_ARRAY_LEN(frame_rules)},
+    [TL_ADVICE_EXPORT] = {export_rules, TL_ARRAY_LEN(export_rules)},
 };
 
 /* ---- matching ----------------------------------------------------------------------------- */
@@ -442,10 +501,51 @@ void tl_advice_format(struct tl_buf *out, const char *s, const struct tl_advice_
             fill(out, v->value, "its value");
         else if (tl_str_eq_cstr(name, "limit"))
             fill(out, v->limit, "the maximum number of");
+        else if (tl_str_eq_cstr(name, "op"))
+            fill(out, v->op, "OP");
+        else if (tl_str_eq_cstr(name, "qualname"))
+            fill(out, v->qualname, "namespace::name");
         else
             tl_buf_add(out, open, (size_t)(close - open + 1));
         p = close + 1;
     }
+}
+
+void tl_advice_op_qualname(struct tl_buf *out, struct tl_str op)
+{
+    if (!op.p)
+        return;
+    while (op.n && op.p[0] == ' ') {
+        op.p++;
+        op.n--;
+    }
+    while (op.n && op.p[op.n - 1] == ' ')
+        op.n--;
+    if (tl_str_has_prefix(op, "torch.ops."))
+        op = tl_str_make(op.p + 10, op.n - 10);
+    /* namespace, then name: "ns::name" or "ns.name"; an overload (".default") may follow */
+    long sep = tl_str_find(op, "::");
+    size_t ns_len, name_at;
+    if (sep > 0) {
+        ns_len = (size_t)sep;
+        name_at = ns_len + 2;
+    } else {
+        const char *dot = memchr(op.p, '.', op.n);
+        if (!dot || dot == op.p)
+            return;
+        ns_len = (size_t)(dot - op.p);
+        name_at = ns_len + 1;
+    }
+    if (name_at >= op.n)
+        return;
+    const char *name = op.p + name_at;
+    const char *end = memchr(name, '.', op.n - name_at);
+    size_t name_len = end ? (size_t)(end - name) : op.n - name_at;
+    if (!name_len)
+        return;
+    tl_buf_add(out, op.p, ns_len);
+    tl_buf_adds(out, "::");
+    tl_buf_add(out, name, name_len);
 }
 
 /* The name inside "tensor 'L['x']'": x (from L['x']), or the quoted text as it is. */

@@ -22,13 +22,15 @@ enum tl_advice_table {
     TL_ADVICE_FAILURE,     /* a failed compilation (its exception type and reason) */
     TL_ADVICE_LIMIT,       /* the recompile limit was hit */
     TL_ADVICE_FRAME,       /* a function compiled many times */
+    TL_ADVICE_EXPORT,      /* a problem that stops torch.export (matched on its kind's name) */
 };
 
 struct tl_advice {
     const char *category;    /* stable id for tools and tests: "shape_changed", ... */
     const char *title;       /* one line: what happened */
     const char *explanation; /* why, in plain words */
-    const char *fix;         /* what to do; may name {tensor}, {index}, {expr}, {value}, {limit} */
+    const char *fix;         /* what to do; may name {tensor}, {index}, {expr}, {value}, {limit},
+                                {op}, {qualname} */
 };
 
 /** The rule of table t that matches text (never NULL: each table ends with a catch-all). */
@@ -41,6 +43,8 @@ const struct tl_advice *tl_advice_at(enum tl_advice_table t, size_t i);
 /* Values for the placeholders of a rule's text. */
 struct tl_advice_vars {
     struct tl_str tensor, index, expr, value, limit; /* .p NULL: unknown */
+    struct tl_str op;       /* an operator as logged: "mylib.foo.default" */
+    struct tl_str qualname; /* its name for torch.library: "mylib::foo" */
 };
 
 /**
@@ -48,6 +52,13 @@ struct tl_advice_vars {
  * becomes a readable stand-in ("the tensor", "DIM", ...).
  */
 void tl_advice_format(struct tl_buf *out, const char *s, const struct tl_advice_vars *v);
+
+/**
+ * The name torch.library registers an operator under, from the operator as a log prints it:
+ * "mylib::foo" for "mylib.foo.default", "torch.ops.mylib.foo" or "mylib::foo.default".
+ * Appends nothing when op has no namespace.
+ */
+void tl_advice_op_qualname(struct tl_buf *out, struct tl_str op);
 
 /** The placeholder values a failing guard's text gives (tensor name and index of a size
  * mismatch, the expression and value of `expr == value`). */

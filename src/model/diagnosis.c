@@ -2,8 +2,8 @@
 /*
  * The diagnosis (diagnosis.h): facts grouped as they come (graph breaks by reason, recompiles
  * by function and then by failing guard, specializations by symbol and expression, frames by
- * their id), the slowest compilations and largest graphs kept in small sorted arrays, and at
- * the end one list of findings ranked by cost.
+ * their id, export problems by kind, expression and place), the slowest compilations and largest
+ * graphs kept in small sorted arrays, and at the end one list of findings ranked by cost.
  */
 #include "base/config.h"
 #include "model/diagnosis.h"
@@ -21,6 +21,7 @@ void tl_diag_init(struct tl_diag *d)
     tl_map_init(&d->index, &d->arena);
     tl_map_init(&d->cids, &d->arena);
     tl_map_init(&d->symbols, &d->arena);
+    tl_map_init(&d->unbacked, &d->arena);
 }
 
 void tl_diag_release(struct tl_diag *d)
@@ -33,11 +34,13 @@ void tl_diag_release(struct tl_diag *d)
     free(d->failures);
     free(d->limits);
     free(d->frames);
+    free(d->exports);
     free(d->findings);
     tl_map_release(&d->strings);
     tl_map_release(&d->index);
     tl_map_release(&d->cids);
     tl_map_release(&d->symbols);
+    tl_map_release(&d->unbacked);
     tl_arena_release(&d->arena);
 }
 
@@ -684,6 +687,111 @@ void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
     d->specs[d->nspecs++] = x;
 }
 
+/* ---- export ------------------------------------------------------------------------------- */
+
+void tl_diag_unbacked(struct tl_diag *d, struct tl_str symbol, const struct tl_diag_fact_loc *where)
+{
+    symbol = trim(symbol);
+    if (!symbol.n)
+        return;
+    struct tl_diag_loc *l = tl_map_get(&d->unbacked, symbol);
+    if (l && (l->file || l->function || l->code))
+        return;
+    if (!l) {
+        l = tl_arena_alloc(&d->arena, sizeof(*l));
+        tl_map_put(&d->unbacked, symbol, l);
+    }
+    *l = loc_of(d, where);
+}
+
+static bool ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The unbacked symbols (u0, u12) of expr whose origin is known, each once. */
+static void find_unbacked(struct tl_diag *d, struct tl_diag_export *x)
+{
+    if (!x->expr || !tl_map_len(&d->unbacked))
+        return;
+    for (const char *p = x->expr; *p && x->nunbacked < TL_DIAG_MAX_UNBACKED; p++) {
+        if (*p != 'u' || (p > x->expr && ident_char(p[-1])) || !(p[1] >= '0' && p[1] <= '9'))
+            continue;
+        const char *e = p + 1;
+        while (*e >= '0' && *e <= '9')
+            e++;
+        if (ident_char(*e))
+            continue;
+        struct tl_str sym = tl_str_make(p, (size_t)(e - p));
+        p = e - 1;
+        const struct tl_diag_loc *where = tl_map_get(&d->unbacked, sym);
+        if (!where || (!where->file && !where->function && !where->code))
+            continue;
+        const char *name = intern(d, sym);
+        bool seen = false;
+        for (uint32_t i = 0; i < x->nunbacked && !seen; i++)
+            seen = x->unbacked[i].symbol == name;
+        if (!seen) {
+            x->unbacked[x->nunbacked].symbol = name;
+            x->unbacked[x->nunbacked].where = *where;
+            x->nunbacked++;
+        }
+    }
+}
+
+const char *tl_diag_export_kind_name(enum tl_export_problem_kind k)
+{
+    switch (k) {
+    case TL_EXPORT_PROBLEM_DATA:
+        return "data_dependent";
+    case TL_EXPORT_PROBLEM_GUARD:
+        return "guard_evaluated";
+    case TL_EXPORT_PROBLEM_MISSING_FAKE:
+        return "missing_fake_kernel";
+    case TL_EXPORT_PROBLEM_MISMATCHED_FAKE:
+        return "mismatched_fake_kernel";
+    }
+    return "export";
+}
+
+void tl_diag_export(struct tl_diag *d, const struct tl_compile_id *cid,
+                    const struct tl_diag_fact_export *e)
+{
+    if (cid)
+        tl_diag_compile_id(d, cid);
+    struct tl_diag_export x;
+    memset(&x, 0, sizeof(x));
+    x.kind = e->kind;
+    x.expr = intern(d, trim(e->expr));
+    x.result = intern(d, trim(e->result));
+    x.op = intern(d, trim(e->op));
+    x.where = loc_of(d, &e->where);
+    /* One row per kind, condition (or operator) and place: export evaluates the same guard
+     * again for every use of the size, and draft export meets an operator on every call. A
+     * mismatched kernel's reason names the sizes of one call, so it does not split the row. */
+    struct tl_buf key = TL_BUF_INIT;
+    tl_buf_addf(&key, "%d\n%s\n%s\n%s\n%s\n%u", (int)x.kind, x.expr ? x.expr : "",
+                x.result ? x.result : "", x.op ? x.op : "", x.where.file ? x.where.file : "",
+                x.where.line);
+    uint32_t i = slot(d, 'E', tl_buf_str(&key), d->nexports, true) - 1;
+    tl_buf_release(&key);
+    if (i == d->nexports) {
+        x.readable = readable(d, x.expr);
+        find_unbacked(d, &x);
+        x.log_line = d->at_line;
+        x.advice = tl_advice_match(TL_ADVICE_EXPORT, tl_str_cstr(tl_diag_export_kind_name(x.kind)));
+        TL_GROW(d->exports, d->nexports + 1, d->exports_alloc);
+        d->exports[d->nexports++] = x;
+    }
+    struct tl_diag_export *g = &d->exports[i];
+    g->count++;
+    if (!g->reason)
+        g->reason = intern(d, trim(e->reason));
+    /* An export outside torch.compile logs a compile id without parts: it names nothing. */
+    if (cid && cid->has)
+        strs_add(d, &g->cids, cid_text(d, cid), TL_DIAG_MAX_CIDS);
+}
+
 /* ---- findings ----------------------------------------------------------------------------- */
 
 static void add_finding(struct tl_diag *d, enum tl_diag_finding_kind kind, uint32_t index,
@@ -713,8 +821,9 @@ static int cmp_guard(const void *a, const void *b)
 }
 
 /*
- * The cost of a finding orders the list: a failure or a hit limit first (a function not
- * compiled at all), then recompiles and graph breaks by how often they happened, then the
+ * The cost of a finding orders the list: an export problem first (the export the user asked
+ * for produced no sound graph), then a failure or a hit limit (a function not compiled at all),
+ * then recompiles and graph breaks by how often they happened, then the
  * specializations and the functions compiled many times.
  */
 void tl_diag_finish(struct tl_diag *d)
@@ -723,6 +832,8 @@ void tl_diag_finish(struct tl_diag *d)
     free(d->findings);
     d->findings = NULL;
     d->nfindings = 0;
+    for (uint32_t i = 0; i < d->nexports; i++)
+        add_finding(d, TL_FIND_EXPORT, i, 1.2e9 + d->exports[i].count, &alloc);
     for (uint32_t i = 0; i < d->nfailures; i++)
         add_finding(d, TL_FIND_FAILURE, i, 1e9 + (d->failures[i].fell_back_to_eager ? 1e8 : 0),
                     &alloc);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The diagnosis: what a log says about why a model recompiles, where its graphs break, which
- * dynamic dimension got specialized, what failed, and what compiling cost. Facts come in one
- * at a time, from a structured trace (src/consumer_diagnosis.c) or from TORCH_LOGS text
- * (src/textlog.c), in the same calls; tl_diag_finish() groups them into findings, each with
- * the plain-language explanation and fix of its rule (advice.h), ordered most costly first.
+ * dynamic dimension got specialized, what failed, what blocked torch.export, and what compiling
+ * cost. Facts come in one at a time, from a structured trace (src/consumer_diagnosis.c) or from
+ * TORCH_LOGS text (src/textlog.c), in the same calls; tl_diag_finish() groups them into
+ * findings, each with the plain-language explanation and fix of its rule (advice.h), ordered
+ * most costly first.
  *
  * Memory grows with the distinct findings (reasons, functions, symbols), never with the log:
  * repeated facts are counted, lists of locations and compile ids are capped, and only the
@@ -21,6 +22,7 @@
 #include "base/str.h"
 #include "input/compile_id.h"
 #include "model/advice.h"
+#include "model/export.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -153,6 +155,38 @@ struct tl_diag_graph {
     uint64_t nodes;
 };
 
+/** The name of an export problem's kind: "data_dependent", "guard_evaluated",
+ * "missing_fake_kernel", "mismatched_fake_kernel" (summary.json's, and what its rule in
+ * advice.c's export table is matched on). */
+const char *tl_diag_export_kind_name(enum tl_export_problem_kind k);
+
+/* At most this many unbacked symbols of an expression are traced to where they were made. */
+#define TL_DIAG_MAX_UNBACKED 4
+
+/* An unbacked symbol (u0): a number export only knows at run time, and the user's line that
+ * made it (`a = x.item()`). */
+struct tl_diag_unbacked {
+    const char *symbol;
+    struct tl_diag_loc where;
+};
+
+/* Export problems of one kind with the same expression (or operator) at the same place. */
+struct tl_diag_export {
+    enum tl_export_problem_kind kind;
+    const char *expr;     /* the condition (data dependent, guard evaluated) */
+    const char *readable; /* expr with its symbols replaced by their sources; NULL: same */
+    const char *result;   /* what a data-dependent expr was specialized to ("False") */
+    const char *op;       /* the operator (fake kernels): "mylib.foo.default" */
+    const char *reason;   /* why the fake kernel disagrees, as logged (the first one) */
+    struct tl_diag_loc where;
+    struct tl_diag_unbacked unbacked[TL_DIAG_MAX_UNBACKED]; /* expr's unbacked symbols */
+    uint32_t nunbacked;
+    uint32_t count;
+    struct tl_diag_strs cids;
+    uint64_t log_line;
+    const struct tl_advice *advice;
+};
+
 enum tl_diag_finding_kind {
     TL_FIND_FAILURE,
     TL_FIND_LIMIT,
@@ -160,13 +194,14 @@ enum tl_diag_finding_kind {
     TL_FIND_BREAK,
     TL_FIND_SPEC,
     TL_FIND_FRAME,
+    TL_FIND_EXPORT,
 };
 
 /* One line of the "most costly first" list: points at a finding of one of the arrays. */
 struct tl_diag_finding {
     enum tl_diag_finding_kind kind;
     uint32_t index; /* into the array of its kind */
-    double cost;    /* its rank: failures and limits first, then by count and time */
+    double cost;    /* its rank: export problems, failures and limits first, then by count */
 };
 
 struct tl_diag {
@@ -186,6 +221,8 @@ struct tl_diag {
     uint32_t nlimits, limits_alloc;
     struct tl_diag_frame *frames; /* every frame (the ones compiled many times are findings) */
     uint32_t nframes, frames_alloc;
+    struct tl_diag_export *exports;
+    uint32_t nexports, exports_alloc;
 
     uint64_t compile_ids; /* distinct compile ids seen */
     struct tl_map cids;   /* their display strings */
@@ -198,7 +235,8 @@ struct tl_diag {
     uint64_t ngraphs;
     uint32_t cache[2][3]; /* [fx_graph, aotautograd][hit, miss, bypass] */
     bool have_cache;
-    struct tl_map symbols; /* symbol -> its source, from create_symbol (text logs) */
+    struct tl_map symbols;  /* symbol -> its source, from create_symbol (text logs) */
+    struct tl_map unbacked; /* unbacked symbol -> struct tl_diag_loc * where it was made */
     struct tl_diag_dynamic dynamic[TL_DIAG_MAX_CIDS]; /* the first dynamic dimensions */
     uint32_t ndynamic, ndynamic_all;
 
@@ -276,6 +314,22 @@ void tl_diag_dynamic(struct tl_diag *d, const struct tl_compile_id *cid, struct 
                      const struct tl_diag_fact_loc *where);
 /** The source of a symbol given to tl_diag_symbol(), or NULL. */
 const char *tl_diag_symbol_source(const struct tl_diag *d, struct tl_str symbol);
+
+struct tl_diag_fact_export {
+    enum tl_export_problem_kind kind;
+    struct tl_str expr, result, op, reason;
+    struct tl_diag_fact_loc where; /* the user's line */
+};
+/**
+ * A problem that stops torch.export. Give the sources of its symbols first with
+ * tl_diag_symbol() (a guard's symbol_to_sources) to have its expression made readable.
+ */
+void tl_diag_export(struct tl_diag *d, const struct tl_compile_id *cid,
+                    const struct tl_diag_fact_export *e);
+/** An unbacked symbol ("u0") was made at where (create_unbacked_symbol); later export
+ * problems whose expression names it say where it comes from. The first place is kept. */
+void tl_diag_unbacked(struct tl_diag *d, struct tl_str symbol,
+                      const struct tl_diag_fact_loc *where);
 
 /** The function a frame is part of: "fn" for fn and its resume functions
  * ("torch_dynamo_resume_in_fn_at_61"). */

@@ -91,3 +91,11 @@ struct tl_artifact *tl_directory_add(struct tl_directory *d, struct tl_dirkey *k
     k->n++;
     return a;
 }
+
+void tl_dirkey_folder(struct tl_buf *out, const struct tl_dirkey *k)
+{
+    if (k->unknown)
+        tl_buf_adds(out, "(unknown)");
+    else
+        tl_cid_folder(out, &k->id);
+}

@@ -64,6 +64,9 @@ static inline uint32_t tl_directory_number(struct tl_directory *d)
 /** Append an artifact to k. Strings are copied. readable may be NULL. */
 struct tl_artifact *tl_directory_add(struct tl_directory *d, struct tl_dirkey *k, const char *url,
                                      const char *name, uint32_t number, bool is_link);
+/** Append the folder name of a key: its compile id's folder ("-_0_0_0"), "(unknown)" for the
+ * unknown key (the name its provenance page takes, spec modes.md §3.2). */
+void tl_dirkey_folder(struct tl_buf *out, const struct tl_dirkey *k);
 /** The cache suffix of a path (spec §3.1). */
 enum tl_cache_suffix tl_cache_suffix_of(const char *path);
 /** The suffix's text ("", "❌", "✅", "❓"). */

@@ -16,5 +16,8 @@ extern const char tl_asset_dump_css[];
 extern const char tl_asset_diagnosis_css[];
 extern const char tl_asset_textlog_css[];
 extern const char tl_asset_textlog_js[];
+extern const char tl_asset_provenance_css[];
+extern const char tl_asset_provenance_js[];
+extern const char tl_asset_export_css[];
 
 #endif

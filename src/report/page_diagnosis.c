@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The Diagnosis section at the top of an index page: the findings, most costly first, each
- * with what happened, why, how to fix it, where in the user's code, and links to its compile
- * ids; then compile time, caches and the largest graphs. Everything from the log is escaped.
+ * The Diagnosis section at the top of an index page: the findings (what blocked torch.export,
+ * failures, recompiles, graph breaks, specializations), most costly first, each with what
+ * happened, why, how to fix it, where in the user's code, and links to its compile ids; then
+ * compile time, caches and the largest graphs. Everything from the log is escaped.
  */
 #include "base/config.h"
 #include "report/summary.h"
@@ -135,6 +136,87 @@ static void failure(struct tl_buf *out, const struct tl_diag_failure *x, const c
         tl_buf_adds(out, ".</p>\n");
     }
     advice(out, x->advice, NULL);
+}
+
+/* What blocked torch.export: the condition and what it was specialized to, or the operator and
+ * why its fake kernel is wrong; where in the user's code, and where its unbacked symbols come
+ * from. */
+static void export_problem(struct tl_buf *out, const struct tl_diag_export *x, const char *href,
+                           const char *lines)
+{
+    open_finding(out, "sev-failure", "Export blocked", x->log_line, lines);
+    if (x->count > 1)
+        tl_buf_addf(out, "%u &times; ", x->count);
+    tl_buf_adds(out, "<strong>");
+    tl_buf_adds(out, tl_summary_export_label(x->kind));
+    tl_buf_adds(out, "</strong>: ");
+    if (x->kind == TL_EXPORT_PROBLEM_MISSING_FAKE || x->kind == TL_EXPORT_PROBLEM_MISMATCHED_FAKE) {
+        if (x->op) {
+            tl_buf_adds(out, "<code>torch.ops.");
+            text(out, x->op);
+            tl_buf_adds(out, "</code>");
+        } else {
+            tl_buf_adds(out, "(operator not logged)");
+        }
+    } else {
+        if (x->expr) {
+            tl_buf_adds(out, "<code>");
+            text(out, x->expr);
+            tl_buf_adds(out, "</code>");
+        } else {
+            tl_buf_adds(out, "(expression not logged)");
+        }
+        if (x->readable) {
+            tl_buf_adds(out, ", that is <code>");
+            text(out, x->readable);
+            tl_buf_adds(out, "</code>");
+            if (x->result)
+                tl_buf_addch(out, ',');
+        }
+        if (x->result) {
+            tl_buf_adds(out, " was specialized to <code>");
+            text(out, x->result);
+            tl_buf_adds(out, "</code>");
+        }
+    }
+    if (x->where.file || x->where.function) {
+        tl_buf_adds(out, x->where.file ? " at " : " in ");
+        loc(out, &x->where);
+    }
+    tl_buf_addch(out, '\n');
+    if (x->where.code) {
+        tl_buf_adds(out, "<pre>");
+        text(out, x->where.code);
+        tl_buf_adds(out, "</pre>\n");
+    }
+    for (uint32_t k = 0; k < x->nunbacked; k++) {
+        const struct tl_diag_unbacked *u = &x->unbacked[k];
+        tl_buf_adds(out, "<p><code>");
+        text(out, u->symbol);
+        tl_buf_adds(out, "</code> comes from ");
+        if (u->where.code) {
+            tl_buf_adds(out, "<code>");
+            text(out, u->where.code);
+            tl_buf_adds(out, "</code>");
+        }
+        if (u->where.file || u->where.function) {
+            if (u->where.code)
+                tl_buf_adds(out, u->where.file ? " at " : " in ");
+            loc(out, &u->where);
+        }
+        tl_buf_adds(out, ".</p>\n");
+    }
+    if (x->reason) {
+        tl_buf_adds(out, "<pre>");
+        text(out, x->reason);
+        tl_buf_adds(out, "</pre>\n");
+    }
+    cid_list(out, href, &x->cids);
+    struct tl_buf qualname = TL_BUF_INIT;
+    struct tl_advice_vars v;
+    tl_summary_export_vars(&v, x, &qualname);
+    advice(out, x->advice, &v);
+    tl_buf_release(&qualname);
 }
 
 static void limit(struct tl_buf *out, const struct tl_diag_limit *x, const char *href,
@@ -373,6 +455,9 @@ void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *
             break;
         case TL_FIND_FRAME:
             frame(out, &d->frames[f->index], cid_href, lines);
+            break;
+        case TL_FIND_EXPORT:
+            export_problem(out, &d->exports[f->index], cid_href, lines);
             break;
         }
         tl_buf_adds(out, "</li>\n");

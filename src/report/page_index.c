@@ -95,6 +95,27 @@ static void listing_key(struct tl_buf *out, const struct tl_dirkey *k)
     tl_buf_adds(out, "</ul>\n</li>\n");
 }
 
+/* The provenance pages, one per key in directory order (spec modes.md §3.2). */
+static void provenance_section(struct tl_buf *out, const struct tl_directory *dir)
+{
+    tl_buf_adds(out, "<h2>Provenance Tracking</h2>\n<p>\nEach page shows a compilation's "
+                     "pre-grad graph, post-grad graph and generated code side by side: point "
+                     "at a line to see the lines it came from or became.\n</p>\n<ul>\n");
+    struct tl_buf folder = TL_BUF_INIT;
+    size_t n = tl_map_len(&dir->keys);
+    for (size_t i = 0; i < n; i++) {
+        tl_buf_reset(&folder);
+        tl_dirkey_folder(&folder, tl_map_at(&dir->keys, i)->value);
+        tl_buf_adds(out, "<li><a href='provenance_tracking_");
+        tl_html_attr_cstr(out, folder.buf);
+        tl_buf_adds(out, ".html'>provenance_tracking_");
+        tl_html_attr_cstr(out, folder.buf);
+        tl_buf_adds(out, "</a></li>\n");
+    }
+    tl_buf_release(&folder);
+    tl_buf_adds(out, "</ul>\n");
+}
+
 int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p)
 {
     struct tl_buf *out = sink->buf;
@@ -138,6 +159,8 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
             return -1;
     }
     tl_buf_adds(out, "</ul>\n</div>\n");
+    if (p->provenance)
+        provenance_section(out, &model->dir);
     if (!tl_trie_empty(&model->unknown_trie)) {
         tl_buf_adds(out, "<h2>Unknown stacks</h2>\n<p>\nThese stacks come from log entries "
                          "that were made without a compile context.\n</p>\n");

@@ -51,11 +51,16 @@ void tl_page_frame(struct tl_buf *out, const struct tl_iframe *f, const struct t
 
 /* ---- rendering ------------------------------------------------------------- */
 
-static void open_details(struct tl_buf *out, const char *caption)
+static void open_details_as(struct tl_buf *out, const char *caption, bool open)
 {
-    tl_buf_adds(out, "<details><summary>");
+    tl_buf_adds(out, open ? "<details open><summary>" : "<details><summary>");
     tl_buf_adds(out, caption);
     tl_buf_adds(out, "</summary><div class='stack-trie'><ul>");
+}
+
+static void open_details(struct tl_buf *out, const char *caption)
+{
+    open_details_as(out, caption, false);
 }
 
 static void close_details(struct tl_buf *out)
@@ -147,7 +152,13 @@ void tl_page_trie(struct tl_buf *out, const struct tl_trie *t, const char *capti
 void tl_page_stack(struct tl_buf *out, const struct tl_iframe *frames, size_t n,
                    const char *caption, const struct tl_strtab *strtab)
 {
-    open_details(out, caption);
+    tl_page_stack_as(out, frames, n, caption, strtab, false);
+}
+
+void tl_page_stack_as(struct tl_buf *out, const struct tl_iframe *frames, size_t n,
+                      const char *caption, const struct tl_strtab *strtab, bool open)
+{
+    open_details_as(out, caption, open);
     for (size_t i = 0; i < n; i++) {
         tl_buf_adds(out, "<li>");
         tl_page_frame(out, &frames[i], strtab);

@@ -14,9 +14,11 @@
 #include "base/buf.h"
 #include "base/json.h"
 #include "model/diagnosis.h"
+#include "model/export.h"
 #include "model/directory.h"
 #include "model/metrics.h"
 #include "model/model.h"
+#include "model/provenance.h"
 #include "model/stack_trie.h"
 #include "model/strtab.h"
 
@@ -46,6 +48,9 @@ const char *tl_page_status_class(const struct tl_compile *c);
 /** A trie as collapsed `<details>` with the caption; terminals: show the compile ids. */
 void tl_page_trie(struct tl_buf *out, const struct tl_trie *t, const char *caption,
                   const struct tl_strtab *strtab, bool terminals);
+/** The same, expanded when open. */
+void tl_page_stack_as(struct tl_buf *out, const struct tl_iframe *frames, size_t n,
+                      const char *caption, const struct tl_strtab *strtab, bool open);
 /** The single stack that leads from the root to node, as a trie would show it. */
 void tl_page_trie_path(struct tl_buf *out, const struct tl_trie_node *node, const char *caption,
                        const struct tl_strtab *strtab);
@@ -109,6 +114,7 @@ struct tl_index_page {
     const struct tl_diag *diag; /* its Diagnosis section; NULL: none */
     uint64_t nfailures;
     bool has_chromium;
+    bool provenance; /* list the provenance_tracking_<folder>.html pages (-i) */
 };
 
 /** index.html, streamed through sink (the listing can be large); -1 if a flush failed. */
@@ -116,5 +122,42 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
 
 /** compile_directory.json (pretty, keys sorted bytewise), streamed; -1 if a flush failed. */
 int tl_page_directory_json(const struct tl_page_sink *sink, const struct tl_directory *d);
+
+/* ---- export mode (page_export.c, spec modes.md §2.3-2.4) ---- */
+
+struct tl_export_index_page {
+    const char *custom_header_html; /* raw, by design (documented) */
+    const struct tl_export *x;      /* the problems and guards */
+    const char *exported_program;   /* the first exported program's path, or NULL */
+    const struct tl_diag *diag;     /* its Diagnosis section; NULL: none */
+    const struct tl_strtab *strtab;
+};
+
+/** The export report's index.html. */
+void tl_page_export_index(struct tl_buf *out, const struct tl_export_index_page *p);
+
+/** symbolic_guard_information_N.html of one problem: its expression, stacks, locals, and the
+ * tree of expressions it was built from (spec §2.3). */
+void tl_page_symbolic_guard(struct tl_buf *out, const struct tl_export *x,
+                            const struct tl_export_view *v, const struct tl_strtab *strtab);
+
+/** The cells of a problem's row (failure type, reason, additional info) as HTML. */
+void tl_page_export_problem_cells(struct tl_buf *out, const struct tl_export_problem *p);
+
+/* ---- provenance tracking (page_provenance.c, spec modes.md §3.5) ---- */
+
+/* One compile folder's provenance_tracking_<folder>.html. */
+struct tl_prov_page {
+    const char *folder;             /* "-_0_0_0": the page's compile folder (from the log) */
+    struct tl_str pre, post;        /* the pre-grad and post-grad graph texts */
+    const struct tl_prov_result *r; /* the tables, and the code texts as numbered */
+};
+
+/**
+ * The interactive page: the graphs and the code side by side, each line linked to the lines
+ * it came from or became; the tables embedded as
+ * <script id="lineMappings" type="application/json">. Self-contained (no network).
+ */
+void tl_page_provenance(struct tl_buf *out, const struct tl_prov_page *p);
 
 #endif

@@ -55,6 +55,37 @@ static void vars_of_spec(struct tl_advice_vars *v, const struct tl_diag_spec *s)
         v->value = tl_str_cstr(s->value);
 }
 
+const char *tl_summary_export_label(enum tl_export_problem_kind k)
+{
+    switch (k) {
+    case TL_EXPORT_PROBLEM_DATA:
+        return "Data dependent error";
+    case TL_EXPORT_PROBLEM_GUARD:
+        return "Guard evaluated";
+    case TL_EXPORT_PROBLEM_MISSING_FAKE:
+        return "Missing fake kernel";
+    case TL_EXPORT_PROBLEM_MISMATCHED_FAKE:
+        return "Mismatched fake kernel";
+    }
+    return "Export problem";
+}
+
+void tl_summary_export_vars(struct tl_advice_vars *v, const struct tl_diag_export *x,
+                            struct tl_buf *qualname)
+{
+    memset(v, 0, sizeof(*v));
+    if (x->expr)
+        v->expr = tl_str_cstr(x->expr);
+    if (x->result)
+        v->value = tl_str_cstr(x->result);
+    if (x->op) {
+        v->op = tl_str_cstr(x->op);
+        tl_advice_op_qualname(qualname, v->op);
+        if (qualname->len)
+            v->qualname = tl_buf_str(qualname);
+    }
+}
+
 static void vars_of_limit(struct tl_advice_vars *v, const struct tl_diag_limit *l, char *num,
                           size_t n)
 {
@@ -320,6 +351,47 @@ static void j_frames(struct tl_jw *w, const struct tl_diag *d)
     tl_jw_end(w, ']');
 }
 
+static void j_exports(struct tl_jw *w, const struct tl_diag *d)
+{
+    tl_jw_key(w, "export");
+    tl_jw_array(w);
+    for (uint32_t i = 0; i < d->nexports; i++) {
+        const struct tl_diag_export *x = &d->exports[i];
+        struct tl_buf qualname = TL_BUF_INIT;
+        struct tl_advice_vars v;
+        tl_summary_export_vars(&v, x, &qualname);
+        tl_jw_object(w);
+        tl_jw_kstr(w, "kind", tl_diag_export_kind_name(x->kind));
+        tl_jw_kstr(w, "expr", x->expr);
+        tl_jw_kstr(w, "readable", x->readable);
+        tl_jw_kstr(w, "result", x->result);
+        tl_jw_kstr(w, "op", x->op);
+        tl_jw_kstr(w, "reason", x->reason);
+        j_loc_string(w, "location", &x->where);
+        tl_jw_kstr(w, "function", x->where.function);
+        tl_jw_kstr(w, "code", x->where.code);
+        tl_jw_key(w, "unbacked");
+        tl_jw_array(w);
+        for (uint32_t k = 0; k < x->nunbacked; k++) {
+            const struct tl_diag_unbacked *u = &x->unbacked[k];
+            tl_jw_object(w);
+            tl_jw_kstr(w, "symbol", u->symbol);
+            j_loc_string(w, "location", &u->where);
+            tl_jw_kstr(w, "function", u->where.function);
+            tl_jw_kstr(w, "code", u->where.code);
+            tl_jw_end(w, '}');
+        }
+        tl_jw_end(w, ']');
+        j_strs(w, "compile_ids", &x->cids);
+        tl_jw_ku64(w, "count", x->count);
+        j_line(w, x->log_line);
+        j_advice(w, x->advice, &v);
+        tl_jw_end(w, '}');
+        tl_buf_release(&qualname);
+    }
+    tl_jw_end(w, ']');
+}
+
 static void j_cache(struct tl_jw *w, const char *key, const uint32_t c[3])
 {
     tl_jw_key(w, key);
@@ -334,6 +406,7 @@ static const char *const finding_kinds[] = {
     [TL_FIND_FAILURE] = "failure",     [TL_FIND_LIMIT] = "limit",
     [TL_FIND_RECOMPILE] = "recompile", [TL_FIND_BREAK] = "graph_break",
     [TL_FIND_SPEC] = "specialization", [TL_FIND_FRAME] = "many_compiles",
+    [TL_FIND_EXPORT] = "export",
 };
 
 /* The advice of a finding, for the ordered list. */
@@ -351,6 +424,8 @@ static const struct tl_advice *finding_advice(const struct tl_diag *d,
         return d->breaks[f->index].advice;
     case TL_FIND_SPEC:
         return d->specs[f->index].advice;
+    case TL_FIND_EXPORT:
+        return d->exports[f->index].advice;
     default:
         return tl_advice_match(TL_ADVICE_FRAME, tl_str_cstr(""));
     }
@@ -589,6 +664,7 @@ void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
     j_failures(&w, d);
     j_limits(&w, d);
     j_frames(&w, d);
+    j_exports(&w, d);
     tl_jw_key(&w, "compile_time");
     tl_jw_object(&w);
     tl_jw_key(&w, "total_s");
@@ -738,6 +814,69 @@ static void text_cids(struct text *t, const struct tl_diag_strs *l)
     tl_buf_addch(t->out, '\n');
 }
 
+/* "EXPORT BLOCKED: Data dependent error: EXPR was specialized to RESULT at FILE:LINE in FN",
+ * then the line of code, where its unbacked symbols come from, and the kernel's reason. */
+static void text_export(struct text *t, const struct tl_diag_export *x)
+{
+    struct tl_buf *o = t->out;
+    paint(t, "1;31", "EXPORT BLOCKED");
+    if (x->count > 1)
+        tl_buf_addf(o, " x%u", x->count);
+    tl_buf_adds(o, ": ");
+    tl_buf_adds(o, tl_summary_export_label(x->kind));
+    tl_buf_adds(o, ": ");
+    if (x->kind == TL_EXPORT_PROBLEM_MISSING_FAKE || x->kind == TL_EXPORT_PROBLEM_MISMATCHED_FAKE) {
+        if (x->op) {
+            tl_buf_adds(o, "torch.ops.");
+            safe(t, x->op);
+        } else {
+            tl_buf_adds(o, "(operator not logged)");
+        }
+    } else {
+        if (x->expr)
+            safe(t, x->expr);
+        else
+            tl_buf_adds(o, "(expression not logged)");
+        if (x->readable) {
+            tl_buf_adds(o, ", that is ");
+            safe(t, x->readable);
+            if (x->result || x->where.file || x->where.function)
+                tl_buf_addch(o, ',');
+        }
+        if (x->result) {
+            tl_buf_adds(o, " was specialized to ");
+            safe(t, x->result);
+        }
+    }
+    if (x->where.file || x->where.function) {
+        tl_buf_adds(o, x->where.file ? " at " : " "); /* text_loc says "in fn" alone */
+        text_loc(t, &x->where);
+    }
+    tl_buf_addch(o, '\n');
+    if (x->where.code) {
+        tl_buf_adds(o, "     ");
+        safe(t, x->where.code);
+        tl_buf_addch(o, '\n');
+    }
+    for (uint32_t k = 0; k < x->nunbacked; k++) {
+        const struct tl_diag_unbacked *u = &x->unbacked[k];
+        tl_buf_adds(o, "     ");
+        safe(t, u->symbol);
+        tl_buf_adds(o, " comes from ");
+        safe(t, u->where.code);
+        if (!u->where.code && !u->where.file) {
+            safe(t, u->where.function);
+        } else if (u->where.file || u->where.function) {
+            if (u->where.code)
+                tl_buf_adds(o, u->where.file ? " at " : " ");
+            text_loc(t, &u->where);
+        }
+        tl_buf_addch(o, '\n');
+    }
+    safe_lines(t, x->reason, "     | ", 12);
+    text_cids(t, &x->cids);
+}
+
 static void text_finding(struct text *t, const struct tl_diag *d, const struct tl_diag_finding *f,
                          uint32_t n)
 {
@@ -745,7 +884,14 @@ static void text_finding(struct text *t, const struct tl_diag *d, const struct t
     tl_buf_addf(o, "%3u. ", n);
     struct tl_advice_vars v;
     memset(&v, 0, sizeof(v));
-    if (f->kind == TL_FIND_FAILURE) {
+    if (f->kind == TL_FIND_EXPORT) {
+        const struct tl_diag_export *x = &d->exports[f->index];
+        struct tl_buf qualname = TL_BUF_INIT;
+        tl_summary_export_vars(&v, x, &qualname);
+        text_export(t, x);
+        why_fix(t, x->advice, &v);
+        tl_buf_release(&qualname);
+    } else if (f->kind == TL_FIND_FAILURE) {
         const struct tl_diag_failure *x = &d->failures[f->index];
         paint(t, "1;31", x->fell_back_to_eager ? "FAILED, RAN IN EAGER" : "FAILED");
         tl_buf_addch(o, ' ');

@@ -52,4 +52,14 @@ void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *
 /** "file:line" of a location (file alone without a line; "" when unknown). */
 void tl_summary_loc(struct tl_buf *out, const struct tl_diag_loc *l);
 
+/** An export problem's kind for people: "Data dependent error", "Guard evaluated", ... */
+const char *tl_summary_export_label(enum tl_export_problem_kind k);
+
+/**
+ * The placeholder values of an export problem's advice. The qualified operator name is
+ * written into qualname (caller releases it), which v then borrows.
+ */
+void tl_summary_export_vars(struct tl_advice_vars *v, const struct tl_diag_export *x,
+                            struct tl_buf *qualname);
+
 #endif

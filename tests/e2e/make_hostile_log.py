@@ -350,6 +350,51 @@ expect(r"^-_0_0_0/inductor_provenance_tracking_kernel_stack_traces_\d+_readable\
        "readable stack-trace page", markers_of("r01") + markers_of("r02"),
        [R01, combo("r02")])
 
+# ---- provenance inputs (tlparse -i) ------------------------------------------------------------------
+P01 = combo("p01", "pre-grad graph artifact text (provenance page)")
+P02 = combo("p02", "post-grad graph artifact text (provenance page)")
+field("p03", "node-mapping kernel and node names")
+emit(dict(cid(0), artifact={"name": "before_pre_grad_graph", "encoding": "string"}),
+     "    relu = torch.relu(x)  " + P01 + "\n" + P01)
+emit(dict(cid(0), artifact={"name": "after_post_grad_graph", "encoding": "string"}),
+     "    relu_1: f32 = torch.ops.aten.relu.default(x)  " + P02 + "\n" + P02)
+emit(dict(cid(0), artifact={"name": "inductor_provenance_tracking_node_mappings", "encoding": "json"}),
+     json.dumps({"preToPost": {"relu": ["relu_1", one("p03", "a")]},
+                 "postToPre": {"relu_1": ["relu"]},
+                 "cppCodeToPost": {one("p03", "b"): ["relu_1"], "relu": ["relu_1"]},
+                 "postToCppCode": {"relu_1": [one("p03", "c"), "relu"]}}))
+expect(r"^provenance_tracking_-_0_0_0\.html$", "provenance page: graph texts",
+       markers_of("p01") + markers_of("p02"), [P01, P02])
+
+# ---- export records (tlparse -e, into OUT/export) -------------------------------------------------------
+V01 = combo("v01", "guard_added (eval) expr")
+V02 = combo("v02", "guard_added frame_locals value")
+V03 = combo("v03", "expression_created result / method / arguments")
+V04 = combo("v04", "missing_fake_kernel op")
+V05 = combo("v05", "mismatched_fake_kernel reason")
+V06 = combo("v06", "propagate_real_tensors_provenance expr / result")
+V07 = combo("v07", "create_unbacked_symbol symbol")
+emit(dict(cid(0), create_unbacked_symbol={"symbol": V07, "node_id": 7, "vr": "[0, 9]",
+                                          "user_stack": [frame(3, 9, "f")], "stack": []}))
+emit(dict(cid(0), expression_created={"method": V03, "result": V03, "result_id": 8,
+                                      "arguments": [V03, "1"], "argument_ids": [7],
+                                      "user_stack": [frame(3, 9, "f")], "stack": []}))
+emit(dict(cid(0), guard_added={"expr": V01, "prefix": "eval", "expr_node_id": 8,
+                               "user_stack": [frame(3, 9, "f")], "stack": [],
+                               "frame_locals": {"locals": {"x": V02, V02: "v"},
+                                                "symbols": {"s0": V02}}}))
+emit(dict(cid(0), propagate_real_tensors_provenance={"expr": V06, "result": V06, "expr_node_id": 8,
+                                                     "user_stack": [], "stack": []}))
+emit(dict(cid(0), missing_fake_kernel={"op": V04, "reason": "r"}))
+emit(dict(cid(0), mismatched_fake_kernel={"op": V04, "reason": V05}))
+EXP = r"^export/index\.html$"
+GUARD = r"^export/-_0_0_0/symbolic_guard_information_\d+\.html$"
+expect(EXP, "export index: the problems", markers_of("v01") + markers_of("v04") + markers_of("v05")
+       + markers_of("v06"), [V01, V04, V05, V06])
+expect(GUARD, "symbolic-guard pages: expression, locals, tree",
+       markers_of("v01") + markers_of("v02") + markers_of("v03") + markers_of("v06") + markers_of("v07"),
+       [V01, V03, V06, V07])
+
 # ---- chromium events ----------------------------------------------------------------------------------
 E01 = combo("e01", "chromium_event payload (name, cat, args)")
 emit(dict(cid(0), chromium_event={}), json.dumps(

@@ -391,9 +391,15 @@ def run_browser():
 
 def setUpModule():
     try:
+        # The report with the provenance pages, then export mode's pages into OUT/export.
         S.run = subprocess.run(
-            [BIN, LOG, "-o", OUT, "--no-browser", "--custom-header-html", HEADER],
+            [BIN, LOG, "-o", OUT, "--no-browser", "-i", "--custom-header-html", HEADER],
             capture_output=True, text=True, errors="replace", timeout=60)
+        if S.run.returncode == 0:
+            S.run = subprocess.run(
+                [BIN, LOG, "-o", os.path.join(OUT, "export"), "--no-browser", "--export",
+                 "--custom-header-html", HEADER],
+                capture_output=True, text=True, errors="replace", timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
         S.run_error = str(e)
     S.files = sorted(walk(OUT)) if os.path.isdir(OUT) else []
@@ -439,6 +445,8 @@ class Injection(unittest.TestCase):
                                                                        S.run.stderr))
         self.assertIn("index.html", S.pages, "no index.html")
         self.assertIn("failures_and_restarts.html", S.pages, "no failures_and_restarts.html")
+        self.assertIn("provenance_tracking_-_0_0_0.html", S.pages, "no provenance page (-i)")
+        self.assertIn("export/index.html", S.pages, "no export report (--export)")
 
     def test_02_static_scan(self):
         """static scan: no page holds raw injected markup"""

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * provenance_tracking_<folder>.html (spec modes.md §3.5): a compile folder's pre-grad graph,
+ * post-grad graph and generated code side by side, every line its own row (id "pre-12",
+ * "post-12", "py-12", "cpp-12"), rows with an outgoing link bold, and the six line tables
+ * embedded as JSON for provenance.js, which only toggles classes on rows it finds by id: the
+ * rows are rendered here, so that a 10 000-line code file paints at once. Every byte of the
+ * graphs and the code is escaped. Reads the tables of model/provenance.h; knows no file.
+ */
+#include "base/config.h"
+#include "report/pages.h"
+#include "base/xalloc.h"
+#include "report/assets.h"
+#include "report/html.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The tables in the JSON object's key order (ascending bytes, as the reference sorts). */
+static const struct {
+    const char *name;
+    enum tl_prov_table_id id;
+} json_order[] = {
+    {"cppCodeToPost", TL_PROV_CPP_TO_POST}, {"postToCppCode", TL_PROV_POST_TO_CPP},
+    {"postToPre", TL_PROV_POST_TO_PRE},     {"postToPyCode", TL_PROV_POST_TO_PY},
+    {"preToPost", TL_PROV_PRE_TO_POST},     {"pyCodeToPost", TL_PROV_PY_TO_POST},
+};
+
+/* Lines as the tables number them: split on '\n', a final newline starts no extra line. */
+static size_t count_lines(struct tl_str t)
+{
+    size_t n = 0;
+    for (const char *p = t.p, *end = t.p + t.n; p < end; n++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    return n;
+}
+
+/* Mark linked[line] for every row of the tables (lines outside 1..n are ignored). */
+static void mark(uint8_t *linked, size_t n, const struct tl_prov_result *r, enum tl_prov_table_id a,
+                 enum tl_prov_table_id b, enum tl_prov_table_id c)
+{
+    enum tl_prov_table_id ids[3] = {a, b, c};
+    for (size_t k = 0; k < 3; k++) {
+        if (ids[k] == TL_PROV__COUNT)
+            continue;
+        const struct tl_prov_table *t = &r->t[ids[k]];
+        for (size_t i = 0; i < t->n; i++)
+            if (t->rows[i].line >= 1 && (size_t)t->rows[i].line <= n && t->rows[i].n)
+                linked[t->rows[i].line] = 1;
+    }
+}
+
+/* Decimal digits of v (at least 1), for the width of the line-number column. */
+static unsigned digits(size_t v)
+{
+    unsigned d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d;
+}
+
+struct pane {
+    const char *id;      /* the element id tests and users rely on */
+    const char *kind;    /* row id prefix and data-kind: pre, post, py, cpp */
+    const char *caption; /* the column's heading */
+    const char *empty;   /* shown when the text is empty */
+    struct tl_str text;
+    int32_t first; /* number of the first row; rows numbered <= 0 get no number and no id */
+    enum tl_prov_table_id out[3]; /* tables whose rows make a row of this pane bold */
+};
+
+/*
+ * One pane: a column with its heading, then the scrollable element with the rows. A C++ pane
+ * notes in data-start the row of the AOT entry point, which the script centres on load.
+ */
+static void pane(struct tl_buf *out, const struct pane *p, const struct tl_prov_result *r)
+{
+    size_t nlines = count_lines(p->text);
+    /* Highest number a row gets (first + nlines - 1), at least 0. */
+    int64_t top = (int64_t)p->first + (int64_t)nlines - 1;
+    size_t maxno = top > 0 ? (size_t)top : 0;
+    uint8_t *linked = tl_xcalloc(maxno + 1, 1);
+    mark(linked, maxno, r, p->out[0], p->out[1], p->out[2]);
+
+    int64_t start = 0;
+    if (!strcmp(p->kind, "cpp")) {
+        int64_t no = 1;
+        for (const char *s = p->text.p, *end = s + p->text.n; s < end; no++) {
+            const char *nl = memchr(s, '\n', (size_t)(end - s));
+            const char *e = nl ? nl : end;
+            if (tl_str_find(tl_str_make(s, (size_t)(e - s)), "void AOTInductorModel::run_impl(") >=
+                0) {
+                start = no;
+                break;
+            }
+            s = nl ? nl + 1 : end;
+        }
+    }
+
+    tl_buf_adds(out, "<section class=\"col\"><h2>");
+    tl_buf_adds(out, p->caption);
+    tl_buf_adds(out, "</h2><div class=\"pane\" id=\"");
+    tl_buf_adds(out, p->id);
+    tl_buf_adds(out, "\" data-kind=\"");
+    tl_buf_adds(out, p->kind);
+    tl_buf_adds(out, "\" tabindex=\"0\"");
+    if (start) {
+        tl_buf_adds(out, " data-start=\"");
+        tl_buf_addi(out, start);
+        tl_buf_addch(out, '"');
+    }
+    /* The rows' CSS counter starts so that the first row shows p->first. */
+    tl_buf_addf(out, " style=\"--nw:%uch;counter-reset:ln %ld\"><pre>", digits(maxno),
+                (long)p->first - 1);
+
+    size_t plen = strlen(p->kind);
+    int64_t no = p->first;
+    for (const char *s = p->text.p, *end = s + p->text.n; s < end; no++) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t len = (size_t)((nl ? nl : end) - s);
+        if (len && s[len - 1] == '\r')
+            len--;
+        if (no >= 1) {
+            tl_buf_adds(out, "<div id=\"");
+            tl_buf_add(out, p->kind, plen);
+            tl_buf_addch(out, '-');
+            tl_buf_addi(out, no);
+            tl_buf_adds(out, linked[no] ? "\" class=\"m\">" : "\">");
+        } else {
+            tl_buf_adds(out, "<div class=\"u\">");
+        }
+        tl_html_text(out, s, len);
+        /* The newline keeps the pane's text the code's text (copy, find in page). */
+        tl_buf_adds(out, "\n</div>");
+        s = nl ? nl + 1 : end;
+    }
+    tl_buf_adds(out, "</pre>");
+    if (!nlines) {
+        tl_buf_adds(out, "<p class=\"empty\">");
+        tl_buf_adds(out, p->empty);
+        tl_buf_adds(out, "</p>");
+    }
+    tl_buf_adds(out, "</div></section>\n");
+    free(linked);
+}
+
+/* The six tables (spec §3.4), one row a line; or {} without a node-mapping file. */
+static void mappings_json(struct tl_buf *out, const struct tl_prov_result *r)
+{
+    if (!r->have_mappings) {
+        tl_buf_adds(out, "{}");
+        return;
+    }
+    tl_buf_adds(out, "{");
+    for (size_t k = 0; k < TL_ARRAY_LEN(json_order); k++) {
+        const struct tl_prov_table *t = &r->t[json_order[k].id];
+        tl_buf_adds(out, k ? ",\n  \"" : "\n  \"");
+        tl_buf_adds(out, json_order[k].name);
+        tl_buf_adds(out, t->n ? "\": {" : "\": {}");
+        for (size_t i = 0; i < t->n; i++) {
+            const struct tl_prov_row *row = &t->rows[i];
+            tl_buf_adds(out, i ? ",\n    \"" : "\n    \"");
+            tl_buf_addi(out, row->line);
+            tl_buf_adds(out, "\": [");
+            for (size_t j = 0; j < row->n; j++) {
+                if (j)
+                    tl_buf_adds(out, ", ");
+                tl_buf_addi(out, row->to[j]);
+            }
+            tl_buf_addch(out, ']');
+        }
+        if (t->n)
+            tl_buf_adds(out, "\n  }");
+    }
+    tl_buf_adds(out, "\n}");
+}
+
+static void divider(struct tl_buf *out, int n)
+{
+    tl_buf_addf(out,
+                "<div class=\"divider\" id=\"divider%d\" role=\"separator\" "
+                "aria-orientation=\"vertical\" aria-label=\"Resize the columns\" tabindex=\"0\" "
+                "title=\"Drag to resize (or focus and press the arrow keys)\"></div>\n",
+                n);
+}
+
+void tl_page_provenance(struct tl_buf *out, const struct tl_prov_page *p)
+{
+    const struct tl_prov_result *r = p->r;
+    bool have_py = r->py_text.n > 0, have_cpp = r->cpp_text.n > 0;
+    const char *folder = p->folder ? p->folder : "";
+
+    tl_buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"UTF-8\">\n"
+                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                     "<title>Inductor Provenance Tracking Highlighter</title>\n<style>\n");
+    tl_buf_adds(out, tl_asset_provenance_css);
+    tl_buf_adds(out, "</style>\n</head>\n<body>\n<header>\n<a class=\"back\" href=\"index.html\">"
+                     "&larr; tlparse report</a>\n<h1>Inductor provenance tracking <code>");
+    tl_html_text_cstr(out, folder);
+    tl_buf_adds(out, "</code></h1>\n<p class=\"hint\">");
+    if (r->have_mappings)
+        tl_buf_adds(out, "Point at a <b>bold</b> line to see the lines it came from and the ones "
+                         "it became; click to keep it, <kbd>Esc</kbd> to clear, <kbd>n</kbd> / "
+                         "<kbd>p</kbd> for the next or previous linked line of a column.");
+    else
+        tl_buf_adds(out, "Inductor logged no node mappings for this compile "
+                         "(<code>inductor_provenance_tracking_node_mappings</code>), so the lines "
+                         "are not linked.");
+    tl_buf_adds(out, "</p>\n</header>\n<main>\n");
+
+    struct pane pre = {"preGradGraph",
+                       "pre",
+                       "Pre-grad graph",
+                       "No pre-grad graph was logged for this compile.",
+                       p->pre,
+                       1,
+                       {TL_PROV_PRE_TO_POST, TL_PROV__COUNT, TL_PROV__COUNT}};
+    struct pane post = {"postGradGraph",
+                        "post",
+                        "Post-grad graph",
+                        "No post-grad graph was logged for this compile.",
+                        p->post,
+                        1,
+                        {TL_PROV_POST_TO_PRE, TL_PROV_POST_TO_PY, TL_PROV_POST_TO_CPP}};
+    struct pane py = {"generatedCode",
+                      "py",
+                      have_py ? "Generated code (Python)" : "Generated code",
+                      "No generated code was logged for this compile.",
+                      r->py_text,
+                      (int32_t)(1 - (int64_t)r->py_skip),
+                      {TL_PROV_PY_TO_POST, TL_PROV__COUNT, TL_PROV__COUNT}};
+    struct pane cpp = {have_py ? "generatedCppCode" : "generatedCode",
+                       "cpp",
+                       "Generated code (C++ AOT wrapper)",
+                       "",
+                       r->cpp_text,
+                       1,
+                       {TL_PROV_CPP_TO_POST, TL_PROV__COUNT, TL_PROV__COUNT}};
+
+    pane(out, &pre, r);
+    divider(out, 1);
+    pane(out, &post, r);
+    divider(out, 2);
+    if (have_py || !have_cpp)
+        pane(out, &py, r);
+    if (have_py && have_cpp)
+        divider(out, 3);
+    if (have_cpp)
+        pane(out, &cpp, r);
+
+    tl_buf_adds(out, "</main>\n<script id=\"lineMappings\" type=\"application/json\">\n");
+    mappings_json(out, r);
+    tl_buf_adds(out, "\n</script>\n<script>\n");
+    tl_buf_adds(out, tl_asset_provenance_js);
+    tl_buf_adds(out, "</script>\n</body>\n</html>\n");
+}
