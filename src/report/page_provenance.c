@@ -27,15 +27,41 @@ static const struct {
     {"preToPost", TL_PROV_PRE_TO_POST},     {"pyCodeToPost", TL_PROV_PY_TO_POST},
 };
 
-/* Lines as the tables number them: split on '\n', a final newline starts no extra line. */
-static size_t count_lines(struct tl_str t)
+/* Rows per chunk: a chunk is laid out only when it is near the view (content-visibility). */
+enum { CHUNK = 64 };
+
+/* What the page needs to know of a text before writing it. */
+struct text_shape {
+    size_t lines;   /* as the tables number them: a final newline starts no extra line */
+    size_t columns; /* the widest line, in monospace columns (at most) */
+    size_t start;   /* 1-based line holding `needle`, 0 if none (or no needle) */
+};
+
+/* An upper bound of the columns of a line: a tab moves to the next multiple of 8, every
+ * other byte counts 1 (a character of 2 to 4 bytes is at most 2 columns wide). */
+static size_t columns(const char *s, size_t n)
 {
-    size_t n = 0;
-    for (const char *p = t.p, *end = t.p + t.n; p < end; n++) {
+    size_t col = 0;
+    for (size_t i = 0; i < n; i++)
+        col = s[i] == '\t' ? (col / 8 + 1) * 8 : col + 1;
+    return col;
+}
+
+static struct text_shape shape(struct tl_str t, const char *needle)
+{
+    struct text_shape sh = {0, 0, 0};
+    for (const char *p = t.p, *end = t.p + t.n; p < end;) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = (size_t)((nl ? nl : end) - p);
+        sh.lines++;
+        size_t c = columns(p, len);
+        if (c > sh.columns)
+            sh.columns = c;
+        if (needle && !sh.start && tl_str_find(tl_str_make(p, len), needle) >= 0)
+            sh.start = sh.lines;
         p = nl ? nl + 1 : end;
     }
-    return n;
+    return sh;
 }
 
 /* Mark linked[line] for every row of the tables (lines outside 1..n are ignored). */
@@ -80,27 +106,13 @@ struct pane {
  */
 static void pane(struct tl_buf *out, const struct pane *p, const struct tl_prov_result *r)
 {
-    size_t nlines = count_lines(p->text);
-    /* Highest number a row gets (first + nlines - 1), at least 0. */
-    int64_t top = (int64_t)p->first + (int64_t)nlines - 1;
+    bool cpp = !strcmp(p->kind, "cpp");
+    struct text_shape sh = shape(p->text, cpp ? "void AOTInductorModel::run_impl(" : NULL);
+    /* Highest number a row gets (first + lines - 1), at least 0. */
+    int64_t top = (int64_t)p->first + (int64_t)sh.lines - 1;
     size_t maxno = top > 0 ? (size_t)top : 0;
     uint8_t *linked = tl_xcalloc(maxno + 1, 1);
     mark(linked, maxno, r, p->out[0], p->out[1], p->out[2]);
-
-    int64_t start = 0;
-    if (!strcmp(p->kind, "cpp")) {
-        int64_t no = 1;
-        for (const char *s = p->text.p, *end = s + p->text.n; s < end; no++) {
-            const char *nl = memchr(s, '\n', (size_t)(end - s));
-            const char *e = nl ? nl : end;
-            if (tl_str_find(tl_str_make(s, (size_t)(e - s)), "void AOTInductorModel::run_impl(") >=
-                0) {
-                start = no;
-                break;
-            }
-            s = nl ? nl + 1 : end;
-        }
-    }
 
     tl_buf_adds(out, "<section class=\"col\"><h2>");
     tl_buf_adds(out, p->caption);
@@ -109,38 +121,56 @@ static void pane(struct tl_buf *out, const struct pane *p, const struct tl_prov_
     tl_buf_adds(out, "\" data-kind=\"");
     tl_buf_adds(out, p->kind);
     tl_buf_adds(out, "\" tabindex=\"0\"");
-    if (start) {
+    if (p->first != 1)
+        tl_buf_addf(out, " data-first=\"%ld\"", (long)p->first);
+    if (sh.start) {
         tl_buf_adds(out, " data-start=\"");
-        tl_buf_addi(out, start);
+        tl_buf_addu(out, sh.start);
         tl_buf_addch(out, '"');
     }
-    /* The rows' CSS counter starts so that the first row shows p->first. */
-    tl_buf_addf(out, " style=\"--nw:%uch;counter-reset:ln %ld\"><pre>", digits(maxno),
-                (long)p->first - 1);
+    /* Widths known here spare the browser measuring every line of a long text. */
+    tl_buf_addf(out, " style=\"--nw:%u;--cols:%zu\"><pre>", digits(maxno), sh.columns);
 
     size_t plen = strlen(p->kind);
     int64_t no = p->first;
-    for (const char *s = p->text.p, *end = s + p->text.n; s < end; no++) {
+    size_t i = 0;
+    for (const char *s = p->text.p, *end = s + p->text.n; s < end; no++, i++) {
+        if (i % CHUNK == 0) {
+            if (i)
+                tl_buf_adds(out, "</div>");
+            tl_buf_adds(out, "<div class=\"k\"");
+            if (sh.lines - i < CHUNK)
+                tl_buf_addf(out, " style=\"--k:%zu\"", sh.lines - i);
+            tl_buf_addch(out, '>');
+        }
         const char *nl = memchr(s, '\n', (size_t)(end - s));
         size_t len = (size_t)((nl ? nl : end) - s);
         if (len && s[len - 1] == '\r')
             len--;
+        tl_buf_adds(out, "<div");
         if (no >= 1) {
-            tl_buf_adds(out, "<div id=\"");
+            tl_buf_adds(out, " id=\"");
             tl_buf_add(out, p->kind, plen);
             tl_buf_addch(out, '-');
             tl_buf_addi(out, no);
-            tl_buf_adds(out, linked[no] ? "\" class=\"m\">" : "\">");
+            tl_buf_adds(out, linked[no] ? "\" class=\"m\"" : "\"");
         } else {
-            tl_buf_adds(out, "<div class=\"u\">");
+            tl_buf_adds(out, " class=\"u\"");
         }
+        /* The first row of a chunk starts its numbers: a chunk's content-visibility gives it
+         * style containment, which scopes CSS counters to its rows. */
+        if (i % CHUNK == 0)
+            tl_buf_addf(out, " style=\"counter-reset:ln %lld\"", (long long)no - 1);
+        tl_buf_addch(out, '>');
         tl_html_text(out, s, len);
         /* The newline keeps the pane's text the code's text (copy, find in page). */
         tl_buf_adds(out, "\n</div>");
         s = nl ? nl + 1 : end;
     }
+    if (i)
+        tl_buf_adds(out, "</div>");
     tl_buf_adds(out, "</pre>");
-    if (!nlines) {
+    if (!sh.lines) {
         tl_buf_adds(out, "<p class=\"empty\">");
         tl_buf_adds(out, p->empty);
         tl_buf_adds(out, "</p>");

@@ -44,7 +44,8 @@ def build(nlines=10000, nkernels=3000):
         pre.append("        ")
         pre.append("         # File: /home/user/model.py:%d in forward, code: x = self.block%d(x)"
                    % (100 + i, i))
-        pre.append('        %s: "f32[64][1]cuda:0" = torch.relu(%s);  %s = None' % (name, prev, prev))
+        pre.append('        %s: "f32[64][1]cuda:0" = torch.relu(%s);  %s = None'
+                   % (name, prev, prev))
         pre_line[name] = len(pre)
         prev = name
     pre += ["        return (%s,)" % prev, "        "]

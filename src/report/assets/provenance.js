@@ -34,7 +34,9 @@
 
   var panes = {};
   var paneList = document.querySelectorAll('.pane[data-kind]');
-  for (var i = 0; i < paneList.length; i++) panes[paneList[i].getAttribute('data-kind')] = paneList[i];
+  for (var i = 0; i < paneList.length; i++) {
+    panes[paneList[i].getAttribute('data-kind')] = paneList[i];
+  }
 
   function get(t, line) {
     var v = own.call(t, line) ? t[line] : null;
@@ -71,8 +73,26 @@
 
   var reduceMotion = window.matchMedia &&
     window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  function centre(pane, row, smooth) {
-    var top = row.offsetTop - (pane.clientHeight - row.offsetHeight) / 2;
+  // Rows have one height (lines do not wrap), so a row's place follows from its number
+  // without laying out the chunks of rows around it: measured once per column, on the first
+  // row, which is laid out at load.
+  var geometry = {};
+  window.addEventListener('resize', function () { geometry = {}; });
+  function measure(kind) {
+    var pane = panes[kind], g = geometry[kind];
+    if (g) return g;
+    var first = pane.querySelector('.k > div');
+    var r = first.getBoundingClientRect(), p = pane.getBoundingClientRect();
+    return (geometry[kind] = {
+      top: pane.scrollTop + r.top - p.top - pane.clientTop, // the first row, in the content
+      h: r.height || 1,
+      first: +(pane.getAttribute('data-first') || 1) // the first row's number
+    });
+  }
+  // Scroll column `kind` so that its row `line` is in the middle.
+  function centre(kind, line, smooth) {
+    var pane = panes[kind], g = measure(kind);
+    var top = g.top + (line - g.first) * g.h - (pane.clientHeight - g.h) / 2;
     pane.scrollTo({ top: Math.max(0, top), behavior: smooth && !reduceMotion ? 'smooth' : 'auto' });
   }
 
@@ -104,15 +124,15 @@
           lit.push(el);
         }
       }
-      var mid = lines.length ? rowOf(k, lines[Math.floor(lines.length / 2)]) : null;
-      if (mid) centre(panes[k], mid, true);
+      var mid = lines.length ? lines[Math.floor(lines.length / 2)] : null;
+      if (mid !== null && rowOf(k, mid)) centre(k, +mid, true);
     }
-    if (scrollOwn && self) centre(panes[kind], self, true);
+    if (scrollOwn && self) centre(kind, +line, true);
   }
 
   // The row element an event happened in, and its column and line (null when not a row).
   function target(node) {
-    var row = node && node.closest ? node.closest('.pane pre > div') : null;
+    var row = node && node.closest ? node.closest('.pane .k > div') : null;
     if (!row || !row.id) return row ? { row: row } : null;
     var dash = row.id.indexOf('-');
     return { row: row, kind: row.id.slice(0, dash), line: row.id.slice(dash + 1) };
@@ -171,18 +191,16 @@
     lines.sort(function (a, b) { return a - b; });
     return (linkedCache[kind] = lines);
   }
-  function topLine(pane) {
-    // The line at the top of the view (rows have one height: lines do not wrap).
-    var first = pane.querySelector('pre > div[id]');
-    if (!first) return 0;
-    var h = first.offsetHeight || 1;
-    var n0 = +first.id.slice(first.id.indexOf('-') + 1);
-    return n0 + Math.floor((pane.scrollTop - first.offsetTop) / h);
+  function topLine(kind) {
+    var g = measure(kind);
+    return g.first + Math.floor((panes[kind].scrollTop - g.top) / g.h);
   }
   function step(kind, dir) {
     var lines = linkedLines(kind);
     if (!lines.length) return;
-    var cur = pinned && pinned.kind === kind ? +pinned.line : topLine(panes[kind]) - (dir > 0 ? 1 : -1);
+    // From the kept row, else from the row at the top of the view (included).
+    var cur = pinned && pinned.kind === kind ? +pinned.line
+      : topLine(kind) - (dir > 0 ? 1 : -1);
     // Binary search: the first linked line > cur (dir > 0), or the last < cur.
     var lo = 0, hi = lines.length;
     while (lo < hi) {
@@ -261,7 +279,6 @@
   // C++ wrapper code opens at its entry point, AOTInductorModel::run_impl.
   for (var k in panes) {
     var start = panes[k].getAttribute('data-start');
-    var row = start ? rowOf(k, start) : null;
-    if (row) centre(panes[k], row, false);
+    if (start && rowOf(k, start)) centre(k, +start, false);
   }
 })();
