@@ -576,9 +576,13 @@ struct tl_frame *tl_envelope_frames(const struct tl_json *stack, struct tl_arena
         const struct tl_json *f = &stack->u.arr.items[i];
         const struct tl_json *v;
         memset(&fr[i], 0, sizeof(fr[i]));
-        if ((v = tl_env_get(f, "filename")))
+        /* Members of another type read as absent: a frame the decoder checked has none, and
+         * so a stack of a record it does not know can be read too. */
+        if ((v = tl_env_get(f, "filename")) && v->type == TL_JSON_NUMBER &&
+            v->u.num.kind == TL_JSON_UINT)
             fr[i].filename = (uint32_t)v->u.num.u;
-        if ((v = tl_env_get(f, "line")))
+        if ((v = tl_env_get(f, "line")) && v->type == TL_JSON_NUMBER &&
+            v->u.num.kind != TL_JSON_FLOAT)
             fr[i].line = v->u.num.kind == TL_JSON_INT ? (int32_t)v->u.num.i : (int32_t)v->u.num.u;
         fr[i].name = tl_env_str(f, "name");
         fr[i].loc = tl_env_str(f, "loc");

@@ -95,8 +95,9 @@ struct tl_frame {
 };
 
 /**
- * Frames of a validated stack value (a JSON array checked by the decoder),
- * in the scratch arena. *n receives the count; an absent stack gives 0.
+ * Frames of a stack value, in the scratch arena. *n receives the count; an absent stack, or
+ * one that is not an array, gives 0; a frame's member of the wrong type reads as absent (a
+ * stack the decoder checked has none).
  */
 struct tl_frame *tl_envelope_frames(const struct tl_json *stack, struct tl_arena *scratch,
                                     size_t *n);

@@ -2,7 +2,8 @@
 /*
  * The export model (export.h): expression nodes by id, the problems in log order, the guards
  * export added. The envelope decoder has type-checked the fields of the records it knows; the
- * older propagate_real_tensors record it does not know, so its fields are checked here.
+ * older propagate_real_tensors record it does not know is read with the readers that check
+ * types (tl_env_str, tl_envelope_frames), and its node id and locals are not used.
  */
 #include "base/config.h"
 #include "model/export.h"
@@ -28,39 +29,6 @@ void tl_export_release(struct tl_export *x)
     free(x->guards);
     tl_arena_release(&x->arena);
     memset(x, 0, sizeof(*x));
-}
-
-/* A string member of an object whose types nobody checked; .p NULL when it is not one. */
-static struct tl_str str_of(const struct tl_json *obj, const char *name)
-{
-    const struct tl_json *v = obj && obj->type == TL_JSON_OBJECT ? tl_json_get(obj, name) : NULL;
-    return v && v->type == TL_JSON_STRING ? v->u.str : (struct tl_str){NULL, 0};
-}
-
-static const struct tl_json *stack_of(const struct tl_json *obj, const char *name)
-{
-    const struct tl_json *v = obj && obj->type == TL_JSON_OBJECT ? tl_json_get(obj, name) : NULL;
-    if (!v || v->type != TL_JSON_ARRAY)
-        return NULL;
-    /* tl_envelope_frames() reads frames the decoder checked: check these the same way. */
-    for (size_t i = 0; i < v->u.arr.n; i++) {
-        const struct tl_json *f = &v->u.arr.items[i];
-        if (f->type != TL_JSON_OBJECT)
-            return NULL;
-        const struct tl_json *m;
-        if ((m = tl_json_get(f, "filename")) && !tl_json_is_null(m) &&
-            !(m->type == TL_JSON_NUMBER && m->u.num.kind == TL_JSON_UINT))
-            return NULL;
-        if ((m = tl_json_get(f, "line")) && !tl_json_is_null(m) &&
-            !(m->type == TL_JSON_NUMBER && m->u.num.kind != TL_JSON_FLOAT))
-            return NULL;
-        for (const char *const *k =
-                 (const char *const[]){"name", "loc", "uninterned_filename", NULL};
-             *k; k++)
-            if ((m = tl_json_get(f, *k)) && !tl_json_is_null(m) && m->type != TL_JSON_STRING)
-                return NULL;
-    }
-    return v;
 }
 
 static const struct tl_iframe *frames(struct tl_export *x, const struct tl_json *stack, size_t *n,
@@ -150,7 +118,7 @@ static void add_guard(struct tl_export *x, const char *kind, const struct tl_jso
     g->kind = kind;
     g->expr = intern(x, expr);
     g->where = nuser ? &user[nuser - 1] : NULL;
-    g->code = nuser ? NULL : intern(x, str_of(tl_env_get(rec, "frame_locals"), "loc"));
+    g->code = nuser ? NULL : intern(x, tl_env_str(tl_env_get(rec, "frame_locals"), "loc"));
     g->lineno = lineno;
 }
 
@@ -163,19 +131,15 @@ void tl_export_add_problem(struct tl_export *x, const struct tl_export_problem *
 }
 
 /* The view of a guard-like record (guard_added, propagate_real_tensors_provenance, and the
- * older propagate_real_tensors, whose fields are checked here). */
+ * older propagate_real_tensors: not checked by the decoder, so its node id and locals are
+ * left out). */
 static void guard_view(struct tl_export *x, const struct tl_json *rec, bool checked,
                        struct tl_export_view *v, struct tl_arena *scratch)
 {
-    struct tl_str expr = checked ? tl_env_str(rec, "expr") : str_of(rec, "expr");
-    struct tl_str result = checked ? tl_env_str(rec, "result") : str_of(rec, "result");
-    v->problem.expr = intern(x, expr);
-    v->problem.result = intern(x, result);
-    const struct tl_json *us =
-        checked ? tl_env_get(rec, "user_stack") : stack_of(rec, "user_stack");
-    const struct tl_json *st = checked ? tl_env_get(rec, "stack") : stack_of(rec, "stack");
-    v->user_stack = frames(x, us, &v->n_user_stack, scratch);
-    v->stack = frames(x, st, &v->n_stack, scratch);
+    v->problem.expr = intern(x, tl_env_str(rec, "expr"));
+    v->problem.result = intern(x, tl_env_str(rec, "result"));
+    v->user_stack = frames(x, tl_env_get(rec, "user_stack"), &v->n_user_stack, scratch);
+    v->stack = frames(x, tl_env_get(rec, "stack"), &v->n_stack, scratch);
     const struct tl_json *id = checked ? tl_env_get(rec, "expr_node_id") : NULL;
     if (id) {
         v->has_node = true;
