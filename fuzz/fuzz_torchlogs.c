@@ -154,7 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tl_tlog_free(t);
     tl_diag_finish(&st.diag);
     struct tl_buf b = TL_BUF_INIT;
-    struct tl_summary_source src = {"fuzz", "torch_logs", NULL};
+    struct tl_summary_source src = {"fuzz", "torch_logs", NULL, NULL};
     tl_summary_json(&b, &st.diag, &src, true);
     tl_summary_text(&b, &st.diag, &src, true);
     tl_page_diagnosis(&b, &st.diag, "log.html#", "log.html#L");

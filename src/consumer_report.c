@@ -546,6 +546,7 @@ static int report_finish(void *self, struct tl_log *log, struct tl_err *err)
         .nfailures = rp->nfailures,
         .has_chromium = rp->nchromium > 0,
         .provenance = log->opt->inductor_provenance,
+        .info = &log->info,
     };
     return write_streamed(log, "index.html", &ip, err);
 }

@@ -362,6 +362,7 @@ static void log_init(struct tl_log *log, const struct tl_log_job *job)
     log->msg.opt = opt;
     log->msg.progress = &log->progress;
     log->msg.input = name;
+    tl_runinfo_fill(&log->info, opt, job->path, name);
     /* strbuf contract: an empty buffer points at the shared empty byte. */
     tl_buf_init(&log->page, 0);
     tl_buf_init(&log->env_text, 0);
@@ -484,7 +485,7 @@ static void print_stats(struct tl_log *log)
 static char *summary_text(struct tl_log *log)
 {
     struct tl_buf b = TL_BUF_INIT;
-    struct tl_summary_source src = {log->msg.input, "torch_trace", NULL};
+    struct tl_summary_source src = {log->msg.input, "torch_trace", NULL, &log->info};
     if (log->opt->summary == TL_SUMMARY_JSON)
         tl_summary_json(&b, &log->diag, &src, true);
     else
@@ -499,7 +500,7 @@ static int write_summary(struct tl_log *log, struct tl_err *err)
     /* A rank's log is named by its file name: the folder differs from machine to machine,
      * and a rank's report is the same whichever machine wrote it. */
     const char *path = log->rank_summary ? log->rank_summary->log : log->msg.input;
-    struct tl_summary_source src = {path, "torch_trace", log->rank_summary};
+    struct tl_summary_source src = {path, "torch_trace", log->rank_summary, &log->info};
     tl_summary_json(&json, &log->diag, &src, true);
     int rc = tl_outdir_write(log->out, "summary.json", json.buf, json.len, NULL, err);
     tl_buf_release(&json);

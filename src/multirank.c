@@ -120,7 +120,7 @@ static int write_broken(struct tl_outdir *o, const struct tl_rank_summary *s, st
     tl_diag_init(&d);
     tl_diag_finish(&d);
     struct tl_buf b = TL_BUF_INIT;
-    struct tl_summary_source src = {s->log, "torch_trace", s};
+    struct tl_summary_source src = {s->log, "torch_trace", s, NULL};
     tl_summary_json(&b, &d, &src, true);
     int rc = tl_outdir_write(o, "summary.json", b.buf, b.len, NULL, err);
     tl_buf_release(&b);

@@ -12,12 +12,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+extern const char tl_revision[]; /* revision.c, written by cmake/Revision.cmake */
 
 volatile sig_atomic_t tl_interrupted;
 
 const char *tl_version(void)
 {
     return TL_VERSION;
+}
+
+const char *tl_version_revision(void)
+{
+    return tl_revision;
+}
+
+void tl_runinfo_fill(struct tl_runinfo *ri, const struct tl_options *opt, const char *path,
+                     const char *name)
+{
+    memset(ri, 0, sizeof(*ri));
+    ri->version = TL_VERSION;
+    ri->revision = tl_revision;
+    ri->command_line = opt->command_line;
+    ri->input = name;
+    struct stat st;
+    if (path && stat(path, &st) == 0) {
+        ri->has_stat = true;
+        ri->input_size = (uint64_t)st.st_size;
+        ri->input_mtime = (int64_t)st.st_mtime;
+    }
 }
 
 /* Options that do not go together. */

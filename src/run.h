@@ -22,6 +22,7 @@
 #include "model/model.h"
 #include "model/ranks.h"
 #include "model/record.h"
+#include "model/runinfo.h"
 #include "model/stats.h"
 #include "output/outdir.h"
 
@@ -113,6 +114,7 @@ struct tl_log {
     uint32_t rank;
     bool saw_unknown_cid;
     struct tl_buf page;       /* a page buffer the consumers share, one page at a time */
+    struct tl_runinfo info;   /* what made the report, for its footer and summary.json */
     struct tl_diag diag;      /* the diagnosis, filled by its consumer */
     bool diag_ready;          /* tl_diag_finish() was called */
     uint64_t chromium_events; /* written to chromium_events.json (by the report) */
@@ -175,6 +177,11 @@ int tl_log_run(const struct tl_log_job *job, struct tl_log_summary *sum, struct 
  */
 int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const char *name,
                    struct tl_outdir *out, struct tl_log_summary *sum, struct tl_err *err);
+
+/** What made a report of the log at path (NULL: a buffer) named name: the version, the
+ * revision, opt->command_line, and the file's size and modification time. */
+void tl_runinfo_fill(struct tl_runinfo *ri, const struct tl_options *opt, const char *path,
+                     const char *name);
 
 /** Whether --strict or --strict-compile-id fail on the log (the report is written anyway). */
 bool tl_strict_failed(const struct tl_options *opt, const struct tl_log_summary *sum);

@@ -18,6 +18,7 @@
 
 struct textlog {
     const struct tl_options *opt;
+    struct tl_runinfo info;
     struct tl_messages msg;
     struct tl_diag diag;
     struct tl_outdir *out;
@@ -268,7 +269,7 @@ static int finish_report(struct textlog *t, const char *name, const struct tl_tl
     if (tl_outfile_close(&t->page, err) < 0 || tl_outfile_close(&t->raw, err) < 0)
         return -1;
     struct tl_buf json = TL_BUF_INIT;
-    struct tl_summary_source src = {name, "torch_logs", NULL};
+    struct tl_summary_source src = {name, "torch_logs", NULL, &t->info};
     tl_summary_json(&json, &t->diag, &src, true);
     int rc = tl_outdir_write(t->out, "summary.json", json.buf, json.len, NULL, err);
     tl_buf_release(&json);
@@ -276,7 +277,8 @@ static int finish_report(struct textlog *t, const char *name, const struct tl_tl
     if (rc < 0 || tl_outfile_open(&f, t->out, "index.html", err) < 0)
         return -1;
     struct tl_textlog_index ix = {name,         t->opt->custom_header_html, &t->diag, st->lines,
-                                  st->messages, st->unrecognized,           t->cids,  t->ncids};
+                                  st->messages, st->unrecognized,           t->cids,  t->ncids,
+                                  &t->info};
     struct sink_ctx ctx = {&f, err};
     struct tl_page_sink sink = {&f.buf, sink_flush, &ctx};
     if (tl_page_textlog_index(&sink, &ix) < 0) {
@@ -305,6 +307,7 @@ int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const
     t.out = out;
     t.msg.opt = opt;
     t.msg.input = name;
+    tl_runinfo_fill(&t.info, opt, opt->mem_input ? NULL : name, name);
     t.page.fd = t.raw.fd = -1;
     tl_buf_init(&t.page.buf, 0);
     tl_buf_init(&t.raw.buf, 0);
@@ -328,7 +331,7 @@ int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const
         rc = finish_report(&t, name, st, err);
     if (rc == 0 && opt->summary != TL_SUMMARY_NONE) {
         struct tl_buf b = TL_BUF_INIT;
-        struct tl_summary_source src = {name, "torch_logs", NULL};
+        struct tl_summary_source src = {name, "torch_logs", NULL, &t.info};
         if (opt->summary == TL_SUMMARY_JSON)
             tl_summary_json(&b, &t.diag, &src, true);
         else

@@ -49,6 +49,8 @@ struct tl_options {
     const char *path;               /* log file, or folder (newest log is taken) */
     const char *out_dir;            /* NULL: "tl_out" */
     const char *custom_header_html; /* inserted raw at the top of index.html; NULL: none */
+    const char *command_line;       /* recorded in the report's footer and summary.json;
+                                       NULL: none (a library call) */
     bool latest;                    /* PATH is a folder: take its newest log */
     bool overwrite;                 /* replace an existing out_dir (atomically, at the end) */
     bool strict;                    /* bad lines make the exit code 1 */
@@ -93,6 +95,10 @@ TL_API int tl_run(const struct tl_options *opt, struct tl_result *res);
 
 /** "0.4.3" */
 TL_API const char *tl_version(void);
+
+/** The source revision it was built from ("a1b2c3d4e5f6", "-dirty" when the tree had
+ * changes), or "" when unknown (built from a tree without git history). */
+TL_API const char *tl_version_revision(void);
 
 #ifdef __cplusplus
 }

@@ -114,7 +114,8 @@ struct tl_index_page {
     const struct tl_diag *diag; /* its Diagnosis section; NULL: none */
     uint64_t nfailures;
     bool has_chromium;
-    bool provenance; /* list the provenance_tracking_<folder>.html pages (-i) */
+    bool provenance;               /* list the provenance_tracking_<folder>.html pages (-i) */
+    const struct tl_runinfo *info; /* the footer: what made the report; NULL: none */
 };
 
 /** index.html, streamed through sink (the listing can be large); -1 if a flush failed. */

@@ -12,6 +12,7 @@
 #include "base/buf.h"
 #include "model/diagnosis.h"
 #include "model/ranks.h"
+#include "model/runinfo.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -23,6 +24,7 @@ struct tl_summary_source {
     /* A rank of a multi-rank run: what the landing page needs from it, written as the
      * "rank" member (read back by tl_rank_summary_parse); NULL for other runs. */
     const struct tl_rank_summary *rank;
+    const struct tl_runinfo *info; /* "generated_by": what made it; NULL: not written */
 };
 
 /** summary.json: schema "tlparse-summary/1" (see README), pretty, ends with a newline. */

@@ -11,6 +11,7 @@
 #include "base/buf.h"
 #include "base/str.h"
 #include "model/diagnosis.h"
+#include "model/runinfo.h"
 #include "report/pages.h"
 
 #include <stdbool.h>
@@ -37,6 +38,7 @@ struct tl_textlog_index {
     uint64_t lines, messages, unrecognized;
     const struct tl_textlog_cid *cids; /* first-appearance order */
     size_t ncids;
+    const struct tl_runinfo *info; /* the footer: what made the report; NULL: none */
 };
 
 /** index.html of a text log, streamed; -1 if a flush failed. */

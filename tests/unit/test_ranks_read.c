@@ -23,7 +23,7 @@ static void write_summary(struct tl_buf *out, const struct tl_rank_summary *s)
     struct tl_diag d;
     tl_diag_init(&d);
     tl_diag_finish(&d);
-    struct tl_summary_source src = {s->log, "torch_trace", s};
+    struct tl_summary_source src = {s->log, "torch_trace", s, NULL};
     tl_summary_json(out, &d, &src, true);
     tl_diag_release(&d);
 }
