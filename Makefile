@@ -1,14 +1,22 @@
 # Thin front for CMake + Ninja. `make` builds build/tlparse; `make check` runs every test
 # (unit, golden, CLI, conformance against ../shared when present) in a normal and an
 # ASan+UBSan build; `make demo` renders the bundled sample trace; `make bench` measures.
+# `make install` (PREFIX, DESTDIR), `make deb` (build/deb/*.deb) and `make wheel`
+# (build/wheel/*.whl) package it.
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 CMAKE_FLAGS ?=
 OUT ?= tl_out
+PREFIX ?= /usr/local
+DESTDIR ?=
+VERSION = 0.4.3
+DEB_DIR ?= $(BUILD)/deb
+WHEEL_BUILD ?= build-wheel
+WHEEL_DIR ?= $(BUILD)/wheel
 
 FORMAT_FILES = src/*.c src/*.h src/*/*.c src/*/*.h include/tlparse/*.h tests/unit/*.c fuzz/*.c
 
-.PHONY: all deps check-deps check demo bench fuzz tsan format format-check clean
+.PHONY: all deps check-deps check demo bench fuzz tsan format format-check clean install deb wheel
 
 # The plain build configures no tests, so it needs only what `scripts/deps.sh build` installs;
 # `make check` turns the tests on in the same tree once their packages are there.
@@ -29,10 +37,42 @@ check: check-deps all format-check
 	@ninja -C $(BUILD)
 	@ninja -C build-clang
 	@ninja -C $(ASAN_BUILD)
-	@cd $(BUILD) && ctest --output-on-failure -j2 -L 'cli|golden|conformance'
-	@cd $(ASAN_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure -j2
+	@cd $(BUILD) && ctest --output-on-failure -j2 -L 'cli|golden|conformance|install'
+	@cd $(ASAN_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure -j2 -LE install
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=3
 	@$(MAKE) --no-print-directory tsan
+
+# The CLI, man page, completions, libtlparse (static and shared), headers and tlparse.pc
+# into $(DESTDIR)$(PREFIX).
+install: all
+	@ninja -C $(BUILD) tlparse tlparse_static tlparse_shared
+	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+# tlparse, libtlparse0 and libtlparse-dev .debs in $(DEB_DIR), built by dpkg-buildpackage in
+# a copy of the tree (it writes into the parent folder): the files git knows or would add
+# (else all but build folders), without .git; the source revision goes into its REVISION.
+deb: deps
+	@scripts/deps.sh deb
+	@src="$(DEB_DIR)/src/tlparse-$(VERSION)" && rm -rf "$(DEB_DIR)" && mkdir -p "$$src" && \
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+	    git ls-files -z --cached --others --exclude-standard | \
+	    tar -cf - --null --ignore-failed-read -T - 2>/dev/null; \
+	else tar -cf - --exclude=./build --exclude='./build-*' --exclude=./tl_out --exclude=./bench/out .; \
+	fi | tar -xf - -C "$$src" && \
+	if rev=$$(git rev-parse --short=12 HEAD 2>/dev/null); then \
+	    git diff --quiet HEAD -- 2>/dev/null || rev="$$rev-dirty"; echo "$$rev" >"$$src/REVISION"; \
+	fi && \
+	if (cd "$$src" && dpkg-buildpackage -b -us -uc -jauto) >"$(DEB_DIR)/build.log" 2>&1; then \
+	    mv "$(DEB_DIR)"/src/*.deb "$(DEB_DIR)"/ && rm -rf "$(DEB_DIR)/src" && ls "$(DEB_DIR)"/*.deb; \
+	else tail -n 40 "$(DEB_DIR)/build.log"; echo "deb: failed, see $(DEB_DIR)/build.log" >&2; exit 1; fi
+
+# $(WHEEL_DIR)/tlparse_c-$(VERSION)-py3-none-linux_<arch>.whl: python/tlparse_c and a tlparse
+# that needs only glibc (libmd, zlib and libzstd linked statically, in its own build dir).
+wheel: deps
+	@scripts/deps.sh wheel
+	@[ -f $(WHEEL_BUILD)/build.ninja ] || cmake -S . -B $(WHEEL_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_STATIC_DEPS=ON -DCMAKE_EXE_LINKER_FLAGS=-s $(CMAKE_FLAGS) >/dev/null
+	@ninja -C $(WHEEL_BUILD) tlparse
+	@python3 scripts/build_wheel.py --binary $(WHEEL_BUILD)/tlparse --out $(WHEEL_DIR)
 
 demo: all
 	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then nb=; else nb=--no-browser; fi; \
@@ -77,4 +117,4 @@ format-check:
 	clang-format --dry-run --Werror $(FORMAT_FILES)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-clang build-fuzz build-tsan
+	rm -rf $(BUILD) $(ASAN_BUILD) build-clang build-fuzz build-tsan $(WHEEL_BUILD)

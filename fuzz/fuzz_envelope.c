@@ -3,7 +3,8 @@
  * Fuzz target for envelope.c: parse the input as JSON, decode it as an
  * envelope twice (the two results must agree: decoding is deterministic and
  * reads nothing but the tree), check that each known key points at its
- * member's value, and read the frames of every stack-typed value.
+ * member's value, that the envelope's stack is type-checked, and read the
+ * frames of every stack-typed value (any JSON: mistyped members read as absent).
  */
 #include "base/config.h"
 #include "base/arena.h"
@@ -41,40 +42,63 @@ static bool str_same(struct tl_str a, struct tl_str b)
     return tl_str_eq(a, b);
 }
 
-/* Frames of one validated stack value: count and fields as in the tree. */
+/* Frames of any stack value, against tl_envelope_frames()'s contract: a value that is not an
+ * array gives none; each member of the right type is read as in the tree, a member of
+ * another type (or absent) reads as absent: 0 or a NULL view. */
 static void check_frames(const struct tl_json *stack, struct tl_arena *scratch)
 {
     size_t n = 12345;
     struct tl_frame *fr = tl_envelope_frames(stack, scratch, &n);
-    if (!stack) {
-        CHECK(n == 0);
+    if (!stack || stack->type != TL_JSON_ARRAY) {
+        CHECK(n == 0 && fr == NULL);
         return;
     }
-    CHECK(stack->type == TL_JSON_ARRAY);
     CHECK(n == stack->u.arr.n);
     CHECK(n == 0 || fr != NULL);
     for (size_t i = 0; i < n; i++) {
         const struct tl_json *f = &stack->u.arr.items[i];
-        CHECK(f->type == TL_JSON_OBJECT);
-        const struct tl_json *fn = tl_json_get(f, "filename");
-        const struct tl_json *ln = tl_json_get(f, "line");
-        CHECK(fn && fn->type == TL_JSON_NUMBER && fn->u.num.kind == TL_JSON_UINT);
-        CHECK(fn->u.num.u <= UINT32_MAX && fr[i].filename == fn->u.num.u);
-        CHECK(ln && ln->type == TL_JSON_NUMBER && ln->u.num.kind != TL_JSON_FLOAT);
-        CHECK((double)fr[i].line == ln->u.num.d);
-        /* name is required, the others optional; present ones are views of the tree */
-        CHECK(fr[i].name.p != NULL);
+        bool obj = f->type == TL_JSON_OBJECT;
+        const struct tl_json *fn = obj ? tl_json_get(f, "filename") : NULL;
+        const struct tl_json *ln = obj ? tl_json_get(f, "line") : NULL;
+        if (fn && fn->type == TL_JSON_NUMBER && fn->u.num.kind == TL_JSON_UINT)
+            CHECK(fr[i].filename == (uint32_t)fn->u.num.u);
+        else
+            CHECK(fr[i].filename == 0);
+        if (ln && ln->type == TL_JSON_NUMBER && ln->u.num.kind != TL_JSON_FLOAT)
+            CHECK(fr[i].line ==
+                  (ln->u.num.kind == TL_JSON_INT ? (int32_t)ln->u.num.i : (int32_t)ln->u.num.u));
+        else
+            CHECK(fr[i].line == 0);
         const char *names[] = {"name", "loc", "uninterned_filename"};
         struct tl_str got[] = {fr[i].name, fr[i].loc, fr[i].uninterned_filename};
         for (size_t k = 0; k < 3; k++) {
-            const struct tl_json *v = tl_json_get(f, names[k]);
-            if (tl_json_is_null(v)) {
+            const struct tl_json *v = obj ? tl_json_get(f, names[k]) : NULL;
+            if (tl_json_is_null(v) || v->type != TL_JSON_STRING) {
                 CHECK(got[k].p == NULL);
             } else {
-                CHECK(v->type == TL_JSON_STRING && got[k].p != NULL);
+                CHECK(got[k].p != NULL);
                 CHECK(tl_str_eq(got[k], v->u.str));
             }
         }
+    }
+}
+
+/* A stack the decoder checked: an array of objects whose members all have their types. */
+static void check_validated_stack(const struct tl_json *stack)
+{
+    if (!stack)
+        return;
+    CHECK(stack->type == TL_JSON_ARRAY);
+    for (size_t i = 0; i < stack->u.arr.n; i++) {
+        const struct tl_json *f = &stack->u.arr.items[i];
+        CHECK(f->type == TL_JSON_OBJECT);
+        const struct tl_json *fn = tl_json_get(f, "filename");
+        const struct tl_json *ln = tl_json_get(f, "line");
+        const struct tl_json *nm = tl_json_get(f, "name");
+        CHECK(fn && fn->type == TL_JSON_NUMBER && fn->u.num.kind == TL_JSON_UINT &&
+              fn->u.num.u <= UINT32_MAX);
+        CHECK(ln && ln->type == TL_JSON_NUMBER && ln->u.num.kind != TL_JSON_FLOAT);
+        CHECK(nm && nm->type == TL_JSON_STRING);
     }
 }
 
@@ -130,7 +154,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             CHECK(e1.key[k] == v);
     }
 
-    /* Every stack-typed value. */
+    /* Every stack-typed value; the envelope's own stack is type-checked by the decoder. */
+    check_validated_stack(e1.key[TL_K_STACK]);
     check_frames(e1.key[TL_K_STACK], &scratch);
     for (size_t r = 0; r < TL_ARRAY_LEN(stack_records); r++) {
         const struct tl_json *rec = e1.key[stack_records[r]];

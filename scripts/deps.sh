@@ -3,6 +3,8 @@
 #   scripts/deps.sh build   what `make` and `make demo` need
 #   scripts/deps.sh check   what `make check` needs as well
 #   scripts/deps.sh bench   what `make bench` needs as well
+#   scripts/deps.sh deb     what `make deb` needs as well (the Debian tooling)
+#   scripts/deps.sh wheel   what `make wheel` needs as well
 # Uses apt-get (through sudo when not root). Does nothing when all are present.
 set -eu
 want="gcc make cmake ninja-build pkg-config libmd-dev zlib1g-dev libzstd-dev"
@@ -12,10 +14,16 @@ check)
     want="$want clang clang-format libcmocka-dev libjson-c-dev python3 libclang-rt-14-dev zstd gzip"
     # The browser tests drive Chromium over its DevTools pipe from Python: no Node needed.
     want="$want chromium fonts-noto-color-emoji"
+    # tests/install.sh: make install, pkg-config and a C program against libtlparse, the
+    # man page's lint, the completions, the .debs (built, installed into a throwaway root
+    # with dpkg) and the wheel (in a fresh venv).
+    want="$want binutils man-db groff-base zsh debhelper dpkg-dev fakeroot python3-venv"
     ;;
 bench) want="$want python3 time valgrind hyperfine" ;;
 fuzz) want="$want clang libclang-rt-14-dev" ;;
-*) echo "usage: $0 build|check|bench|fuzz" >&2; exit 2 ;;
+deb) want="$want debhelper dpkg-dev fakeroot" ;;
+wheel) want="$want python3 binutils" ;;
+*) echo "usage: $0 build|check|bench|fuzz|deb|wheel" >&2; exit 2 ;;
 esac
 missing=
 for p in $want; do

@@ -110,6 +110,7 @@ static int export_finish(void *self, struct tl_log *log, struct tl_err *err)
         .exported_program = first_exported_program(&log->model.dir),
         .diag = log->diag_ready ? &log->diag : NULL,
         .strtab = &log->model.strtab,
+        .info = &log->info,
     };
     tl_buf_reset(&log->page);
     tl_page_export_index(&log->page, &p);

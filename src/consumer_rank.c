@@ -436,13 +436,12 @@ static int artifacts(struct rank *rk, struct tl_log *log, char **names, size_t n
 
 static void diag_counts(struct tl_rank_diag *c, const struct tl_diag *d)
 {
-    memset(c, 0, sizeof(*c));
-    for (uint32_t i = 0; i < d->nrecompiles; i++)
-        c->recompiles += d->recompiles[i].count;
-    for (uint32_t i = 0; i < d->nbreaks; i++)
-        c->graph_breaks += d->breaks[i].count;
-    c->failures = d->nfailures;
-    c->limits = d->nlimits;
+    struct tl_diag_counts n;
+    tl_diag_counts(d, &n);
+    c->recompiles = (uint32_t)n.recompiles;
+    c->graph_breaks = (uint32_t)n.graph_breaks;
+    c->failures = (uint32_t)n.failures;
+    c->limits = (uint32_t)n.limits;
 }
 
 /* ---- the consumer --------------------------------------------------------------------------- */

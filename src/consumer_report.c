@@ -137,6 +137,28 @@ static int emit_file(struct tl_log *log, struct tl_record *r, struct tl_str fnam
     return rc;
 }
 
+int tl_report_emit_file(struct tl_log *log, struct tl_record *r, struct tl_str fname,
+                        const char *data, size_t n, struct tl_err *err)
+{
+    struct tl_buf safe = TL_BUF_INIT;
+    tl_path_safe(&safe, fname, true);
+    int rc = emit_file(log, r, tl_buf_str(&safe), data, n, false, NULL, err);
+    tl_buf_release(&safe);
+    return rc;
+}
+
+void tl_report_add_link(struct tl_log *log, struct tl_record *r, struct tl_str text,
+                        struct tl_str url)
+{
+    struct tl_buf u = TL_BUF_INIT, nm = TL_BUF_INIT;
+    tl_buf_add_nonul(&u, url.p, url.n);
+    tl_buf_add_nonul(&nm, text.p, text.n);
+    struct tl_directory *dir = &log->model.dir;
+    tl_directory_add(dir, r->key, u.buf, nm.buf, tl_directory_number(dir), true);
+    tl_buf_release(&u);
+    tl_buf_release(&nm);
+}
+
 /* ---- the parsers ------------------------------------------------------------------------- */
 
 typedef int (*parser_fn)(struct report *rp, struct tl_log *log, struct tl_record *r, enum tl_key k,
@@ -205,7 +227,7 @@ static int p_guards(struct report *rp, struct tl_log *log, struct tl_record *r, 
         return 0;
     }
     tl_buf_reset(&log->page);
-    tl_page_guards(&log->page, &v);
+    tl_page_guards_of(&log->page, &v, r->display);
     return emit_file(log, r, TL_STR_LIT("dynamo_guards.html"), log->page.buf, log->page.len, false,
                      NULL, err);
 }
@@ -243,7 +265,7 @@ static int p_output_code(struct report *rp, struct tl_log *log, struct tl_record
     }
     tl_buf_adds(&name, ".html");
     tl_buf_reset(&log->page);
-    tl_pyhl_render(&log->page, r->payload.p, r->payload.n);
+    tl_page_output_code(&log->page, r->payload.p, r->payload.n, r->display);
     int rc = emit_file(log, r, tl_buf_str(&name), log->page.buf, log->page.len, false, NULL, err);
     tl_buf_release(&name);
     return rc;
@@ -273,13 +295,7 @@ static int p_link(struct report *rp, struct tl_log *log, struct tl_record *r, en
                   struct tl_err *err)
 {
     (void)rp, (void)k, (void)err;
-    struct tl_buf u = TL_BUF_INIT, nm = TL_BUF_INIT;
-    tl_buf_add_nonul(&u, r->link_url.p, r->link_url.n);
-    tl_buf_add_nonul(&nm, r->link_name.p, r->link_name.n);
-    struct tl_directory *dir = &log->model.dir;
-    tl_directory_add(dir, r->key, u.buf, nm.buf, tl_directory_number(dir), true);
-    tl_buf_release(&u);
-    tl_buf_release(&nm);
+    tl_report_add_link(log, r, r->link_name, r->link_url);
     return 0;
 }
 
@@ -546,6 +562,7 @@ static int report_finish(void *self, struct tl_log *log, struct tl_err *err)
         .nfailures = rp->nfailures,
         .has_chromium = rp->nchromium > 0,
         .provenance = log->opt->inductor_provenance,
+        .collectives_parity = log->rank_summary != NULL, /* the rank consumer writes it */
         .info = &log->info,
     };
     return write_streamed(log, "index.html", &ip, err);

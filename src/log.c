@@ -356,6 +356,8 @@ static void log_init(struct tl_log *log, const struct tl_log_job *job)
     log->out = job->out;
     log->rank_summary = job->rank_summary;
     log->rank_arena = job->rank_arena;
+    log->entry_fn = job->entry_fn;
+    log->entry_ctx = job->entry_ctx;
     /* In-memory runs (the fuzzer) stay single-threaded and deterministic. */
     log->threads = !opt->no_threads && !opt->mem_input;
     log->year = opt->year ? opt->year : current_year();
@@ -403,13 +405,18 @@ static void add_consumer(struct tl_log *log, const struct tl_consumer_ops *ops)
 
 /*
  * The consumers the options choose, in the order they see each record: the diagnosis first
- * (the index page shows it); the payloads after the writers of files (it writes what none of
+ * (the index page shows it); custom parsers right after the report (their files are numbered
+ * in the same sequence as its own); the payloads after the writers of files (it writes what none of
  * them did); provenance after the payloads (it reads the raw code they name); a rank's
  * summary last (it reads back what the others wrote).
  */
 static void choose_consumers(struct tl_log *log)
 {
     const struct tl_options *opt = log->opt;
+    if (log->entry_fn) {
+        add_consumer(log, &tl_consumer_entries); /* tl_each_entry() */
+        return;
+    }
     add_consumer(log, &tl_consumer_diagnosis);
     if (!log->out)
         return; /* --summary, --json */
@@ -419,6 +426,8 @@ static void choose_consumers(struct tl_log *log)
         return;
     }
     add_consumer(log, &tl_consumer_report);
+    if (opt->nparsers)
+        add_consumer(log, &tl_consumer_custom);
     add_consumer(log, &tl_consumer_payloads);
     add_consumer(log, &tl_consumer_rawjsonl);
     add_consumer(log, &tl_consumer_rawlog);
@@ -453,9 +462,15 @@ static int finish(struct tl_log *log, struct tl_err *err)
 }
 
 /* The Stats line, and what the log held that this tlparse does not know. */
-static void print_stats(struct tl_log *log)
+static void print_stats(struct tl_log *log, uint64_t bytes)
 {
-    if (!log->stats.ok && !log->model.strtab.len && (log->stats.fail_glog || log->stats.fail_json))
+    if (bytes == 0)
+        tl_say(&log->msg, TL_MSG_WARNING,
+               "tlparse: warning: %s is empty: the report has nothing in it (was the trace "
+               "written by a process that had not compiled anything yet?)",
+               log->msg.input);
+    else if (!log->stats.ok && !log->model.strtab.len &&
+             (log->stats.fail_glog || log->stats.fail_json))
         tl_say(&log->msg, TL_MSG_WARNING,
                "tlparse: warning: %s has no TORCH_TRACE entries: is it a trace? (traces are the "
                "files written with TORCH_TRACE=/some/dir, not TORCH_LOGS output)",
@@ -498,7 +513,8 @@ static int write_summary(struct tl_log *log, struct tl_err *err)
 {
     struct tl_buf json = TL_BUF_INIT;
     /* A rank's log is named by its file name: the folder differs from machine to machine,
-     * and a rank's report is the same whichever machine wrote it. */
+     * and a rank's findings are the same whichever machine wrote them ("generated_by" says
+     * which command and input file did). */
     const char *path = log->rank_summary ? log->rank_summary->log : log->msg.input;
     struct tl_summary_source src = {path, "torch_trace", log->rank_summary, &log->info};
     tl_summary_json(&json, &log->diag, &src, true);
@@ -532,8 +548,10 @@ int tl_log_run(const struct tl_log_job *job, struct tl_log_summary *sum, struct 
     if (rc == 0 && log.opt->summary != TL_SUMMARY_NONE)
         sum->summary = summary_text(&log);
     if (rc == 0 && !(log.opt->summary && log.stats.ok))
-        print_stats(&log);
+        print_stats(&log, sum->bytes_in);
     sum->stats = log.stats;
+    if (log.diag_ready)
+        tl_counts_of(&sum->counts, &log.diag);
     sum->saw_unknown_cid = log.saw_unknown_cid;
     sum->compile_ids = tl_map_len(&log.model.dir.keys);
     log_release(&log);

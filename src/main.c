@@ -8,6 +8,8 @@
 #include "base/config.h"
 #include "tlparse/tlparse.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -38,6 +40,8 @@ enum opt_id {
     O_JSON,
     O_PROGRESS,
     O_NO_PROGRESS,
+    O_FAIL_ON,
+    O_RUN,
     O_HELP,
     O_VERSION,
 };
@@ -87,17 +91,25 @@ static const struct option_spec specs[] = {
     {O_JSON, 0, "json", NULL, "print the diagnosis as JSON and write no report"},
     {O_PROGRESS, 0, "progress", NULL, "draw a progress bar on stderr (default: on a terminal)"},
     {O_NO_PROGRESS, 0, "no-progress", NULL, "no progress bar"},
+    {O_FAIL_ON, 0, "fail-on", "KINDS",
+     "exit 1 when the trace has any of KINDS (comma-separated: graph-breaks, recompiles, "
+     "failures, specializations, export, any), with or without a report"},
+    {O_RUN, 0, "run", NULL,
+     "--run -- CMD [ARGS]: run CMD with TORCH_TRACE set to a new folder, then report on the "
+     "trace it wrote (its last arguments: everything after it is the command)"},
     {O_HELP, 'h', "help", NULL, "print this help"},
-    {O_VERSION, 'V', "version", NULL, "print the version"},
+    {O_VERSION, 'V', "version", NULL, "print the version and the source revision"},
 };
 
 static void usage(FILE *f)
 {
-    fputs("Usage: tlparse [OPTIONS] <PATH>\n\n"
+    fputs("Usage: tlparse [OPTIONS] <PATH>\n"
+          "       tlparse [OPTIONS] --run -- CMD [ARGS...]\n\n"
           "Turn a TORCH_TRACE structured log (or TORCH_LOGS text) into an HTML report, or\n"
           "say what is wrong with the compilation it records.\n\n"
           "Arguments:\n"
-          "  <PATH>  the log file, or a folder of logs (its newest log is parsed)\n\n"
+          "  <PATH>  the log file, a folder of logs (its newest log is parsed), or - for\n"
+          "          standard input\n\n"
           "Options:\n",
           f);
     for (size_t i = 0; i < TL_ARRAY_LEN(specs); i++) {
@@ -112,8 +124,11 @@ static void usage(FILE *f)
             strcat(left, ">");
         fprintf(f, "  %-34s %s\n", left, s->help);
     }
-    fputs("\nLogs may be plain, gzip (.gz) or zstd (.zst) compressed. Exit codes: 0 ok, 1 error\n"
-          "(or --strict found problems), 2 bad arguments, 130 interrupted.\n",
+    fputs("\nLogs may be plain, gzip (.gz) or zstd (.zst) compressed, TORCH_TRACE traces or\n"
+          "TORCH_LOGS text. The report opens in $BROWSER (else xdg-open) when there is a display.\n"
+          "Exit codes: 0 ok, 1 error (or --strict or --fail-on found problems), 2 bad arguments,\n"
+          "130 interrupted; with --run, the command's own status when it failed.\n"
+          "See tlparse(1) for more.\n",
           f);
 }
 
@@ -130,31 +145,239 @@ static void on_signal(int sig)
     tl_interrupted = 1;
 }
 
-static void open_browser(const char *path)
+/* What --fail-on can fail on. */
+enum fail_kind {
+    F_GRAPH_BREAKS = 1 << 0,
+    F_RECOMPILES = 1 << 1,
+    F_FAILURES = 1 << 2,
+    F_SPECIALIZATIONS = 1 << 3,
+    F_EXPORT = 1 << 4,
+    F_ANY = (1 << 5) - 1,
+};
+
+static const struct {
+    const char *name;
+    unsigned kind;
+} fail_names[] = {
+    {"graph-breaks", F_GRAPH_BREAKS},       {"recompiles", F_RECOMPILES}, {"failures", F_FAILURES},
+    {"specializations", F_SPECIALIZATIONS}, {"export", F_EXPORT},         {"any", F_ANY},
+};
+
+/* ---- opening the report ------------------------------------------------------------------ */
+
+static bool set(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v;
+}
+
+/* Run argv[0] with argv; wait: its exit status, else 0 once it is started (in its own
+ * session, reaped by init: a browser that stays open does not hold tlparse). -1: it could
+ * not be started. */
+static int spawn(const char *const argv[], bool wait)
 {
     pid_t pid = fork();
+    if (pid < 0)
+        return -1;
     if (pid == 0) {
-        int devnull = open("/dev/null", 1);
-        if (devnull >= 0) {
+        if (!wait) {
+            setsid();
+            if (fork() != 0)
+                _exit(0);
+        }
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0 && wait && !isatty(1)) {
+            dup2(devnull, 1);
+            dup2(devnull, 2);
+        } else if (devnull >= 0 && !wait) {
             dup2(devnull, 1);
             dup2(devnull, 2);
         }
-        execlp("xdg-open", "xdg-open", path, (char *)NULL);
+        execvp(argv[0], (char *const *)argv);
         _exit(127);
     }
-    if (pid > 0) {
-        int status;
-        waitpid(pid, &status, 0);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            fprintf(stderr, "tlparse: warning: could not open a browser; the report is %s\n", path);
+    int status;
+    if (waitpid(pid, &status, 0) < 0)
+        return -1;
+    if (!wait)
+        return 0;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * Open the report: with $BROWSER (its first entry; "%s" stands for the page, else the page is
+ * its last argument; a terminal browser is waited for), else with xdg-open when there is a
+ * display (DISPLAY, WAYLAND_DISPLAY). Without either, nothing: a CI job or an ssh session.
+ */
+static void open_browser(const char *path)
+{
+    bool display = set("DISPLAY") || set("WAYLAND_DISPLAY");
+    int rc;
+    if (set("BROWSER")) {
+        char cmd[4096];
+        const char *b = getenv("BROWSER");
+        size_t n = strcspn(b, ":");
+        const char *pct = strstr(b, "%s");
+        if (pct && (size_t)(pct - b) < n)
+            snprintf(cmd, sizeof(cmd), "%.*s\"$1\"%.*s", (int)(pct - b), b,
+                     (int)(n - (size_t)(pct - b) - 2), pct + 2);
+        else
+            snprintf(cmd, sizeof(cmd), "%.*s \"$1\"", (int)n, b);
+        const char *argv[] = {"/bin/sh", "-c", cmd, "tlparse", path, NULL};
+        rc = spawn(argv, !display && isatty(1));
+    } else if (display) {
+        const char *argv[] = {"xdg-open", path, NULL};
+        rc = spawn(argv, true);
+    } else {
+        return;
     }
+    if (rc != 0)
+        fprintf(stderr, "tlparse: warning: could not open a browser; the report is %s\n", path);
+}
+
+/* ---- --run ---------------------------------------------------------------------------------- */
+
+/* The rank logs TORCH_TRACE wrote into dir (dedicated_log_torch_trace_rank_N_*.log), and
+ * whether it wrote any file at all. */
+static size_t rank_logs(const char *dir, bool *any)
+{
+    *any = false;
+    size_t n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        *any = true;
+        n += !strncmp(e->d_name, "dedicated_log_torch_trace_rank_", 31);
+    }
+    closedir(d);
+    return n;
+}
+
+/*
+ * --run: cmd with TORCH_TRACE set to a new folder (dir, kept: it is the evidence). Ctrl-C
+ * goes to the command, and tlparse still reports on what it traced. The command's exit
+ * status (128+N when signal N ended it), or -1 when it could not be run.
+ */
+static int run_command(char **cmd, char *dir, size_t dirlen)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, dirlen, "%s/tlparse-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "tlparse: error: cannot create a folder for the trace (%s): %s\n", dir,
+                strerror(errno));
+        return -1;
+    }
+    fprintf(stderr, "tlparse: running %s with TORCH_TRACE=%s\n", cmd[0], dir);
+    struct sigaction ign, old_int, old_quit;
+    memset(&ign, 0, sizeof(ign));
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGQUIT, SIG_DFL);
+        setenv("TORCH_TRACE", dir, 1);
+        execvp(cmd[0], cmd);
+        fprintf(stderr, "tlparse: error: cannot run %s: %s\n", cmd[0], strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    pid_t got = pid < 0 ? -1 : waitpid(pid, &status, 0);
+    while (got < 0 && errno == EINTR)
+        got = waitpid(pid, &status, 0);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    if (got < 0) {
+        fprintf(stderr, "tlparse: error: cannot run %s: %s\n", cmd[0], strerror(errno));
+        return -1;
+    }
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (code != 0)
+        fprintf(stderr, "tlparse: %s exited with status %d; reporting on what it traced\n", cmd[0],
+                code);
+    return code;
+}
+
+/* ---- the command line ---------------------------------------------------------------------- */
+
+/* The command as a shell would take it back: "tlparse" and each argument, single-quoted when
+ * it holds anything but [A-Za-z0-9_@%+=:,./-]. For the report's footer. */
+static char *command_line(int argc, char **argv)
+{
+    size_t cap = 16;
+    for (int i = 1; i < argc; i++)
+        cap += 4 * strlen(argv[i]) + 3;
+    char *out = malloc(cap), *w = out;
+    if (!out)
+        return NULL;
+    w += sprintf(w, "tlparse");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        *w++ = ' ';
+        if (*a &&
+            strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-") ==
+                strlen(a)) {
+            w += sprintf(w, "%s", a);
+            continue;
+        }
+        *w++ = '\'';
+        for (; *a; a++) {
+            if (*a == '\'')
+                w += sprintf(w, "'\\''");
+            else
+                *w++ = *a;
+        }
+        *w++ = '\'';
+    }
+    *w = 0;
+    return out;
+}
+
+/* ---- --fail-on ------------------------------------------------------------------------------ */
+
+/* Say what of kinds the counts hold; TL_EXIT_ERROR when any, else TL_EXIT_OK. */
+static int fail_on(unsigned kinds, const struct tl_counts *c)
+{
+    const struct {
+        unsigned kind;
+        uint64_t n;
+        const char *one, *many;
+    } found[] = {
+        {F_FAILURES, c->failures, "failed compilation", "failed compilations"},
+        {F_GRAPH_BREAKS, c->graph_breaks, "graph break", "graph breaks"},
+        {F_RECOMPILES, c->recompiles, "recompile", "recompiles"},
+        {F_SPECIALIZATIONS, c->specializations, "specialization", "specializations"},
+        {F_EXPORT, c->export_problems, "export problem", "export problems"},
+    };
+    char msg[512] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < TL_ARRAY_LEN(found); i++) {
+        if (!(kinds & found[i].kind) || !found[i].n)
+            continue;
+        int k = snprintf(msg + len, sizeof(msg) - len, "%s%llu %s", len ? ", " : "",
+                         (unsigned long long)found[i].n,
+                         found[i].n == 1 ? found[i].one : found[i].many);
+        if (k > 0 && (size_t)k < sizeof(msg) - len)
+            len += (size_t)k;
+    }
+    if (!len)
+        return TL_EXIT_OK;
+    fprintf(stderr, "tlparse: --fail-on: the trace has %s\n", msg);
+    return TL_EXIT_ERROR;
 }
 
 struct cli {
     struct tl_options opt;
     bool no_browser;
-    int progress; /* -1: on a terminal */
-    int exit_now; /* >= 0: --help, --version or an error said so */
+    int progress;     /* -1: on a terminal */
+    int exit_now;     /* >= 0: --help, --version or an error said so */
+    unsigned fail_on; /* enum fail_kind */
+    char **run;       /* --run: the command and its arguments (NULL-terminated) */
 };
 
 /* A whole number of at most 2^32 - 1, digits only. */
@@ -165,6 +388,26 @@ static bool parse_u32(const char *s, unsigned *out)
     unsigned long long v = strtoull(s, NULL, 10);
     *out = (unsigned)v;
     return v <= 0xffffffffu;
+}
+
+/* "graph-breaks,recompiles": the kinds, or false for a name it does not know. */
+static bool parse_fail_on(const char *value, unsigned *kinds)
+{
+    *kinds = 0;
+    const char *p = value;
+    for (;;) {
+        size_t n = strcspn(p, ",");
+        size_t i = 0;
+        while (i < TL_ARRAY_LEN(fail_names) &&
+               !(strlen(fail_names[i].name) == n && !strncmp(fail_names[i].name, p, n)))
+            i++;
+        if (i == TL_ARRAY_LEN(fail_names))
+            return false;
+        *kinds |= fail_names[i].kind;
+        if (!p[n])
+            return true;
+        p += n + 1;
+    }
 }
 
 /* Apply one option; value is its argument (NULL for flags). */
@@ -241,12 +484,23 @@ static void apply(struct cli *c, enum opt_id id, const char *value)
     case O_NO_PROGRESS:
         c->progress = 0;
         break;
+    case O_FAIL_ON:
+        if (!parse_fail_on(value, &c->fail_on))
+            c->exit_now = usage_error("--fail-on wants a comma-separated list of graph-breaks, "
+                                      "recompiles, failures, specializations, export or any, not",
+                                      value);
+        break;
+    case O_RUN:
+        break; /* parse_args takes the command */
     case O_HELP:
         usage(stdout);
         c->exit_now = TL_EXIT_OK;
         break;
     case O_VERSION:
-        printf("tlparse %s\n", tl_version());
+        if (*tl_version_revision())
+            printf("tlparse %s (revision %s)\n", tl_version(), tl_version_revision());
+        else
+            printf("tlparse %s\n", tl_version());
         c->exit_now = TL_EXIT_OK;
         break;
     }
@@ -334,6 +588,16 @@ static int parse_args(struct cli *c, int argc, char **argv)
             c->opt.path = a;
         } else if (!strcmp(a, "--")) {
             only_positional = true;
+        } else if (!strcmp(a, "--run")) {
+            /* The rest is the command, after an optional "--". */
+            i += i + 1 < argc && !strcmp(argv[i + 1], "--");
+            if (i + 1 >= argc)
+                return usage_error("--run wants a command:", "tlparse --run -- CMD [ARGS...]");
+            if (c->opt.path)
+                return usage_error("--run takes no PATH (the trace is the command's):",
+                                   c->opt.path);
+            c->run = argv + i + 1;
+            return -1;
         } else if (a[1] == '-') {
             rc = long_option(c, argc, argv, &i);
         } else {
@@ -365,6 +629,27 @@ int main(int argc, char **argv)
     opt->no_threads = getenv("TLPARSE_NO_THREADS") != NULL;
     const char *term = getenv("TERM");
     opt->color = isatty(1) && !getenv("NO_COLOR") && !(term && !strcmp(term, "dumb"));
+    char *cmdline = command_line(argc, argv);
+    opt->command_line = cmdline;
+
+    int run_status = 0;
+    char trace_dir[4096];
+    if (c.run) {
+        run_status = run_command(c.run, trace_dir, sizeof(trace_dir));
+        bool any = false;
+        size_t ranks = run_status < 0 ? 0 : rank_logs(trace_dir, &any);
+        if (run_status < 0 || !any) {
+            if (run_status >= 0 && rmdir(trace_dir) == 0)
+                fprintf(stderr,
+                        "tlparse: error: %s wrote no trace (into %s, now removed): does it "
+                        "call torch.compile or torch.export?\n",
+                        c.run[0], trace_dir);
+            free(cmdline);
+            return run_status > 0 ? run_status : TL_EXIT_ERROR;
+        }
+        opt->path = trace_dir;
+        opt->all_ranks_html = ranks > 1 && !opt->summary;
+    }
 
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
@@ -375,6 +660,7 @@ int main(int argc, char **argv)
 
     struct tl_result res;
     rc = tl_run(opt, &res);
+    free(cmdline);
     if (res.summary) {
         fputs(res.summary, stdout);
         free(res.summary);
@@ -383,7 +669,12 @@ int main(int argc, char **argv)
             rc = TL_EXIT_ERROR;
         }
     }
-    if (rc == TL_EXIT_OK && !c.no_browser && res.index_path[0])
+    if (c.run)
+        fprintf(stderr, "tlparse: the trace is kept in %s\n", trace_dir);
+    bool written = rc == TL_EXIT_OK && res.index_path[0];
+    if (rc == TL_EXIT_OK && c.fail_on && res.has_counts)
+        rc = fail_on(c.fail_on, &res.counts);
+    if (written && !c.no_browser)
         open_browser(res.index_path);
-    return rc;
+    return run_status > 0 ? run_status : rc;
 }

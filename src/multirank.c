@@ -46,6 +46,8 @@ struct rank {
     struct tl_strtab strtab;  /* its log's string table (in arena) */
     bool done;                /* parsed, messages may be printed */
     bool strict_failed;       /* --strict found problems in its log */
+    bool parsed;              /* parsed in this run: counts holds its diagnosis */
+    struct tl_counts counts;
 };
 
 struct multi {
@@ -164,8 +166,14 @@ static void parse_rank(struct multi *m, struct rank *r)
         set_fatal(m, &err);
         return;
     }
-    struct tl_log_job job = {&r->opt, reader, r->log.path, r->log.path,
-                             &sub,    &r->s,  &r->arena,   &r->strtab};
+    struct tl_log_job job = {.opt = &r->opt,
+                             .reader = reader,
+                             .path = r->log.path,
+                             .name = r->log.path,
+                             .out = &sub,
+                             .rank_summary = &r->s,
+                             .rank_arena = &r->arena,
+                             .strtab_out = &r->strtab};
     struct tl_log_summary sum;
     int rc = tl_log_run(&job, &sum, &err);
     free(sum.summary);
@@ -179,6 +187,8 @@ static void parse_rank(struct multi *m, struct rank *r)
         rank_broken(m, r, name, err.msg);
     } else {
         r->strict_failed = tl_strict_failed(&r->opt, &sum);
+        r->parsed = true;
+        r->counts = sum.counts;
     }
 }
 
@@ -599,6 +609,39 @@ static void free_logs(struct multi *m, struct tl_rank_log *logs, size_t n)
     tl_rank_logs_free(logs, n);
 }
 
+/* The diagnoses of every rank, counted: from the rank's parse, or (--from-summaries) from
+ * the counts its summary.json holds. */
+static void sum_counts(const struct multi *m, struct tl_counts *c)
+{
+    memset(c, 0, sizeof(*c));
+    bool times = false;
+    for (size_t i = 0; i < m->n; i++) {
+        const struct rank *r = &m->ranks[i];
+        if (r->parsed) {
+            const struct tl_counts *x = &r->counts;
+            c->compile_ids += x->compile_ids;
+            c->graph_breaks += x->graph_breaks;
+            c->recompiles += x->recompiles;
+            c->specializations += x->specializations;
+            c->failures += x->failures;
+            c->recompile_limits += x->recompile_limits;
+            c->export_problems += x->export_problems;
+            if (x->compile_time_s >= 0) {
+                c->compile_time_s += x->compile_time_s;
+                times = true;
+            }
+        } else if (!r->s.error) {
+            c->compile_ids += r->s.ncompile_ids;
+            c->graph_breaks += r->s.diag.graph_breaks;
+            c->recompiles += r->s.diag.recompiles;
+            c->failures += r->s.diag.failures;
+            c->recompile_limits += r->s.diag.limits;
+        }
+    }
+    if (!times)
+        c->compile_time_s = -1;
+}
+
 /* The end of a run: commit or abort, and the exit code. */
 static int finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_result *res)
 {
@@ -611,8 +654,11 @@ static int finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_res
     }
     if (rc < 0)
         return tl_report_error(m->opt, err);
-    if (res)
+    if (res) {
         snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", m->out_name);
+        sum_counts(m, &res->counts);
+        res->has_counts = true;
+    }
     int code = TL_EXIT_OK;
     for (size_t i = 0; i < m->n; i++) {
         if (!m->ranks[i].strict_failed)
@@ -781,7 +827,13 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
     struct tl_reader *reader;
     int rc = tl_reader_open(&reader, opt->path, &err);
     if (rc == 0) {
-        struct tl_log_job job = {opt, reader, opt->path, opt->path, &out, &s, &arena, NULL};
+        struct tl_log_job job = {.opt = opt,
+                                 .reader = reader,
+                                 .path = opt->path,
+                                 .name = opt->path,
+                                 .out = &out,
+                                 .rank_summary = &s,
+                                 .rank_arena = &arena};
         rc = tl_log_run(&job, &sum, &err);
         free(sum.summary);
     }
@@ -812,6 +864,8 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
     if (res) {
         res->bytes_in = sum.bytes_in;
         res->lines = sum.lines;
+        res->has_counts = true;
+        res->counts = sum.counts;
         snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", out_name);
     }
     return tl_strict_exit(opt, &msg, &sum);

@@ -37,11 +37,25 @@ void tl_runinfo_fill(struct tl_runinfo *ri, const struct tl_options *opt, const 
     ri->command_line = opt->command_line;
     ri->input = name;
     struct stat st;
-    if (path && stat(path, &st) == 0) {
+    if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
         ri->has_stat = true;
         ri->input_size = (uint64_t)st.st_size;
         ri->input_mtime = (int64_t)st.st_mtime;
     }
+}
+
+void tl_counts_of(struct tl_counts *out, const struct tl_diag *d)
+{
+    struct tl_diag_counts c;
+    tl_diag_counts(d, &c);
+    out->compile_ids = c.compile_ids;
+    out->graph_breaks = c.graph_breaks;
+    out->recompiles = c.recompiles;
+    out->specializations = c.specializations;
+    out->failures = c.failures;
+    out->recompile_limits = c.limits;
+    out->export_problems = c.export_problems;
+    out->compile_time_s = c.have_times ? c.total_s : -1;
 }
 
 /* Options that do not go together. */
@@ -100,7 +114,7 @@ static int run_log(const struct tl_options *opt, struct tl_reader *reader, const
     }
     if (tl_tlog_detect(p, n))
         return tl_textlog_run(opt, reader, name, out, sum, err);
-    struct tl_log_job job = {opt, reader, path, name, out, NULL, NULL, NULL};
+    struct tl_log_job job = {.opt = opt, .reader = reader, .path = path, .name = name, .out = out};
     return tl_log_run(&job, sum, err);
 }
 
@@ -144,6 +158,8 @@ static int summary_only(const struct tl_options *opt, struct tl_reader *reader, 
     res->bytes_in = sum.bytes_in;
     res->lines = sum.lines;
     res->summary = sum.summary;
+    res->has_counts = rc == 0;
+    res->counts = sum.counts;
     if (rc == 0 && tl_interrupted)
         rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
     return rc < 0 ? tl_report_error(opt, &err) : TL_EXIT_OK;
@@ -187,6 +203,8 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
     int rc = run_log(&o, reader, path, &out, &sum, &err);
     res->bytes_in = sum.bytes_in;
     res->lines = sum.lines;
+    res->has_counts = rc == 0;
+    res->counts = sum.counts;
     int code = rc == 0 ? tl_strict_exit(opt, &msg, &sum) : TL_EXIT_OK;
     if (rc == 0 && tl_interrupted)
         rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");

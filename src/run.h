@@ -122,6 +122,9 @@ struct tl_log {
     struct tl_rank_summary *rank_summary;
     struct tl_arena *rank_arena;
     bool all_payloads; /* some consumer reads every payload */
+    /* tl_each_entry(): where each record goes */
+    int (*entry_fn)(void *ctx, const struct tl_entry *e);
+    void *entry_ctx;
 
     /* the entry being read */
     struct tl_buf env_text; /* its envelope, copied out of the reader */
@@ -143,10 +146,14 @@ struct tl_log {
 struct tl_log_summary {
     uint64_t bytes_in, lines;
     struct tl_stats stats;
-    bool saw_unknown_cid; /* an entry had no usable compile id (--strict-compile-id) */
-    size_t compile_ids;   /* keys of the compile directory */
-    char *summary;        /* with opt->summary: the diagnosis as text or JSON (malloc'd) */
+    bool saw_unknown_cid;    /* an entry had no usable compile id (--strict-compile-id) */
+    size_t compile_ids;      /* keys of the compile directory */
+    char *summary;           /* with opt->summary: the diagnosis as text or JSON (malloc'd) */
+    struct tl_counts counts; /* the diagnosis, counted */
 };
+
+/** The public counts of a diagnosis (tl_diag_finish() done). */
+void tl_counts_of(struct tl_counts *out, const struct tl_diag *d);
 
 /* One log to parse (tl_log_run). */
 struct tl_log_job {
@@ -161,6 +168,9 @@ struct tl_log_job {
     struct tl_rank_summary *rank_summary;
     struct tl_arena *rank_arena;
     struct tl_strtab *strtab_out;
+    /* tl_each_entry(): the callback each record goes to (out is NULL) */
+    int (*entry_fn)(void *ctx, const struct tl_entry *e);
+    void *entry_ctx;
 };
 
 /**
@@ -210,6 +220,22 @@ extern const struct tl_consumer_ops tl_consumer_rawjsonl;   /* raw.jsonl */
 extern const struct tl_consumer_ops tl_consumer_rawlog;     /* raw.log */
 extern const struct tl_consumer_ops tl_consumer_provenance; /* provenance_tracking_*.html */
 extern const struct tl_consumer_ops tl_consumer_export;     /* export mode's report */
+
+extern const struct tl_consumer_ops tl_consumer_custom;  /* options' custom parsers */
+extern const struct tl_consumer_ops tl_consumer_entries; /* tl_each_entry()'s callback */
+
+/**
+ * A file of the record's compile folder, as the report's parsers add them: fname (made safe)
+ * gets the next "_N" number, is written and listed under the record's compile id.
+ */
+int tl_report_emit_file(struct tl_log *log, struct tl_record *r, struct tl_str fname,
+                        const char *data, size_t n, struct tl_err *err);
+/** A link listed under the record's compile id (it takes the next number, as a file). */
+void tl_report_add_link(struct tl_log *log, struct tl_record *r, struct tl_str text,
+                        struct tl_str url);
+
+/** The public view of a record (tl_each_entry, custom parsers); strings go to log->scratch. */
+void tl_entry_of(struct tl_entry *e, struct tl_log *log, const struct tl_record *r);
 
 /** raw.jsonl's first line: {"string_table":[...]} and a newline. */
 void tl_rawjsonl_header(struct tl_buf *out, const struct tl_strtab *st);

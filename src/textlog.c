@@ -326,6 +326,7 @@ int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const
     tl_reader_free(reader);
     tl_tlog_end(p);
     tl_diag_finish(&t.diag);
+    tl_counts_of(&sum->counts, &t.diag);
     const struct tl_tlog_stats *st = tl_tlog_stats(p);
     if (rc == 0 && out)
         rc = finish_report(&t, name, st, err);

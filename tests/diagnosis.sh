@@ -53,9 +53,12 @@ grep -q 'href="log.html#L1"' rep/index.html || bad "index links the finding's lo
 grep -q '<div id="L7" data-cid="\[1/0\]">' rep/log.html || bad "log.html line 7 carries [1/0]"
 grep -q '<a id="\[1/0\]"></a>' rep/log.html || bad "log.html anchors [1/0]"
 grep -q "tensor &#39;L\[&#39;x&#39;\]&#39;\|tensor 'L\['x'\]'" rep/log.html || bad "log.html holds the escaped line"
-cmp -s <(python3 -c 'import json; s=json.load(open("rep/summary.json")); s["source"]["path"]=""; print(json.dumps(s, sort_keys=True))') \
-    <(python3 -c 'import json; s=json.load(open("s.json")); s["source"]["path"]=""; print(json.dumps(s, sort_keys=True))') ||
+# the same but for the command lines (-o rep, --json) in generated_by
+same_json='import json, sys; s=json.load(open(sys.argv[1])); s["source"]["path"]=""; s["generated_by"]["command_line"]=""; print(json.dumps(s, sort_keys=True))'
+cmp -s <(python3 -c "$same_json" rep/summary.json) <(python3 -c "$same_json" s.json) ||
     bad "summary.json of the report differs from --json"
+python3 -c 'import json; g=json.load(open("rep/summary.json"))["generated_by"]; assert g["command_line"]=="tlparse t.log -o rep --no-browser" and g["input"]["path"]=="t.log", g' ||
+    bad "summary.json: generated_by of the report"
 # log text is escaped everywhere: markup in a guard, a reason, a path and a plain line
 cat >h.log <<'LOG'
 V1120 14:09:51.149000 1 torch/_dynamo/guards.py:2997] [0/1] [__recompiles] Recompiling function f<script>alert(1)</script> in /w/<img src=x onerror=alert(2)>.py:3

@@ -13,8 +13,11 @@ absent (a user's clone); ours always run.
 """
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -31,6 +34,9 @@ WHERE = {"file": STR + OPT, "line": INT + OPT, "function": STR + OPT, "code": ST
 SHAPE = {
     "schema": STR,
     "source": {"path": STR, "kind": STR},
+    "generated_by": {"tool": STR, "version": STR, "revision": STR + OPT,
+                     "command_line": STR + OPT,
+                     "input": {"path": STR, "size": INT + OPT, "mtime": STR + OPT}},
     "compile_ids": INT,
     "findings": [{"kind": STR, "index": INT, "category": STR}],
     "graph_breaks": [{
@@ -171,6 +177,22 @@ def resolve(name, shared):
     return os.path.join(shared, "corpus", name)
 
 
+def check_generated_by(s, log):
+    """generated_by says what made the summary: this tlparse, run as run() runs it, on log."""
+    g = s.get("generated_by")
+    if not isinstance(g, dict):
+        return []  # check_shape said so
+    st = os.stat(log)
+    want = {"tool": "tlparse", "version": "0.4.3", "command_line": f"tlparse {shlex.quote(log)} --json",
+            "input": {"path": log, "size": st.st_size,
+                      "mtime": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(st.st_mtime))}}
+    out = [f"generated_by.{k}: {g.get(k)!r}, want {v!r}" for k, v in want.items() if g.get(k) != v]
+    rev = g.get("revision")
+    if rev is not None and not re.fullmatch(r"[0-9a-f]{12}(-dirty)?|[0-9A-Za-z._+-]+", rev):
+        out.append(f"generated_by.revision: {rev!r}")
+    return out
+
+
 def run(tlparse, log):
     p = subprocess.run([tlparse, log, "--json"], capture_output=True, timeout=120)
     if p.returncode != 0:
@@ -235,6 +257,7 @@ def main(argv):
             "torch_logs" in name else None
         if kind and s["source"]["kind"] != kind:
             problems.append(f"source.kind is {s['source']['kind']!r}, want {kind!r}")
+        problems += check_generated_by(s, log)
         if not problems:
             problems = diff(want, project(s))
         if problems:

@@ -3,20 +3,29 @@
 # run tlparse (with the flags in tests/golden/NAME.flags, if any) and compare the whole
 # output tree with the folder, byte for byte (raw.log is compared with the input instead).
 # UPDATE_GOLDEN=1 rewrites the folders from the current binary.
+# What says how a report was made is made the same on every machine and at every commit: the
+# log is a copy with a fixed modification time, tlparse runs from the copy's folder with
+# relative paths (so the command line is "tlparse NAME.log -o NAME --no-browser"), and the
+# source revision (from tlparse --version) is replaced by @REVISION@ in index.html and
+# summary.json before comparing.
 set -euo pipefail
 bin=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export TLPARSE_YEAR=2026 # raw.jsonl timestamps carry the year of the run
+rev=$("$bin" --version | sed -n 's/^tlparse [^ ]* (revision \(.*\))$/\1/p')
+mkdir "$tmp/work"
 pass=0 fail=0
 for want in "$here"/golden/*/; do
     name=$(basename "$want")
     log="$name.log" # relative, so messages do not depend on where the checkout is
     flags=()
     [ -f "$here/golden/$name.flags" ] && read -r -a flags <"$here/golden/$name.flags"
-    out="$tmp/$name"
-    if ! (cd "$here/fixtures" && "$bin" "$log" -o "$out" --no-browser "${flags[@]}") 2>"$tmp/$name.stderr"; then
+    out="$tmp/work/$name"
+    cp "$here/fixtures/$log" "$tmp/work/$log"
+    touch -d @1700000000 "$tmp/work/$log"
+    if ! (cd "$tmp/work" && "$bin" "$log" -o "$name" --no-browser "${flags[@]}") 2>"$tmp/$name.stderr"; then
         echo "FAIL $name: tlparse exited non-zero: $(cat "$tmp/$name.stderr")"
         fail=$((fail + 1))
         continue
@@ -27,6 +36,21 @@ for want in "$here"/golden/*/; do
     fi
     rm -f "$out/raw.log"
     cp "$tmp/$name.stderr" "$out/.stderr"
+    python3 - "$rev" "$out/index.html" "$out/summary.json" <<'PY'
+import sys
+rev = sys.argv[1].encode()
+for path in sys.argv[2:]:
+    with open(path, "rb") as f:
+        data = f.read()
+    if rev:
+        data = data.replace(rev, b"@REVISION@")
+    else:  # a build without a revision (no .git, no REVISION file) says none: say it as one
+        data = data.replace(b"<p>tlparse 0.4.3 \xc2\xb7 ",
+                            b"<p>tlparse 0.4.3 (revision <code>@REVISION@</code>) \xc2\xb7 ")
+        data = data.replace(b'"revision": null', b'"revision": "@REVISION@"')
+    with open(path, "wb") as f:
+        f.write(data)
+PY
     if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
         rm -rf "$want"
         cp -r "$out" "$want"

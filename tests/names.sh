@@ -326,9 +326,9 @@ err_is() { [ "$(cat "$tmp/err.txt")" = "$1" ] || bad "stderr: $(cat "$tmp/err.tx
 planted symlink_to_folder_named_like_output
 ln -s ../victim "$cw/work/out"
 tl 1 -o out
-err_is "tlparse: error: Directory out already exists; pass --overwrite to replace it or use -o OUTDIR"
+err_is "tlparse: error: out exists and is not a folder; not replacing it (use -o OUTDIR to write the report elsewhere)"
 tl 1 -o out --overwrite
-err_is "tlparse: error: out exists and is not a folder; not replacing it"
+err_is "tlparse: error: out exists and is not a folder; not replacing it (use -o OUTDIR to write the report elsewhere)"
 victim_intact
 [ "$(readlink "$cw/work/out")" = ../victim ] || bad "the link was changed"
 no_temp
@@ -344,9 +344,9 @@ no_temp
 planted dangling_symlink_named_like_output
 ln -s ../not_there "$cw/work/out"
 tl 1 -o out
-err_is "tlparse: error: Directory out already exists; pass --overwrite to replace it or use -o OUTDIR"
+err_is "tlparse: error: out exists and is not a folder; not replacing it (use -o OUTDIR to write the report elsewhere)"
 tl 1 -o out --overwrite
-err_is "tlparse: error: out exists and is not a folder; not replacing it"
+err_is "tlparse: error: out exists and is not a folder; not replacing it (use -o OUTDIR to write the report elsewhere)"
 [ ! -e "$cw/not_there" ] || bad "wrote through a dangling link"
 no_temp
 

@@ -11,6 +11,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -45,6 +46,8 @@ enum tl_summary_mode {
     TL_SUMMARY_JSON,
 };
 
+struct tl_parser;
+
 struct tl_options {
     const char *path;               /* log file, or folder (newest log is taken) */
     const char *out_dir;            /* NULL: "tl_out" */
@@ -78,13 +81,32 @@ struct tl_options {
     /* Where messages go; NULL: each is written to stderr followed by a newline. */
     void (*message)(void *ctx, enum tl_message_kind kind, const char *line);
     void *message_ctx;
+    /* Custom parsers (see "Custom parsers" below), run on every report written; their
+     * files and links appear in the report beside the built-in ones. NULL: none. */
+    const struct tl_parser *parsers;
+    size_t nparsers;
+};
+
+/** What the diagnosis found, counted; each occurrence counts (a graph break hit by two
+ * compile ids counts 2). summary.json holds the details. */
+struct tl_counts {
+    uint64_t compile_ids;
+    uint64_t graph_breaks;
+    uint64_t recompiles;
+    uint64_t specializations; /* dynamic dimensions specialized to a constant */
+    uint64_t failures;        /* compilations that failed */
+    uint64_t recompile_limits;
+    uint64_t export_problems;
+    double compile_time_s; /* summed; negative when the log recorded no compile times */
 };
 
 struct tl_result {
-    char index_path[4096]; /* the report's index.html, when one was written */
-    uint64_t bytes_in;     /* log bytes read */
-    uint64_t lines;        /* log lines read */
-    char *summary;         /* options.summary: the diagnosis, text or JSON; free() it */
+    char index_path[4096];   /* the report's index.html, when one was written */
+    uint64_t bytes_in;       /* log bytes read */
+    uint64_t lines;          /* log lines read */
+    char *summary;           /* options.summary: the diagnosis, text or JSON; free() it */
+    bool has_counts;         /* the log was read: counts holds its diagnosis (of every rank, */
+    struct tl_counts counts; /* summed, for --all-ranks-html) */
 };
 
 /** Set by a signal handler to stop a run; tl_run() then cleans up and returns 130. */
@@ -99,6 +121,76 @@ TL_API const char *tl_version(void);
 /** The source revision it was built from ("a1b2c3d4e5f6", "-dirty" when the tree had
  * changes), or "" when unknown (built from a tree without git history). */
 TL_API const char *tl_version_revision(void);
+
+/* ---- Entries: a log, entry by entry ------------------------------------------------------ */
+
+/**
+ * One entry of a TORCH_TRACE log, decoded: its kind, its compile id and where the report puts
+ * it, its JSON envelope and its payload. Everything is valid during the callback only: copy
+ * what you keep. Strings are NUL-terminated; none is NULL.
+ */
+struct tl_entry {
+    uint64_t line;          /* the envelope's line in the log, from 1 */
+    const char *kind;       /* what it is: the envelope's first key that names an entry
+                               ("dynamo_start", "artifact", "compilation_metrics", ...) or,
+                               for keys this tlparse does not know, the first of them */
+    const char *name;       /* the artifact's, graph's or file's name, when it has one; "" */
+    const char *compile_id; /* "[0/1]", "[!0/0/1]", ...; "" when it has none */
+    const char *folder;     /* the report's folder for it: "-_0_1_0", "unknown_12" */
+    int64_t frame_id, frame_compile_id, attempt; /* -1 when absent */
+    int64_t rank;                                /* -1 when the entry names none */
+    const char *envelope;                        /* the JSON envelope as logged */
+    size_t envelope_len;
+    bool has_payload;    /* a payload followed (its md5 is checked; a mismatch is warned) */
+    const char *payload; /* its lines, tabs stripped, joined by '\n'; "" when none */
+    size_t payload_len;
+};
+
+/**
+ * Read the log of opt->path (a file, a folder's newest log, "-") and call fn for each of its
+ * entries, in order. Nothing is written: opt->out_dir and the report options are ignored,
+ * warnings go to opt->message as in tl_run(). fn returns 0 to go on, anything else to stop
+ * (tl_each_entry then returns TL_EXIT_OK). Returns an enum tl_exit; TORCH_LOGS text, which
+ * has no entries, is TL_EXIT_USAGE.
+ */
+TL_API int tl_each_entry(const struct tl_options *opt,
+                         int (*fn)(void *ctx, const struct tl_entry *e), void *ctx);
+
+/* ---- Custom parsers ------------------------------------------------------------------------ */
+
+/** Where a custom parser puts what it makes of an entry (tl_parser_add_*). */
+struct tl_parser_output;
+
+/**
+ * A custom parser: the C counterpart of the reference's StructuredLogParser. For every entry
+ * with one of its keys, parse() is called and adds files and links to the report; they are
+ * numbered and listed under the entry's compile id on index.html like the built-in ones.
+ */
+struct tl_parser {
+    const char *name;        /* for messages: "my_parser" */
+    const char *const *keys; /* the envelope keys it takes (any of them, known to
+                                tlparse or not), NULL-terminated; NULL: every entry */
+    int (*parse)(void *ctx, const struct tl_entry *e, struct tl_parser_output *out);
+    /* 0, or -1 when the entry could not be parsed: counted as a parser failure and warned
+     * about with the parser's name and the line (the run goes on) */
+    void *ctx;
+};
+
+/** A file of the entry's compile folder: name (a relative path; unsafe characters are
+ * replaced) gets the report's "_N" number before its extension. 0, or -1 when it could not
+ * be written (the run then stops with that error). */
+TL_API int tl_parser_add_file(struct tl_parser_output *out, const char *name, const char *data,
+                              size_t len);
+
+/** The entry's payload as a file of its compile folder, named as tl_parser_add_file. */
+TL_API int tl_parser_add_payload_file(struct tl_parser_output *out, const char *name);
+
+/** A file at the top of the report (not numbered, not listed): name is relative and safe. */
+TL_API int tl_parser_add_global_file(struct tl_parser_output *out, const char *name,
+                                     const char *data, size_t len);
+
+/** A link listed under the entry's compile id: text and target as given (escaped). */
+TL_API int tl_parser_add_link(struct tl_parser_output *out, const char *text, const char *url);
 
 #ifdef __cplusplus
 }

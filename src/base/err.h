@@ -16,6 +16,7 @@ enum tl_err_code {
     TL_ERR_EXISTS, /* the output folder exists and --overwrite was not given */
     TL_ERR_STRICT, /* --strict / --strict-compile-id found problems */
     TL_ERR_SIGNAL, /* interrupted */
+    TL_ERR_STOP,   /* a library callback asked to stop: not an error */
 };
 
 struct tl_err {

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Which log to read: the PATH of the command line is a log file (plain, .gz, .zst), a pipe,
- * or a folder, whose newest regular file is taken (ties: the name that sorts last). Hidden
- * files are not logs. Depends on err, xalloc.
+ * "-" (standard input), or a folder, whose newest log is taken: the newest regular file whose
+ * name looks like a log (dedicated_log_torch_trace_*, *.log, *.log.gz, *.log.zst), else the
+ * newest regular file (ties: the name that sorts last). Hidden files are not logs. Depends
+ * on err, xalloc.
  */
 #ifndef TL_LOCATE_H
 #define TL_LOCATE_H

@@ -870,3 +870,22 @@ void tl_diag_finish(struct tl_diag *d)
     if (d->nfindings)
         qsort(d->findings, d->nfindings, sizeof(*d->findings), cmp_finding);
 }
+
+void tl_diag_counts(const struct tl_diag *d, struct tl_diag_counts *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->compile_ids = d->compile_ids;
+    for (uint32_t i = 0; i < d->nbreaks; i++)
+        c->graph_breaks += d->breaks[i].count;
+    for (uint32_t i = 0; i < d->nrecompiles; i++)
+        c->recompiles += d->recompiles[i].count;
+    for (uint32_t i = 0; i < d->nspecs; i++)
+        if (d->specs[i].kind == TL_SPEC_SPECIALIZED)
+            c->specializations += d->specs[i].count;
+    c->failures = d->nfailures;
+    c->limits = d->nlimits;
+    for (uint32_t i = 0; i < d->nexports; i++)
+        c->export_problems += d->exports[i].count;
+    c->total_s = d->total_s;
+    c->have_times = d->have_times;
+}

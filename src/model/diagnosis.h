@@ -338,6 +338,22 @@ struct tl_str tl_diag_function_name(struct tl_str name);
 /** Group what came in into findings, most costly first. */
 void tl_diag_finish(struct tl_diag *d);
 
+/* What the diagnosis found, counted: each occurrence (a graph break seen twice counts 2). */
+struct tl_diag_counts {
+    uint64_t compile_ids;
+    uint64_t graph_breaks;
+    uint64_t recompiles;
+    uint64_t specializations; /* dynamic dimensions specialized to a constant */
+    uint64_t failures;        /* compilations that failed */
+    uint64_t limits;          /* recompile limits hit */
+    uint64_t export_problems;
+    double total_s;  /* compile time, summed */
+    bool have_times; /* the log recorded compile times */
+};
+
+/** Count what d holds. */
+void tl_diag_counts(const struct tl_diag *d, struct tl_diag_counts *c);
+
 /**
  * A failing guard as it is grouped: key gets its text with the part that varies from call to
  * call taken out ("tensor 'x' size mismatch at index 0", "L['c'] == <value>"), value that

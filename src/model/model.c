@@ -23,6 +23,7 @@ void tl_model_init(struct tl_model *m, struct tl_arena *arena)
     tl_trie_init(&m->unknown_trie, arena);
     tl_map_init(&m->compiles, arena);
     tl_map_init(&m->strings, arena);
+    tl_overview_init(&m->overview, arena);
 }
 
 void tl_model_release(struct tl_model *m)
@@ -33,6 +34,7 @@ void tl_model_release(struct tl_model *m)
     }
     tl_map_release(&m->compiles);
     tl_map_release(&m->strings);
+    tl_overview_release(&m->overview);
     tl_trie_release(&m->trie);
     tl_trie_release(&m->unknown_trie);
     tl_directory_release(&m->dir);
@@ -164,18 +166,23 @@ static void apply_metrics(struct tl_model *m, const struct tl_record *r)
     struct tl_compile *c = tl_model_compile(m, &mid);
     /* The reference shows a compile id's shape records on its first metrics page only. */
     c->specs_new = c->guards_new = NULL;
-    c->status |= TL_CS_METRICS;
+    uint8_t status = TL_CS_METRICS;
     if (x->fail.type.p)
-        c->status |= TL_CS_FAIL;
+        status |= TL_CS_FAIL;
     if (!x->graph_op_count.has || x->graph_op_count.v == 0)
-        c->status |= TL_CS_EMPTY;
+        status |= TL_CS_EMPTY;
     if (!x->restart_reasons.present || x->restart_reasons.n > 0)
-        c->status |= TL_CS_RESTART;
+        status |= TL_CS_RESTART;
+    c->status |= status;
     c->nmetrics++;
     if (x->entire_frame_compile_time_s.has)
         c->compile_time_s += x->entire_frame_compile_time_s.v;
     if (x->co_name.p)
         c->co_name = tl_model_intern(m, x->co_name);
+    /* The overview counts the compile id as logged (attempts apart), as the index lists it. */
+    if (r->cid_ok && r->key)
+        tl_overview_metrics(&m->overview, r->key, status, x->entire_frame_compile_time_s.has,
+                            x->entire_frame_compile_time_s.v, x->co_name.p ? c->co_name : NULL);
     if (x->co_filename.p)
         c->co_filename = tl_model_intern(m, x->co_filename);
     if (x->has_co_firstlineno) {

@@ -97,14 +97,16 @@ static int open_target(struct tl_outdir *o, const char *target, const char *give
 {
     struct stat st;
     if (lstat(target, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            return tl_error_code(err, TL_ERR_EXISTS,
+                                 "%s exists and is not a folder; not replacing it (use -o "
+                                 "OUTDIR to write the report elsewhere)",
+                                 given);
         if (!overwrite)
             return tl_error_code(err, TL_ERR_EXISTS,
                                  "Directory %s already exists; pass --overwrite to replace it or "
                                  "use -o OUTDIR",
                                  given);
-        if (!S_ISDIR(st.st_mode))
-            return tl_error_code(err, TL_ERR_EXISTS,
-                                 "%s exists and is not a folder; not replacing it", target);
     } else if (errno != ENOENT) {
         return tl_error(err, "cannot access %s: %s", target, strerror(errno));
     }

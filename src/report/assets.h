@@ -8,7 +8,10 @@
 
 #include <stddef.h>
 
+extern const char tl_asset_base_css[];
 extern const char tl_asset_style_css[];
+extern const char tl_asset_overview_css[];
+extern const char tl_asset_code_css[];
 extern const char tl_asset_toggle_js[];
 extern const char tl_asset_query_js[];
 extern const char tl_asset_failures_css[];

@@ -224,8 +224,8 @@ static void divergence_section(struct tl_buf *out, const struct tl_ranks *r)
 void tl_page_landing(struct tl_buf *out, const struct tl_landing *p)
 {
     const struct tl_ranks *r = p->ranks;
-    tl_buf_adds(out, "<html>\n<head>\n<meta charset=\"UTF-8\">\n<title>tlparse: all ranks</title>\n"
-                     "<style>\n");
+    tl_page_head(out, "tlparse: all ranks");
+    tl_buf_adds(out, "<style>\n");
     tl_buf_adds(out, tl_asset_style_css);
     tl_buf_adds(out, "</style>\n</head>\n<body>\n<div>\n");
     if (p->custom_header_html)

@@ -140,9 +140,8 @@ static void guards_section(struct tl_buf *out, const struct tl_export *x,
 void tl_page_export_index(struct tl_buf *out, const struct tl_export_index_page *p)
 {
     const struct tl_export *x = p->x;
-    tl_buf_adds(out, "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"UTF-8\">\n"
-                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                     "<title>Export report</title>\n<style>\n");
+    tl_page_head(out, "Export report");
+    tl_buf_adds(out, "<style>\n");
     tl_buf_adds(out, tl_asset_export_css);
     tl_buf_adds(out, "</style>\n<script>\n");
     tl_buf_adds(out, tl_asset_toggle_js);
@@ -178,6 +177,7 @@ void tl_page_export_index(struct tl_buf *out, const struct tl_export_index_page 
     tl_buf_adds(out, "\">link</a>.</p>\n");
     guards_section(out, x, p->strtab);
     tl_buf_adds(out, "</div>\n");
+    tl_page_footer(out, p->info);
     tl_page_query_script(out);
     tl_buf_adds(out, "</body>\n</html>\n");
 }
@@ -266,9 +266,8 @@ static void expression_tree(struct tl_buf *out, const struct tl_export *x, uint6
 void tl_page_symbolic_guard(struct tl_buf *out, const struct tl_export *x,
                             const struct tl_export_view *v, const struct tl_strtab *strtab)
 {
-    tl_buf_adds(out, "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"UTF-8\">\n"
-                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                     "<base href=\"..\">\n<title>Symbolic Shapes Information</title>\n<style>\n");
+    tl_page_head(out, "Symbolic Shapes Information");
+    tl_buf_adds(out, "<base href=\"..\">\n<style>\n");
     tl_buf_adds(out, tl_asset_style_css);
     tl_buf_adds(out, tl_asset_export_css);
     tl_buf_adds(out, "</style>\n<script>\n");

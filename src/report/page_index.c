@@ -47,7 +47,7 @@ static const char ir_dumps[] =
     "A suffix <strong>_z</strong> is the attempt: dynamo restarted the analysis of the frame, "
     "for example\n"
     "after a graph break, and z counts the restarts.\n"
-    "A prefix <strong>!a/</strong> marks a compilation made by compiled autograd, with a its "
+    "A prefix <strong>!a/</strong> marks a compilation made by compiled autograd, a being its "
     "compiled autograd id.\n"
     "</p>\n"
     "<p>\n"
@@ -116,18 +116,35 @@ static void provenance_section(struct tl_buf *out, const struct tl_directory *di
     tl_buf_adds(out, "</ul>\n");
 }
 
+/* "tlparse: NAME" with the last component of the input's name. */
+static void index_title(struct tl_buf *out, const struct tl_runinfo *info)
+{
+    struct tl_buf t = TL_BUF_INIT;
+    tl_buf_adds(&t, "tlparse");
+    if (info && info->input && info->input[0]) {
+        const char *base = strrchr(info->input, '/');
+        base = base && base[1] ? base + 1 : info->input;
+        tl_buf_adds(&t, ": ");
+        tl_buf_adds(&t, base);
+    }
+    tl_page_head(out, t.buf);
+    tl_buf_release(&t);
+}
+
 int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p)
 {
     struct tl_buf *out = sink->buf;
     const struct tl_model *model = p->model;
-    tl_buf_adds(out, "<html>\n<head>\n<meta charset=\"UTF-8\">\n<title>tlparse</title>\n"
-                     "</head>\n<style>\n");
+    index_title(out, p->info);
+    tl_buf_adds(out, "<style>\n");
     tl_buf_adds(out, tl_asset_style_css);
+    tl_buf_adds(out, tl_asset_overview_css);
     tl_buf_adds(out, "</style>\n<script>\n");
     tl_buf_adds(out, tl_asset_toggle_js);
-    tl_buf_adds(out, "</script>\n<body>\n<div>\n");
+    tl_buf_adds(out, "</script>\n</head>\n<body>\n<div>\n");
     if (p->custom_header_html)
         tl_buf_adds(out, p->custom_header_html); /* raw by design: the user's own HTML */
+    tl_page_overview(out, model, p->nfailures, TL_OVERVIEW_MAX_BARS);
     if (p->diag)
         tl_page_diagnosis(out, p->diag, "#", NULL);
     tl_buf_adds(out, intro);
@@ -149,8 +166,10 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
                          "are in <a href=\"chromium_events.json\">chromium_events.json</a>; "
                          "open it in <a href=\"https://ui.perfetto.dev/\">Perfetto</a> to see "
                          "a timeline.\n</p>\n");
-    tl_buf_adds(out, "<p>\n<a href=\"collectives_parity.json\">Collectives Parity report</a> "
-                     "(written for multi-rank runs)\n</p>\n");
+    if (p->collectives_parity)
+        tl_buf_adds(out, "<p>\n<a href=\"collectives_parity.json\">Collectives Parity report</a>: "
+                         "the collectives each graph's code calls, checked against the "
+                         "schedule inductor planned\n</p>\n");
     tl_buf_adds(out, "Build products below:\n<ul>\n");
     size_t n = tl_map_len(&model->dir.keys);
     for (size_t i = 0; i < n; i++) {
@@ -166,6 +185,7 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
                          "that were made without a compile context.\n</p>\n");
         tl_page_trie(out, &model->unknown_trie, "Stack", &model->strtab, true);
     }
+    tl_page_footer(out, p->info);
     tl_page_query_script(out);
     tl_buf_adds(out, "</body>\n</html>\n");
     return tl_page_flush(sink) ? -1 : 0;

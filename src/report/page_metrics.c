@@ -31,15 +31,14 @@ static void str_value(struct tl_buf *out, struct tl_str s)
         tl_html_attr(out, s.p, s.n);
 }
 
-static void head(struct tl_buf *out, const char *title)
+static void head(struct tl_buf *out, const char *title, const char *display)
 {
     /* The reference escapes its own stylesheet here, which breaks the rules
      * that use quotes; ours is ours, so it goes in as it is. */
-    tl_buf_adds(out, "<html>\n<head>\n<meta charset=\"UTF-8\">\n<style>\n");
+    tl_page_head_cid(out, title, display);
+    tl_buf_adds(out, "<style>\n");
     tl_buf_adds(out, tl_asset_style_css);
-    tl_buf_adds(out, "</style>\n<title>");
-    tl_buf_adds(out, title);
-    tl_buf_adds(out, "</title>\n<base href=\"..\">\n</head>\n<body>\n");
+    tl_buf_adds(out, "</style>\n<base href=\"..\">\n</head>\n<body>\n");
 }
 
 static void p_open(struct tl_buf *out, const char *label, const char *tip)
@@ -54,17 +53,58 @@ static void p_open(struct tl_buf *out, const char *label, const char *tip)
     tl_buf_adds(out, ": ");
 }
 
-static void p_f64(struct tl_buf *out, const char *label, const char *tip, struct tl_opt_f64 v)
+/*
+ * Why a value of a compilation_metrics record is absent: dynamo sets most of them as the
+ * compilation goes, so a compile that failed or restarted leaves the later ones unset (the
+ * backend time and the guard counts of a graph break, the guards of a backend failure).
+ * The text is ours but for fail_type.
+ */
+struct why_absent {
+    struct tl_str fail_type; /* .p set: the compile failed with it */
+    bool restarted;          /* dynamo restarted the analysis */
+};
+
+static struct why_absent why_absent_of(const struct tl_metrics *m)
+{
+    struct why_absent w = {m->fail.type, m->restart_reasons.n > 0};
+    return w;
+}
+
+static void not_recorded(struct tl_buf *out, const struct why_absent *w)
+{
+    tl_buf_adds(out, "<span class='na'>not recorded");
+    if (w && w->fail_type.p) {
+        tl_buf_adds(out, ": the compile failed (");
+        tl_html_text(out, w->fail_type.p, w->fail_type.n);
+        tl_buf_adds(out, ") before this was measured");
+    } else if (w && w->restarted) {
+        tl_buf_adds(out, ": dynamo restarted the analysis of the frame (see the restart "
+                         "reasons below) before this was measured");
+    } else {
+        tl_buf_adds(out, " in the log");
+    }
+    tl_buf_adds(out, "</span>");
+}
+
+static void p_f64(struct tl_buf *out, const char *label, const char *tip, struct tl_opt_f64 v,
+                  const struct why_absent *w)
 {
     p_open(out, label, tip);
-    f64_value(out, v);
+    if (v.has)
+        f64_value(out, v);
+    else if (w)
+        not_recorded(out, w);
     tl_buf_adds(out, "</p>\n");
 }
 
-static void p_u64(struct tl_buf *out, const char *label, struct tl_opt_u64 v)
+static void p_u64(struct tl_buf *out, const char *label, struct tl_opt_u64 v,
+                  const struct why_absent *w)
 {
     p_open(out, label, NULL);
-    u64_value(out, v);
+    if (v.has)
+        u64_value(out, v);
+    else if (w)
+        not_recorded(out, w);
     tl_buf_adds(out, "</p>\n");
 }
 
@@ -175,7 +215,9 @@ static void shape_tables(struct tl_buf *out, const struct tl_metrics_page *p)
 void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p)
 {
     const struct tl_metrics *m = p->m;
-    head(out, "Compilation Metrics");
+    struct why_absent why = why_absent_of(m);
+    const struct why_absent *w = &why;
+    head(out, "Compilation metrics", p->display);
     tl_buf_adds(out, "<h1>Compilation Info for ");
     tl_buf_adds(out, p->display ? p->display : "(unknown)");
     tl_buf_adds(out, " </h1>\n<p>");
@@ -213,26 +255,26 @@ void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p)
         tl_page_trie_path(out, p->compile->start, "Stack", p->strtab);
     tl_buf_adds(out, "\n<h2>Compile Time(seconds)</h2>\n");
     p_f64(out, "Entire Frame", "Total time spent in convert_frame compilation",
-          m->entire_frame_compile_time_s);
-    p_f64(out, "Backend", "Time spent running the backend compiler", m->backend_compile_time_s);
+          m->entire_frame_compile_time_s, w);
+    p_f64(out, "Backend", "Time spent running the backend compiler", m->backend_compile_time_s, w);
     if (f64_truthy(m->inductor_compile_time_s))
-        p_f64(out, "Inductor", "Total time spent running inductor", m->inductor_compile_time_s);
+        p_f64(out, "Inductor", "Total time spent running inductor", m->inductor_compile_time_s, w);
     if (f64_truthy(m->code_gen_time_s))
-        p_f64(out, "Code Gen Time", NULL, m->code_gen_time_s);
+        p_f64(out, "Code Gen Time", NULL, m->code_gen_time_s, w);
     p_f64(out, "Dynamo Time Before Restart", "Total time spent restarting dynamo analysis",
-          m->dynamo_time_before_restart_s);
+          m->dynamo_time_before_restart_s, w);
     tl_buf_adds(out, "<h2>Restarts and Failures</h2>\n");
     failure_section(out, &m->fail, true);
     str_list(out, &m->restart_reasons, "Restart Reasons:", "No restarts!");
     tl_buf_adds(out, "<h2>Cache Metrics</h2>\n");
-    p_u64(out, "Cache Size", m->cache_size);
-    p_u64(out, "Accumulated Cache Size", m->accumulated_cache_size);
+    p_u64(out, "Cache Size", m->cache_size, w);
+    p_u64(out, "Accumulated Cache Size", m->accumulated_cache_size, w);
     tl_buf_adds(out, "<h2>Graph Metrics</h2>\n");
-    p_u64(out, "Guard Count", m->guard_count);
-    p_u64(out, "Shape Env Guards", m->shape_env_guard_count);
-    p_u64(out, "Graph Ops", m->graph_op_count);
-    p_u64(out, "Graph Nodes", m->graph_node_count);
-    p_u64(out, "Graph Inputs", m->graph_input_count);
+    p_u64(out, "Guard Count", m->guard_count, w);
+    p_u64(out, "Shape Env Guards", m->shape_env_guard_count, w);
+    p_u64(out, "Graph Ops", m->graph_op_count, w);
+    p_u64(out, "Graph Nodes", m->graph_node_count, w);
+    p_u64(out, "Graph Inputs", m->graph_input_count, w);
     tl_buf_adds(out, "<h2>Custom Ops</h2>\n");
     str_list(out, &m->compliant_custom_ops, "Compliant Custom Ops:", NULL);
     str_list(out, &m->non_compliant_ops, "Non-Compliant Custom Ops:", NULL);
@@ -243,14 +285,15 @@ void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p)
 
 void tl_page_bwd_metrics(struct tl_buf *out, const struct tl_bwd_metrics *m, const char *display)
 {
-    head(out, "Backward Compilation Metrics");
+    head(out, "Backward compilation metrics", display);
     tl_buf_adds(out, "<h1>Backward Compilation Info for ");
     tl_buf_adds(out, display ? display : "(unknown)");
     tl_buf_adds(out, " </h1>\n<h2>Compile Time(seconds)</h2>\n");
     if (f64_truthy(m->inductor_compile_time_s))
-        p_f64(out, "Inductor", "Total time spent running inductor", m->inductor_compile_time_s);
+        p_f64(out, "Inductor", "Total time spent running inductor", m->inductor_compile_time_s,
+              NULL);
     if (f64_truthy(m->code_gen_time_s))
-        p_f64(out, "Code Gen Time", NULL, m->code_gen_time_s);
+        p_f64(out, "Code Gen Time", NULL, m->code_gen_time_s, NULL);
     tl_buf_adds(out, "<h2>Failures</h2>\n");
     failure_section(out, &m->fail, false);
     tl_page_query_script(out);
@@ -260,7 +303,7 @@ void tl_page_bwd_metrics(struct tl_buf *out, const struct tl_bwd_metrics *m, con
 void tl_page_aot_bwd_metrics(struct tl_buf *out, const struct tl_aot_bwd_metrics *m,
                              const char *display)
 {
-    head(out, "AOT Autograd Backward Compilation Metrics");
+    head(out, "AOT autograd backward compilation metrics", display);
     tl_buf_adds(out, "<h1>Compilation Info for ");
     tl_buf_adds(out, display ? display : "(unknown)");
     tl_buf_adds(out, " </h1>\n<h2>Failures</h2>\n");

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The small pages: guards (§4.5), dump_file sources (§4.8), the readable
- * kernel stack traces (§3.3) and the failures-and-restarts table (§4.2).
+ * kernel stack traces (§3.3), the output code page (§4.7) and the
+ * failures-and-restarts table (§4.2).
  */
 #include "base/config.h"
 #include "report/pages.h"
 #include "base/xalloc.h"
 #include "report/assets.h"
 #include "report/html.h"
+#include "report/pyhl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +46,14 @@ const char *tl_guards_check(const struct tl_json *v)
 
 void tl_page_guards(struct tl_buf *out, const struct tl_json *guards)
 {
-    tl_buf_adds(out, "<html>\n<body>\n<h2>Guards</h2>\n<ul>\n");
+    tl_page_guards_of(out, guards, NULL);
+}
+
+void tl_page_guards_of(struct tl_buf *out, const struct tl_json *guards, const char *display)
+{
+    tl_page_head_cid(out, "Guards", display);
+    tl_buf_adds(out, "<style>\nli code { white-space: pre-wrap; }\n</style>\n</head>\n<body>\n"
+                     "<h2>Guards</h2>\n<ul>\n");
     for (size_t i = 0; i < guards->u.arr.n; i++) {
         const struct tl_json *code = tl_json_get(&guards->u.arr.items[i], "code");
         tl_buf_adds(out, "<li><code>");
@@ -58,9 +67,8 @@ void tl_page_guards(struct tl_buf *out, const struct tl_json *guards)
 
 void tl_page_dump_file(struct tl_buf *out, const char *p, size_t n)
 {
-    tl_buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"UTF-8\">\n"
-                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1.0\">\n"
-                     "<title>Source Code</title>\n<style>\n");
+    tl_page_head(out, "Source Code");
+    tl_buf_adds(out, "<style>\n");
     tl_buf_adds(out, tl_asset_dump_css);
     tl_buf_adds(out, "</style>\n</head>\n<body>\n<pre>");
     size_t i = 0, lineno = 1;
@@ -131,7 +139,8 @@ static void readable_entry(struct tl_buf *out, const struct tl_json_member *m)
 
 void tl_page_readable_stack_traces(struct tl_buf *out, const struct tl_json *v)
 {
-    tl_buf_adds(out, "<html><body>\n");
+    tl_page_head(out, "Kernel stack traces");
+    tl_buf_adds(out, "<style>\npre { white-space: pre-wrap; }\n</style>\n</head>\n<body>\n");
     if (v->type == TL_JSON_OBJECT && v->u.obj.n) {
         /* The reference walks a key-sorted map: sort, and of equal keys keep
          * the last. */
@@ -153,12 +162,23 @@ void tl_page_readable_stack_traces(struct tl_buf *out, const struct tl_json *v)
 
 void tl_page_failures_head(struct tl_buf *out)
 {
-    tl_buf_adds(out, "<html>\n<head>\n<meta charset=\"UTF-8\">\n<style>\n");
+    tl_page_head(out, "Failures and restarts");
+    tl_buf_adds(out, "<style>\n");
     tl_buf_adds(out, tl_asset_failures_css);
     tl_buf_adds(out, "</style>\n</head>\n<body>\n<h1>Failures and Restarts</h1>\n<table>\n"
                      "<tr> <th> Compile Id </th> <th> Failure Type </th> <th> Failure "
                      "Description </th> <th> Failure Source (compilation failures only) </th> "
                      "</tr>\n");
+}
+
+void tl_page_output_code(struct tl_buf *out, const char *src, size_t n, const char *display)
+{
+    tl_page_head_cid(out, "Output code", display);
+    tl_buf_adds(out, "<style>\n");
+    tl_buf_adds(out, tl_asset_code_css);
+    tl_buf_adds(out, "</style>\n</head>\n<body>\n");
+    tl_pyhl_render(out, src, n);
+    tl_buf_adds(out, "</body>\n</html>\n");
 }
 
 void tl_page_failures_restart_row(struct tl_buf *out, const char *label_html, struct tl_str reason)

@@ -15,11 +15,8 @@
 
 void tl_page_textlog_head(struct tl_buf *out, const char *title)
 {
-    tl_buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"UTF-8\">\n"
-                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                     "<title>");
-    tl_html_text_cstr(out, title);
-    tl_buf_adds(out, "</title>\n<style>\n");
+    tl_page_head(out, title);
+    tl_buf_adds(out, "<style>\n");
     tl_buf_adds(out, tl_asset_textlog_css);
     tl_buf_adds(out, "</style>\n</head>\n<body>\n<p class='nav'><a href=\"index.html\">"
                      "&larr; Diagnosis and compile ids</a> <span id='filter'></span></p>\n"
@@ -56,11 +53,12 @@ void tl_page_textlog_tail(struct tl_buf *out)
 int tl_page_textlog_index(const struct tl_page_sink *sink, const struct tl_textlog_index *p)
 {
     struct tl_buf *out = sink->buf;
-    tl_buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"UTF-8\">\n"
-                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                     "<title>tlparse: ");
-    tl_html_text_cstr(out, p->name);
-    tl_buf_adds(out, "</title>\n<style>\n");
+    struct tl_buf title = TL_BUF_INIT;
+    tl_buf_adds(&title, "tlparse: ");
+    tl_buf_adds(&title, p->name);
+    tl_page_head(out, title.buf);
+    tl_buf_release(&title);
+    tl_buf_adds(out, "<style>\n");
     tl_buf_adds(out, tl_asset_style_css);
     tl_buf_adds(out, tl_asset_textlog_css);
     tl_buf_adds(out, "</style>\n</head>\n<body>\n");
@@ -101,6 +99,7 @@ int tl_page_textlog_index(const struct tl_page_sink *sink, const struct tl_textl
     }
     if (p->ncids)
         tl_buf_adds(out, "</table>\n");
+    tl_page_footer(out, p->info);
     tl_page_query_script(out);
     tl_buf_adds(out, "</body>\n</html>\n");
     return tl_page_flush(sink) ? -1 : 0;

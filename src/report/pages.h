@@ -19,6 +19,7 @@
 #include "model/metrics.h"
 #include "model/model.h"
 #include "model/provenance.h"
+#include "model/runinfo.h"
 #include "model/stack_trie.h"
 #include "model/strtab.h"
 
@@ -40,6 +41,43 @@ static inline int tl_page_flush(const struct tl_page_sink *s)
 {
     return s->flush ? s->flush(s->ctx) : 0;
 }
+
+/* ---- what every page shares (page_common.c) ---- */
+
+/**
+ * The start of a page: doctype, charset, viewport, <title> (title is escaped: it may hold
+ * text from the log) and the stylesheet every page shares (readable at phone width, dark
+ * with the system's dark mode). Leaves <head> open for the page's own style and scripts.
+ */
+void tl_page_head(struct tl_buf *out, const char *title);
+
+/** A title with a compile id: "Guards [0/1]" (display NULL: the prefix alone). */
+void tl_page_head_cid(struct tl_buf *out, const char *prefix, const char *display);
+
+/**
+ * The footer of an index: what made the report, "tlparse 0.4.3 (revision ...) · command:
+ * ... · input: NAME, SIZE bytes, modified YYYY-MM-DD HH:MM:SS UTC", each part present only
+ * when known; everything escaped. Nothing when info is NULL.
+ */
+void tl_page_footer(struct tl_buf *out, const struct tl_runinfo *info);
+
+/** Append a time (seconds since the epoch) in UTC: "2023-11-14 22:13:20 UTC", or with iso
+ * "2023-11-14T22:13:20Z". False (nothing appended) when it cannot be represented. */
+bool tl_page_utc(struct tl_buf *out, int64_t seconds, bool iso);
+
+/* ---- the overview at the top of a trace's index (page_overview.c) ---- */
+
+/* The most bars the overview's chart draws; beyond, the slowest (and it says so). */
+#define TL_OVERVIEW_MAX_BARS 30
+
+/**
+ * The overview: the compile ids by status, the total compile time, the cache hits and misses,
+ * the restarts and failures (nfailures rows of failures_and_restarts.html), and an inline SVG
+ * chart of the compile time of each compile id (at most max_bars, each linked to the compile
+ * id's listing). Reads the model's overview (model/overview.h); escapes all it shows.
+ */
+void tl_page_overview(struct tl_buf *out, const struct tl_model *m, uint64_t nfailures,
+                      size_t max_bars);
 
 /* ---- stacks (page_trie.c) ---- */
 
@@ -81,8 +119,17 @@ void tl_page_aot_bwd_metrics(struct tl_buf *out, const struct tl_aot_bwd_metrics
 
 /* ---- small pages (page_misc.c) ---- */
 
-/** dynamo_guards_N.html from a validated guard list (array of objects with "code"). */
+/** dynamo_guards_N.html from a validated guard list (array of objects with "code"),
+ * titled "Guards". */
 void tl_page_guards(struct tl_buf *out, const struct tl_json *guards);
+/** The same, titled with its compile id: "Guards [0/1]" (display NULL: "Guards"). */
+void tl_page_guards_of(struct tl_buf *out, const struct tl_json *guards, const char *display);
+
+/**
+ * inductor_output_code_*.html: the code highlighted (tl_pyhl_render) in a whole page titled
+ * "Output code [0/1]" (display NULL: "Output code"), dark with the system's dark mode.
+ */
+void tl_page_output_code(struct tl_buf *out, const char *src, size_t n, const char *display);
 /** Check a dynamo_guards payload; returns NULL or a reason. */
 const char *tl_guards_check(const struct tl_json *v);
 
@@ -115,6 +162,7 @@ struct tl_index_page {
     uint64_t nfailures;
     bool has_chromium;
     bool provenance;               /* list the provenance_tracking_<folder>.html pages (-i) */
+    bool collectives_parity;       /* link collectives_parity.json (a rank of a multi-rank run) */
     const struct tl_runinfo *info; /* the footer: what made the report; NULL: none */
 };
 
@@ -132,6 +180,7 @@ struct tl_export_index_page {
     const char *exported_program;   /* the first exported program's path, or NULL */
     const struct tl_diag *diag;     /* its Diagnosis section; NULL: none */
     const struct tl_strtab *strtab;
+    const struct tl_runinfo *info; /* the footer: what made the report; NULL: none */
 };
 
 /** The export report's index.html. */

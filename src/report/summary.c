@@ -6,6 +6,7 @@
 #include "base/config.h"
 #include "report/summary.h"
 #include "base/json_out.h"
+#include "report/pages.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -634,6 +635,34 @@ void tl_summary_json_ranks(struct tl_buf *out, const struct tl_ranks *r)
     tl_buf_addch(out, '\n');
 }
 
+/* "generated_by": what made the report (runinfo.h); unknown values are null. */
+static void j_generated_by(struct tl_jw *w, const struct tl_runinfo *info)
+{
+    tl_jw_key(w, "generated_by");
+    tl_jw_object(w);
+    tl_jw_kstr(w, "tool", "tlparse");
+    tl_jw_kstr(w, "version", info->version);
+    tl_jw_kstr(w, "revision", info->revision && info->revision[0] ? info->revision : NULL);
+    tl_jw_kstr(w, "command_line", info->command_line);
+    tl_jw_key(w, "input");
+    tl_jw_object(w);
+    tl_jw_kstr(w, "path", info->input);
+    tl_jw_key(w, "size");
+    if (info->has_stat)
+        tl_jw_u64(w, info->input_size);
+    else
+        tl_jw_null(w);
+    tl_jw_key(w, "mtime");
+    struct tl_buf when = TL_BUF_INIT;
+    if (info->has_stat && tl_page_utc(&when, info->input_mtime, true))
+        tl_jw_str(w, when.buf);
+    else
+        tl_jw_null(w);
+    tl_buf_release(&when);
+    tl_jw_end(w, '}');
+    tl_jw_end(w, '}');
+}
+
 void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
                      const struct tl_summary_source *src, bool pretty)
 {
@@ -646,6 +675,8 @@ void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
     tl_jw_kstr(&w, "path", src->path);
     tl_jw_kstr(&w, "kind", src->kind);
     tl_jw_end(&w, '}');
+    if (src->info)
+        j_generated_by(&w, src->info);
     tl_jw_ku64(&w, "compile_ids", d->compile_ids);
     tl_jw_key(&w, "findings");
     tl_jw_array(&w);

@@ -176,11 +176,38 @@ SCRIPT_END = re.compile(r"</script", AI)
 INJECTED_ATTRS = {"autofocus", "srcdoc", "formaction", "x", "src", "xlink:href", "action"}
 
 
+# tlparse's own inline SVG: the compile-time chart of the overview at the top of index.html
+# (src/report/page_overview.c), rows of <a href="#[0/0]"><title>..</title><rect/><text>..</text>
+# </a>. When it holds only those tags with those attributes it is left out of the scans (it
+# has an <svg> and x attributes, which the scans flag); anything else in it is scanned.
+OWN_CHART = re.compile(r"<svg class='chart' role='group' aria-label='Compile time per compile "
+                       r"id' height='\d+' xmlns='http://www\.w3\.org/2000/svg'>\n(.*?)</svg>", re.S)
+CHART_TAGS = {"a": {"href"}, "title": set(), "rect": {"class", "x", "y", "width", "height", "rx"},
+              "text": {"class", "x", "y", "text-anchor"}}
+
+
+def without_own_chart(html):
+    m = OWN_CHART.search(html)
+    if not m:
+        return html
+    for t in TAG_RE.finditer(m.group(1)):
+        allowed = CHART_TAGS.get(t.group(1).lower())
+        if allowed is None:
+            return html
+        for a in ATTR_RE.finditer(t.group(2)):
+            an = a.group(1).lower()
+            av = re.sub(r"^[\"']|[\"']\Z", "", a.group(2)) if a.group(2) else ""
+            if an not in allowed or (an == "href" and not av.startswith("#")):
+                return html
+    return html[:m.start()] + " " * (m.end() - m.start()) + html[m.end():]
+
+
 def scan_html(rel, html):
     """Static scan of one page's HTML. Log text is always escaped ('<' never raw), so
     every raw tag is tlparse's own markup or a leak. Returns findings {page, rule, html,
     field}."""
     found = []
+    html = without_own_chart(html)
 
     def add(rule, start, end):
         found.append({"page": rel, "rule": rule, "html": html[start:end],
@@ -246,10 +273,24 @@ AUDIT_IN_PAGE = r"""function auditInPage(markerSrc) {
     const prev = el.previousSibling ? (el.previousSibling.textContent || '') : '';
     return { prev: prev.slice(-80), html: el.outerHTML.slice(0, 260) };
   };
+  // tlparse's own overview chart (see OWN_CHART): skipped when it holds only its own markup.
+  const CHART = { svg: ['class', 'role', 'aria-label', 'height', 'xmlns'], a: ['href'],
+    title: [], rect: ['class', 'x', 'y', 'width', 'height', 'rx'],
+    text: ['class', 'x', 'y', 'text-anchor'] };
+  const own = new Set();
+  for (const svg of document.querySelectorAll('section#overview > figure > svg.chart')) {
+    const els = [svg, ...svg.querySelectorAll('*')];
+    const fits = els.every((e) => CHART[e.localName] &&
+      [...e.attributes].every((at) => CHART[e.localName].includes(at.name) &&
+        (at.name !== 'href' || at.value.startsWith('#'))));
+    if (fits) for (const e of els) own.add(e);
+  }
   for (const sel of ['img', 'svg', 'iframe', 'frame', 'object', 'embed', 'math', 'video',
     'audio', 'form', 'input', 'textarea', 'button', 'link', 'meta[http-equiv]', '[autofocus]',
     '[srcdoc]', '[x]']) {
-    for (const el of document.querySelectorAll(sel)) out.push({ rule: `element ${sel}`, ...ctx(el) });
+    for (const el of document.querySelectorAll(sel)) {
+      if (!own.has(el)) out.push({ rule: `element ${sel}`, ...ctx(el) });
+    }
   }
   for (const s of document.querySelectorAll('script')) {
     if (MARK.test(s.textContent) || /__pwned/.test(s.textContent)) out.push({ rule: 'script with log text', ...ctx(s) });

@@ -635,18 +635,18 @@ static void test_target_is_file(void **state)
     struct tl_outdir o;
     struct tl_err err = {TL_ERR_NONE, ""};
     char want[600];
-    /* Without --overwrite: the ordinary "exists" refusal. */
+    /* Without --overwrite: refused, and said to be a file (not "Directory ... exists"). */
     assert_int_equal(tl_outdir_open(&o, path("afile"), false, &err), -1);
     assert_int_equal(err.code, TL_ERR_EXISTS);
     snprintf(want, sizeof(want),
-             "Directory %s already exists; pass --overwrite to replace it or use -o OUTDIR",
+             "%s exists and is not a folder; not replacing it (use -o OUTDIR to write the "
+             "report elsewhere)",
              path("afile"));
     assert_string_equal(err.msg, want);
     /* With --overwrite: refused too, the file is not replaced. */
     memset(&err, 0, sizeof(err));
     assert_int_equal(tl_outdir_open(&o, path("afile"), true, &err), -1);
     assert_int_equal(err.code, TL_ERR_EXISTS);
-    snprintf(want, sizeof(want), "%s exists and is not a folder; not replacing it", path("afile"));
     assert_string_equal(err.msg, want);
     expect_file("afile", "data");
     assert_int_equal(count_names("", ".afile.tlparse-"), 0);

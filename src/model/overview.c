@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The run at a glance (overview.h): per compile id, its metrics' status and time, fed by
+ * model.c; summed up at the end for the overview of index.html.
+ */
+#include "base/config.h"
+#include "model/overview.h"
+#include "base/xalloc.h"
+#include "model/model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(TL_CACHE_KINDS == 3 && TL_CACHE_RESULTS == 3, "tl_overview_summary.cache");
+
+void tl_overview_init(struct tl_overview *o, struct tl_arena *arena)
+{
+    tl_map_init(&o->cids, arena);
+    o->arena = arena;
+}
+
+void tl_overview_release(struct tl_overview *o)
+{
+    tl_map_release(&o->cids);
+}
+
+static struct tl_str key_bytes(const struct tl_dirkey *const *key)
+{
+    return tl_str_make((const char *)key, sizeof(*key));
+}
+
+void tl_overview_metrics(struct tl_overview *o, const struct tl_dirkey *key, uint8_t status,
+                         bool has_time, double seconds, const char *function)
+{
+    struct tl_map_entry *e = tl_map_upsert(&o->cids, key_bytes(&key), NULL);
+    if (!e->value)
+        e->value = tl_arena_calloc(o->arena, 1, sizeof(struct tl_overview_cid));
+    struct tl_overview_cid *c = e->value;
+    c->status |= status;
+    c->nmetrics++;
+    if (has_time && isfinite(seconds) && seconds >= 0) {
+        c->has_time = true;
+        c->time_s += seconds;
+    }
+    if (function)
+        c->function = function;
+}
+
+const struct tl_overview_cid *tl_overview_get(const struct tl_overview *o,
+                                              const struct tl_dirkey *key)
+{
+    return tl_map_get(&o->cids, key_bytes(&key));
+}
+
+enum tl_overview_status tl_overview_status_of(uint8_t status)
+{
+    /* The order of tl_page_status_class (spec §4.6). */
+    if (!(status & TL_CS_METRICS))
+        return TL_OV_MISSING;
+    if (status & TL_CS_FAIL)
+        return TL_OV_FAIL;
+    if (status & TL_CS_EMPTY)
+        return TL_OV_EMPTY;
+    if (status & TL_CS_RESTART)
+        return TL_OV_RESTART;
+    return TL_OV_OK;
+}
+
+static double time_of(const struct tl_overview_bar *b)
+{
+    return b->c && b->c->has_time ? b->c->time_s : -1;
+}
+
+struct ranked {
+    struct tl_overview_bar bar;
+    size_t order; /* position in the directory */
+};
+
+/* Slowest first; of equal times (and of those without one), the earlier first. */
+static int ranked_by_time(const void *x, const void *y)
+{
+    const struct ranked *a = x, *b = y;
+    double ta = time_of(&a->bar), tb = time_of(&b->bar);
+    if (ta != tb)
+        return ta > tb ? -1 : 1;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+static int ranked_by_order(const void *x, const void *y)
+{
+    const struct ranked *a = x, *b = y;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+void tl_overview_summarize(const struct tl_model *m, size_t max_bars, struct tl_overview_summary *s)
+{
+    memset(s, 0, sizeof(*s));
+    size_t nkeys = tl_map_len(&m->dir.keys);
+    struct ranked *all = tl_xcalloc(nkeys ? nkeys : 1, sizeof(*all));
+    size_t n = 0;
+    for (size_t i = 0; i < nkeys; i++) {
+        const struct tl_dirkey *k = tl_map_at(&m->dir.keys, i)->value;
+        if (k->unknown)
+            continue;
+        const struct tl_overview_cid *c = tl_overview_get(&m->overview, k);
+        enum tl_overview_status st = tl_overview_status_of(c ? c->status : 0);
+        s->count[st]++;
+        if (c && c->has_time) {
+            s->ntimed++;
+            s->total_s += c->time_s;
+            if (c->time_s > s->max_s)
+                s->max_s = c->time_s;
+        }
+        all[n++] = (struct ranked){{k, c, st}, i};
+    }
+    s->ncids = n;
+    if (n > max_bars) {
+        qsort(all, n, sizeof(*all), ranked_by_time);
+        for (size_t i = max_bars; i < n; i++) {
+            s->nomitted++;
+            if (time_of(&all[i].bar) > 0)
+                s->omitted_s += time_of(&all[i].bar);
+        }
+        n = max_bars;
+        qsort(all, n, sizeof(*all), ranked_by_order);
+    }
+    s->bars = tl_xcalloc(n ? n : 1, sizeof(*s->bars));
+    for (size_t i = 0; i < n; i++)
+        s->bars[i] = all[i].bar;
+    s->nbars = n;
+    free(all);
+    for (size_t i = 0; i < tl_model_ncompiles(m); i++) {
+        const struct tl_compile *c = tl_model_compile_at(m, i);
+        for (int k = 0; k < TL_CACHE_KINDS; k++)
+            for (int r = 0; r < TL_CACHE_RESULTS; r++)
+                s->cache[k][r] += c->cache[k][r];
+    }
+}
+
+void tl_overview_summary_release(struct tl_overview_summary *s)
+{
+    free(s->bars);
+    s->bars = NULL;
+    s->nbars = 0;
+}

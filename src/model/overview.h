@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The run at a glance, for the overview at the top of index.html: per compile id as the index
+ * lists it (its compile-directory key, attempts apart), the status and the compile time of its
+ * own compilation_metrics records; at the end, the counts by status, the total time, the
+ * cache hits and misses, and which compile ids a chart of bounded size draws. A few numbers
+ * per compile id, nothing per artifact. Depends on base and the directory; model.c feeds it.
+ */
+#ifndef TL_OVERVIEW_H
+#define TL_OVERVIEW_H
+
+#include "base/config.h"
+#include "base/arena.h"
+#include "base/map.h"
+#include "model/directory.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tl_model;
+
+/* What the compilation_metrics records of one compile id said. */
+struct tl_overview_cid {
+    double time_s;        /* entire_frame_compile_time_s, summed over its records */
+    const char *function; /* co_name of its last record that had one (interned), or NULL */
+    uint32_t nmetrics;    /* its compilation_metrics records */
+    uint8_t status;       /* TL_CS_* bits (model.h) of its records, or'ed */
+    bool has_time;        /* some record gave a (finite, non-negative) time */
+};
+
+struct tl_overview {
+    struct tl_map cids; /* struct tl_dirkey * (its bytes) -> struct tl_overview_cid */
+    struct tl_arena *arena;
+};
+
+void tl_overview_init(struct tl_overview *o, struct tl_arena *arena);
+void tl_overview_release(struct tl_overview *o);
+
+/**
+ * A compilation_metrics record of the compile id listed under key: or its status bits in,
+ * add its time (has_time false: none given), keep its function (NULL: none; borrowed, must
+ * live as long as the run).
+ */
+void tl_overview_metrics(struct tl_overview *o, const struct tl_dirkey *key, uint8_t status,
+                         bool has_time, double seconds, const char *function);
+/** What the records of the compile id listed under key said, or NULL (no metrics). */
+const struct tl_overview_cid *tl_overview_get(const struct tl_overview *o,
+                                              const struct tl_dirkey *key);
+
+/* How the index colours a compile id (spec core.md §4.6), in the order its legend gives. */
+enum tl_overview_status {
+    TL_OV_OK,      /* status-ok */
+    TL_OV_RESTART, /* status-break: restarted (a graph break) */
+    TL_OV_EMPTY,   /* status-empty: no graph ops */
+    TL_OV_FAIL,    /* status-error */
+    TL_OV_MISSING, /* status-missing: no compilation_metrics */
+    TL_OV__COUNT,
+};
+
+/** The colour of a compile id with these TL_CS_* bits (0: no metrics). */
+enum tl_overview_status tl_overview_status_of(uint8_t status);
+
+/* A compile id the chart draws. */
+struct tl_overview_bar {
+    const struct tl_dirkey *key;     /* its display and anchor */
+    const struct tl_overview_cid *c; /* NULL: no metrics (no time) */
+    enum tl_overview_status status;
+};
+
+/* The overview of a run. */
+struct tl_overview_summary {
+    size_t ncids;                 /* compile ids of the index (the "unknown" key left out) */
+    size_t count[TL_OV__COUNT];   /* of them, by colour */
+    size_t ntimed;                /* of them, with a compile time */
+    double total_s, max_s;        /* their times: the sum, the largest */
+    uint64_t cache[3][3];         /* [fx_graph, aotautograd, other][hit, miss, bypass] */
+    struct tl_overview_bar *bars; /* in log order; malloc'd */
+    size_t nbars;
+    size_t nomitted;  /* compile ids not drawn (more than the chart's bars) */
+    double omitted_s; /* their time */
+};
+
+/**
+ * Sum up the run: every compile id of the model's directory, and the chart's bars: all of
+ * them when there are at most max_bars, else the max_bars slowest (those without a time
+ * last), in log order either way. Caller releases s with tl_overview_summary_release.
+ */
+void tl_overview_summarize(const struct tl_model *m, size_t max_bars,
+                           struct tl_overview_summary *s);
+void tl_overview_summary_release(struct tl_overview_summary *s);
+
+#endif

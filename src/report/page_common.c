@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What every page shares: the start of its head (title, viewport, the shared stylesheet with
+ * its dark mode) and the footer of the indexes, which says what made the report.
+ */
+#include "base/config.h"
+#include "report/pages.h"
+#include "report/assets.h"
+#include "report/html.h"
+
+#include <string.h>
+#include <time.h>
+
+void tl_page_head(struct tl_buf *out, const char *title)
+{
+    tl_buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"UTF-8\">\n"
+                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                     "<title>");
+    tl_html_text_cstr(out, title);
+    tl_buf_adds(out, "</title>\n<style>\n");
+    tl_buf_adds(out, tl_asset_base_css);
+    tl_buf_adds(out, "</style>\n");
+}
+
+void tl_page_head_cid(struct tl_buf *out, const char *prefix, const char *display)
+{
+    struct tl_buf t = TL_BUF_INIT;
+    tl_buf_adds(&t, prefix);
+    if (display) {
+        tl_buf_addch(&t, ' ');
+        tl_buf_adds(&t, display);
+    }
+    tl_page_head(out, t.buf);
+    tl_buf_release(&t);
+}
+
+bool tl_page_utc(struct tl_buf *out, int64_t seconds, bool iso)
+{
+    time_t t = (time_t)seconds;
+    struct tm tm;
+    if ((int64_t)t != seconds || !gmtime_r(&t, &tm))
+        return false;
+    char s[64];
+    size_t n = strftime(s, sizeof(s), iso ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%d %H:%M:%S UTC", &tm);
+    if (!n)
+        return false;
+    tl_buf_add(out, s, n);
+    return true;
+}
+
+void tl_page_footer(struct tl_buf *out, const struct tl_runinfo *info)
+{
+    if (!info)
+        return;
+    tl_buf_adds(out, "<footer class='runinfo'>\n<p>tlparse ");
+    tl_html_text_cstr(out, info->version ? info->version : "");
+    if (info->revision && info->revision[0]) {
+        tl_buf_adds(out, " (revision <code>");
+        tl_html_text_cstr(out, info->revision);
+        tl_buf_adds(out, "</code>)");
+    }
+    if (info->command_line) {
+        tl_buf_adds(out, " · command: <code class='cmd'>");
+        tl_html_text_cstr(out, info->command_line);
+        tl_buf_adds(out, "</code>");
+    }
+    if (info->input) {
+        tl_buf_adds(out, " · input: <code>");
+        tl_html_text_cstr(out, info->input);
+        tl_buf_adds(out, "</code>");
+        if (info->has_stat) {
+            tl_buf_addf(out, ", %llu bytes", (unsigned long long)info->input_size);
+            struct tl_buf when = TL_BUF_INIT;
+            if (tl_page_utc(&when, info->input_mtime, false)) {
+                tl_buf_adds(out, ", modified ");
+                tl_buf_add(out, when.buf, when.len);
+            }
+            tl_buf_release(&when);
+        }
+    }
+    tl_buf_adds(out, "</p>\n</footer>\n");
+}
