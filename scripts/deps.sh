@@ -17,11 +17,11 @@ check)
     # tests/install.sh: make install, pkg-config and a C program against libtlparse, the
     # man page's lint, the completions, the .debs (built, installed into a throwaway root
     # with dpkg) and the wheel (in a fresh venv).
-    want="$want binutils man-db groff-base zsh debhelper dpkg-dev fakeroot python3-venv"
+    want="$want binutils man-db groff-base zsh build-essential debhelper dpkg-dev fakeroot python3-venv"
     ;;
 bench) want="$want python3 time valgrind hyperfine" ;;
 fuzz) want="$want clang libclang-rt-14-dev" ;;
-deb) want="$want debhelper dpkg-dev fakeroot" ;;
+deb) want="$want build-essential debhelper dpkg-dev fakeroot" ;; # dpkg-checkbuilddeps wants build-essential
 wheel) want="$want python3 binutils" ;;
 *) echo "usage: $0 build|check|bench|fuzz|deb|wheel" >&2; exit 2 ;;
 esac
