@@ -10,8 +10,6 @@
 #include "base/config.h"
 #include "run.h"
 #include "base/xalloc.h"
-#include "input/locate.h"
-#include "input/torchlogs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -245,23 +243,17 @@ int tl_each_entry(const struct tl_options *opt, int (*fn)(void *ctx, const struc
         tl_error_code(&err, TL_ERR_USAGE, "tl_each_entry wants a log and a callback");
         return tl_report_error(opt, &err);
     }
+    struct tl_messages msg = {.opt = opt};
     struct tl_reader *reader;
-    char *path = NULL;
-    if (opt->mem_input) {
-        reader = tl_reader_open_mem(opt->mem_input, opt->mem_len);
-    } else {
-        long others;
-        if (tl_input_locate(opt->path, opt->latest, &path, &others, &err) < 0 ||
-            tl_reader_open(&reader, path, &err) < 0) {
-            free(path);
-            return tl_report_error(opt, &err);
-        }
+    char *path;
+    if (tl_open_log(opt, &msg, &path, &reader, &err) < 0) {
+        free(path);
+        return tl_report_error(opt, &err);
     }
     const char *name = path ? path : "<memory>";
-    const char *p;
-    size_t n;
-    int rc = tl_reader_peek(reader, 256 * 1024, &p, &n, &err);
-    if (rc == 0 && tl_tlog_detect(p, n))
+    bool text;
+    int rc = tl_log_is_text(reader, &text, &err);
+    if (rc == 0 && text)
         rc = tl_error_code(&err, TL_ERR_USAGE,
                            "%s is TORCH_LOGS text, not a TORCH_TRACE log: it has no entries", name);
     if (rc < 0) {

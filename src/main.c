@@ -7,6 +7,7 @@
  */
 #include "base/config.h"
 #include "tlparse/tlparse.h"
+#include "input/rankfiles.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -185,11 +186,9 @@ static int spawn(const char *const argv[], bool wait)
             if (fork() != 0)
                 _exit(0);
         }
+        /* Quiet, unless it is a terminal browser waited for at the terminal. */
         int devnull = open("/dev/null", O_WRONLY);
-        if (devnull >= 0 && wait && !isatty(1)) {
-            dup2(devnull, 1);
-            dup2(devnull, 2);
-        } else if (devnull >= 0 && !wait) {
+        if (devnull >= 0 && (!wait || !isatty(1))) {
             dup2(devnull, 1);
             dup2(devnull, 2);
         }
@@ -237,7 +236,7 @@ static void open_browser(const char *path)
 
 /* ---- --run ---------------------------------------------------------------------------------- */
 
-/* The rank logs TORCH_TRACE wrote into dir (dedicated_log_torch_trace_rank_N_*.log), and
+/* The rank logs TORCH_TRACE wrote into dir (named as --all-ranks-html takes them), and
  * whether it wrote any file at all. */
 static size_t rank_logs(const char *dir, bool *any)
 {
@@ -251,7 +250,7 @@ static size_t rank_logs(const char *dir, bool *any)
         if (e->d_name[0] == '.')
             continue;
         *any = true;
-        n += !strncmp(e->d_name, "dedicated_log_torch_trace_rank_", 31);
+        n += tl_rank_of_name(e->d_name) >= 0;
     }
     closedir(d);
     return n;

@@ -80,9 +80,8 @@ static int check_modes(const struct tl_options *opt, struct tl_err *err)
     return 0;
 }
 
-/* The log to read, opened: opt->path (a folder gives its newest log), or opt->mem_input. */
-static int open_log(const struct tl_options *opt, struct tl_messages *msg, char **path,
-                    struct tl_reader **reader, struct tl_err *err)
+int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **path,
+                struct tl_reader **reader, struct tl_err *err)
 {
     *path = NULL;
     if (opt->mem_input) {
@@ -99,20 +98,29 @@ static int open_log(const struct tl_options *opt, struct tl_messages *msg, char 
     return tl_reader_open(reader, *path, err);
 }
 
+int tl_log_is_text(struct tl_reader *reader, bool *text, struct tl_err *err)
+{
+    const char *p;
+    size_t n;
+    if (tl_reader_peek(reader, 256 * 1024, &p, &n, err) < 0)
+        return -1;
+    *text = tl_tlog_detect(p, n);
+    return 0;
+}
+
 /* One log into out (NULL: a summary): a structured trace, or TORCH_LOGS text, told apart by
  * its first 256 KiB. */
 static int run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
                    struct tl_outdir *out, struct tl_log_summary *sum, struct tl_err *err)
 {
     const char *name = path ? path : "<memory>";
-    const char *p;
-    size_t n;
-    if (tl_reader_peek(reader, 256 * 1024, &p, &n, err) < 0) {
+    bool text;
+    if (tl_log_is_text(reader, &text, err) < 0) {
         memset(sum, 0, sizeof(*sum));
         tl_reader_free(reader);
         return -1;
     }
-    if (tl_tlog_detect(p, n))
+    if (text)
         return tl_textlog_run(opt, reader, name, out, sum, err);
     struct tl_log_job job = {.opt = opt, .reader = reader, .path = path, .name = name, .out = out};
     return tl_log_run(&job, sum, err);
@@ -180,7 +188,7 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
         return tl_ranks_run(opt, res);
     if (opt->rank_only)
         return tl_rank_only_run(opt, res);
-    if (open_log(opt, &msg, &path, &reader, &err) < 0) {
+    if (tl_open_log(opt, &msg, &path, &reader, &err) < 0) {
         free(path);
         return tl_report_error(opt, &err);
     }

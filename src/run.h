@@ -188,6 +188,14 @@ int tl_log_run(const struct tl_log_job *job, struct tl_log_summary *sum, struct 
 int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const char *name,
                    struct tl_outdir *out, struct tl_log_summary *sum, struct tl_err *err);
 
+/** The log to read, opened: opt->path (a folder gives its newest log, and msg says which;
+ * "-" is standard input) or opt->mem_input. *path: the file read (malloc'd), NULL for a
+ * buffer. */
+int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **path,
+                struct tl_reader **reader, struct tl_err *err);
+/** Whether the log is TORCH_LOGS text rather than a trace, told by its first 256 KiB. */
+int tl_log_is_text(struct tl_reader *reader, bool *text, struct tl_err *err);
+
 /** What made a report of the log at path (NULL: a buffer) named name: the version, the
  * revision, opt->command_line, and the file's size and modification time. */
 void tl_runinfo_fill(struct tl_runinfo *ri, const struct tl_options *opt, const char *path,

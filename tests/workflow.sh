@@ -51,7 +51,6 @@ printf 'V1121 10:00:00.000000 1 torch/x.py:1] {"dynamo_start": {"stack": []}, "f
 run 0 --summary --fail-on any clean.log
 same err.txt ""
 # TORCH_LOGS text: the same counts
-ls "$here"/../../shared/corpus/torch_logs/*.txt >/dev/null 2>&1 || true
 printf '%s\n' "V1121 10:00:00.000123 7 torch/_dynamo/guards.py:2] [0/1] [__recompiles] Recompiling function forward in /m.py:15" \
     "    triggered by the following guard failure(s):" \
     "    - 0/0: tensor 'x' size mismatch at index 0. expected 8, actual 4" >recompiles.txt

@@ -38,12 +38,16 @@ struct tl_artifact {
     uint8_t is_link; /* url is a link from the log, not a file of the report */
 };
 
+struct tl_overview_cid;
+
 struct tl_dirkey {
     bool unknown; /* the "unknown" key (absent compile id) */
     struct tl_compile_id id;
     const char *display; /* "[0/0]" or "(unknown)" */
     struct tl_artifact *first, *last;
     size_t n;
+    struct tl_overview_cid *overview; /* what its own metrics records said (overview.h);
+                                         NULL: none */
 };
 
 struct tl_directory {

@@ -23,7 +23,6 @@ void tl_model_init(struct tl_model *m, struct tl_arena *arena)
     tl_trie_init(&m->unknown_trie, arena);
     tl_map_init(&m->compiles, arena);
     tl_map_init(&m->strings, arena);
-    tl_overview_init(&m->overview, arena);
 }
 
 void tl_model_release(struct tl_model *m)
@@ -34,7 +33,6 @@ void tl_model_release(struct tl_model *m)
     }
     tl_map_release(&m->compiles);
     tl_map_release(&m->strings);
-    tl_overview_release(&m->overview);
     tl_trie_release(&m->trie);
     tl_trie_release(&m->unknown_trie);
     tl_directory_release(&m->dir);
@@ -181,7 +179,7 @@ static void apply_metrics(struct tl_model *m, const struct tl_record *r)
         c->co_name = tl_model_intern(m, x->co_name);
     /* The overview counts the compile id as logged (attempts apart), as the index lists it. */
     if (r->cid_ok && r->key)
-        tl_overview_metrics(&m->overview, r->key, status, x->entire_frame_compile_time_s.has,
+        tl_overview_metrics(m->arena, r->key, status, x->entire_frame_compile_time_s.has,
                             x->entire_frame_compile_time_s.v, x->co_name.p ? c->co_name : NULL);
     if (x->co_filename.p)
         c->co_filename = tl_model_intern(m, x->co_filename);

@@ -10,8 +10,8 @@
  *   - per compile id, the facts of its records (struct tl_compile): status, its
  *     compilation_metrics (times, failure, restart reasons, graph sizes), its shape
  *     specializations and guards, its cache hits and misses;
- *   - per compile id as the index lists it, the status and time of its own metrics records
- *     (the overview at the top of index.html).
+ *   - per compile id as the index lists it, the status and time of its own metrics records,
+ *     on its directory key (the overview at the top of index.html).
  * The driver calls tl_model_apply() once per record, after the consumers have seen it (so a
  * consumer sees the model as it was before the record, plus the record). It knows no page and
  * no file. Strings live in the run arena given at init.
@@ -112,7 +112,6 @@ struct tl_model {
     struct tl_trie unknown_trie; /* top-level stacks of entries */
     struct tl_map compiles;      /* tl_cid_key -> struct tl_compile */
     struct tl_map strings;       /* interned strings of the facts */
-    struct tl_overview overview; /* per compile id as listed: status and time (overview.h) */
 };
 
 void tl_model_init(struct tl_model *m, struct tl_arena *arena);

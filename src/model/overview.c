@@ -14,29 +14,12 @@
 
 _Static_assert(TL_CACHE_KINDS == 3 && TL_CACHE_RESULTS == 3, "tl_overview_summary.cache");
 
-void tl_overview_init(struct tl_overview *o, struct tl_arena *arena)
-{
-    tl_map_init(&o->cids, arena);
-    o->arena = arena;
-}
-
-void tl_overview_release(struct tl_overview *o)
-{
-    tl_map_release(&o->cids);
-}
-
-static struct tl_str key_bytes(const struct tl_dirkey *const *key)
-{
-    return tl_str_make((const char *)key, sizeof(*key));
-}
-
-void tl_overview_metrics(struct tl_overview *o, const struct tl_dirkey *key, uint8_t status,
+void tl_overview_metrics(struct tl_arena *arena, struct tl_dirkey *key, uint8_t status,
                          bool has_time, double seconds, const char *function)
 {
-    struct tl_map_entry *e = tl_map_upsert(&o->cids, key_bytes(&key), NULL);
-    if (!e->value)
-        e->value = tl_arena_calloc(o->arena, 1, sizeof(struct tl_overview_cid));
-    struct tl_overview_cid *c = e->value;
+    if (!key->overview)
+        key->overview = tl_arena_calloc(arena, 1, sizeof(struct tl_overview_cid));
+    struct tl_overview_cid *c = key->overview;
     c->status |= status;
     c->nmetrics++;
     if (has_time && isfinite(seconds) && seconds >= 0) {
@@ -47,15 +30,14 @@ void tl_overview_metrics(struct tl_overview *o, const struct tl_dirkey *key, uin
         c->function = function;
 }
 
-const struct tl_overview_cid *tl_overview_get(const struct tl_overview *o,
-                                              const struct tl_dirkey *key)
+const struct tl_overview_cid *tl_overview_get(const struct tl_dirkey *key)
 {
-    return tl_map_get(&o->cids, key_bytes(&key));
+    return key->overview;
 }
 
 enum tl_overview_status tl_overview_status_of(uint8_t status)
 {
-    /* The order of tl_page_status_class (spec §4.6). */
+    /* The precedence of spec §4.6; the stack trie's colours use it too. */
     if (!(status & TL_CS_METRICS))
         return TL_OV_MISSING;
     if (status & TL_CS_FAIL)
@@ -103,7 +85,7 @@ void tl_overview_summarize(const struct tl_model *m, size_t max_bars, struct tl_
         const struct tl_dirkey *k = tl_map_at(&m->dir.keys, i)->value;
         if (k->unknown)
             continue;
-        const struct tl_overview_cid *c = tl_overview_get(&m->overview, k);
+        const struct tl_overview_cid *c = tl_overview_get(k);
         enum tl_overview_status st = tl_overview_status_of(c ? c->status : 0);
         s->count[st]++;
         if (c && c->has_time) {

@@ -4,14 +4,14 @@
  * lists it (its compile-directory key, attempts apart), the status and the compile time of its
  * own compilation_metrics records; at the end, the counts by status, the total time, the
  * cache hits and misses, and which compile ids a chart of bounded size draws. A few numbers
- * per compile id, nothing per artifact. Depends on base and the directory; model.c feeds it.
+ * per compile id, kept on its directory key; nothing per artifact. Depends on base and the
+ * directory; model.c feeds it.
  */
 #ifndef TL_OVERVIEW_H
 #define TL_OVERVIEW_H
 
 #include "base/config.h"
 #include "base/arena.h"
-#include "base/map.h"
 #include "model/directory.h"
 
 #include <stdbool.h>
@@ -29,24 +29,15 @@ struct tl_overview_cid {
     bool has_time;        /* some record gave a (finite, non-negative) time */
 };
 
-struct tl_overview {
-    struct tl_map cids; /* struct tl_dirkey * (its bytes) -> struct tl_overview_cid */
-    struct tl_arena *arena;
-};
-
-void tl_overview_init(struct tl_overview *o, struct tl_arena *arena);
-void tl_overview_release(struct tl_overview *o);
-
 /**
- * A compilation_metrics record of the compile id listed under key: or its status bits in,
- * add its time (has_time false: none given), keep its function (NULL: none; borrowed, must
- * live as long as the run).
+ * A compilation_metrics record of the compile id listed under key (kept in key->overview,
+ * allocated in arena): or its status bits in, add its time (has_time false: none given), keep
+ * its function (NULL: none; borrowed, must live as long as the run).
  */
-void tl_overview_metrics(struct tl_overview *o, const struct tl_dirkey *key, uint8_t status,
+void tl_overview_metrics(struct tl_arena *arena, struct tl_dirkey *key, uint8_t status,
                          bool has_time, double seconds, const char *function);
 /** What the records of the compile id listed under key said, or NULL (no metrics). */
-const struct tl_overview_cid *tl_overview_get(const struct tl_overview *o,
-                                              const struct tl_dirkey *key);
+const struct tl_overview_cid *tl_overview_get(const struct tl_dirkey *key);
 
 /* How the index colours a compile id (spec core.md §4.6), in the order its legend gives. */
 enum tl_overview_status {

@@ -19,12 +19,6 @@
 #define CHAR_W 7.3
 #define BAR_MAX_PCT 58 /* of the chart's width: what is left of a 390px screen after the labels */
 
-static const char *const status_class[TL_OV__COUNT] = {
-    [TL_OV_OK] = "status-ok",           [TL_OV_RESTART] = "status-break",
-    [TL_OV_EMPTY] = "status-empty",     [TL_OV_FAIL] = "status-error",
-    [TL_OV_MISSING] = "status-missing",
-};
-
 static const char *const status_words[TL_OV__COUNT] = {
     [TL_OV_OK] = "ok",
     [TL_OV_RESTART] = "restarted (graph break)",
@@ -65,7 +59,7 @@ static void counts(struct tl_buf *out, const struct tl_overview_summary *s, uint
             if (!s->count[i])
                 continue;
             tl_buf_adds(out, " <span class='chip ");
-            tl_buf_adds(out, status_class[i]);
+            tl_buf_adds(out, tl_page_status_classes[i]);
             tl_buf_adds(out, "'>");
             tl_buf_addu(out, s->count[i]);
             tl_buf_addch(out, ' ');
@@ -178,7 +172,7 @@ static void bar(struct tl_buf *out, const struct tl_overview_bar *b, size_t row,
         double frac = max_s > 0 ? c->time_s / max_s : 0;
         unsigned bp = (unsigned)llround(frac * BAR_MAX_PCT * 100);
         tl_buf_addf(out, "<rect class='%s' x='%u' y='%u' height='%u' rx='2' ",
-                    status_class[b->status], col_w, y + (ROW_H - BAR_H) / 2, BAR_H);
+                    tl_page_status_classes[b->status], col_w, y + (ROW_H - BAR_H) / 2, BAR_H);
         if (bp)
             tl_buf_addf(out, "width='%u.%02u%%'/>", bp / 100, bp % 100);
         else

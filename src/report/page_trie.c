@@ -68,18 +68,15 @@ static void close_details(struct tl_buf *out)
     tl_buf_adds(out, "</ul></div></details>");
 }
 
+const char *const tl_page_status_classes[TL_OV__COUNT] = {
+    [TL_OV_OK] = "status-ok",           [TL_OV_RESTART] = "status-break",
+    [TL_OV_EMPTY] = "status-empty",     [TL_OV_FAIL] = "status-error",
+    [TL_OV_MISSING] = "status-missing",
+};
+
 const char *tl_page_status_class(const struct tl_compile *c)
 {
-    uint8_t bits = c ? c->status : 0;
-    if (!(bits & TL_CS_METRICS))
-        return "status-missing";
-    if (bits & TL_CS_FAIL)
-        return "status-error";
-    if (bits & TL_CS_EMPTY)
-        return "status-empty";
-    if (bits & TL_CS_RESTART)
-        return "status-break";
-    return "status-ok";
+    return tl_page_status_classes[tl_overview_status_of(c ? c->status : 0)];
 }
 
 static void render_terms(struct tl_buf *out, const struct tl_trie_node *n)

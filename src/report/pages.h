@@ -81,7 +81,9 @@ void tl_page_overview(struct tl_buf *out, const struct tl_model *m, uint64_t nfa
 
 /* ---- stacks (page_trie.c) ---- */
 
-/** CSS class of a compile id's status, "status-ok" ... (spec §4.6); NULL: "status-missing". */
+/** CSS class of each status colour: "status-ok" ... (spec §4.6). */
+extern const char *const tl_page_status_classes[TL_OV__COUNT];
+/** CSS class of a compile id's status (tl_overview_status_of); NULL: "status-missing". */
 const char *tl_page_status_class(const struct tl_compile *c);
 /** A trie as collapsed `<details>` with the caption; terminals: show the compile ids. */
 void tl_page_trie(struct tl_buf *out, const struct tl_trie *t, const char *caption,

@@ -54,7 +54,7 @@ static struct tl_dirkey *key(uint32_t frame, uint32_t fcid, uint32_t attempt)
 
 static void metrics(struct tl_dirkey *k, uint8_t status, double t, const char *fn)
 {
-    tl_overview_metrics(&model.overview, k, TL_CS_METRICS | status, true, t, fn);
+    tl_overview_metrics(&arena, k, TL_CS_METRICS | status, true, t, fn);
 }
 
 static void test_status_of(void **state)
@@ -89,14 +89,14 @@ static void test_summary(void **state)
     mc->cache[TL_CACHE_FX_GRAPH][TL_CACHE_MISS] = 3;
     mc->cache[TL_CACHE_AOTAUTOGRAD][TL_CACHE_BYPASS] = 1;
 
-    const struct tl_overview_cid *oa = tl_overview_get(&model.overview, a);
+    const struct tl_overview_cid *oa = tl_overview_get(a);
     assert_non_null(oa);
     assert_true(oa->has_time);
     assert_true(oa->time_s == 0.75);
     assert_string_equal(oa->function, "f");
     assert_int_equal(oa->nmetrics, 2);
-    assert_false(tl_overview_get(&model.overview, c)->has_time);
-    assert_null(tl_overview_get(&model.overview, e));
+    assert_false(tl_overview_get(c)->has_time);
+    assert_null(tl_overview_get(e));
 
     struct tl_overview_summary s;
     tl_overview_summarize(&model, 30, &s);
