@@ -107,7 +107,9 @@ tsan:
 	cp tests/fixtures/demo.log "$$tmp/ranks/dedicated_log_torch_trace_rank_3.log" && \
 	{ TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/tlparse --all-ranks-html "$$tmp/ranks" -j 2 \
 	    -o "$$tmp/mr" --no-browser 2>"$$tmp/err" || { echo "tsan: --all-ranks-html failed:"; cat "$$tmp/err"; exit 1; }; } && \
-	echo "tsan: 4 runs (one of 4 ranks at -j 2), no data race reported"
+	{ TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/tlparse diff tests/fixtures/demo.log "$$tmp/ids.log" \
+	    -o "$$tmp/diff" --no-browser 2>"$$tmp/err" || { echo "tsan: diff failed:"; cat "$$tmp/err"; exit 1; }; } && \
+	echo "tsan: 5 runs (one of 4 ranks at -j 2, one diff of two logs read at once), no data race reported"
 
 format:
 	@clang-format -i $(FORMAT_FILES)

@@ -15,6 +15,7 @@
 #                            bench/baseline.txt, and the diagnosis's share of them);
 #                            BENCH_UPDATE_BASELINE=1 rewrites that file
 #   BENCH_SUMMARY_SIZES="1024"  log sizes for the diagnosis-only rows (--json, no report)
+#   BENCH_DIFF_SIZES="1024"  log sizes for the `tlparse diff --json` rows (a log and a copy of it)
 #   BENCH_RANKS="8"          multi-rank rows: this many rank logs (0: none) of
 #   BENCH_RANK_MB=100        this many MiB each, parsed with --all-ranks-html at
 #   BENCH_RANK_JOBS="1 2"    these -j values (wall time and peak RSS, best of BENCH_RUNS)
@@ -240,6 +241,50 @@ for mb in ${BENCH_SUMMARY_SIZES:-1024}; do
         awk -v n="$name" -v b="$bytes" -v w="$bw" -v r="$brss" 'BEGIN {
             mib = 1048576; ww = (w > 0) ? w : 0.001
             printf "%-24s %8.1f %8.3f %8.1f %12.1f\n", n, b / mib, w, b / mib / ww, r / 1024 }'
+    done
+done
+
+# `tlparse diff --json A B`: both sides read at once (two threads), so two logs should take
+# about the time of one, not of two; memory is two diagnoses. B is a copy of A (another file,
+# so that each is read from its own pages), paired with a run of `--json A` in every round.
+echo
+echo "diff of two logs (diff --json A B, against --json A alone), best of $RUNS:"
+printf '%-24s %8s %10s %10s %8s %12s\n' binary size_MB diff_s one_s ratio peak_RSS_MB
+for mb in ${BENCH_DIFF_SIZES:-1024}; do
+    case $mb in '' | *[!0-9]*) die "BENCH_DIFF_SIZES must hold whole MiB numbers, got '$mb'" ;; esac
+    log="$OUT/big$mb.log"
+    make_log "$mb" "$log"
+    copy="$OUT/big$mb.copy.log"
+    [ -f "$copy" ] && [ "$(stat -c %s "$copy")" = "$(stat -c %s "$log")" ] || cp "$log" "$copy"
+    bytes=$(stat -c %s "$log")
+    for bin in $TLPARSE; do
+        bd= bo= brss=
+        for round in $(seq "$RUNS"); do
+            warm "$log"
+            warm "$copy"
+            t0=$(date +%s%N)
+            /usr/bin/time -v -o "$OUT/time.txt" "$bin" diff --json "$log" "$copy" >"$OUT/diff.json" \
+                2>"$OUT/tlparse.stderr" || die "$bin diff --json failed on $log"
+            t1=$(date +%s%N)
+            w=$(elapsed "$t0" "$t1")
+            if [ -z "$bd" ] || awk -v a="$w" -v b="$bd" 'BEGIN { exit !(a < b) }'; then
+                bd=$w
+                brss=$(time_field 'Maximum resident set size (kbytes)' "$OUT/time.txt")
+            fi
+            warm "$log"
+            t0=$(date +%s%N)
+            "$bin" "$log" --json >"$OUT/summary.json" 2>"$OUT/tlparse.stderr" ||
+                die "$bin --json failed on $log"
+            t1=$(date +%s%N)
+            w=$(elapsed "$t0" "$t1")
+            bo=$(best "$bo" "$w")
+        done
+        grep -q '"changes": 0,' "$OUT/diff.json" || die "$bin diff of $log with its copy found changes"
+        name=$bin
+        [ ${#name} -le 24 ] || name="...${name: -21}"
+        awk -v n="$name" -v b="$bytes" -v d="$bd" -v o="$bo" -v r="$brss" 'BEGIN {
+            oo = (o > 0) ? o : 0.001
+            printf "%-24s %8.1f %10.3f %10.3f %8.2f %12.1f\n", n, b / 1048576, d, o, d / oo, r / 1024 }'
     done
 done
 

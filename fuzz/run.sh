@@ -40,6 +40,7 @@ bin_of() {
 max_len_of() {
     case $1 in
     pipeline) echo 65536 ;;
+    diff) echo 16384 ;;
     reader | pyhl) echo 8192 ;;
     *) echo 4096 ;;
     esac

@@ -20,6 +20,7 @@
 #include "input/envelope.h"
 #include "report/summary.h"
 
+#include <md5.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,8 +30,11 @@
 struct pending {
     struct tl_str *guards; /* recompile_reasons, in the consumer's arena */
     size_t nguards;
-    bool metrics_seen;    /* its first metrics record came: it was counted */
-    bool break_artifacts; /* graph breaks came as artifacts with their locations */
+    bool metrics_seen;                /* its first metrics record came: it was counted */
+    bool break_artifacts;             /* graph breaks came as artifacts with their locations */
+    struct tl_diag_fact_loc *callers; /* its dynamo_start's user frames, in the arena */
+    size_t ncallers;
+    bool started; /* a dynamo_start was seen (the first attempt's counts) */
 };
 
 /* A graph break known from a restart reason, waiting for the frame that resumes after it:
@@ -254,6 +258,82 @@ static void limits_hit(struct diag_consumer *c, struct tl_diag *d)
     }
 }
 
+/* A dynamo_start: the user's frames that called the frame being compiled. Older PyTorch logs
+ * its own frames around them (convert_frame, nn.Module's __call__): those and Python's are
+ * left out, so that the same call gives the same callers whatever the version. */
+static void dynamo_start(struct diag_consumer *c, struct tl_log *log, const struct tl_record *r,
+                         const struct tl_json *v)
+{
+    if (!r->cid_ok)
+        return;
+    struct pending *p = pending_of(c, &r->cid);
+    if (p->started)
+        return;
+    p->started = true;
+    const struct tl_json *st = tl_env_get(v, "stack");
+    if (!st || st->type != TL_JSON_ARRAY)
+        return;
+    p->callers = tl_arena_alloc(&c->arena, (st->u.arr.n ? st->u.arr.n : 1) * sizeof(*p->callers));
+    for (size_t i = 0; i < st->u.arr.n; i++) {
+        struct tl_diag_fact_loc l = frame_at(log, &st->u.arr.items[i]);
+        if (framework_file(l.file) || !l.function.p)
+            continue;
+        l.file = keep(c, l.file);
+        l.function = keep(c, l.function);
+        l.code = TL_STR_NULL;
+        p->callers[p->ncallers++] = l;
+    }
+}
+
+/* The callers of a compilation, given its function: a stack that ends in the function itself
+ * (PyTorch logs it so from 2.5 on) is cut before it. */
+static void frame_callers(struct tl_diag *d, const struct tl_compile_id *cid, struct pending *p,
+                          const struct tl_diag_fact_loc *fn)
+{
+    if (!p->started)
+        return;
+    size_t n = p->ncallers;
+    if (n && fn->function.p && tl_str_eq(p->callers[n - 1].function, fn->function) && fn->file.p &&
+        tl_str_eq(p->callers[n - 1].file, fn->file))
+        n--;
+    tl_diag_frame_stack(d, cid, p->callers, n);
+}
+
+/*
+ * The hash of a graph's code for matching it across runs: its lines without the comments
+ * ("# File: model.py:25 in forward, code: ...", whose line numbers move when any line above
+ * does), blank lines or trailing spaces; 16 hex digits of their MD5 (libmd).
+ */
+static void graph_hash(struct tl_diag *d, const struct tl_record *r)
+{
+    if (!r->cid_ok || !r->payload.n)
+        return;
+    MD5_CTX ctx;
+    MD5Init(&ctx);
+    const char *p = r->payload.p, *end = p + r->payload.n;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        const char *q = p;
+        while (q < e && (*q == ' ' || *q == '\t'))
+            q++;
+        const char *t = e;
+        while (t > q && (t[-1] == ' ' || t[-1] == '\t' || t[-1] == '\r'))
+            t--;
+        if (t > q && *q != '#') {
+            MD5Update(&ctx, (const uint8_t *)p, (size_t)(t - p));
+            MD5Update(&ctx, (const uint8_t *)"\n", 1);
+        }
+        p = nl ? nl + 1 : end;
+    }
+    uint8_t digest[MD5_DIGEST_LENGTH];
+    MD5Final(digest, &ctx);
+    char hex[17];
+    for (int i = 0; i < 8; i++)
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+    tl_diag_graph_hash(d, &r->cid, tl_str_make(hex, 16));
+}
+
 /* A compilation_metrics record: the compilation, its time and graph, its recompile, its
  * restarts (graph breaks) and its failure. */
 static void metrics(struct diag_consumer *c, struct tl_log *log, const struct tl_record *r)
@@ -277,6 +357,7 @@ static void metrics(struct diag_consumer *c, struct tl_log *log, const struct tl
     if (m->graph_node_count.has)
         tl_diag_graph(d, cid, TL_STR_NULL, m->graph_node_count.v);
     struct pending *p = pending_of(c, cid);
+    frame_callers(d, cid, p, &fn);
     bool first = !p->metrics_seen;
     p->metrics_seen = true;
     if (first && (cid->has & TL_CID_FCID) && cid->fcid > 0) {
@@ -549,7 +630,8 @@ static void *diag_create(struct tl_log *log)
 static bool diag_wants_payload(void *self, const struct tl_record *r)
 {
     (void)self;
-    if (tl_record_has(r, TL_K_AOT_FORWARD_GRAPH) || tl_record_has(r, TL_K_AOT_JOINT_GRAPH))
+    if (tl_record_has(r, TL_K_AOT_FORWARD_GRAPH) || tl_record_has(r, TL_K_AOT_JOINT_GRAPH) ||
+        tl_record_has(r, TL_K_DYNAMO_OUTPUT_GRAPH))
         return true;
     return r->artifact_name.p && tl_str_eq_cstr(r->artifact_name, "recompile_reasons");
 }
@@ -582,6 +664,10 @@ static int diag_record(void *self, struct tl_log *log, struct tl_record *r, stru
     if ((v = r->env->key[TL_K_GUARD_ADDED_FAST]))
         shape_rec(log, r, v, false);
     export_recs(log, r);
+    if ((v = r->env->key[TL_K_DYNAMO_START]))
+        dynamo_start(c, log, r, v);
+    if (tl_record_has(r, TL_K_DYNAMO_OUTPUT_GRAPH))
+        graph_hash(d, r);
     if (tl_record_has(r, TL_K_AOT_FORWARD_GRAPH) || tl_record_has(r, TL_K_AOT_JOINT_GRAPH))
         forward_graph(c, r);
     return 0;

@@ -7,6 +7,7 @@
  */
 #include "base/config.h"
 #include "tlparse/tlparse.h"
+#include "main.h"
 #include "input/rankfiles.h"
 
 #include <dirent.h>
@@ -105,7 +106,8 @@ static const struct option_spec specs[] = {
 static void usage(FILE *f)
 {
     fputs("Usage: tlparse [OPTIONS] <PATH>\n"
-          "       tlparse [OPTIONS] --run -- CMD [ARGS...]\n\n"
+          "       tlparse [OPTIONS] --run -- CMD [ARGS...]\n"
+          "       tlparse diff [OPTIONS] <BEFORE> <AFTER>   (see tlparse diff --help)\n\n"
           "Turn a TORCH_TRACE structured log (or TORCH_LOGS text) into an HTML report, or\n"
           "say what is wrong with the compilation it records.\n\n"
           "Arguments:\n"
@@ -144,6 +146,16 @@ static void on_signal(int sig)
 {
     (void)sig;
     tl_interrupted = 1;
+}
+
+void tl_cli_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
 }
 
 /* What --fail-on can fail on. */
@@ -208,7 +220,7 @@ static int spawn(const char *const argv[], bool wait)
  * its last argument; a terminal browser is waited for), else with xdg-open when there is a
  * display (DISPLAY, WAYLAND_DISPLAY). Without either, nothing: a CI job or an ssh session.
  */
-static void open_browser(const char *path)
+void tl_cli_open_browser(const char *path)
 {
     bool display = set("DISPLAY") || set("WAYLAND_DISPLAY");
     int rc;
@@ -306,7 +318,7 @@ static int run_command(char **cmd, char *dir, size_t dirlen)
 
 /* The command as a shell would take it back: "tlparse" and each argument, single-quoted when
  * it holds anything but [A-Za-z0-9_@%+=:,./-]. For the report's footer. */
-static char *command_line(int argc, char **argv)
+char *tl_cli_command_line(int argc, char **argv)
 {
     size_t cap = 16;
     for (int i = 1; i < argc; i++)
@@ -612,6 +624,12 @@ static int parse_args(struct cli *c, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "diff")) {
+        char *cmdline = tl_cli_command_line(argc, argv);
+        int rc = tl_cli_diff(argc - 1, argv + 1, cmdline);
+        free(cmdline);
+        return rc;
+    }
     struct cli c;
     memset(&c, 0, sizeof(c));
     c.progress = -1;
@@ -628,7 +646,7 @@ int main(int argc, char **argv)
     opt->no_threads = getenv("TLPARSE_NO_THREADS") != NULL;
     const char *term = getenv("TERM");
     opt->color = isatty(1) && !getenv("NO_COLOR") && !(term && !strcmp(term, "dumb"));
-    char *cmdline = command_line(argc, argv);
+    char *cmdline = tl_cli_command_line(argc, argv);
     opt->command_line = cmdline;
 
     int run_status = 0;
@@ -650,12 +668,7 @@ int main(int argc, char **argv)
         opt->all_ranks_html = ranks > 1 && !opt->summary;
     }
 
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    tl_cli_catch_signals();
 
     struct tl_result res;
     rc = tl_run(opt, &res);
@@ -674,6 +687,6 @@ int main(int argc, char **argv)
     if (rc == TL_EXIT_OK && c.fail_on && res.has_counts)
         rc = fail_on(c.fail_on, &res.counts);
     if (written && !c.no_browser)
-        open_browser(res.index_path);
+        tl_cli_open_browser(res.index_path);
     return run_status > 0 ? run_status : rc;
 }

@@ -108,10 +108,8 @@ int tl_log_is_text(struct tl_reader *reader, bool *text, struct tl_err *err)
     return 0;
 }
 
-/* One log into out (NULL: a summary): a structured trace, or TORCH_LOGS text, told apart by
- * its first 256 KiB. */
-static int run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
-                   struct tl_outdir *out, struct tl_log_summary *sum, struct tl_err *err)
+int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
+               struct tl_outdir *out, struct tl_log_summary *sum, struct tl_err *err)
 {
     const char *name = path ? path : "<memory>";
     bool text;
@@ -161,7 +159,7 @@ static int summary_only(const struct tl_options *opt, struct tl_reader *reader, 
 {
     struct tl_err err = {TL_ERR_NONE, ""};
     struct tl_log_summary sum;
-    int rc = run_log(opt, reader, path, NULL, &sum, &err);
+    int rc = tl_run_log(opt, reader, path, NULL, &sum, &err);
     free(path);
     res->bytes_in = sum.bytes_in;
     res->lines = sum.lines;
@@ -208,7 +206,7 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
                "%s: %s",
                out.nleftovers, out.nleftovers == 1 ? "" : "s", o.out_dir, out.leftovers.buf);
     struct tl_log_summary sum;
-    int rc = run_log(&o, reader, path, &out, &sum, &err);
+    int rc = tl_run_log(&o, reader, path, &out, &sum, &err);
     res->bytes_in = sum.bytes_in;
     res->lines = sum.lines;
     res->has_counts = rc == 0;

@@ -195,6 +195,13 @@ int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **pa
                 struct tl_reader **reader, struct tl_err *err);
 /** Whether the log is TORCH_LOGS text rather than a trace, told by its first 256 KiB. */
 int tl_log_is_text(struct tl_reader *reader, bool *text, struct tl_err *err);
+/**
+ * One log into out (NULL: no folder, the diagnosis in sum->summary as opt->summary says): a
+ * structured trace or TORCH_LOGS text, told apart by its first 256 KiB. Takes the reader (it
+ * is freed). The folder is neither committed nor aborted.
+ */
+int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
+               struct tl_outdir *out, struct tl_log_summary *sum, struct tl_err *err);
 
 /** What made a report of the log at path (NULL: a buffer) named name: the version, the
  * revision, opt->command_line, and the file's size and modification time. */

@@ -63,6 +63,75 @@ run 2 "$demo" -o
 has err.txt "tlparse: error: a value is required for -o <OUT>"
 run 2 "$demo" "$demo"
 has err.txt "unexpected argument"
+
+# --- tlparse diff: its arguments, exit codes and messages (tests/diff_check.py checks what
+# it finds, its outputs and --fail-on)
+run 0 --help
+has out.txt "tlparse diff [OPTIONS] <BEFORE> <AFTER>   (see tlparse diff --help)"
+for h in --help -h; do
+    run 0 diff "$h"
+    has out.txt "Usage: tlparse diff [OPTIONS] <BEFORE> <AFTER>"
+    for o in "-o <OUT>" --overwrite --summary --json "--fail-on <KINDS>" --no-browser "-h, --help"; do
+        has out.txt "  $o"
+    done
+    has out.txt "new-failures,"
+    has out.txt "slower:PCT"
+    same err.txt ""
+done
+# diff_usage WANT ARGS...: `tlparse diff ARGS` is a usage error: exit 2, WANT and the usage
+diff_usage() {
+    local want=$1
+    shift
+    run 2 diff "$@"
+    same out.txt ""
+    has err.txt "tlparse: error: $want"
+    has err.txt "Usage: tlparse diff [OPTIONS] <BEFORE> <AFTER>"
+    has err.txt "For more information, try 'tlparse diff --help'."
+}
+diff_usage "the following required arguments were not provided: <BEFORE> <AFTER>"
+diff_usage "the following required arguments were not provided: <AFTER>" "$demo"
+diff_usage "unexpected argument c" a b c
+diff_usage "unexpected argument --out" --out x "$demo" "$demo"
+diff_usage "unexpected argument --latest" --latest "$demo" "$demo" # tlparse's own options
+diff_usage "a value is required for -o <OUT>" "$demo" "$demo" -o
+diff_usage "a value is required for --fail-on <KINDS>" "$demo" "$demo" --fail-on
+diff_usage "a value is required for --fail-on <KINDS>" --fail-on= "$demo" "$demo"
+for k in graph-breaks slower: slower:-5 slower:x 'new,' ,new; do # graph-breaks: tlparse's kind
+    diff_usage "--fail-on wants a comma-separated list of new-failures, new-recompiles, new-graph-breaks, new-specializations, new, slower:PCT; not $k" \
+        --fail-on "$k" "$demo" "$demo"
+done
+diff_usage "cannot use -o with --summary or --json (they write no folder)" --json -o x "$demo" "$demo"
+diff_usage "cannot use -o with --summary or --json (they write no folder)" --summary -ox "$demo" "$demo"
+absent tl_diff
+absent x
+run 2 diff - - </dev/null
+has err.txt "tlparse: error: only one side of a diff can be standard input"
+# the forms of the options: -oOUT, -o=OUT, --fail-on=KINDS, PCT%, -- before a side named -*
+run 0 diff --summary --fail-on=new,slower:20% "$demo" "$demo"
+has out.txt "tlparse diff: $demo (torch_trace) -> $demo (torch_trace)"
+cp "$demo" ./-demo.log
+run 0 diff --json -- -demo.log "$demo"
+has out.txt '"schema": "tlparse-diff/1"'
+run 0 diff --no-browser -odiff1 "$demo" "$demo"
+exists diff1/index.html
+run 0 diff --no-browser -o=diff2 "$demo" "$demo"
+exists diff2/index.html
+# the default folder, tl_diff; never replaced without --overwrite
+run 0 diff --no-browser "$demo" ./-demo.log
+same out.txt ""
+has err.txt "tlparse: the diff is tl_diff/index.html"
+for f in index.html diff.json before/index.html after/index.html; do exists "tl_diff/$f"; done
+run 1 diff --no-browser "$demo" "$demo"
+has err.txt "tlparse: error: Directory tl_diff already exists; pass --overwrite to replace it"
+run 0 diff --no-browser --overwrite "$demo" "$demo"
+# "diff" is the subcommand only as the first argument: a log named diff is ./diff, and
+# "diff" after an option is a PATH
+cp "$demo" diff
+run 2 diff
+has err.txt "Usage: tlparse diff"
+run 0 ./diff --summary
+run 0 --summary diff
+rm -rf diff1 diff2 tl_diff ./-demo.log diff
 # export mode on a compile trace: the export report says it found nothing (tests/export.sh
 # has the rest); -i adds a provenance page per compile folder, listed on the index
 run 0 "$demo" --export -o e --no-browser

@@ -26,7 +26,7 @@ import diagnosis_expected  # noqa: E402
 # ---- the shape of tlparse-summary/1 ----------------------------------------------------------
 
 STR, INT, NUM, BOOL = "str", "int", "num", "bool"
-OPT = "?"  # suffix: may be null
+OPT = "?"  # suffix: may be null (for a list: [shape, OPT])
 
 ADVICE = {"category": STR, "title": STR, "explanation": STR, "fix": STR}
 WHERE = {"file": STR + OPT, "line": INT + OPT, "function": STR + OPT, "code": STR + OPT,
@@ -40,7 +40,7 @@ SHAPE = {
     "compile_ids": INT,
     "findings": [{"kind": STR, "index": INT, "category": STR}],
     "graph_breaks": [{
-        "reason": STR, "count": INT, "locations": [STR], "where": [WHERE],
+        "reason": STR, "count": INT, "locations": [STR], "where": [dict(WHERE, count=INT)],
         "compile_ids": [STR], "explanation": STR + OPT, "hint": STR + OPT, "url": STR + OPT,
         "fell_back_to_eager": BOOL, "log_line": INT + OPT, "advice": ADVICE}],
     "recompiles": [{
@@ -55,7 +55,7 @@ SHAPE = {
         "log_line": INT + OPT, "advice": ADVICE}],
     "failures": [{
         "compile_id": STR + OPT, "type": STR + OPT, "reason": STR + OPT, "location": STR + OPT,
-        "fell_back_to_eager": BOOL, "backward": BOOL, "forward_node": STR + OPT,
+        "function": STR + OPT, "fell_back_to_eager": BOOL, "backward": BOOL, "forward_node": STR + OPT,
         "forward_location": STR + OPT, "log_line": INT + OPT, "advice": ADVICE}],
     "limits_hit": [{
         "function": STR + OPT, "location": STR + OPT, "limit": INT + OPT,
@@ -81,6 +81,10 @@ SHAPE = {
                             "function": STR + OPT, "compile_id": STR + OPT}],
     "graph_count": INT,
     "graphs": [{"compile_id": STR + OPT, "name": STR + OPT, "nodes": INT}],
+    "frames": [{"frame": STR, "function": STR + OPT, "name": STR + OPT, "file": STR + OPT,
+                "line": INT + OPT, "callers": [STR, OPT], "compiles": INT, "compile_ids": [STR],
+                "compile_time_s": NUM + OPT,
+                "graphs": [{"compile_id": STR + OPT, "hash": STR + OPT, "nodes": INT + OPT}]}],
 }
 
 
@@ -99,6 +103,8 @@ def check_shape(v, shape, path, problems):
                 problems.append(f"{path}.{k}: not in the schema (add it to SHAPE)")
         return
     if isinstance(shape, list):
+        if v is None and len(shape) == 2 and shape[1] == OPT:
+            return
         if not isinstance(v, list):
             problems.append(f"{path}: want a list, got {type(v).__name__}")
             return

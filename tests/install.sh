@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installing and packaging: `make install` into temporary prefixes (the exact files, a C
 # program against the shared and the static libtlparse, pkg-config, the soname, the exported
-# symbols), the man page and the completions (against `tlparse --help`), the .debs of
-# `make deb` installed into a throwaway root by dpkg and removed again, and the wheel of
-# `make wheel` in a fresh venv. Never touches the host's packages or the source tree (but
-# for the build dir of BIN and build-wheel/, which it brings up to date).
+# symbols), the man page and the completions (against `tlparse --help` and `tlparse diff
+# --help`), the .debs of `make deb` installed into a throwaway root by dpkg and removed
+# again, and the wheel of `make wheel` in a fresh venv. Never touches the host's packages or
+# the source tree (but for the build dir of BIN and build-wheel/, which it brings up to date).
 # Usage: tests/install.sh path/to/tlparse (of a Release build: `make check` runs it in build/)
 set -uo pipefail
 start=$SECONDS
@@ -184,7 +184,7 @@ for t in t_shared t_static; do
 done
 unset PKG_CONFIG_PATH
 
-# --- the man page and the completions follow `tlparse --help`
+# --- the man page and the completions follow `tlparse --help` and `tlparse diff --help`
 lint() { # lint MANPAGE: groff says nothing
     local err
     err=$(MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings -l "$1" 2>&1 >/dev/null)
@@ -192,24 +192,57 @@ lint() { # lint MANPAGE: groff says nothing
 }
 lint "$root/man/tlparse.1"
 lint "$prefix/share/man/man1/tlparse.1"
+# options_of HELP: the long and the short options a --help lists, as longs and shorts
+options_of() {
+    longs=$(sed -nE 's/^  (-[A-Za-z], |    )--([a-z][a-z0-9-]*).*/\2/p' "$1")
+    shorts=$(sed -nE 's/^  -([A-Za-z])[ ,].*/\1/p' "$1")
+}
+# documented MAN BASH ZSH: each of longs and shorts is in the man page (or its section) and
+# in the bash and the zsh completions (or their function)
+documented() {
+    local o re
+    for o in $longs; do
+        re="$(printf '%s' "--$o" | sed 's/-/\\\\-/g')"'([^a-z0-9\\]|\\[^-]|$)' # roff's \-\-name
+        grep -qE -- "$re" "$1" || bad "$4 does not document --$o"
+        grep -qE -- "--$o([^a-z0-9-]|$)" "$2" || bad "$5 lacks --$o"
+        grep -qE -- "--$o([^a-z0-9-]|$)" "$3" || bad "$6 lacks --$o"
+    done
+    for o in $shorts; do
+        grep -qE -- '(^|[^-])\\-'"$o"'([^a-zA-Z0-9\\]|\\[^-]|$)' "$1" || bad "$4 does not document -$o"
+        grep -qE -- "(^|[ {,'])-$o([^a-zA-Z0-9-]|$)" "$2" || bad "$5 lacks -$o"
+        grep -qE -- "(^|[ {,'(])-$o([^a-zA-Z0-9-]|$)" "$3" || bad "$6 lacks -$o"
+    done
+}
+bashc=$root/completions/tlparse.bash zshc=$root/completions/_tlparse
 "$bin" --help >"$tmp/help.txt"
-longs=$(sed -nE 's/^  (-[A-Za-z], |    )--([a-z][a-z0-9-]*).*/\2/p' "$tmp/help.txt")
-shorts=$(sed -nE 's/^  -([A-Za-z])[ ,].*/\1/p' "$tmp/help.txt")
+options_of "$tmp/help.txt"
 if [ "$(wc -w <<<"$longs")" -ge 20 ] && [ "$(wc -w <<<"$shorts")" -ge 6 ]; then ok; else
     bad "found only these options in --help: $longs $shorts"
 fi
-bashc=$root/completions/tlparse.bash zshc=$root/completions/_tlparse
-for o in $longs; do
-    re="$(printf '%s' "--$o" | sed 's/-/\\\\-/g')"'([^a-z0-9\\]|\\[^-]|$)' # roff's \-\-name
-    grep -qE -- "$re" "$root/man/tlparse.1" || bad "man/tlparse.1 does not document --$o"
-    grep -qE -- "--$o([^a-z0-9-]|$)" "$bashc" || bad "$bashc lacks --$o"
-    grep -qE -- "--$o([^a-z0-9-]|$)" "$zshc" || bad "$zshc lacks --$o"
+documented "$root/man/tlparse.1" "$bashc" "$zshc" man/tlparse.1 "$bashc" "$zshc"
+# `tlparse diff --help`: in the man page's DIFF section, and in the completions' diff functions
+"$bin" diff --help >"$tmp/diff_help.txt"
+options_of "$tmp/diff_help.txt"
+if [ "$(wc -w <<<"$longs")" -ge 6 ] && [ "$(wc -w <<<"$shorts")" -ge 2 ]; then ok; else
+    bad "found only these options in diff --help: $longs $shorts"
+fi
+sed -n '/^\.SH DIFF$/,/^\.SH [^D]/p' "$root/man/tlparse.1" >"$tmp/man_diff"
+sed -n '/^_tlparse_diff()/,/^}/p' "$bashc" >"$tmp/bash_diff"
+sed -n '/^_tlparse_diff()/,/^}/p' "$zshc" >"$tmp/zsh_diff"
+for f in man_diff bash_diff zsh_diff; do
+    if [ "$(wc -l <"$tmp/$f")" -ge 10 ]; then ok; else bad "no diff part found for $f"; fi
 done
-for o in $shorts; do
-    grep -qE -- '(^|[^-])\\-'"$o"'([^a-zA-Z0-9\\]|\\[^-]|$)' "$root/man/tlparse.1" ||
-        bad "man/tlparse.1 does not document -$o"
-    grep -qE -- "(^|[ {,'])-$o([^a-zA-Z0-9-]|$)" "$bashc" || bad "$bashc lacks -$o"
-    grep -qE -- "(^|[ {,'(])-$o([^a-zA-Z0-9-]|$)" "$zshc" || bad "$zshc lacks -$o"
+documented "$tmp/man_diff" "$tmp/bash_diff" "$tmp/zsh_diff" "man/tlparse.1 (DIFF)" \
+    "$bashc (_tlparse_diff)" "$zshc (_tlparse_diff)"
+# the --fail-on kinds of diff --help (new-failures, ..., new, slower:PCT)
+kinds=$(sed -n '/--fail-on/,/--no-browser/p' "$tmp/diff_help.txt" | grep -oE '\bnew(-[a-z]+)*\b|\bslower:' |
+    LC_ALL=C sort -u)
+if [ "$(wc -w <<<"$kinds")" -ge 6 ]; then ok; else bad "found only these --fail-on kinds in diff --help: $kinds"; fi
+for k in $kinds; do
+    grep -qF -- "$(printf '%s' "$k" | sed 's/-/\\-/g')" "$tmp/man_diff" ||
+        bad "man/tlparse.1 (DIFF) does not document --fail-on $k"
+    grep -qE -- "[\" ]$k([\" ]|\$)" "$tmp/bash_diff" || bad "$bashc (_tlparse_diff) lacks --fail-on $k"
+    grep -qF -- "'${k%:}[" "$tmp/zsh_diff" || bad "$zshc (_tlparse_diff) lacks --fail-on $k"
 done
 check "zsh -n _tlparse" zsh -n "$zshc"
 same "zsh completion header" "$(head -n 1 "$zshc")" "#compdef tlparse"
@@ -242,6 +275,19 @@ same "complete -o DIR" "$(complete_words tlparse -o "$tmp/c/")" "$tmp/c/sub"
 same "complete PATH" "$(complete_words tlparse --summary "$tmp/c/tr")" "$tmp/c/trace.log"
 same "complete --run -- CMD ARG" "$(complete_words tlparse --run -- python3 "$tmp/c/tr")" \
     "$tmp/c/trace.log"
+# tlparse diff: the subcommand first, then its own options, --fail-on kinds and two sides
+same "complete di" "$(cd "$tmp/c" && complete_words tlparse di)" diff
+same "complete diff --s" "$(complete_words tlparse diff --s)" --summary
+same "complete diff --fail-on new-g" "$(complete_words tlparse diff --fail-on new-g)" new-graph-breaks
+same "complete diff --fail-on=" "$(complete_words tlparse diff --fail-on =)" \
+    "new new-failures new-graph-breaks new-recompiles new-specializations slower:"
+same "complete diff --fail-on a list" "$(complete_words tlparse diff --fail-on new,sl)" new,slower:
+same "complete diff --fail-on slower:PCT" "$(complete_words tlparse diff --fail-on slower : 2)" ""
+same "complete diff -o DIR" "$(complete_words tlparse diff -o "$tmp/c/")" "$tmp/c/sub"
+same "complete diff BEFORE" "$(complete_words tlparse diff --json "$tmp/c/tr")" "$tmp/c/trace.log"
+same "complete diff AFTER" "$(complete_words tlparse diff --fail-on slower : 20 a.log "$tmp/c/tr")" \
+    "$tmp/c/trace.log"
+same "complete diff: no third side" "$(complete_words tlparse diff a.log b.log "$tmp/c/tr")" ""
 
 # --- the wheel, in a fresh venv
 if make --no-print-directory -C "$root" wheel WHEEL_DIR="$tmp/wheel" >"$tmp/wheel.log" 2>&1; then

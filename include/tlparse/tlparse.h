@@ -122,6 +122,48 @@ TL_API const char *tl_version(void);
  * changes), or "" when unknown (built from a tree without git history). */
 TL_API const char *tl_version_revision(void);
 
+/* ---- Diff: two runs compared ----------------------------------------------------------- */
+
+/*
+ * tl_diff_run() compares two runs of a model: what got fixed and what is new among graph
+ * breaks, recompiles, specializations and failures, frames compiled more or fewer times,
+ * compile time per frame and in total, caches and graph sizes. Each side is a trace (file or
+ * folder), a TORCH_LOGS text log, a summary.json, or a report folder holding one. Frames are
+ * matched by code location and callers, not by compile id.
+ */
+struct tl_diff_options {
+    const char *before, *after;
+    const char *out_dir;          /* NULL: "tl_diff" */
+    bool overwrite;               /* replace an existing out_dir (atomically, at the end) */
+    enum tl_summary_mode summary; /* not NONE: no folder; the diff, text or JSON, in
+                                     result.summary */
+    bool color;                   /* the text with ANSI colours */
+    bool no_threads;              /* read the two sides one after the other */
+    const char *command_line;     /* recorded in the page's footer; NULL: none */
+    /* Where messages go; NULL: stderr. */
+    void (*message)(void *ctx, enum tl_message_kind kind, const char *line);
+    void *message_ctx;
+};
+
+/* What the diff found, counted: entries (a finding at one place), not occurrences. "new"
+ * counts the findings only after, and those more frequent after than before. */
+struct tl_diff_tally {
+    uint32_t new_failures, new_recompiles, new_graph_breaks, new_specializations;
+    uint32_t fixed_failures, fixed_recompiles, fixed_graph_breaks, fixed_specializations;
+    uint32_t frames_more, frames_fewer; /* frames compiled more (or newly) or fewer times */
+    double before_s, after_s;           /* total compile time; negative when unknown */
+};
+
+struct tl_diff_result {
+    char index_path[4096]; /* the diff page, when one was written */
+    char *summary;         /* options.summary: the diff, text or JSON; free() it */
+    bool has_tally;        /* both sides were read: */
+    struct tl_diff_tally tally;
+};
+
+/** Compare two runs. Returns an enum tl_exit; res may be NULL. */
+TL_API int tl_diff_run(const struct tl_diff_options *opt, struct tl_diff_result *res);
+
 /* ---- Entries: a log, entry by entry ------------------------------------------------------ */
 
 /**

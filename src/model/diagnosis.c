@@ -206,7 +206,60 @@ void tl_diag_compile(struct tl_diag *d, const struct tl_compile_id *cid,
     if (function && function->function.n && !f->function) {
         f->where = loc_of(d, function);
         f->function = f->where.function;
+        f->name = intern(d, trim(function->function));
     }
+}
+
+/* The graph of cid in its frame's list; NULL when the list is full. */
+static struct tl_diag_fgraph *fgraph_of(struct tl_diag *d, const struct tl_compile_id *cid)
+{
+    if (!cid || !(cid->has & TL_CID_FRAME))
+        return NULL;
+    struct tl_diag_frame *f = frame_of(d, cid);
+    /* Attempts of a compile id are one compilation: the last attempt's graph is its graph. */
+    struct tl_compile_id c = *cid;
+    c.has &= (uint8_t)~TL_CID_ATTEMPT;
+    c.attempt = 0;
+    const char *id = cid_text(d, &c);
+    for (uint32_t i = 0; i < f->ngraphs; i++)
+        if (f->graphs[i].cid == id)
+            return &f->graphs[i];
+    if (f->ngraphs == TL_DIAG_MAX_CIDS)
+        return NULL;
+    if (!f->graphs)
+        f->graphs = tl_arena_calloc(&d->arena, TL_DIAG_MAX_CIDS, sizeof(*f->graphs));
+    struct tl_diag_fgraph *g = &f->graphs[f->ngraphs++];
+    g->cid = id;
+    return g;
+}
+
+void tl_diag_graph_hash(struct tl_diag *d, const struct tl_compile_id *cid, struct tl_str hash)
+{
+    struct tl_diag_fgraph *g = fgraph_of(d, cid);
+    if (g)
+        g->hash = intern(d, trim(hash));
+}
+
+void tl_diag_frame_stack(struct tl_diag *d, const struct tl_compile_id *cid,
+                         const struct tl_diag_fact_loc *callers, size_t n)
+{
+    if (!cid || !(cid->has & TL_CID_FRAME))
+        return;
+    struct tl_diag_frame *f = frame_of(d, cid);
+    if (f->stack)
+        return;
+    struct tl_buf b = TL_BUF_INIT;
+    for (size_t i = n > TL_DIAG_MAX_CALLERS ? n - TL_DIAG_MAX_CALLERS : 0; i < n; i++) {
+        const struct tl_diag_fact_loc *l = &callers[i];
+        if (b.len)
+            tl_buf_addch(&b, '\n');
+        tl_buf_add(&b, l->file.p ? l->file.p : "?", l->file.p ? l->file.n : 1);
+        tl_buf_addf(&b, ":%u in ", l->line);
+        tl_buf_add(&b, l->function.p ? l->function.p : "?", l->function.p ? l->function.n : 1);
+    }
+    /* An empty stack is known too: the frame was called from outside Python code. */
+    f->stack = b.len ? intern(d, tl_buf_str(&b)) : "";
+    tl_buf_release(&b);
 }
 
 void tl_diag_compile_time(struct tl_diag *d, const struct tl_compile_id *cid, double seconds)
@@ -216,8 +269,12 @@ void tl_diag_compile_time(struct tl_diag *d, const struct tl_compile_id *cid, do
     d->have_times = true;
     d->total_s += seconds;
     struct tl_diag_time t = {cid_text(d, cid), NULL, seconds};
-    if (cid && (cid->has & TL_CID_FRAME))
-        t.function = frame_of(d, cid)->function;
+    if (cid && (cid->has & TL_CID_FRAME)) {
+        struct tl_diag_frame *f = frame_of(d, cid);
+        t.function = f->function;
+        f->seconds += seconds;
+        f->have_time = true;
+    }
     /* Keep the TL_DIAG_TOP slowest, slowest first. */
     uint32_t n = d->nslowest;
     if (n == TL_DIAG_TOP && seconds <= d->slowest[n - 1].seconds)
@@ -236,6 +293,11 @@ void tl_diag_graph(struct tl_diag *d, const struct tl_compile_id *cid, struct tl
                    uint64_t nodes)
 {
     struct tl_diag_graph g = {cid_text(d, cid), intern(d, trim(name)), nodes};
+    struct tl_diag_fgraph *fg = fgraph_of(d, cid);
+    if (fg) {
+        fg->nodes = nodes;
+        fg->has_nodes = true;
+    }
     /* A compile id logged again (another attempt, another process) is the same graph. */
     for (uint32_t i = 0; i < d->nlargest; i++) {
         if (d->largest[i].cid == g.cid && d->largest[i].name == g.name) {
@@ -514,10 +576,14 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
     if (!l.file && !l.function)
         return;
     for (uint32_t k = 0; k < g->nlocs; k++)
-        if (loc_eq(&g->locs[k], &l))
+        if (loc_eq(&g->locs[k], &l)) {
+            g->loc_counts[k]++;
             return;
-    if (g->nlocs < TL_DIAG_MAX_LOCS)
+        }
+    if (g->nlocs < TL_DIAG_MAX_LOCS) {
+        g->loc_counts[g->nlocs] = 1;
         g->locs[g->nlocs++] = l;
+    }
 }
 
 void tl_diag_failure(struct tl_diag *d, const struct tl_compile_id *cid,

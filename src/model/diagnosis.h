@@ -58,6 +58,7 @@ struct tl_diag_break {
     const char *explanation, *hint, *url; /* PyTorch's own words, when the log gives them */
     uint32_t count;
     struct tl_diag_loc locs[TL_DIAG_MAX_LOCS];
+    uint32_t loc_counts[TL_DIAG_MAX_LOCS]; /* how often it broke at each of locs */
     uint32_t nlocs;
     struct tl_diag_strs cids;
     bool fell_back;    /* "Skipping the function and falling back to eager" */
@@ -134,13 +135,32 @@ struct tl_diag_limit {
     const struct tl_advice *reason_advice; /* the advice of its last reason */
 };
 
-/* A function and how often it was compiled (recompiles included). */
+/* A graph of a frame's compilation: its size and a hash of its code (NULL when unknown). */
+struct tl_diag_fgraph {
+    const char *cid;
+    const char *hash;
+    uint64_t nodes;
+    bool has_nodes;
+};
+
+/* At most this many callers of a frame are kept (the innermost ones). */
+#define TL_DIAG_MAX_CALLERS 8
+
+/* A function and how often it was compiled (recompiles included): one frame of the log, with
+ * what `tlparse diff` matches it on across runs (its code location and its callers) and
+ * compares (compiles, compile time, graphs). */
 struct tl_diag_frame {
     const char *key; /* the frame ("0", "!1/3") */
     const char *function;
     struct tl_diag_loc where;
+    const char *name;  /* the code object's own name ("torch_dynamo_resume_in_f_at_9") */
+    const char *stack; /* its callers, outermost first, "file:line in fn" joined by '\n' */
     uint32_t compiles;
     struct tl_diag_strs cids;
+    double seconds; /* compile time, summed */
+    bool have_time;
+    struct tl_diag_fgraph *graphs; /* one per compile id, the first TL_DIAG_MAX_CIDS */
+    uint32_t ngraphs;
 };
 
 struct tl_diag_time {
@@ -269,6 +289,14 @@ void tl_diag_compile_time(struct tl_diag *d, const struct tl_compile_id *cid, do
 /** A graph of cid and its size. */
 void tl_diag_graph(struct tl_diag *d, const struct tl_compile_id *cid, struct tl_str name,
                    uint64_t nodes);
+/** The hash of cid's graph (the code with its comments taken out), for matching across runs. */
+void tl_diag_graph_hash(struct tl_diag *d, const struct tl_compile_id *cid, struct tl_str hash);
+/**
+ * The callers of cid's frame when it was compiled (the first time counts), outermost first;
+ * its innermost TL_DIAG_MAX_CALLERS are kept.
+ */
+void tl_diag_frame_stack(struct tl_diag *d, const struct tl_compile_id *cid,
+                         const struct tl_diag_fact_loc *callers, size_t n);
 /** A cache lookup: kind 0 fx_graph, 1 aotautograd; result 0 hit, 1 miss, 2 bypass. */
 void tl_diag_cache(struct tl_diag *d, int kind, int result);
 

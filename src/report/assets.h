@@ -11,6 +11,7 @@
 extern const char tl_asset_base_css[];
 extern const char tl_asset_style_css[];
 extern const char tl_asset_overview_css[];
+extern const char tl_asset_diff_css[];
 extern const char tl_asset_code_css[];
 extern const char tl_asset_toggle_js[];
 extern const char tl_asset_query_js[];

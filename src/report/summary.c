@@ -7,6 +7,7 @@
 #include "report/summary.h"
 #include "base/json_out.h"
 #include "report/pages.h"
+#include "report/terminal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -112,9 +113,8 @@ static void j_loc_string(struct tl_jw *w, const char *key, const struct tl_diag_
     tl_buf_release(&b);
 }
 
-static void j_where(struct tl_jw *w, const struct tl_diag_loc *l)
+static void j_where_fields(struct tl_jw *w, const struct tl_diag_loc *l)
 {
-    tl_jw_object(w);
     tl_jw_kstr(w, "file", l->file);
     tl_jw_key(w, "line");
     if (l->line)
@@ -124,6 +124,14 @@ static void j_where(struct tl_jw *w, const struct tl_diag_loc *l)
     tl_jw_kstr(w, "function", l->function);
     tl_jw_kstr(w, "code", l->code);
     tl_jw_kbool(w, "function_start", l->def);
+}
+
+/* A graph break's place, with how often it broke there. */
+static void j_where_count(struct tl_jw *w, const struct tl_diag_loc *l, uint32_t count)
+{
+    tl_jw_object(w);
+    j_where_fields(w, l);
+    tl_jw_ku64(w, "count", count);
     tl_jw_end(w, '}');
 }
 
@@ -184,7 +192,7 @@ static void j_breaks(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_key(w, "where");
         tl_jw_array(w);
         for (uint32_t k = 0; k < b->nlocs; k++)
-            j_where(w, &b->locs[k]);
+            j_where_count(w, &b->locs[k], b->loc_counts[k]);
         tl_jw_end(w, ']');
         j_strs(w, "compile_ids", &b->cids);
         tl_jw_kstr(w, "explanation", b->explanation);
@@ -277,6 +285,7 @@ static void j_failures(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_kstr(w, "type", f->type);
         tl_jw_kstr(w, "reason", f->reason);
         j_loc_string(w, "location", &f->where);
+        tl_jw_kstr(w, "function", f->where.function);
         tl_jw_kbool(w, "fell_back_to_eager", f->fell_back_to_eager);
         tl_jw_kbool(w, "backward", f->backward);
         tl_jw_kstr(w, "forward_node", f->forward_node);
@@ -347,6 +356,63 @@ static void j_frames(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_ku64(w, "compiles", f->compiles);
         j_strs(w, "compile_ids", &f->cids);
         j_advice(w, tl_advice_match(TL_ADVICE_FRAME, tl_str_cstr("")), NULL);
+        tl_jw_end(w, '}');
+    }
+    tl_jw_end(w, ']');
+}
+
+/* Every frame, with what `tlparse diff` matches it on and compares. */
+static void j_all_frames(struct tl_jw *w, const struct tl_diag *d)
+{
+    tl_jw_key(w, "frames");
+    tl_jw_array(w);
+    for (uint32_t i = 0; i < d->nframes; i++) {
+        const struct tl_diag_frame *f = &d->frames[i];
+        tl_jw_object(w);
+        tl_jw_kstr(w, "frame", f->key);
+        tl_jw_kstr(w, "function", f->function);
+        tl_jw_kstr(w, "name", f->name);
+        tl_jw_kstr(w, "file", f->where.file);
+        tl_jw_key(w, "line");
+        if (f->where.line)
+            tl_jw_u64(w, f->where.line);
+        else
+            tl_jw_null(w);
+        tl_jw_key(w, "callers");
+        if (f->stack) {
+            tl_jw_array(w);
+            for (const char *p = f->stack; *p;) {
+                const char *nl = strchr(p, '\n');
+                size_t n = nl ? (size_t)(nl - p) : strlen(p);
+                tl_jw_strn(w, p, n);
+                p += n + (nl ? 1 : 0);
+            }
+            tl_jw_end(w, ']');
+        } else {
+            tl_jw_null(w);
+        }
+        tl_jw_ku64(w, "compiles", f->compiles);
+        j_strs(w, "compile_ids", &f->cids);
+        tl_jw_key(w, "compile_time_s");
+        if (f->have_time)
+            tl_jw_f64(w, f->seconds);
+        else
+            tl_jw_null(w);
+        tl_jw_key(w, "graphs");
+        tl_jw_array(w);
+        for (uint32_t k = 0; k < f->ngraphs; k++) {
+            const struct tl_diag_fgraph *g = &f->graphs[k];
+            tl_jw_object(w);
+            tl_jw_kstr(w, "compile_id", g->cid);
+            tl_jw_kstr(w, "hash", g->hash);
+            tl_jw_key(w, "nodes");
+            if (g->has_nodes)
+                tl_jw_u64(w, g->nodes);
+            else
+                tl_jw_null(w);
+            tl_jw_end(w, '}');
+        }
+        tl_jw_end(w, ']');
         tl_jw_end(w, '}');
     }
     tl_jw_end(w, ']');
@@ -746,6 +812,7 @@ void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
         tl_jw_end(&w, '}');
     }
     tl_jw_end(&w, ']');
+    j_all_frames(&w, d);
     if (src->rank)
         j_rank(&w, src->rank);
     tl_jw_end(&w, '}');
@@ -761,17 +828,13 @@ struct text {
 
 static void paint(struct text *t, const char *code, const char *s)
 {
-    if (t->color)
-        tl_buf_addf(t->out, "\033[%sm%s\033[0m", code, s);
-    else
-        tl_buf_adds(t->out, s);
+    tl_term_paint(t->out, t->color, code, s);
 }
 
 /* Log text on a terminal: no control characters. */
 static void safe(struct text *t, const char *s)
 {
-    if (s)
-        tl_buf_add_printable(t->out, s, strlen(s));
+    tl_term_safe(t->out, s);
 }
 
 /* Text of several lines, each indented (the first too), at most max lines. */

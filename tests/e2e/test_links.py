@@ -4,6 +4,13 @@
 
 Reports checked:
   demo     tlparse tests/fixtures/demo.log -o TMP/demo --no-browser
+  diff     tlparse diff --no-browser -o TMP/tl_diff tests/fixtures/demo.log DEMO_CHANGED,
+           DEMO_CHANGED being the demo changed as tests/diff_check.py's fixed_new_slower does
+           (its graph break fixed, a new recompile of predict()): the diff page, with NEW and
+           FIXED entries whose compile ids link into before/index.html#[..] and
+           after/index.html#[..], and both sides' reports in before/ and after/ (all one
+           folder); and the same for a TORCH_LOGS text pair (tests/diff_check.py's text_log),
+           whose compile ids link into before/log.html#[..] and after/log.html#[..]
   corpus   every case of ../shared/corpus/cases.tsv (or $TL_SHARED/corpus/cases.tsv), with
            its flags (multi-rank --all-ranks-html, --export, --inductor-provenance, ...).
            When the corpus is not beside the checkout (a user's clone), that part prints
@@ -58,6 +65,9 @@ import urllib.parse
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import cdp  # noqa: E402  (after the path is set)
+
+sys.path.insert(0, os.path.dirname(HERE))  # tests/
+import diff_check  # noqa: E402  (the pairs of runs of tests/diff.sh)
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BIN = os.path.abspath(os.environ.get("TLPARSE_BIN") or os.path.join(ROOT, "build", "tlparse"))
@@ -321,6 +331,34 @@ def render(log, out, flags=()):
         return "cannot run %s: %s" % (BIN, e), "", time.monotonic() - t0
 
 
+def render_diff(before, after, out):
+    """Run tlparse diff into folder out; returns what render() does."""
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run([BIN, "diff", "--no-browser", "-o", out, before, after],
+                           capture_output=True, text=True, errors="replace", timeout=180)
+        return p.returncode, p.stderr, time.monotonic() - t0
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return "cannot run %s diff: %s" % (BIN, e), "", time.monotonic() - t0
+
+
+def diff_pairs():
+    """[(name, before log, after log, the page the compile ids link to)]: the demo against
+    the demo changed (fixed_new_slower), a TORCH_LOGS text against one changed."""
+    d = os.path.join(TMP, "diff-logs")
+    os.makedirs(d, exist_ok=True)
+    changed = os.path.join(d, "demo_changed.log")
+    entries = diff_check.read_entries(DEMO_LOG)
+    diff_check.write_entries(diff_check.fixed_new_slower(entries), changed)
+    texts = []
+    for i, kw in enumerate([{}, {"graph_break": False, "extra_recompile": True}]):
+        texts.append(os.path.join(d, "text%d.log" % i))
+        with open(texts[-1], "w", encoding="utf-8") as f:
+            f.write(diff_check.text_log(**kw))
+    return [("diff", DEMO_LOG, changed, "index.html"),
+            ("diff-torch_logs", texts[0], texts[1], "log.html")]
+
+
 def read_cases():
     """[(name, input path, [flags])] of cases.tsv."""
     base = os.path.dirname(os.path.abspath(CASES))
@@ -479,7 +517,36 @@ class Links(unittest.TestCase):
         print("  self-check: deleted %s and %s, added 6 defects to index.html: all %d "
               "reported, nothing else" % (page_victim, txt_victim, len(expected)), flush=True)
 
-    def test_3_corpus(self):
+    def test_3_diff(self):
+        """diff: the diff page and both sides' reports, every local link loads; its compile
+        ids link into the sides' reports, at their anchors"""
+        for name, before, after, cid_page in diff_pairs():
+            with self.subTest(report=name):
+                out = os.path.join(TMP, name, "tl_diff")
+                res = self.check_rendered(name, out, render_diff(before, after, out))
+                self.assertIsNotNone(res)
+                with open(os.path.join(out, "index.html"), encoding="utf-8") as f:
+                    page = f.read()
+                for badge in ("NEW", "FIXED"):
+                    self.assertIn(">%s</span>" % badge, page, "no %s entry on the page" % badge)
+                # compile ids of each side, linked from the page to an anchor of its report
+                # (which the checker then found: a dead anchor is a problem)
+                for side in ("before", "after"):
+                    target = "%s/%s" % (side, cid_page)
+                    cids = [link for page_, link, t in res.records
+                            if page_ == "index.html" and t == target
+                            and 'href="%s#[' % target in link]
+                    self.assertTrue(cids, "%s: no compile id linked into %s" % (name, target))
+                    print("  %s: %d compile id links into %s#[..]" % (name, len(cids), target),
+                          flush=True)
+                for side in ("before", "after"):
+                    self.assertTrue(any(t == side + "/index.html" for _, _, t in res.records),
+                                    "%s: the page does not link %s/index.html" % (name, side))
+                if res.problems:
+                    self.fail("broken links in report %s:\n%s"
+                              % (name, "\n".join(map(str, res.problems))))
+
+    def test_4_corpus(self):
         """corpus: the report of every case of cases.tsv, every local link loads"""
         if not os.path.isfile(CASES):
             print("SKIP: corpus reports: ../shared not found (looked for %s)" % CASES,

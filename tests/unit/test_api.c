@@ -4,7 +4,8 @@
  * in order; stopping early; TORCH_LOGS text refused) and custom parsers (their files are
  * numbered in the report's sequence and listed under their compile id; payload files, global
  * files, links; a parser that fails is warned about by name and line; names from parsers
- * cannot leave the report folder); and the counts tl_run() returns.
+ * cannot leave the report folder); the counts tl_run() returns; and tl_diff_run() (a run
+ * against itself, as JSON and as a folder; a missing side, two standard inputs).
  */
 #include "base/config.h"
 #include "tlparse/tlparse.h"
@@ -294,12 +295,124 @@ static void test_counts_of_demo(void **state)
     assert_true(res.counts.compile_time_s > 1.63 && res.counts.compile_time_s < 1.65);
 }
 
+/* ---- tl_diff_run() ---------------------------------------------------------------------- */
+
+#define DEMO TL_SOURCE_DIR "/tests/fixtures/demo.log"
+
+static struct tl_diff_options diff_options(const char *before, const char *after)
+{
+    struct tl_diff_options o;
+    memset(&o, 0, sizeof(o));
+    o.before = before;
+    o.after = after;
+    o.message = on_message;
+    tl_buf_release(&messages);
+    return o;
+}
+
+static bool exists_in(const char *dir, const char *rel)
+{
+    char path[4400];
+    snprintf(path, sizeof(path), "%s/%s", dir, rel);
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+/* The demo against itself, as JSON: no change, nothing counted, the same compile time. */
+static void test_diff_same_json(void **state)
+{
+    (void)state;
+    struct tl_diff_options o = diff_options(DEMO, DEMO);
+    o.summary = TL_SUMMARY_JSON;
+    struct tl_diff_result res;
+    assert_int_equal(tl_diff_run(&o, &res), TL_EXIT_OK);
+    assert_non_null(res.summary);
+    assert_non_null(strstr(res.summary, "\"schema\": \"tlparse-diff/1\""));
+    assert_non_null(strstr(res.summary, "\"changes\": 0,"));
+    assert_string_equal(res.index_path, "");
+    assert_true(res.has_tally);
+    const struct tl_diff_tally *t = &res.tally;
+    assert_int_equal(t->new_failures, 0);
+    assert_int_equal(t->new_recompiles, 0);
+    assert_int_equal(t->new_graph_breaks, 0);
+    assert_int_equal(t->new_specializations, 0);
+    assert_int_equal(t->fixed_failures, 0);
+    assert_int_equal(t->fixed_recompiles, 0);
+    assert_int_equal(t->fixed_graph_breaks, 0);
+    assert_int_equal(t->fixed_specializations, 0);
+    assert_int_equal(t->frames_more, 0);
+    assert_int_equal(t->frames_fewer, 0);
+    assert_true(t->before_s > 0);
+    assert_true(t->before_s == t->after_s);
+    free(res.summary);
+}
+
+/* A folder: the page, diff.json and each side's report. */
+static void test_diff_folder(void **state)
+{
+    (void)state;
+    char dir[4300];
+    snprintf(dir, sizeof(dir), "%s/diff", tmp);
+    struct tl_diff_options o = diff_options(DEMO, DEMO);
+    o.out_dir = dir;
+    o.overwrite = true;
+    struct tl_diff_result res;
+    assert_int_equal(tl_diff_run(&o, &res), TL_EXIT_OK);
+    assert_null(res.summary);
+    assert_true(res.has_tally);
+    char index[4400];
+    snprintf(index, sizeof(index), "%s/index.html", dir);
+    assert_string_equal(res.index_path, index);
+    assert_true(exists_in(dir, "index.html"));
+    assert_true(exists_in(dir, "diff.json"));
+    assert_true(exists_in(dir, "before/index.html"));
+    assert_true(exists_in(dir, "before/summary.json"));
+    assert_true(exists_in(dir, "after/index.html"));
+    assert_true(exists_in(dir, "after/summary.json"));
+}
+
+/* A side that does not exist: an error naming it, and no folder left. Standard input on both
+ * sides: a usage error. */
+static void test_diff_errors(void **state)
+{
+    (void)state;
+    const char *missing = TL_SOURCE_DIR "/tests/fixtures/no-such-run.log";
+    char dir[4300];
+    snprintf(dir, sizeof(dir), "%s/diff-missing", tmp);
+    struct tl_diff_options o = diff_options(missing, DEMO);
+    o.out_dir = dir;
+    struct tl_diff_result res;
+    assert_int_equal(tl_diff_run(&o, &res), TL_EXIT_ERROR);
+    assert_false(res.has_tally);
+    assert_null(res.summary);
+    assert_string_equal(res.index_path, "");
+    assert_non_null(strstr(messages.buf, "E tlparse: error: "));
+    assert_non_null(strstr(messages.buf, missing));
+    struct stat st;
+    assert_int_not_equal(stat(dir, &st), 0);
+
+    o = diff_options(DEMO, missing);
+    o.summary = TL_SUMMARY_TEXT;
+    assert_int_equal(tl_diff_run(&o, &res), TL_EXIT_ERROR);
+    assert_null(res.summary);
+    assert_non_null(strstr(messages.buf, missing));
+
+    o = diff_options("-", "-");
+    o.summary = TL_SUMMARY_JSON;
+    assert_int_equal(tl_diff_run(&o, &res), TL_EXIT_USAGE);
+    assert_false(res.has_tally);
+    assert_null(res.summary);
+    assert_non_null(strstr(messages.buf, "E tlparse: error: "));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_entry),          cmocka_unit_test(test_each_entry_stops),
         cmocka_unit_test(test_each_entry_text_log), cmocka_unit_test(test_custom_parsers),
         cmocka_unit_test(test_parser_without_keys), cmocka_unit_test(test_counts_of_demo),
+        cmocka_unit_test(test_diff_same_json),      cmocka_unit_test(test_diff_folder),
+        cmocka_unit_test(test_diff_errors),
     };
     int rc = cmocka_run_group_tests(tests, setup, teardown);
     tl_buf_release(&messages);
