@@ -663,8 +663,7 @@ static int change_rank(enum tl_diff_change c)
     return c == TL_DIFF_NEW ? 0 : c == TL_DIFF_CHANGED ? 1 : 2;
 }
 
-/* new, changed, fixed; the most frequent first; then in the order found (index kept in the
- * sort by comparing pointers into the sides' arrays: before's first). */
+/* new, changed, fixed; the most frequent first; then in the order found. */
 static int cmp_pair(const void *x, const void *y)
 {
     const struct tl_diff_pair *a = x, *b = y;
@@ -674,9 +673,7 @@ static int cmp_pair(const void *x, const void *y)
     uint64_t ca = pair_count(a), cb = pair_count(b);
     if (ca != cb)
         return ca > cb ? -1 : 1;
-    const void *pa = a->before ? (const void *)a->before : (const void *)a->after;
-    const void *pb = b->before ? (const void *)b->before : (const void *)b->after;
-    return pa < pb ? -1 : pa > pb;
+    return a->order < b->order ? -1 : a->order > b->order;
 }
 
 double tl_diff_frame_seconds(const struct tl_diff_frame *f)
@@ -800,7 +797,7 @@ void tl_diff_compute(struct tl_diff *d, const struct tl_diff_side *before,
         d->pairs[c] = tl_xcalloc((size_t)na + nb + 1, sizeof(*d->pairs[c]));
         uint32_t n = 0;
         for (uint32_t i = 0; i < na; i++) {
-            struct tl_diff_pair p = {TL_DIFF_FIXED, &before->items[c][i], NULL};
+            struct tl_diff_pair p = {TL_DIFF_FIXED, &before->items[c][i], NULL, i};
             if (to[i]) {
                 p.after = &after->items[c][to[i] - 1];
                 p.change = p.after->count == p.before->count ? TL_DIFF_SAME : TL_DIFF_CHANGED;
@@ -813,7 +810,8 @@ void tl_diff_compute(struct tl_diff *d, const struct tl_diff_side *before,
         }
         for (uint32_t j = 0; j < nb; j++)
             if (!taken[j]) {
-                d->pairs[c][n++] = (struct tl_diff_pair){TL_DIFF_NEW, NULL, &after->items[c][j]};
+                d->pairs[c][n++] =
+                    (struct tl_diff_pair){TL_DIFF_NEW, NULL, &after->items[c][j], na + j};
                 d->nchange[c][TL_DIFF_NEW]++;
             }
         d->npairs[c] = n;

@@ -114,6 +114,7 @@ enum tl_diff_change {
 struct tl_diff_pair {
     enum tl_diff_change change;
     const struct tl_diff_item *before, *after; /* NULL on the side it is not on */
+    uint32_t order; /* where it was found: the before side's items in order, then the after's */
 };
 
 /* A frame on one or both sides. */

@@ -181,19 +181,19 @@ static int setup(void **state)
     diff.before = &before;
     diff.after = &after;
 
-    pairs[TL_DIFF_FAILURES][0] = (struct tl_diff_pair){TL_DIFF_NEW, NULL, &after_failures[0]};
+    pairs[TL_DIFF_FAILURES][0] = (struct tl_diff_pair){TL_DIFF_NEW, NULL, &after_failures[0], 0};
     diff.pairs[TL_DIFF_FAILURES] = pairs[TL_DIFF_FAILURES];
     diff.npairs[TL_DIFF_FAILURES] = 1;
 
-    pairs[TL_DIFF_RECOMPILES][0] = (struct tl_diff_pair){TL_DIFF_NEW, NULL, &after_recompiles[0]};
+    pairs[TL_DIFF_RECOMPILES][0] = (struct tl_diff_pair){TL_DIFF_NEW, NULL, &after_recompiles[0], 0};
     pairs[TL_DIFF_RECOMPILES][1] =
-        (struct tl_diff_pair){TL_DIFF_CHANGED, &before_recompiles[0], &after_recompiles[1]};
+        (struct tl_diff_pair){TL_DIFF_CHANGED, &before_recompiles[0], &after_recompiles[1], 0};
     pairs[TL_DIFF_RECOMPILES][2] =
-        (struct tl_diff_pair){TL_DIFF_FIXED, &before_recompiles[1], NULL};
+        (struct tl_diff_pair){TL_DIFF_FIXED, &before_recompiles[1], NULL, 1};
     diff.pairs[TL_DIFF_RECOMPILES] = pairs[TL_DIFF_RECOMPILES];
     diff.npairs[TL_DIFF_RECOMPILES] = 3;
 
-    pairs[TL_DIFF_BREAKS][0] = (struct tl_diff_pair){TL_DIFF_FIXED, &before_breaks[0], NULL};
+    pairs[TL_DIFF_BREAKS][0] = (struct tl_diff_pair){TL_DIFF_FIXED, &before_breaks[0], NULL, 0};
     diff.pairs[TL_DIFF_BREAKS] = pairs[TL_DIFF_BREAKS];
     diff.npairs[TL_DIFF_BREAKS] = 1;
     diff.nsame[TL_DIFF_BREAKS] = 2;
@@ -643,7 +643,7 @@ static void test_text_limits(void **state)
     }
     long_text[n] = '\0';
     struct tl_diff_item it = {.text = long_text, .key = "x", .count = 1};
-    struct tl_diff_pair p = {TL_DIFF_NEW, NULL, &it};
+    struct tl_diff_pair p = {TL_DIFF_NEW, NULL, &it, 0};
     static struct tl_diff_frame fb[12], fa[12];
     static struct tl_diff_fpair fp[12];
     for (int i = 0; i < 12; i++) {
