@@ -185,7 +185,8 @@ static int setup(void **state)
     diff.pairs[TL_DIFF_FAILURES] = pairs[TL_DIFF_FAILURES];
     diff.npairs[TL_DIFF_FAILURES] = 1;
 
-    pairs[TL_DIFF_RECOMPILES][0] = (struct tl_diff_pair){TL_DIFF_NEW, NULL, &after_recompiles[0], 0};
+    pairs[TL_DIFF_RECOMPILES][0] =
+        (struct tl_diff_pair){TL_DIFF_NEW, NULL, &after_recompiles[0], 0};
     pairs[TL_DIFF_RECOMPILES][1] =
         (struct tl_diff_pair){TL_DIFF_CHANGED, &before_recompiles[0], &after_recompiles[1], 0};
     pairs[TL_DIFF_RECOMPILES][2] =
