@@ -345,6 +345,49 @@ for nranks in ${BENCH_RANKS:-8}; do
     done
 done
 
+# --bundle FILE.html: the report as one self-contained page. Its size, the time to write it,
+# and in headless Chromium (tests/e2e/test_bundle.py --open-time, best of BENCH_RUNS fresh
+# tabs) the ms from navigation start to the index's first slice and all of it painted, and
+# to the whole page parsed. BENCH_BUNDLE_SIZES="" leaves it out; no chromium: a note.
+if [ -n "${BENCH_BUNDLE_SIZES-200}" ]; then
+    echo
+    echo "single-file bundle (--bundle FILE.html), open in headless Chromium, best of $RUNS:"
+    printf '%-24s %8s %10s %8s %14s %9s %10s\n' binary size_MB bundle_MB write_s first_paint_ms index_ms parsed_ms
+    chromium=${CHROMIUM:-/usr/bin/chromium}
+    for mb in ${BENCH_BUNDLE_SIZES-200}; do
+        case $mb in '' | *[!0-9]*) die "BENCH_BUNDLE_SIZES must hold whole MiB numbers, got '$mb'" ;; esac
+        log="$OUT/big$mb.log"
+        make_log "$mb" "$log"
+        for bin in $TLPARSE; do
+            name=$bin
+            [ ${#name} -le 24 ] || name="...${name: -21}"
+            if ! "$bin" --help 2>/dev/null | grep -q -- '--bundle'; then
+                printf '%-24s %8s   (no --bundle in this binary)\n' "$name" "$mb"
+                continue
+            fi
+            run_no=$((run_no + 1))
+            page="$RUNS_DIR/bundle$run_no.html"
+            warm "$log"
+            t0=$(date +%s%N)
+            "$bin" "$log" --bundle "$page" --no-browser --no-progress >"$OUT/tlparse.stdout" \
+                2>"$OUT/tlparse.stderr" || die "$bin --bundle failed on $log (stderr in $OUT/tlparse.stderr)"
+            t1=$(date +%s%N)
+            if [ -x "$chromium" ]; then
+                times=$(python3 tests/e2e/test_bundle.py --open-time "$page" "$RUNS" 2>"$OUT/open.stderr") ||
+                    die "opening $page in $chromium failed (see $OUT/open.stderr)"
+            else
+                times=
+            fi
+            [ -n "$times" ] || times="- - -"
+            read -r fp ix ps <<<"$times"
+            awk -v n="$name" -v mb="$mb" -v b="$(stat -c %s "$page")" -v w="$(elapsed "$t0" "$t1")" \
+                -v fp="$fp" -v ix="$ix" -v ps="$ps" 'BEGIN {
+                printf "%-24s %8s %10.1f %8s %14s %9s %10s\n", n, mb, b / 1048576, w, fp, ix, ps }'
+        done
+    done
+    [ -x "$chromium" ] || echo "(no $chromium: open times not measured; on Debian: apt-get install chromium)"
+fi
+
 if [ "${BENCH_CALLGRIND:-1}" = 1 ]; then
     command -v valgrind >/dev/null 2>&1 ||
         die "BENCH_CALLGRIND=1 needs valgrind (Debian package 'valgrind'; scripts/deps.sh bench)"

@@ -91,7 +91,7 @@ _tlparse()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev= cword=$COMP_CWORD i
     ((cword > 0)) && prev=${COMP_WORDS[cword - 1]}
-    local opts="--latest --overwrite --strict --strict-compile-id --no-browser
+    local opts="--latest --bundle --redact --redact=paths --overwrite --strict --strict-compile-id --no-browser
         --custom-header-html --verbose --plain-text --export --inductor-provenance
         --all-ranks-html --jobs --rank-only --rank --from-summaries --name-order --summary
         --json --progress --no-progress --fail-on --run --help --version
@@ -137,6 +137,14 @@ _tlparse()
     -o)
         compopt -o filenames 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -d -- "$val")
+        return
+        ;;
+    --bundle)
+        # a .zip or .html file (and folders, to get there)
+        compopt -o filenames 2>/dev/null
+        mapfile -t COMPREPLY < <(compgen -P "$pre" -f -X '!*.zip' -- "$val"
+            compgen -P "$pre" -f -X '!*.html' -- "$val"
+            compgen -P "$pre" -d -- "$val")
         return
         ;;
     -j | --jobs)

@@ -17,6 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <stdlib.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 /* ---- messages, in line order with the payload checks ------------------------------------ */
 
@@ -194,6 +197,48 @@ static bool rank_is_ours(struct tl_log *log, const struct tl_envelope *env)
     return true;
 }
 
+/* ---- --redact ------------------------------------------------------------------------------ */
+
+/* How --redact treats the payload of an entry: graphs and guards keep their structure, JSON
+ * artifacts and chromium events their keys and numbers, the rest (generated code, dumped
+ * files, strings of unknown kinds) is dropped. */
+static enum tl_redact_payload payload_kind(const struct tl_envelope *env)
+{
+    static const enum tl_key code[] = {
+        TL_K_DYNAMO_OUTPUT_GRAPH,
+        TL_K_OPTIMIZE_DDP_SPLIT_GRAPH,
+        TL_K_COMPILED_AUTOGRAD_GRAPH,
+        TL_K_AOT_FORWARD_GRAPH,
+        TL_K_AOT_BACKWARD_GRAPH,
+        TL_K_AOT_INFERENCE_GRAPH,
+        TL_K_AOT_JOINT_GRAPH,
+        TL_K_INDUCTOR_PRE_GRAD_GRAPH,
+        TL_K_INDUCTOR_POST_GRAD_GRAPH,
+        TL_K_DYNAMO_CPP_GUARDS_STR,
+        TL_K_EXPORTED_PROGRAM,
+        TL_K_OPTIMIZE_DDP_SPLIT_CHILD,
+        TL_K_GRAPH_DUMP,
+    };
+    for (size_t i = 0; i < TL_ARRAY_LEN(code); i++)
+        if (env->key[code[i]])
+            return TL_REDACT_CODE;
+    if (env->key[TL_K_DYNAMO_GUARDS] || env->key[TL_K_CHROMIUM_EVENT])
+        return TL_REDACT_JSON;
+    if (env->key[TL_K_ARTIFACT] &&
+        tl_str_eq_cstr(tl_env_str(env->key[TL_K_ARTIFACT], "encoding"), "json"))
+        return TL_REDACT_JSON;
+    return TL_REDACT_DROP;
+}
+
+/* The payload the consumers see: redacted into log->redacted (the md5 check still reads the
+ * payload as logged, in log->payload). */
+static void redact_payload(struct tl_log *log, struct tl_record *rec)
+{
+    tl_buf_reset(&log->redacted);
+    tl_redact_payload(&log->redact, &log->redacted, rec->payload, payload_kind(rec->env));
+    rec->payload = tl_buf_str(&log->redacted);
+}
+
 /* Hand the record to the consumers that take it, in order. */
 static int dispatch(struct tl_log *log, struct tl_record *rec, struct tl_err *err)
 {
@@ -229,6 +274,8 @@ static int use_envelope(struct tl_log *log, struct tl_record *rec, struct tl_err
     }
     if (read_payload(log, rec, err) < 0)
         return -1;
+    if (log->redacting && rec->has_payload)
+        redact_payload(log, rec);
     if (!ours) {
         log->stats.other_rank++;
         return dispatch(log, rec, err);
@@ -287,6 +334,9 @@ static int entry(struct tl_log *log, struct tl_str line, struct tl_record *rec, 
                     je.msg, je.offset + 1);
         return payload_lines(log, false, &skip, err);
     }
+    /* Before anything reads it: the diagnosis, the pages and every file see it redacted. */
+    if (log->redacting)
+        tl_redact_json(&log->redact, &log->scratch, &root, NULL);
     if (tl_envelope_decode(&root, &env, &log->scratch, why, sizeof(why)) < 0) {
         log->stats.fail_json++;
         tl_log_warn(log, TL_W_JSON, lineno, "Failed to parse metadata JSON: %s", why);
@@ -337,6 +387,38 @@ static int parse(struct tl_log *log, struct tl_err *err)
 
 /* ---- set-up and the end ----------------------------------------------------------------- */
 
+/*
+ * --redact: a salt for the hashes (random, so that a hash cannot be looked up in a table of
+ * likely names; the options may fix it, for tests), and what the report says of itself: that
+ * it was redacted, and with paths, its input's name and command line hashed too.
+ */
+static void redact_init(struct tl_log *log)
+{
+    const struct tl_options *opt = log->opt;
+    uint8_t salt[16];
+    if (opt->redact_salt)
+        memcpy(salt, opt->redact_salt, sizeof(salt));
+    else if (getrandom(salt, sizeof(salt), 0) != (ssize_t)sizeof(salt))
+        for (size_t i = 0; i < sizeof(salt); i++) /* no entropy source: still a salt */
+            salt[i] = (uint8_t)(rand() ^ (int)time(NULL) ^ (int)getpid());
+    tl_redact_init(&log->redact, salt, opt->redact_paths);
+    log->redacting = true;
+    log->info.redacted = opt->redact_paths ? "--redact=paths" : "--redact";
+    if (!opt->redact_paths)
+        return;
+    struct tl_buf b = TL_BUF_INIT;
+    if (log->info.input) {
+        tl_redact_path(&log->redact, &b, tl_str_cstr(log->info.input));
+        log->redacted_input = tl_buf_detach(&b, NULL);
+        log->info.input = log->redacted_input;
+    }
+    if (log->info.command_line) {
+        tl_redact_hash(&log->redact, &b, tl_str_cstr(log->info.command_line));
+        log->redacted_command = tl_buf_detach(&b, NULL);
+        log->info.command_line = log->redacted_command;
+    }
+}
+
 static int current_year(void)
 {
     time_t now = time(NULL);
@@ -365,10 +447,13 @@ static void log_init(struct tl_log *log, const struct tl_log_job *job)
     log->msg.progress = &log->progress;
     log->msg.input = name;
     tl_runinfo_fill(&log->info, opt, job->path, name);
+    if (opt->redact)
+        redact_init(log);
     /* strbuf contract: an empty buffer points at the shared empty byte. */
     tl_buf_init(&log->page, 0);
     tl_buf_init(&log->env_text, 0);
     tl_buf_init(&log->payload, 0);
+    tl_buf_init(&log->redacted, 0);
     tl_buf_init(&log->utf8_fix, 0);
     tl_arena_init(&log->arena, 256 * 1024);
     tl_arena_init(&log->scratch, 256 * 1024);
@@ -391,6 +476,9 @@ static void log_release(struct tl_log *log)
     tl_buf_release(&log->page);
     tl_buf_release(&log->env_text);
     tl_buf_release(&log->payload);
+    tl_buf_release(&log->redacted);
+    free(log->redacted_input);
+    free(log->redacted_command);
     tl_buf_release(&log->utf8_fix);
 }
 
@@ -429,8 +517,11 @@ static void choose_consumers(struct tl_log *log)
     if (opt->nparsers)
         add_consumer(log, &tl_consumer_custom);
     add_consumer(log, &tl_consumer_payloads);
-    add_consumer(log, &tl_consumer_rawjsonl);
-    add_consumer(log, &tl_consumer_rawlog);
+    /* A redacted report leaves out the log itself, as logged and as JSON lines. */
+    if (!log->redacting) {
+        add_consumer(log, &tl_consumer_rawjsonl);
+        add_consumer(log, &tl_consumer_rawlog);
+    }
     if (opt->inductor_provenance)
         add_consumer(log, &tl_consumer_provenance);
     if (log->rank_summary)

@@ -17,12 +17,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 enum opt_id {
     O_LATEST,
     O_OUT,
+    O_BUNDLE,
+    O_REDACT,
     O_OVERWRITE,
     O_STRICT,
     O_STRICT_CID,
@@ -59,6 +62,13 @@ struct option_spec {
 static const struct option_spec specs[] = {
     {O_LATEST, 0, "latest", NULL, "PATH is a folder: parse its newest log"},
     {O_OUT, 'o', NULL, "OUT", "output folder [default: tl_out]"},
+    {O_BUNDLE, 0, "bundle", "FILE",
+     "also write the report as one file to attach or publish: FILE.zip (the folder zipped) or "
+     "FILE.html (one page holding every page, opened offline); without -o, only FILE"},
+    {O_REDACT, 0, "redact", NULL,
+     "leave the model out of the report, to share it: source lines, generated code, dumped "
+     "files, names and constants are hashed or dropped, raw.log and raw.jsonl left out; "
+     "--redact=paths hashes file names too"},
     {O_OVERWRITE, 0, "overwrite", NULL,
      "replace OUT if it exists (once the new report is complete)"},
     {O_STRICT, 0, "strict", NULL, "exit 1 if any line could not be parsed"},
@@ -429,6 +439,13 @@ static void apply(struct cli *c, enum opt_id id, const char *value)
     case O_LATEST:
         o->latest = true;
         break;
+    case O_REDACT:
+        o->redact = true;
+        o->redact_paths = value != NULL;
+        break;
+    case O_BUNDLE:
+        o->bundle = value;
+        break;
     case O_OUT:
         o->out_dir = value;
         break;
@@ -553,6 +570,13 @@ static int long_option(struct cli *c, int argc, char **argv, int *i)
     if (!s)
         return usage_error("unexpected argument", argv[*i]);
     const char *value = NULL;
+    if (s->id == O_REDACT && eq) {
+        /* --redact takes one optional value, and only as --redact=paths */
+        if (strcmp(eq + 1, "paths"))
+            return usage_error("--redact takes no value but =paths, not", argv[*i]);
+        apply(c, s->id, eq + 1);
+        return c->exit_now;
+    }
     if (s->value) {
         value = eq ? eq + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
         if (!value)
@@ -683,6 +707,13 @@ int main(int argc, char **argv)
     }
     if (c.run)
         fprintf(stderr, "tlparse: the trace is kept in %s\n", trace_dir);
+    if (rc == TL_EXIT_OK && res.bundle_path[0])
+        fprintf(stderr, "tlparse: the report is %sin %s\n", res.index_path[0] ? "also " : "",
+                res.bundle_path);
+    /* the page to open: the report's index, else a single-page bundle */
+    size_t blen = strlen(res.bundle_path);
+    if (!res.index_path[0] && blen > 5 && !strcasecmp(res.bundle_path + blen - 5, ".html"))
+        snprintf(res.index_path, sizeof(res.index_path), "%s", res.bundle_path);
     bool written = rc == TL_EXIT_OK && res.index_path[0];
     if (rc == TL_EXIT_OK && c.fail_on && res.has_counts)
         rc = fail_on(c.fail_on, &res.counts);

@@ -536,7 +536,10 @@ static int landing(struct multi *m, struct tl_err *err)
     }
     if (rc == 0) {
         tl_buf_reset(&b);
-        struct tl_landing page = {m->opt->custom_header_html, &an, chromium};
+        struct tl_landing page = {m->opt->custom_header_html, &an, chromium,
+                                  !m->opt->redact        ? NULL
+                                  : m->opt->redact_paths ? "--redact=paths"
+                                                         : "--redact"};
         tl_page_landing(&b, &page);
         rc = root_file(m, "index.html", &b, true, err);
     }
@@ -716,7 +719,8 @@ static int all_ranks(struct multi *m, struct tl_result *res)
         err = m->err;
         rc = -1;
     }
-    if (rc == 0 && !tl_interrupted)
+    /* (a redacted report has no raw.jsonl to carry them into) */
+    if (rc == 0 && !tl_interrupted && !opt->redact)
         rc = carry_string_tables(m, &err);
     if (rc == 0 && !tl_interrupted)
         rc = landing(m, &err);

@@ -9,6 +9,7 @@
 #include "input/locate.h"
 #include "input/torchlogs.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,14 @@ int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const cha
         tl_reader_free(reader);
         return -1;
     }
+    if (text && opt->redact) {
+        memset(sum, 0, sizeof(*sum));
+        tl_reader_free(reader);
+        return tl_error_code(err, TL_ERR_USAGE,
+                             "--redact reads structured traces (TORCH_TRACE) only, and %s is "
+                             "TORCH_LOGS text: share its --summary, or the trace",
+                             name);
+    }
     if (text)
         return tl_textlog_run(opt, reader, name, out, sum, err);
     struct tl_log_job job = {.opt = opt, .reader = reader, .path = path, .name = name, .out = out};
@@ -171,7 +180,74 @@ static int summary_only(const struct tl_options *opt, struct tl_reader *reader, 
     return rc < 0 ? tl_report_error(opt, &err) : TL_EXIT_OK;
 }
 
+static int run(const struct tl_options *opt, struct tl_result *res);
+
+/* The folder a run writes its report to: out_dir, or PATH itself with --from-summaries. */
+static const char *report_folder(const struct tl_options *opt)
+{
+    return opt->from_summaries ? opt->path : opt->out_dir ? opt->out_dir : "tl_out";
+}
+
+/*
+ * --bundle: the report, then the report as one file. Without -o (and for a --from-summaries
+ * landing page, whose folder is PATH) the report is written into a temporary folder beside
+ * the bundle and removed once the bundle is complete.
+ */
+static int run_bundled(const struct tl_options *opt, struct tl_result *res)
+{
+    struct tl_err err = {TL_ERR_NONE, ""};
+    if (opt->summary != TL_SUMMARY_NONE)
+        tl_error_code(&err, TL_ERR_USAGE, "cannot use --bundle with --summary or --json");
+    else if (opt->rank_only)
+        tl_error_code(&err, TL_ERR_USAGE, "cannot use --bundle with --rank-only");
+    if (err.code != TL_ERR_NONE || tl_bundle_check(opt->bundle, opt->overwrite, &err) < 0)
+        return tl_report_error(opt, &err);
+    struct tl_options o = *opt;
+    o.bundle = NULL;
+    char *tmp = NULL;
+    if (!opt->out_dir && !opt->from_summaries) {
+        struct tl_buf t = TL_BUF_INIT;
+        const char *slash = strrchr(opt->bundle, '/');
+        if (slash)
+            tl_buf_add(&t, opt->bundle, (size_t)(slash - opt->bundle + 1));
+        tl_buf_adds(&t, ".tlparse-bundle-XXXXXX");
+        tmp = tl_buf_detach(&t, NULL);
+        if (!mkdtemp(tmp)) {
+            tl_error(&err, "cannot create a folder beside %s: %s", opt->bundle, strerror(errno));
+            free(tmp);
+            return tl_report_error(opt, &err);
+        }
+        struct tl_buf r = TL_BUF_INIT;
+        tl_buf_addf(&r, "%s/report", tmp);
+        o.out_dir = tl_buf_detach(&r, NULL);
+    }
+    int code = run(&o, res);
+    if (code == TL_EXIT_OK || (code == TL_EXIT_ERROR && res->index_path[0])) {
+        /* a report was written (--strict failures too): bundle it */
+        if (tl_bundle_write(report_folder(&o), opt->bundle, opt->overwrite, &err) < 0)
+            code = tl_report_error(opt, &err);
+        else
+            snprintf(res->bundle_path, sizeof(res->bundle_path), "%s", opt->bundle);
+    }
+    if (tmp) {
+        tl_remove_tree(tmp);
+        res->index_path[0] = '\0';
+        free((char *)o.out_dir);
+        free(tmp);
+    }
+    return code;
+}
+
 int tl_run(const struct tl_options *opt, struct tl_result *res)
+{
+    struct tl_result ignored;
+    res = res ? res : &ignored;
+    if (opt->bundle)
+        return run_bundled(opt, res);
+    return run(opt, res);
+}
+
+static int run(const struct tl_options *opt, struct tl_result *res)
 {
     struct tl_err err = {TL_ERR_NONE, ""};
     struct tl_messages msg = {.opt = opt};

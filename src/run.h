@@ -20,6 +20,7 @@
 #include "input/reader.h"
 #include "model/diagnosis.h"
 #include "model/model.h"
+#include "model/redact.h"
 #include "model/ranks.h"
 #include "model/record.h"
 #include "model/runinfo.h"
@@ -122,6 +123,11 @@ struct tl_log {
     struct tl_rank_summary *rank_summary;
     struct tl_arena *rank_arena;
     bool all_payloads; /* some consumer reads every payload */
+    /* --redact: every envelope and payload goes through it before any consumer */
+    bool redacting;
+    struct tl_redact redact;
+    char *redacted_input, *redacted_command; /* runinfo's, with --redact=paths */
+
     /* tl_each_entry(): where each record goes */
     int (*entry_fn)(void *ctx, const struct tl_entry *e);
     void *entry_ctx;
@@ -129,6 +135,7 @@ struct tl_log {
     /* the entry being read */
     struct tl_buf env_text; /* its envelope, copied out of the reader */
     struct tl_buf payload;  /* its payload */
+    struct tl_buf redacted; /* its payload as --redact leaves it */
     struct tl_buf utf8_fix; /* its line, with invalid UTF-8 repaired */
     struct tl_md5q *md5q;   /* payload checks, on a worker thread */
     bool md5_due;           /* the payload awaits its check */
@@ -195,6 +202,16 @@ int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **pa
                 struct tl_reader **reader, struct tl_err *err);
 /** Whether the log is TORCH_LOGS text rather than a trace, told by its first 256 KiB. */
 int tl_log_is_text(struct tl_reader *reader, bool *text, struct tl_err *err);
+/* ---- --bundle (bundle.c) ---- */
+enum { TL_BUNDLE_ZIP = 1, TL_BUNDLE_HTML = 2 };
+/** What kind of bundle path names, by its extension (.zip, .html), or -1 (a usage error). */
+int tl_bundle_kind(const char *path, struct tl_err *err);
+/** Whether path may be written: a known kind, and not there yet unless overwrite (and then a
+ * file, not a folder). */
+int tl_bundle_check(const char *path, bool overwrite, struct tl_err *err);
+/** The report folder as one file at path, written beside it and renamed into place. */
+int tl_bundle_write(const char *folder, const char *path, bool overwrite, struct tl_err *err);
+
 /**
  * One log into out (NULL: no folder, the diagnosis in sum->summary as opt->summary says): a
  * structured trace or TORCH_LOGS text, told apart by its first 256 KiB. Takes the reader (it

@@ -35,7 +35,7 @@ SHAPE = {
     "schema": STR,
     "source": {"path": STR, "kind": STR},
     "generated_by": {"tool": STR, "version": STR, "revision": STR + OPT,
-                     "command_line": STR + OPT,
+                     "command_line": STR + OPT, "redacted": STR + OPT,
                      "input": {"path": STR, "size": INT + OPT, "mtime": STR + OPT}},
     "compile_ids": INT,
     "findings": [{"kind": STR, "index": INT, "category": STR}],

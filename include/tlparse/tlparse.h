@@ -49,34 +49,41 @@ enum tl_summary_mode {
 struct tl_parser;
 
 struct tl_options {
-    const char *path;               /* log file, or folder (newest log is taken) */
-    const char *out_dir;            /* NULL: "tl_out" */
-    const char *custom_header_html; /* inserted raw at the top of index.html; NULL: none */
-    const char *command_line;       /* recorded in the report's footer and summary.json;
-                                       NULL: none (a library call) */
-    bool latest;                    /* PATH is a folder: take its newest log */
-    bool overwrite;                 /* replace an existing out_dir (atomically, at the end) */
-    bool strict;                    /* bad lines make the exit code 1 */
-    bool strict_compile_id;         /* entries without compile id make it 1 */
-    bool verbose;                   /* print every unknown field */
-    bool plain_text;                /* inductor_output_code as .txt */
-    bool export_mode;               /* -e: the export report instead of the compile report */
-    bool inductor_provenance;       /* -i: provenance_tracking_<folder>.html pages */
-    bool all_ranks_html;            /* not supported yet */
-    bool progress;                  /* draw a progress bar on stderr */
-    bool no_threads;                /* do all the work on the calling thread (same output) */
-    enum tl_summary_mode summary;   /* not NONE: no report; the diagnosis in result.summary */
-    unsigned jobs;                  /* --all-ranks-html: ranks parsed at once; 0: one per core */
-    bool rank_only;                 /* --rank-only: one rank's report and summary, for a later
-                                       --all-ranks-html --from-summaries */
-    bool has_rank;                  /* --rank given: */
-    uint32_t rank;                  /* the rank of a --rank-only log (else from its name) */
-    bool from_summaries;            /* --all-ranks-html: path holds rank_N/ reports already */
-    bool name_order;                /* --all-ranks-html: take rank logs and compile folders in
-                                       name order, not the file system's (the reference's) */
-    bool color;                     /* the text summary with ANSI colours */
-    int year;                       /* year of raw.jsonl timestamps; 0: this year (UTC) */
-    const char *mem_input;          /* with mem_len: parse this buffer instead of path */
+    const char *path;                 /* log file, or folder (newest log is taken) */
+    const char *out_dir;              /* NULL: "tl_out" */
+    const char *custom_header_html;   /* inserted raw at the top of index.html; NULL: none */
+    const char *command_line;         /* recorded in the report's footer and summary.json;
+                                         NULL: none (a library call) */
+    const char *bundle;               /* the report as one file too: a .zip of the folder, or a
+                                         single .html page holding every page and artifact;
+                                         without out_dir, only the bundle is written */
+    bool latest;                      /* PATH is a folder: take its newest log */
+    bool overwrite;                   /* replace an existing out_dir (atomically, at the end) */
+    bool redact;                      /* --redact: leave out what reveals the model (its code,
+                                         names, constants, text); keep the structure */
+    bool redact_paths;                /* with redact: hash file names too */
+    const unsigned char *redact_salt; /* 16 bytes for the redaction's hashes; NULL: random */
+    bool strict;                      /* bad lines make the exit code 1 */
+    bool strict_compile_id;           /* entries without compile id make it 1 */
+    bool verbose;                     /* print every unknown field */
+    bool plain_text;                  /* inductor_output_code as .txt */
+    bool export_mode;                 /* -e: the export report instead of the compile report */
+    bool inductor_provenance;         /* -i: provenance_tracking_<folder>.html pages */
+    bool all_ranks_html;              /* not supported yet */
+    bool progress;                    /* draw a progress bar on stderr */
+    bool no_threads;                  /* do all the work on the calling thread (same output) */
+    enum tl_summary_mode summary;     /* not NONE: no report; the diagnosis in result.summary */
+    unsigned jobs;                    /* --all-ranks-html: ranks parsed at once; 0: one per core */
+    bool rank_only;                   /* --rank-only: one rank's report and summary, for a later
+                                         --all-ranks-html --from-summaries */
+    bool has_rank;                    /* --rank given: */
+    uint32_t rank;                    /* the rank of a --rank-only log (else from its name) */
+    bool from_summaries;              /* --all-ranks-html: path holds rank_N/ reports already */
+    bool name_order;                  /* --all-ranks-html: take rank logs and compile folders in
+                                         name order, not the file system's (the reference's) */
+    bool color;                       /* the text summary with ANSI colours */
+    int year;                         /* year of raw.jsonl timestamps; 0: this year (UTC) */
+    const char *mem_input;            /* with mem_len: parse this buffer instead of path */
     uint64_t mem_len;
     /* Where messages go; NULL: each is written to stderr followed by a newline. */
     void (*message)(void *ctx, enum tl_message_kind kind, const char *line);
@@ -102,6 +109,7 @@ struct tl_counts {
 
 struct tl_result {
     char index_path[4096];   /* the report's index.html, when one was written */
+    char bundle_path[4096];  /* options.bundle, when it was written */
     uint64_t bytes_in;       /* log bytes read */
     uint64_t lines;          /* log lines read */
     char *summary;           /* options.summary: the diagnosis, text or JSON; free() it */

@@ -16,6 +16,8 @@ struct tl_runinfo {
     const char *revision;     /* the source revision ("a1b2c3d4e5f6", "-dirty" appended), "" */
     const char *command_line; /* the command as typed, shell-quoted; NULL: a library call */
     const char *input;        /* the log's path as read ("<memory>" for a buffer) */
+    const char *redacted;     /* NULL, or how the report was redacted: "--redact",
+                                 "--redact=paths" */
     bool has_stat;            /* the two below are known */
     uint64_t input_size;      /* bytes on disk (compressed size for .gz and .zst) */
     int64_t input_mtime;      /* modification time, seconds since the epoch */

@@ -23,5 +23,7 @@ extern const char tl_asset_textlog_js[];
 extern const char tl_asset_provenance_css[];
 extern const char tl_asset_provenance_js[];
 extern const char tl_asset_export_css[];
+extern const char tl_asset_bundle_css[];
+extern const char tl_asset_bundle_js[];
 
 #endif

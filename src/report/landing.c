@@ -230,6 +230,10 @@ void tl_page_landing(struct tl_buf *out, const struct tl_landing *p)
     tl_buf_adds(out, "</style>\n</head>\n<body>\n<div>\n");
     if (p->custom_header_html)
         tl_buf_adds(out, p->custom_header_html); /* raw by design: the user's own HTML */
+    if (p->redacted) {
+        struct tl_runinfo info = {.redacted = p->redacted};
+        tl_page_redacted(out, &info);
+    }
     warning_box(out, r);
     tl_buf_adds(out, "<h2>Multi-Rank TLParse Report</h2>\n<p>\nThis run covers <strong>");
     tl_buf_addu(out, r->nranks);

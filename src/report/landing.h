@@ -20,7 +20,8 @@
 struct tl_landing {
     const char *custom_header_html; /* raw, by design */
     const struct tl_ranks *ranks;
-    bool has_chromium; /* the combined chromium_events.json was written */
+    bool has_chromium;    /* the combined chromium_events.json was written */
+    const char *redacted; /* NULL, or how the ranks' reports were redacted ("--redact") */
 };
 
 /**

@@ -48,6 +48,26 @@ bool tl_page_utc(struct tl_buf *out, int64_t seconds, bool iso)
     return true;
 }
 
+void tl_page_redacted(struct tl_buf *out, const struct tl_runinfo *info)
+{
+    if (!info || !info->redacted)
+        return;
+    tl_buf_adds(out, "<p class='redacted' style='border:1px solid var(--line);border-left:4px "
+                     "solid #bf8700;padding:0.5em 0.8em;max-width:60em;overflow-wrap:anywhere'>"
+                     "<strong>Redacted</strong> with <code>");
+    tl_html_text_cstr(out, info->redacted);
+    tl_buf_adds(
+        out, "</code>, to be shared without the model. Kept: the compiled functions' file names"
+             " (unless <code>--redact=paths</code>), line numbers and names, compile ids, statuses,"
+             " metrics, failure types, the words of PyTorch's messages, op names, tensor shapes,"
+             " whole numbers and the structure of graphs and guards. Replaced by a hash"
+             " (<code>h_1a2b3c4d</code>, the same for the same text within this report): the"
+             " user's identifiers, attribute and tensor names, string literals, decimal constants,"
+             " source lines, and any other word. Left out: comments in code, generated code"
+             " (inductor's output code), dumped source files, payloads of other kinds,"
+             " <code>raw.log</code> and <code>raw.jsonl</code>.</p>\n");
+}
+
 void tl_page_footer(struct tl_buf *out, const struct tl_runinfo *info)
 {
     if (!info)
@@ -77,6 +97,11 @@ void tl_page_footer(struct tl_buf *out, const struct tl_runinfo *info)
             }
             tl_buf_release(&when);
         }
+    }
+    if (info->redacted) {
+        tl_buf_adds(out, " · redacted (<code>");
+        tl_html_text_cstr(out, info->redacted);
+        tl_buf_adds(out, "</code>)");
     }
     tl_buf_adds(out, "</p>\n</footer>\n");
 }

@@ -148,6 +148,7 @@ void tl_page_export_index(struct tl_buf *out, const struct tl_export_index_page 
     tl_buf_adds(out, "</script>\n</head>\n<body>\n<div>\n");
     if (p->custom_header_html)
         tl_buf_adds(out, p->custom_header_html); /* raw by design: the user's own HTML */
+    tl_page_redacted(out, p->info);
     tl_buf_adds(out, "<h2>Draft Export Report</h2>\n");
     if (!x->nproblems) {
         tl_buf_adds(out, "<p class='ok'>No issues were found while exporting: a sound graph "

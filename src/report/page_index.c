@@ -144,6 +144,7 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
     tl_buf_adds(out, "</script>\n</head>\n<body>\n<div>\n");
     if (p->custom_header_html)
         tl_buf_adds(out, p->custom_header_html); /* raw by design: the user's own HTML */
+    tl_page_redacted(out, p->info);
     tl_page_overview(out, model, p->nfailures, TL_OVERVIEW_MAX_BARS);
     if (p->diag)
         tl_page_diagnosis(out, p->diag, "#", NULL);

@@ -60,6 +60,8 @@ void tl_page_head_cid(struct tl_buf *out, const char *prefix, const char *displa
  * when known; everything escaped. Nothing when info is NULL.
  */
 void tl_page_footer(struct tl_buf *out, const struct tl_runinfo *info);
+/** What --redact did, at the top of an index (nothing when info says it was not redacted). */
+void tl_page_redacted(struct tl_buf *out, const struct tl_runinfo *info);
 
 /** Append a time (seconds since the epoch) in UTC: "2023-11-14 22:13:20 UTC", or with iso
  * "2023-11-14T22:13:20Z". False (nothing appended) when it cannot be represented. */

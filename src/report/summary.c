@@ -710,6 +710,7 @@ static void j_generated_by(struct tl_jw *w, const struct tl_runinfo *info)
     tl_jw_kstr(w, "version", info->version);
     tl_jw_kstr(w, "revision", info->revision && info->revision[0] ? info->revision : NULL);
     tl_jw_kstr(w, "command_line", info->command_line);
+    tl_jw_kstr(w, "redacted", info->redacted);
     tl_jw_key(w, "input");
     tl_jw_object(w);
     tl_jw_kstr(w, "path", info->input);

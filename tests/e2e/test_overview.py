@@ -155,6 +155,7 @@ class Static(unittest.TestCase):
         g = json.loads(read(os.path.join(S.demo, "summary.json")))["generated_by"]
         self.assertEqual(g, {"tool": "tlparse", "version": "0.4.3", "revision": rev or None,
                              "command_line": "tlparse demo.log -o demo --no-browser",
+                             "redacted": None,
                              "input": {"path": "demo.log", "size": 312791,
                                        "mtime": "2023-11-14T22:13:20Z"}})
 

@@ -190,9 +190,13 @@ static void test_empty(void **state)
 static void test_footer(void **state)
 {
     (void)state;
-    struct tl_runinfo info = {"0.4.3",        "0123456789ab", "tlparse 'a<b>.log' -o out",
-                              "dir/a<b>.log", true,           312791,
-                              1700000000};
+    struct tl_runinfo info = {.version = "0.4.3",
+                              .revision = "0123456789ab",
+                              .command_line = "tlparse 'a<b>.log' -o out",
+                              .input = "dir/a<b>.log",
+                              .has_stat = true,
+                              .input_size = 312791,
+                              .input_mtime = 1700000000};
     struct tl_buf out = TL_BUF_INIT;
     tl_page_footer(&out, &info);
     assert_string_equal(out.buf, "<footer class='runinfo'>\n<p>tlparse 0.4.3 (revision "
@@ -201,7 +205,7 @@ static void test_footer(void **state)
                                  "dir/a&lt;b&gt;.log</code>, 312791 bytes, modified 2023-11-14 "
                                  "22:13:20 UTC</p>\n</footer>\n");
     tl_buf_reset(&out);
-    struct tl_runinfo lib = {"0.4.3", "", NULL, "<memory>", false, 0, 0};
+    struct tl_runinfo lib = {.version = "0.4.3", .revision = "", .input = "<memory>"};
     tl_page_footer(&out, &lib);
     assert_string_equal(out.buf, "<footer class='runinfo'>\n<p>tlparse 0.4.3 · input: "
                                  "<code>&lt;memory&gt;</code></p>\n</footer>\n");

@@ -1,0 +1,1407 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The redaction of text, code, file names and JSON (see redact.h). Three allowlists decide
+ * what is kept, and anything not on them is hashed: the words of PyTorch's messages (free
+ * text), the names of Python and of the graphs' and guards' structure (code), and the keys of
+ * PyTorch's structured log (JSON). An allowlist fails safe: a word PyTorch adds later is
+ * hashed until it is listed, never shown because it was not foreseen.
+ */
+#include "base/config.h"
+#include "model/redact.h"
+#include "base/json_write.h"
+#include "input/envelope.h"
+
+#include <md5.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Words of PyTorch's messages (graph breaks, recompiles, failures, guards), lowercase. */
+static const char *const words[] = {
+    "a",
+    "able",
+    "about",
+    "above",
+    "access",
+    "accessed",
+    "actual",
+    "add",
+    "added",
+    "after",
+    "again",
+    "against",
+    "all",
+    "allow",
+    "allowed",
+    "already",
+    "also",
+    "an",
+    "analysis",
+    "and",
+    "any",
+    "api",
+    "are",
+    "arg",
+    "args",
+    "argument",
+    "arguments",
+    "as",
+    "assert",
+    "at",
+    "attempt",
+    "attempted",
+    "attribute",
+    "autograd",
+    "available",
+    "avoid",
+    "back",
+    "backend",
+    "backward",
+    "bad",
+    "based",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "between",
+    "both",
+    "break",
+    "breaks",
+    "broken",
+    "buffer",
+    "builtin",
+    "builtins",
+    "but",
+    "by",
+    "c",
+    "cache",
+    "call",
+    "called",
+    "calling",
+    "calls",
+    "can",
+    "cannot",
+    "case",
+    "cause",
+    "caused",
+    "changed",
+    "check",
+    "class",
+    "code",
+    "compile",
+    "compiled",
+    "compiler",
+    "compiling",
+    "condition",
+    "consider",
+    "constant",
+    "constraint",
+    "constraints",
+    "context",
+    "contiguous",
+    "could",
+    "cpu",
+    "cuda",
+    "current",
+    "currently",
+    "custom",
+    "data",
+    "debug",
+    "default",
+    "defined",
+    "dependent",
+    "details",
+    "device",
+    "dict",
+    "did",
+    "different",
+    "dim",
+    "dimension",
+    "dimensions",
+    "disable",
+    "do",
+    "does",
+    "dtype",
+    "due",
+    "duck",
+    "during",
+    "dynamic",
+    "dynamo",
+    "e",
+    "each",
+    "eager",
+    "either",
+    "else",
+    "empty",
+    "enable",
+    "encountered",
+    "eq",
+    "error",
+    "eval",
+    "evaluate",
+    "evaluated",
+    "exceeded",
+    "exception",
+    "expected",
+    "explanation",
+    "export",
+    "expression",
+    "extension",
+    "fail",
+    "failed",
+    "failing",
+    "failure",
+    "failures",
+    "fake",
+    "falling",
+    "false",
+    "file",
+    "first",
+    "float",
+    "following",
+    "for",
+    "forward",
+    "found",
+    "frame",
+    "frames",
+    "from",
+    "function",
+    "functions",
+    "fx",
+    "g",
+    "generator",
+    "github",
+    "given",
+    "global",
+    "grad",
+    "graph",
+    "graphs",
+    "guard",
+    "guards",
+    "handle",
+    "has",
+    "have",
+    "hint",
+    "hit",
+    "id",
+    "if",
+    "implemented",
+    "in",
+    "index",
+    "inductor",
+    "inf",
+    "info",
+    "inline",
+    "inlining",
+    "input",
+    "inputs",
+    "inside",
+    "instead",
+    "int",
+    "into",
+    "is",
+    "issue",
+    "it",
+    "item",
+    "its",
+    "jump",
+    "kernel",
+    "key",
+    "keyword",
+    "kwargs",
+    "l",
+    "lambda",
+    "last",
+    "layout",
+    "least",
+    "len",
+    "length",
+    "level",
+    "limit",
+    "line",
+    "list",
+    "local",
+    "locals",
+    "log",
+    "logging",
+    "make",
+    "mark",
+    "marked",
+    "match",
+    "max",
+    "may",
+    "memory",
+    "method",
+    "min",
+    "mismatch",
+    "missing",
+    "mode",
+    "module",
+    "more",
+    "must",
+    "mutation",
+    "nan",
+    "need",
+    "needed",
+    "nested",
+    "new",
+    "no",
+    "non",
+    "none",
+    "not",
+    "number",
+    "object",
+    "of",
+    "on",
+    "one",
+    "only",
+    "op",
+    "operation",
+    "operator",
+    "ops",
+    "or",
+    "other",
+    "out",
+    "output",
+    "outputs",
+    "outside",
+    "override",
+    "parameter",
+    "parameters",
+    "pass",
+    "passed",
+    "please",
+    "python",
+    "pytorch",
+    "raise",
+    "raised",
+    "range",
+    "reason",
+    "reasons",
+    "recompilation",
+    "recompile",
+    "recompiled",
+    "recompiles",
+    "recompiling",
+    "recursion",
+    "reference",
+    "remove",
+    "removed",
+    "requires",
+    "restart",
+    "restarting",
+    "result",
+    "resume",
+    "return",
+    "returned",
+    "run",
+    "runtime",
+    "same",
+    "see",
+    "set",
+    "shape",
+    "shapes",
+    "should",
+    "side",
+    "size",
+    "sizes",
+    "skip",
+    "skipped",
+    "skipping",
+    "source",
+    "specialize",
+    "specialized",
+    "stack",
+    "step",
+    "storage",
+    "stride",
+    "strides",
+    "subclass",
+    "support",
+    "supported",
+    "suppress",
+    "suppressed",
+    "symbol",
+    "symbolic",
+    "symbols",
+    "take",
+    "takes",
+    "tensor",
+    "tensors",
+    "than",
+    "that",
+    "the",
+    "their",
+    "then",
+    "there",
+    "these",
+    "this",
+    "through",
+    "to",
+    "torch",
+    "torchdynamo",
+    "trace",
+    "traceback",
+    "traced",
+    "tracing",
+    "triggered",
+    "true",
+    "tuple",
+    "two",
+    "type",
+    "types",
+    "unbacked",
+    "under",
+    "unknown",
+    "unsupported",
+    "until",
+    "use",
+    "used",
+    "user",
+    "using",
+    "value",
+    "values",
+    "variable",
+    "variables",
+    "version",
+    "via",
+    "view",
+    "was",
+    "were",
+    "when",
+    "which",
+    "while",
+    "will",
+    "with",
+    "within",
+    "without",
+    "would",
+    "wrap",
+    "you",
+    "your",
+    "so",
+    "miss",
+    "bypass",
+    "hash",
+    "hits",
+    "misses",
+    "runnable",
+    "aotautograd",
+    "provenance",
+    "tracking",
+    "node",
+    "nodes",
+    "mappings",
+    "joint",
+    "pre",
+    "post",
+    "metadata",
+    "perhaps",
+    "created",
+    "developers",
+    "understood",
+    "traceable",
+    "third",
+    "party",
+    "extension",
+    "either",
+    "allow",
+    "file",
+    "issue",
+    "instead",
+    "function",
+    "builtin",
+    "warn",
+    "warnings",
+    "dispatch",
+    "kernels",
+    "fused",
+    "triton",
+    "autotune",
+    "benchmark",
+    "compiled",
+    "bundle",
+    "bundled",
+    "remote",
+    "local",
+    "saved",
+    "time",
+    "start",
+    "end",
+    "inner",
+    "outer",
+    "cumulative",
+    "entire",
+    "dynamo_timed",
+    "recompute",
+    "partition",
+    "partitioner",
+    "joint",
+    "lowering",
+    "codegen",
+    "schedule",
+    "scheduler",
+    "fusion",
+    "collective",
+    "collectives",
+    "gather",
+    "reduce",
+    "scatter",
+    "wait",
+    "rank",
+    "ranks",
+    "world",
+    "group",
+    "process",
+    "thread",
+    "fx_graph",
+    "ddp",
+    "fsdp",
+    "optimize",
+    "split",
+    "child",
+    "parent",
+    "submodule",
+    "mod",
+    "assertion",
+    "cond",
+    "map",
+    "scan",
+    "while_loop",
+    "higher",
+    "order",
+    "hop",
+    "data_dependent",
+    "guard_on_data_dependent_symint",
+    "specialization",
+    "specializations",
+    "dims",
+    "unspecialized",
+    "automatic",
+    "traces",
+    "readable",
+    "estimations",
+    "schedules",
+    "parity",
+    "chromium",
+    "events",
+    "cpp",
+    "str",
+};
+
+/* Names kept in code: Python's keywords and builtins, and the names of a graph's and a
+ * guard's structure (the tensors' and attributes' own names are the user's and hashed). */
+static const char *const code_names[] = {
+    "False",
+    "GraphModule",
+    "L",
+    "G",
+    "None",
+    "True",
+    "and",
+    "any",
+    "as",
+    "assert",
+    "bool",
+    "break",
+    "class",
+    "continue",
+    "def",
+    "del",
+    "device",
+    "dict",
+    "dim",
+    "dtype",
+    "elif",
+    "else",
+    "except",
+    "float",
+    "for",
+    "forward",
+    "from",
+    "getattr",
+    "global",
+    "hasattr",
+    "id",
+    "if",
+    "import",
+    "in",
+    "int",
+    "is",
+    "isinstance",
+    "lambda",
+    "layout",
+    "len",
+    "list",
+    "max",
+    "min",
+    "nonlocal",
+    "not",
+    "or",
+    "pass",
+    "raise",
+    "range",
+    "return",
+    "self",
+    "size",
+    "stride",
+    "str",
+    "super",
+    "try",
+    "tuple",
+    "type",
+    "while",
+    "with",
+    "yield",
+    "Eq",
+    "Ne",
+    "Lt",
+    "Le",
+    "Gt",
+    "Ge",
+    "Mod",
+    "FloorDiv",
+    "CeilDiv",
+    "Max",
+    "Min",
+    "Abs",
+    "floor",
+    "ceiling",
+    "sqrt",
+    "Sym",
+    "sym_size",
+    "sym_stride",
+    "storage_offset",
+    "requires_grad",
+    "grad",
+    "is_leaf",
+    "shape",
+    "ndim",
+    "numel",
+    "item",
+    "view",
+    "contiguous",
+    "cuda",
+    "cpu",
+    "meta",
+    "strided",
+    "sparse_coo",
+    "float32",
+    "float16",
+    "bfloat16",
+    "float64",
+    "int64",
+    "int32",
+    "int8",
+    "uint8",
+    "bool_",
+    "Tensor",
+    "nn",
+    "Module",
+    "Parameter",
+    "__closure__",
+    "__code__",
+    "__defaults__",
+    "__dict__",
+    "__getitem__",
+    "__self__",
+    "__func__",
+    "cell_contents",
+    "_modules",
+    "_parameters",
+    "_buffers",
+    "check_tensor",
+    "check_obj_id",
+    "check_type_id",
+    "check_no_aliasing",
+    "DispatchKeySet",
+    "CPU",
+    "CUDA",
+    "BackendSelect",
+    "ADInplaceOrView",
+    "AutogradCPU",
+    "AutogradCUDA",
+    "AutocastCPU",
+    "AutocastCUDA",
+    "Python",
+    "PythonTLSSnapshot",
+    "Functionalize",
+    "Dense",
+    "Meta",
+    "GuardManager",
+    "RootGuardManager",
+    "DictGuardManager",
+    "DictSubclassGuardManager",
+    "getitem",
+    "LocalSource",
+    "GlobalSource",
+    "AttrSource",
+    "GetItemSource",
+};
+
+/* Roots of names kept in code whatever follows them: operators and PyTorch's namespaces. */
+/* All-caps names of guards' structure end so: TREE_GUARD_MANAGER, TENSOR_MATCH, ID_MATCH. */
+static const char *const guard_suffixes[] = {
+    "_MANAGER", "_MATCH",    "_GUARD", "_ALIASING", "_LENGTH",    "_STATE",
+    "_VERSION", "_CONTAINS", "_ALIVE", "_MODULE",   "_ENV",       "_LEVEL",
+    "_DEVICE",  "_MODE",     "_NONE",  "_HASATTR",  "_ALGORITHMS"};
+
+static bool guard_kind(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!((p[i] >= 'A' && p[i] <= 'Z') || p[i] == '_' || (i > 0 && p[i] >= '0' && p[i] <= '9')))
+            return false;
+    for (size_t i = 0; i < sizeof(guard_suffixes) / sizeof(guard_suffixes[0]); i++) {
+        size_t m = strlen(guard_suffixes[i]);
+        if (n > m && !memcmp(p + n - m, guard_suffixes[i], m))
+            return true;
+    }
+    return false;
+}
+
+static const char *const code_roots[] = {"torch",  "aten", "prims",    "operator", "math",
+                                         "triton", "tl",   "builtins", "_operator"};
+
+/* Keys of PyTorch's structured log (envelopes, metrics, chromium events, artifacts). Other
+ * keys (tensor names of a graph's "sizes", the symbols of symbol_to_sources, a custom
+ * artifact's) are the user's and hashed. */
+static const char *const keys[] = {
+    "accumulated_cache_size",
+    "action",
+    "aot_autograd_cumulative_compile_time_us",
+    "aot_backward_graph",
+    "aot_forward_graph",
+    "aot_inference_graph",
+    "aot_joint_graph",
+    "args",
+    "argument_ids",
+    "arguments",
+    "artifact",
+    "attempt",
+    "autotune_cache_state",
+    "backend_compile_time_s",
+    "backward_cumulative_compile_time_us",
+    "best_config",
+    "bwd_compilation_metrics",
+    "cache_bypass_hard_exception",
+    "cache_bypass_reason",
+    "cache_event_time",
+    "cache_size",
+    "cache_state",
+    "cache_status_detailed",
+    "cached_kernel_names",
+    "cat",
+    "chromium_event",
+    "co_filename",
+    "co_firstlineno",
+    "co_name",
+    "code",
+    "code_gen_time_s",
+    "compilation_metrics",
+    "compilation_metrics_runtime",
+    "compile_id",
+    "compile_time_autotune_time_us",
+    "compile_time_us",
+    "compiled_autograd_graph",
+    "compiled_autograd_id",
+    "compliant_custom_ops",
+    "components",
+    "config_inline_inbuilt_nn_modules",
+    "config_suppress_errors",
+    "create_symbol",
+    "create_unbacked_symbol",
+    "cuda_version",
+    "cudagraph_skip_reason",
+    "describe_source",
+    "describe_storage",
+    "describe_tensor",
+    "describer_id",
+    "device",
+    "distributed_ephemeral_timeout_us",
+    "dtype",
+    "dump_file",
+    "duration_us",
+    "dynamo_compile_time_before_restart_us",
+    "dynamo_config",
+    "dynamo_cpp_guards_str",
+    "dynamo_cumulative_compile_time_us",
+    "dynamo_guards",
+    "dynamo_output_graph",
+    "dynamo_start",
+    "dynamo_time_before_restart_s",
+    "elapsed_time",
+    "encoding",
+    "end_time_us",
+    "entire_frame_compile_time_s",
+    "estimated_runtime_ns",
+    "exported_program",
+    "expr",
+    "expr_node_id",
+    "expression_created",
+    "fail_reason",
+    "fail_type",
+    "fail_user_frame_filename",
+    "fail_user_frame_lineno",
+    "feature_usage",
+    "filename",
+    "fn_name",
+    "forward_time_saved_ms",
+    "frame_compile_id",
+    "frame_id",
+    "frame_key",
+    "frame_locals",
+    "from_node",
+    "fx_cache",
+    "gc_time_us",
+    "graph",
+    "graph_dump",
+    "graph_id",
+    "graph_input_count",
+    "graph_kind",
+    "graph_node_count",
+    "graph_op_count",
+    "guard",
+    "guard_added",
+    "guard_added_fast",
+    "guard_count",
+    "guard_latency_us",
+    "guards",
+    "has_guarded_code",
+    "has_payload",
+    "id",
+    "inductor_code_gen_cumulative_compile_time_us",
+    "inductor_compile_time_s",
+    "inductor_config",
+    "inductor_cumulative_compile_time_us",
+    "inductor_fx_remote_cache_backend_type",
+    "inductor_fx_remote_cache_hit_count",
+    "inductor_fx_remote_cache_hit_keys",
+    "inductor_fx_remote_cache_miss_count",
+    "inductor_fx_remote_cache_miss_keys",
+    "inductor_output_code",
+    "inductor_post_grad_graph",
+    "inductor_pre_grad_graph",
+    "ir_count",
+    "is_backward",
+    "is_forward",
+    "is_leaf",
+    "is_parameter",
+    "is_runtime",
+    "joint_graph_pass_time_us",
+    "kernel_name",
+    "key",
+    "line",
+    "link",
+    "loc",
+    "local_cache_enabled",
+    "locals",
+    "log_format_version",
+    "method",
+    "mismatched_fake_kernel",
+    "missing_fake_kernel",
+    "name",
+    "ndim",
+    "node_id",
+    "non_compliant_ops",
+    "num_configs",
+    "num_graph_breaks",
+    "num_triton_bundles",
+    "op",
+    "ops",
+    "optimize_ddp_split_child",
+    "optimize_ddp_split_graph",
+    "outputs",
+    "param_bytes",
+    "param_count",
+    "param_numel",
+    "pass_name",
+    "ph",
+    "pid",
+    "post_grad_pass_time_us",
+    "pre_grad_pass_time_us",
+    "prefix",
+    "propagate_real_tensors",
+    "propagate_real_tensors_provenance",
+    "python_version",
+    "range",
+    "rank",
+    "reason",
+    "recompile_reason",
+    "recompile_user_contexts",
+    "remote_cache_enabled",
+    "remote_cache_time_saved_s",
+    "remote_cache_version",
+    "remote_fx_graph_cache_get_time_ms",
+    "remote_fx_graph_cache_get_time_us",
+    "remote_fx_graph_cache_put_time_ms",
+    "remote_fx_graph_cache_put_time_us",
+    "requires_grad",
+    "restart_reasons",
+    "result",
+    "result_id",
+    "runtime_cudagraphify_time_us",
+    "runtime_triton_autotune_time_us",
+    "s",
+    "shape",
+    "shape_env_guard_count",
+    "size",
+    "sizes",
+    "source",
+    "sources",
+    "stack",
+    "stack_trace",
+    "start_time",
+    "start_time_us",
+    "static_cuda_launcher",
+    "storage",
+    "str",
+    "stride",
+    "structured_logging_overhead_s",
+    "structured_logging_overhead_us",
+    "symbol",
+    "symbol_to_sources",
+    "symbolic_shape_specialization",
+    "symbols",
+    "target",
+    "tensorify_float_attempt",
+    "tensorify_float_failure",
+    "tensorify_float_success",
+    "tid",
+    "time_saved_ms",
+    "time_saved_ns",
+    "time_taken_ns",
+    "torch_compile_graph_format",
+    "triton_bundler_meta",
+    "triton_compile_time_us",
+    "triton_kernel_compile_times_us",
+    "triton_version",
+    "ts",
+    "type",
+    "uninterned_filename",
+    "url",
+    "user_stack",
+    "value",
+    "view_func",
+    "vr",
+    "dur",
+    "bt",
+    "cname",
+    "rank",
+    "world_size",
+    "is_leaf",
+};
+
+/* Keys whose string values are kept as they are: what the report is keyed and read by. */
+static const char *const verbatim[] = {
+    "co_name", "fail_type", "compile_id",  "frame_key", "ph",          "cat",        "encoding",
+    "dtype",   "device",    "cache_state", "prefix",    "has_payload", "graph_kind", "layout",
+};
+
+/* Keys whose string values are file names. */
+static const char *const path_keys[] = {"co_filename", "filename", "uninterned_filename",
+                                        "fail_user_frame_filename", "str"};
+
+/* Keys whose string values are code: expressions, guards, sources. */
+static const char *const code_keys[] = {"code",   "expr",   "source", "sources", "guard",
+                                        "symbol", "result", "op",     "target"};
+
+/* Keys whose string values are source lines: hashed whole. */
+static const char *const line_keys[] = {"loc", "stack_trace"};
+
+static bool in(const char *const *list, size_t n, const char *p, size_t len)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strlen(list[i]) == len && !memcmp(list[i], p, len))
+            return true;
+    return false;
+}
+
+#define IN(list, p, n) in(list, sizeof(list) / sizeof(list[0]), p, n)
+
+void tl_redact_init(struct tl_redact *r, const uint8_t salt[16], bool paths)
+{
+    memcpy(r->salt, salt, sizeof(r->salt));
+    r->paths = paths;
+}
+
+void tl_redact_hash(const struct tl_redact *r, struct tl_buf *out, struct tl_str s)
+{
+    MD5_CTX ctx;
+    MD5Init(&ctx);
+    MD5Update(&ctx, r->salt, sizeof(r->salt));
+    MD5Update(&ctx, (const uint8_t *)s.p, s.n);
+    uint8_t d[MD5_DIGEST_LENGTH];
+    MD5Final(d, &ctx);
+    tl_buf_addf(out, "h_%02x%02x%02x%02x", d[0], d[1], d[2], d[3]);
+}
+
+static bool alpha(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static bool ident_char(char c)
+{
+    return alpha(c) || digit(c) || c == '_';
+}
+
+/* s0, u12: the symbols of symbolic shapes, PyTorch's names. */
+static bool shape_symbol(const char *p, size_t n)
+{
+    if (n < 2 || (p[0] != 's' && p[0] != 'u'))
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!digit(p[i]))
+            return false;
+    return true;
+}
+
+/* A word of PyTorch's messages: letters only, on the list in lowercase ("Graph", "GitHub");
+ * or snake_case of such words ("compile_inner"). */
+static bool message_word(const char *p, size_t n)
+{
+    char low[64];
+    size_t start = 0;
+    if (n == 0 || n >= sizeof(low))
+        return false;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && p[i] != '_') {
+            if (!alpha(p[i]))
+                return false;
+            low[i - start] = (char)(p[i] | 0x20);
+            continue;
+        }
+        if (i == start || !in(words, sizeof(words) / sizeof(words[0]), low, i - start))
+            return false;
+        start = i + 1;
+    }
+    return true;
+}
+
+/* PyTorch's own class names in messages: UserDefinedObjectVariable, BackendCompilerFailed. */
+static bool pytorch_class(const char *p, size_t n)
+{
+    static const char *const suffixes[] = {"Variable", "Error",   "Exception",
+                                           "Failed",   "Warning", "Unsupported"};
+    if (n < 5 || p[0] < 'A' || p[0] > 'Z')
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!alpha(p[i]))
+            return false;
+    for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+        size_t m = strlen(suffixes[i]);
+        if (n >= m && !memcmp(p + n - m, suffixes[i], m))
+            return true;
+    }
+    return false;
+}
+
+/* A shape's dimension list: digits, symbols (s0, u1), spaces and arithmetic, nothing else. */
+static bool dims(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i];
+        if ((c == 's' || c == 'u') && i + 1 < n && digit(p[i + 1]) &&
+            (i == 0 || !ident_char(p[i - 1])))
+            continue;
+        if (!(digit(c) || c == ',' || c == ' ' || c == '+' || c == '-' || c == '*' || c == '/' ||
+              c == '(' || c == ')'))
+            return false;
+    }
+    return true;
+}
+
+/* A tensor's type as PyTorch prints it, "f32[32, 64][64, 1]cuda:0" (dtype, sizes, strides,
+ * device), or a symbolic size, "Sym(s0 + 1)": anything else in a string is the user's. */
+static bool type_string(const char *p, size_t n)
+{
+    if (n >= 5 && !memcmp(p, "Sym(", 4) && p[n - 1] == ')')
+        return dims(p + 4, n - 5);
+    size_t i = 0;
+    while (i < n && i < 4 && p[i] >= 'a' && p[i] <= 'z')
+        i++;
+    size_t d = i;
+    while (i < n && i - d < 3 && digit(p[i]))
+        i++;
+    if (i == 0 || i >= n || p[i] != '[')
+        return false;
+    while (i < n && p[i] == '[') {
+        const char *close = memchr(p + i, ']', n - i);
+        if (!close || !dims(p + i + 1, (size_t)(close - p - i - 1)))
+            return false;
+        i = (size_t)(close - p) + 1;
+    }
+    /* the device: cuda:0, cpu, meta, xpu:1, mps */
+    static const char *const devices[] = {"", "cpu", "meta", "mps", "cuda", "xpu", "hpu"};
+    size_t k = i;
+    while (k < n && p[k] >= 'a' && p[k] <= 'z')
+        k++;
+    if (!IN(devices, p + i, k - i))
+        return false;
+    if (k < n && p[k] == ':') {
+        k++;
+        while (k < n && digit(p[k]))
+            k++;
+    }
+    return k == n;
+}
+
+static bool number_token(const char *p, size_t n, bool *decimal)
+{
+    *decimal = false;
+    if (n == 0 || !digit(p[0]))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '.' || p[i] == 'e' || p[i] == 'E')
+            *decimal = true;
+        else if (!(digit(p[i]) || p[i] == '_' || p[i] == 'x' || p[i] == 'X' ||
+                   (p[i] >= 'a' && p[i] <= 'f') || (p[i] >= 'A' && p[i] <= 'F') ||
+                   ((p[i] == '-' || p[i] == '+') && i > 0 && (p[i - 1] | 0x20) == 'e')))
+            return false;
+    }
+    return true;
+}
+
+/* The length of a quoted string starting at p[0] (its quote), up to its closing quote or the
+ * end of the line; with nested, quotes inside brackets do not close it (a message quotes a
+ * source as 'L['x'].size()[0]'). */
+static size_t quoted_len(const char *p, size_t n, bool nested)
+{
+    char q = p[0];
+    size_t i = 1;
+    int depth = 0;
+    while (i < n && p[i] != '\n' && (p[i] != q || depth > 0)) {
+        if (p[i] == '\\' && i + 1 < n)
+            i++;
+        else if (nested && (p[i] == '[' || p[i] == '('))
+            depth++;
+        else if (nested && (p[i] == ']' || p[i] == ')') && depth > 0)
+            depth--;
+        i++;
+    }
+    if (i < n && p[i] == q)
+        return i + 1;
+    return nested ? quoted_len(p, n, false) : i; /* unbalanced: the plain way */
+}
+
+/* A dotted name of code: kept when rooted in a PyTorch namespace; else each part by itself. */
+static void code_name(const struct tl_redact *r, struct tl_buf *out, const char *p, size_t n)
+{
+    size_t first = 0;
+    while (first < n && p[first] != '.')
+        first++;
+    if (IN(code_roots, p, first)) {
+        tl_buf_add(out, p, n);
+        return;
+    }
+    size_t start = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && p[i] != '.')
+            continue;
+        const char *w = p + start;
+        size_t m = i - start;
+        bool dunder = m > 4 && w[0] == '_' && w[1] == '_' && w[m - 1] == '_' && w[m - 2] == '_';
+        bool guard_fn = m > 3 && !memcmp(w, "___", 3); /* ___check_type_id, guard helpers */
+        if (m == 0 || IN(code_names, w, m) || shape_symbol(w, m) || dunder || guard_fn ||
+            guard_kind(w, m))
+            tl_buf_add(out, w, m);
+        else
+            tl_redact_hash(r, out, tl_str_make(w, m));
+        if (i < n)
+            tl_buf_addch(out, '.');
+        start = i + 1;
+    }
+}
+
+/*
+ * "# File: /m/model.py:16 in forward, code: h = self.proj(x)", the comment a graph's node
+ * carries: where it came from is kept (file, line, function, as the stack trie keeps them),
+ * its code is not. False for any other comment.
+ */
+static bool file_comment(const struct tl_redact *r, struct tl_buf *out, struct tl_str c)
+{
+    static const char head[] = "# File: ";
+    if (c.n < sizeof(head) || memcmp(c.p, head, sizeof(head) - 1))
+        return false;
+    struct tl_str rest = tl_str_make(c.p + sizeof(head) - 1, c.n - (sizeof(head) - 1));
+    long in = tl_str_find(rest, " in ");
+    if (in < 0)
+        return false;
+    struct tl_str where = tl_str_make(rest.p, (size_t)in);
+    size_t colon = where.n;
+    while (colon > 0 && digit(where.p[colon - 1]))
+        colon--;
+    if (colon == 0 || colon == where.n || where.p[colon - 1] != ':')
+        return false;
+    const char *fn = rest.p + in + 4, *fe = fn;
+    while (fe < rest.p + rest.n && (ident_char(*fe) || *fe == '<' || *fe == '>'))
+        fe++;
+    tl_buf_adds(out, head);
+    tl_redact_path(r, out, tl_str_make(where.p, colon - 1));
+    tl_buf_add(out, where.p + colon - 1, where.n - colon + 1);
+    tl_buf_adds(out, " in ");
+    tl_buf_add(out, fn, (size_t)(fe - fn));
+    return true;
+}
+
+void tl_redact_code(const struct tl_redact *r, struct tl_buf *out, struct tl_str s)
+{
+    const char *p = s.p, *end = s.p + s.n;
+    while (p < end) {
+        char c = *p;
+        if (c == '#') { /* a comment, to the end of the line: dropped */
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (file_comment(r, out, tl_str_make(p, (size_t)((nl ? nl : end) - p)))) {
+                p = nl ? nl : end;
+                continue;
+            }
+            /* keep the line's indentation out too: trailing spaces before it */
+            while (out->len && out->buf[out->len - 1] == ' ')
+                out->len--;
+            out->buf[out->len] = '\0';
+            p = nl ? nl : end;
+            continue;
+        }
+        if (c == '\'' || c == '"') {
+            size_t n = quoted_len(p, (size_t)(end - p), false);
+            size_t inner = n >= 2 && p[n - 1] == c ? n - 2 : n - 1;
+            if (type_string(p + 1, inner)) {
+                tl_buf_add(out, p, n);
+            } else {
+                tl_buf_addch(out, c);
+                tl_redact_hash(r, out, tl_str_make(p + 1, inner));
+                tl_buf_addch(out, c);
+            }
+            p += n;
+            continue;
+        }
+        if (digit(c)) {
+            const char *q = p;
+            while (q < end && (ident_char(*q) || *q == '.' ||
+                               ((*q == '-' || *q == '+') && (q[-1] | 0x20) == 'e')))
+                q++;
+            bool decimal;
+            if (number_token(p, (size_t)(q - p), &decimal) && !decimal)
+                tl_buf_add(out, p, (size_t)(q - p));
+            else
+                tl_redact_hash(r, out, tl_str_make(p, (size_t)(q - p)));
+            p = q;
+            continue;
+        }
+        if (alpha(c) || c == '_') {
+            const char *q = p;
+            while (q < end &&
+                   (ident_char(*q) || (*q == '.' && q + 1 < end && (alpha(q[1]) || q[1] == '_'))))
+                q++;
+            code_name(r, out, p, (size_t)(q - p));
+            p = q;
+            continue;
+        }
+        if ((unsigned char)c >= 0x80) { /* a non-ASCII run: a name or text of the user's */
+            const char *q = p;
+            while (q < end && (unsigned char)*q >= 0x80)
+                q++;
+            tl_redact_hash(r, out, tl_str_make(p, (size_t)(q - p)));
+            p = q;
+            continue;
+        }
+        tl_buf_addch(out, c);
+        p++;
+    }
+}
+
+void tl_redact_text(const struct tl_redact *r, struct tl_buf *out, struct tl_str s)
+{
+    const char *p = s.p, *end = s.p + s.n;
+    while (p < end) {
+        char c = *p;
+        if (c == '\'' || c == '"' || c == '`') { /* quoted: code or a name, as code */
+            size_t n = quoted_len(p, (size_t)(end - p), true);
+            size_t inner = n >= 2 && p[n - 1] == c ? n - 2 : n - 1;
+            tl_buf_addch(out, c);
+            if (inner)
+                tl_redact_code(r, out, tl_str_make(p + 1, inner));
+            if (n >= 2 && p[n - 1] == c)
+                tl_buf_addch(out, c);
+            p += n;
+            continue;
+        }
+        if (ident_char(c)) {
+            const char *q = p;
+            while (q < end && (ident_char(*q) || (*q == '.' && q + 1 < end && ident_char(q[1]))))
+                q++;
+            size_t n = (size_t)(q - p);
+            bool decimal, dotted = memchr(p, '.', n) != NULL;
+            if (number_token(p, n, &decimal))
+                tl_buf_add(out, p, n); /* numbers in messages: sizes, counts, lines */
+            else if (dotted)
+                code_name(r, out, p, n); /* torch.nn.functional.relu kept, self.x hashed */
+            else if (message_word(p, n) || pytorch_class(p, n) || shape_symbol(p, n))
+                tl_buf_add(out, p, n);
+            else
+                tl_redact_hash(r, out, tl_str_make(p, n));
+            p = q;
+            continue;
+        }
+        if ((unsigned char)c >= 0x80) {
+            const char *q = p;
+            while (q < end && (unsigned char)*q >= 0x80)
+                q++;
+            tl_redact_hash(r, out, tl_str_make(p, (size_t)(q - p)));
+            p = q;
+            continue;
+        }
+        tl_buf_addch(out, c);
+        p++;
+    }
+}
+
+void tl_redact_path(const struct tl_redact *r, struct tl_buf *out, struct tl_str s)
+{
+    if (!r->paths) {
+        tl_buf_add(out, s.p, s.n);
+        return;
+    }
+    /* the extension says what kind of file it was (.py), which tells nothing of the model */
+    size_t dot = s.n;
+    while (dot > 0 && s.p[dot - 1] != '.' && s.p[dot - 1] != '/')
+        dot--;
+    bool ext = dot > 0 && s.p[dot - 1] == '.' && s.n - dot <= 4;
+    tl_redact_hash(r, out, s);
+    if (ext)
+        tl_buf_add(out, s.p + dot - 1, s.n - dot + 1);
+}
+
+/* A string value by the key it is under. */
+static void redact_string(const struct tl_redact *r, struct tl_arena *a, struct tl_json *v,
+                          const char *key, bool frame, bool dump)
+{
+    struct tl_str s = v->u.str;
+    size_t kn = key ? strlen(key) : 0;
+    struct tl_buf b = TL_BUF_INIT;
+    if (key && (IN(verbatim, key, kn) || (frame && !strcmp(key, "name"))))
+        return; /* kept as it is */
+    if (key && (IN(path_keys, key, kn) || (dump && !strcmp(key, "name"))))
+        tl_redact_path(r, &b, s);
+    else if (key && IN(line_keys, key, kn))
+        tl_redact_hash(r, &b, s);
+    else if (key && IN(code_keys, key, kn))
+        tl_redact_code(r, &b, s);
+    else
+        tl_redact_text(r, &b, s);
+    v->u.str = tl_arena_str(a, tl_buf_str(&b));
+    tl_buf_release(&b);
+}
+
+/* A key the envelope decoder knows (every kind of entry, dynamo_start to describe_tensor). */
+static bool envelope_key(const char *p, size_t n)
+{
+    for (int k = 0; k < TL_K__COUNT; k++) {
+        const char *name = tl_key_name((enum tl_key)k);
+        if (strlen(name) == n && !memcmp(name, p, n))
+            return true;
+    }
+    return false;
+}
+
+/* A stack frame: {"line", "name", "filename", ...}: its name is a function's, kept. */
+static bool is_frame(const struct tl_json *v)
+{
+    return v->type == TL_JSON_OBJECT && tl_json_get(v, "line") &&
+           (tl_json_get(v, "filename") || tl_json_get(v, "uninterned_filename"));
+}
+
+/* v, the value of the member key of an object that is itself the value of parent. */
+static void redact_json(const struct tl_redact *r, struct tl_arena *a, struct tl_json *v,
+                        const char *key, const char *parent)
+{
+    switch (v->type) {
+    case TL_JSON_STRING:
+        redact_string(r, a, v, key, false, parent && !strcmp(parent, "dump_file"));
+        break;
+    case TL_JSON_ARRAY:
+        /* the string table: ["path", index] */
+        for (size_t i = 0; i < v->u.arr.n; i++)
+            redact_json(r, a, &v->u.arr.items[i], key, parent);
+        break;
+    case TL_JSON_OBJECT: {
+        bool frame = is_frame(v);
+        for (size_t i = 0; i < v->u.obj.n; i++) {
+            struct tl_json_member *m = &v->u.obj.items[i];
+            char k[64];
+            bool known = m->key.n < sizeof(k) &&
+                         (IN(keys, m->key.p, m->key.n) || envelope_key(m->key.p, m->key.n));
+            if (known) {
+                memcpy(k, m->key.p, m->key.n);
+                k[m->key.n] = '\0';
+            } else {
+                struct tl_buf b = TL_BUF_INIT;
+                tl_redact_hash(r, &b, m->key);
+                m->key = tl_arena_str(a, tl_buf_str(&b));
+                tl_buf_release(&b);
+            }
+            if (frame && known && m->value.type == TL_JSON_STRING)
+                redact_string(r, a, &m->value, k, true, false);
+            else
+                redact_json(r, a, &m->value, known ? k : NULL, key);
+        }
+        break;
+    }
+    case TL_JSON_NUMBER:
+        /* a decimal under a key of the user's is a constant of theirs (a learning rate);
+         * under PyTorch's keys numbers are metrics, and whole numbers are sizes and counts */
+        if (!key && v->u.num.kind == TL_JSON_FLOAT) {
+            struct tl_buf b = TL_BUF_INIT;
+            char lit[64];
+            int n = snprintf(lit, sizeof(lit), "%.17g", v->u.num.d);
+            tl_redact_hash(r, &b, tl_str_make(lit, n > 0 ? (size_t)n : 0));
+            v->type = TL_JSON_STRING;
+            v->u.str = tl_arena_str(a, tl_buf_str(&b));
+            tl_buf_release(&b);
+        }
+        break;
+    default:
+        break; /* booleans, null: kept */
+    }
+}
+
+void tl_redact_json(const struct tl_redact *r, struct tl_arena *a, struct tl_json *v,
+                    const char *key)
+{
+    redact_json(r, a, v, key, NULL);
+}
+
+void tl_redact_payload(const struct tl_redact *r, struct tl_buf *out, struct tl_str payload,
+                       enum tl_redact_payload kind)
+{
+    if (kind == TL_REDACT_CODE) {
+        tl_redact_code(r, out, payload);
+        return;
+    }
+    if (kind == TL_REDACT_JSON) {
+        struct tl_arena a;
+        tl_arena_init(&a, 16 * 1024);
+        struct tl_json v;
+        if (tl_json_parse(&a, payload.p, payload.n, &v, NULL) == 0) {
+            tl_redact_json(r, &a, &v, NULL);
+            tl_json_write_compact(out, &v);
+            tl_arena_release(&a);
+            return;
+        }
+        tl_arena_release(&a);
+        /* not JSON after all: dropped like the rest */
+    }
+    size_t lines = payload.n ? 1 : 0;
+    for (size_t i = 0; i < payload.n; i++)
+        lines += payload.p[i] == '\n';
+    tl_buf_addf(out, "(redacted by tlparse --redact: %zu line%s, %zu bytes, ", lines,
+                lines == 1 ? "" : "s", payload.n);
+    tl_redact_hash(r, out, payload);
+    tl_buf_adds(out, ")");
+}

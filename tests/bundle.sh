@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# --bundle FILE.zip: the report folder as one archive. Round trip: the archive lists exactly
+# the folder's files, each with the same bytes and a good CRC (python3's zipfile reads it as
+# unzip would); alone (no -o) it writes only the archive and leaves no folder behind; an
+# existing FILE needs --overwrite; wrong names and modes are refused; a multi-rank report.
+# The ZIP64 records (70 000 files, a file over 4 GiB) are checked by tests/unit/test_zip.c.
+# The single-page .html bundle is checked in a browser by tests/e2e/test_bundle.py.
+# Usage: tests/bundle.sh path/to/tlparse
+set -uo pipefail
+bin=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+command -v python3 >/dev/null || { echo "bundle: python3 is needed (Debian package python3)"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# zip_equals ARCHIVE FOLDER: same names, same bytes, CRCs good
+zip_equals() {
+    python3 - "$1" "$2" <<'PY'
+import os, sys, zipfile
+arc, folder = sys.argv[1], sys.argv[2]
+z = zipfile.ZipFile(arc)
+bad = z.testzip()
+if bad:
+    sys.exit("bad CRC in " + bad)
+files = sorted(os.path.relpath(os.path.join(d, f), folder)
+               for d, _, fs in os.walk(folder) for f in fs)
+names = z.namelist()
+def rank(n):  # index.html first, the big raw files last, else name order
+    top = "/" not in n
+    r = 0 if n == "index.html" else 2 if top and n in ("raw.log", "raw.jsonl",
+                                                      "chromium_events.json") else 1
+    return (r, n.split("/"))
+if names != sorted(names, key=rank):
+    sys.exit("archive not in order: %s" % names[:8])
+if "index.html" in names and names[0] != "index.html":
+    sys.exit("index.html is not first")
+if sorted(names) != files:
+    sys.exit("names differ: only in zip %s, only in folder %s" % (
+        sorted(set(names) - set(files))[:5], sorted(set(files) - set(names))[:5]))
+for n in names:
+    with open(os.path.join(folder, n), "rb") as f:
+        if z.read(n) != f.read():
+            sys.exit("content differs: " + n)
+    i = z.getinfo(n)
+    if i.compress_type != zipfile.ZIP_DEFLATED or (i.external_attr >> 16) != 0o100644:
+        sys.exit("entry %s: method %d, mode %o" % (n, i.compress_type, i.external_attr >> 16))
+print(len(names))
+PY
+}
+
+demo=$here/fixtures/demo.log
+"$bin" "$demo" -o out --bundle out.zip --no-browser >/dev/null 2>err.txt || bad "-o with --bundle: exit $?: $(cat err.txt)"
+grep -qx "tlparse: the report is also in out.zip" err.txt || bad "message: $(tail -1 err.txt)"
+n=$(zip_equals out.zip out) || bad "out.zip vs out/: $n"
+[ "${n:-0}" -gt 50 ] || bad "out.zip holds only ${n:-0} files"
+
+# alone: only the archive, no folder, nothing left beside it
+mkdir alone
+"$bin" "$demo" --bundle alone/r.zip --no-browser >/dev/null 2>err.txt || bad "--bundle alone: exit $?: $(cat err.txt)"
+grep -qx "tlparse: the report is in alone/r.zip" err.txt || bad "alone message: $(tail -1 err.txt)"
+[ "$(ls -A alone)" = "r.zip" ] || bad "alone/ holds: $(ls -A alone)"
+[ ! -e tl_out ] || bad "--bundle alone wrote tl_out"
+rm -rf ref && "$bin" "$demo" -o ref --no-browser >/dev/null 2>&1
+# the same report (but for the footer's command line, which names the bundle)
+python3 - alone/r.zip ref <<'PY' || bad "alone/r.zip differs from the folder report"
+import os, re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1]); folder = sys.argv[2]
+strip = lambda b: re.sub(rb"(command: <code class='cmd'>|\"command_line\": )[^<\n]*", b"", b)
+files = sorted(os.path.relpath(os.path.join(d, f), folder) for d, _, fs in os.walk(folder) for f in fs)
+assert sorted(z.namelist()) == files, (z.namelist()[:3], files[:3])
+for n in files:
+    assert strip(z.read(n)) == strip(open(os.path.join(folder, n), "rb").read()), n
+PY
+
+# an existing bundle is not replaced without --overwrite
+"$bin" "$demo" --bundle alone/r.zip --no-browser >/dev/null 2>err.txt
+[ $? = 1 ] || bad "existing bundle: exit not 1"
+grep -q "alone/r.zip already exists (use --overwrite to replace it)" err.txt || bad "exists message: $(cat err.txt)"
+[ "$(ls -A alone)" = "r.zip" ] || bad "a refused run left: $(ls -A alone)"
+"$bin" "$demo" --bundle alone/r.zip --overwrite --no-browser >/dev/null 2>&1 || bad "--overwrite: exit $?"
+mkdir d.zip
+"$bin" "$demo" --bundle d.zip --overwrite --no-browser >/dev/null 2>err.txt
+[ $? = 1 ] && grep -q "d.zip exists and is not a file" err.txt || bad "a folder named like the bundle: $(cat err.txt)"
+
+# names and modes it refuses
+"$bin" "$demo" --bundle r.tar --no-browser >/dev/null 2>err.txt
+[ $? = 2 ] && grep -q "tlparse: error: --bundle wants a file name ending in .zip or .html, not r.tar" err.txt ||
+    bad "bad extension: $(cat err.txt)"
+"$bin" "$demo" --bundle r.zip --summary >/dev/null 2>err.txt
+[ $? = 2 ] && grep -q "cannot use --bundle with --summary or --json" err.txt || bad "--summary: $(cat err.txt)"
+[ ! -e r.zip ] || bad "a refused --bundle wrote r.zip"
+
+# a multi-rank report
+mkdir ranks
+cp "$demo" ranks/dedicated_log_torch_trace_rank_0.log
+cp "$here/fixtures/edge.log" ranks/dedicated_log_torch_trace_rank_1.log
+"$bin" ranks --all-ranks-html -o mr --bundle mr.zip --no-browser >/dev/null 2>err.txt || bad "multi-rank: exit $?: $(cat err.txt)"
+zip_equals mr.zip mr >/dev/null || bad "mr.zip vs mr/"
+python3 -c "import sys,zipfile; n=zipfile.ZipFile('mr.zip').namelist(); sys.exit(not {'index.html','rank_0/index.html','rank_1/index.html'} <= set(n))" ||
+    bad "mr.zip lacks the landing page or a rank"
+
+[ "$fail" = 0 ] && echo "bundle: ok"
+exit $fail
