@@ -915,7 +915,6 @@ def backward_of_forward(t):
     cid = "[0/0]"
     bf = CN.tok("bwd_compilation_metrics%s.fail_reason" % cid, "identifier in the failure message")
     bp = CN.tok("bwd_compilation_metrics%s.fail_reason" % cid, "a data file's path in the failure message")
-    CN.ambiguous(bp, "a path in free text: the issue keeps the stack trie's file names, this is not one")
     t.log("bwd_compilation_metrics", {
         "compile_id": "0/0", "inductor_compile_time_s": 0.3125, "code_gen_time_s": 0.0625,
         "fail_type": "InductorError", "fail_reason": "LoweringException: no lowering for %s_backward (weights from /data/%s/ckpt.bin)" % (bf, bp),

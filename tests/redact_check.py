@@ -457,6 +457,17 @@ def redacted_other(tl, tmp):
         locs = user_locs(path, prefixes)
         for loc, fname, where, ctx in scan(files, locs):
             fail("%s: LEAK of the source line %r of a user frame in %s [%s]: ...%s..." % (label, loc, fname, where, ctx))
+        if name == "demo.log" and not SIMULATE_PLAIN:
+            # PyTorch's words are kept ("e.g. _warnings.warn", "pybind"); the user's extension
+            # demo_ext._C.fast_scale is three hashes
+            idx = files["index.html"].decode("utf-8", "replace")
+            want = (r"Graph break due to unsupported builtin h_[0-9a-f]{8}\.h_[0-9a-f]{8}\."
+                    r"h_[0-9a-f]{8}\. This function is either a Python builtin "
+                    r"\(e\.g\. _warnings\.warn\) or a third-party C/C\+\+ Python extension "
+                    r"\(perhaps created with pybind\)\.")
+            if not re.search(want, idx):
+                fail("%s: the graph break reason is not as expected: %s" % (
+                    label, re.findall(r"Graph break due to[^<]{0,200}", idx)[:1]))
         print("%s: %d files, %d user source lines checked" % (label, len(files), len(locs)))
 
 

@@ -63,7 +63,8 @@ void tl_page_redacted(struct tl_buf *out, const struct tl_runinfo *info)
              " whole numbers and the structure of graphs and guards. Replaced by a hash"
              " (<code>h_1a2b3c4d</code>, the same for the same text within this report): the"
              " user's identifiers, attribute and tensor names, string literals, decimal constants,"
-             " source lines, and any other word. Left out: comments in code, generated code"
+             " source lines, paths in messages other than Python files, link addresses, and any"
+             " other word. Left out: comments in code, generated code"
              " (inductor's output code), dumped source files, payloads of other kinds,"
              " <code>raw.log</code> and <code>raw.jsonl</code>.</p>\n");
 }
