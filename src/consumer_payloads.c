@@ -5,7 +5,7 @@
  * repeats in a log, so the file is written once. A name that repeats with other bytes (a
  * bad has_payload) keeps the bytes whose md5 it is, as the reference's file does when the
  * last of them is right (it keeps the last); the others get a variant. Chromium events never
- * get one.
+ * get one. With --redact the name is the md5 of the redacted payload the file holds.
  */
 #include "base/config.h"
 #include "run.h"
@@ -33,11 +33,16 @@ static int payloads_record(void *self, struct tl_log *log, struct tl_record *r, 
     if (!r->has_payload || !r->payload.n || r->payload_file.len ||
         tl_record_has(r, TL_K_CHROMIUM_EVENT))
         return 0;
+    struct tl_str name = r->env->key[TL_K_HAS_PAYLOAD]->u.str;
+    char hex[33];
+    if (log->redacting) { /* the logged md5 is the model's payload's: it would confirm a guess */
+        tl_md5_hex(r->payload.p, r->payload.n, hex);
+        name = tl_str_make(hex, 32);
+    }
     struct tl_buf path = TL_BUF_INIT;
     tl_buf_adds(&path, "payloads/");
-    tl_path_safe(&path, r->env->key[TL_K_HAS_PAYLOAD]->u.str, false);
+    tl_path_safe(&path, name, false);
     tl_buf_adds(&path, ".txt");
-    struct tl_str name = r->env->key[TL_K_HAS_PAYLOAD]->u.str;
     int rc = tl_outdir_write_rightful(log->out, path.buf, r->payload.p, r->payload.n, md5_is_name,
                                       &name, &r->payload_file, err);
     tl_buf_release(&path);

@@ -224,6 +224,12 @@ def check_notice_and_raw(label, files):
         fail("%s: index.html does not say the report was redacted" % label)
     if "--redact" not in html.unescape(t):
         fail("%s: index.html does not name --redact" % label)
+    # payloads/<md5>.txt is named by the md5 of what it holds: the log's md5 is of the model's
+    # payload and would confirm a guessed one
+    for n, b in files.items():
+        m = re.search(r"(^|/)payloads/([0-9a-f]{32})\.txt$", n)
+        if m and hashlib.md5(b).hexdigest() != m.group(2):
+            fail("%s: %s is not named by the md5 of its redacted bytes" % (label, n))
 
 
 def find_any(files, pattern):
