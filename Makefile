@@ -16,7 +16,7 @@ WHEEL_DIR ?= $(BUILD)/wheel
 
 FORMAT_FILES = src/*.c src/*.h src/*/*.c src/*/*.h include/tlparse/*.h tests/unit/*.c fuzz/*.c
 
-.PHONY: all deps check-deps check demo bench fuzz tsan format format-check clean install deb wheel
+.PHONY: all deps check-deps check check-torch demo bench fuzz tsan format format-check clean install deb wheel
 
 # The plain build configures no tests, so it needs only what `scripts/deps.sh build` installs;
 # `make check` turns the tests on in the same tree once their packages are there.
@@ -41,6 +41,12 @@ check: check-deps all format-check
 	@cd $(ASAN_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure -j2 -LE install
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=3
 	@$(MAKE) --no-print-directory tsan
+
+# The diagnosis against a real PyTorch (tests/torch.sh): $(TORCH_PYTHON) when set (any python3
+# with torch), else ../shared/tools/torch-python, whose root it builds when needed. `make
+# check` runs the same suite only when PyTorch is ready; CI runs this on the host.
+check-torch: all
+	@TL_TORCH_REQUIRED=1 tests/torch.sh $(BUILD)/tlparse
 
 # The CLI, man page, completions, libtlparse (static and shared), headers and tlparse.pc
 # into $(DESTDIR)$(PREFIX).

@@ -90,8 +90,8 @@ static void emit(void *ctx, const struct tl_tlog_msg *m)
                       m->nguards ? m->guards[0].text : TL_STR_NULL);
         break;
     case TL_TLOG_GRAPH_BREAK: {
-        struct tl_diag_fact_break b = {m->reason, TL_STR_NULL, TL_STR_NULL,
-                                       m->url,    where,       m->fallback};
+        struct tl_diag_fact_break b = {
+            .reason = m->reason, .url = m->url, .where = where, .fell_back = m->fallback};
         tl_diag_graph_break(&st->diag, cid, &b);
         break;
     }

@@ -26,8 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* At most this many floats made dynamic are remembered per compile id. */
+#define MAX_FLOATS 4
+
 /* What a compile id (metrics form) collected before its compilation_metrics arrived. */
 struct pending {
+    struct tl_compile_id cid;
     struct tl_str *guards; /* recompile_reasons, in the consumer's arena */
     size_t nguards;
     bool metrics_seen;                /* its first metrics record came: it was counted */
@@ -35,6 +39,11 @@ struct pending {
     struct tl_diag_fact_loc *callers; /* its dynamo_start's user frames, in the arena */
     size_t ncallers;
     bool started; /* a dynamo_start was seen (the first attempt's counts) */
+    /* The sources of the float symbols created while compiling it (zf0 for L['lr']): what a
+     * TensorifyScalarRestartAnalysis restart turned into tensor inputs. */
+    struct tl_str floats[MAX_FLOATS];
+    size_t nfloats;
+    struct pending *next; /* in the order compile ids came */
 };
 
 /* A graph break known from a restart reason, waiting for the frame that resumes after it:
@@ -43,6 +52,8 @@ struct deferred_break {
     struct tl_compile_id cid;
     struct tl_str reason;
     struct tl_diag_fact_loc fn;
+    struct tl_diag_fact_loc caller; /* fn is PyTorch's: the user's frame that called it */
+    bool has_caller;
 };
 
 /* A forward node carrying an autograd seq_nr, and where the user wrote it. */
@@ -54,7 +65,8 @@ struct seq_node {
 struct diag_consumer {
     struct tl_arena arena;
     struct tl_map pending; /* metrics key -> struct pending */
-    struct tl_map seq;     /* "frame/fcid seq_nr" -> struct seq_node */
+    struct pending *first, *last;
+    struct tl_map seq; /* "frame/fcid seq_nr" -> struct seq_node */
     struct deferred_break *breaks;
     size_t nbreaks, breaks_alloc;
     /* The recompile limit the log's dynamo_config gives (0: none seen), and its name. */
@@ -73,8 +85,16 @@ static struct pending *pending_of(struct diag_consumer *c, const struct tl_compi
     char key[TL_CID_KEY_LEN];
     tl_cid_key(&m, key);
     struct tl_map_entry *e = tl_map_upsert(&c->pending, tl_str_make(key, sizeof(key)), NULL);
-    if (!e->value)
-        e->value = tl_arena_calloc(&c->arena, 1, sizeof(struct pending));
+    if (!e->value) {
+        struct pending *p = tl_arena_calloc(&c->arena, 1, sizeof(struct pending));
+        p->cid = m;
+        if (c->last)
+            c->last->next = p;
+        else
+            c->first = p;
+        c->last = p;
+        e->value = p;
+    }
     return e->value;
 }
 
@@ -113,17 +133,6 @@ static struct tl_diag_fact_loc frame_loc(struct tl_log *log, const struct tl_jso
     return frame_at(log, &stack->u.arr.items[stack->u.arr.n - 1]);
 }
 
-/* A file of PyTorch itself or of Python's standard library. A library in site-packages other
- * than torch counts as the user's: a model from transformers is code they run. */
-static bool framework_file(struct tl_str f)
-{
-    if (!f.p || !f.n || f.p[0] == '<') /* <frozen runpy>, <string> */
-        return true;
-    if (tl_str_find(f, "/torch/") >= 0 || tl_str_find(f, "\\torch\\") >= 0)
-        return true;
-    return tl_str_find(f, "/lib/python") >= 0 && tl_str_find(f, "-packages/") < 0;
-}
-
 /* The user's line of a record: the last frame of its user_stack; without one (older records
  * log only the whole stack, framework frames innermost), the innermost frame that is not
  * PyTorch's or Python's, from the record's stack or else the envelope's. */
@@ -140,7 +149,7 @@ static struct tl_diag_fact_loc user_loc(struct tl_log *log, const struct tl_reco
     memset(&l, 0, sizeof(l));
     for (size_t i = st && st->type == TL_JSON_ARRAY ? st->u.arr.n : 0; i > 0; i--) {
         l = frame_at(log, &st->u.arr.items[i - 1]);
-        if (!framework_file(l.file))
+        if (l.file.p && l.file.n && !tl_diag_framework_file(l.file))
             return l;
     }
     memset(&l, 0, sizeof(l));
@@ -156,6 +165,100 @@ static struct tl_diag_fact_loc function_loc(const struct tl_metrics *m)
     l.line = m->has_co_firstlineno && m->co_firstlineno > 0 ? (uint32_t)m->co_firstlineno : 0;
     l.def = true;
     return l;
+}
+
+/* The user's innermost frame among the callers of p's compilation (its dynamo_start), or NULL:
+ * where a function of PyTorch's own was called from. */
+static const struct tl_diag_fact_loc *user_caller(const struct pending *p)
+{
+    return p && p->ncallers ? &p->callers[p->ncallers - 1] : NULL;
+}
+
+/* At most this many frames of a graph break's user code traceback are read. */
+#define MAX_TB 32
+
+/*
+ * A dynamo_graph_break_reason artifact (PyTorch 2.6 on logs one for every graph break, the
+ * ones that restart the frame and the ones that do not, such as a data-dependent jump):
+ *
+ *   Graph break in user code at /x/m.py:7
+ *   Reason: Unsupported: Tensor.item
+ *   User code traceback:
+ *     File "/x/m.py", line 7, in f
+ *       s = x.sum().item()
+ *
+ *   Traceback (most recent call last): ...
+ *
+ * The traceback's innermost frame is where it broke; the model attributes a break inside
+ * PyTorch to the user's frame that led there (else to the compiled frame's caller).
+ */
+static void break_artifact(struct diag_consumer *c, struct tl_log *log, const struct tl_record *r)
+{
+    if (!r->cid_ok)
+        return;
+    struct pending *p = pending_of(c, &r->cid);
+    p->break_artifacts = true;
+    struct tl_diag_fact_loc tb[MAX_TB];
+    size_t ntb = 0;
+    struct tl_diag_fact_break f;
+    memset(&f, 0, sizeof(f));
+    const char *reason_end = NULL;
+    int state = 0; /* 0 header, 1 reason, 2 traceback, 3 done */
+    const char *q = r->payload.p, *end = q + r->payload.n;
+    while (q < end && state != 3) {
+        const char *nl = memchr(q, '\n', (size_t)(end - q));
+        struct tl_str l = tl_str_make(q, (size_t)((nl ? nl : end) - q));
+        q = nl ? nl + 1 : end;
+        if (state < 2 && tl_str_has_prefix(l, "Reason: ")) {
+            f.reason = tl_str_make(l.p + 8, l.n - 8);
+            reason_end = l.p + l.n;
+            state = 1;
+        } else if (tl_str_eq_cstr(l, "User code traceback:")) {
+            state = 2;
+        } else if (state == 1) {
+            reason_end = l.p + l.n; /* a reason of several lines */
+        } else if (state == 2 && tl_str_has_prefix(l, "  File \"")) {
+            struct tl_str rest = tl_str_make(l.p + 8, l.n - 8);
+            long qt = tl_str_find(rest, "\", line ");
+            if (qt < 0 || ntb == MAX_TB)
+                continue;
+            struct tl_diag_fact_loc *fr = &tb[ntb++];
+            memset(fr, 0, sizeof(*fr));
+            fr->file = tl_str_make(rest.p, (size_t)qt);
+            const char *num = rest.p + qt + 8;
+            fr->line = (uint32_t)strtoul(num, NULL, 10);
+            long in = tl_str_find(rest, ", in ");
+            if (in > qt)
+                fr->function = tl_str_make(rest.p + in + 5, rest.n - (size_t)in - 5);
+        } else if (state == 2 && tl_str_has_prefix(l, "    ") && ntb && !tb[ntb - 1].code.p) {
+            tb[ntb - 1].code = l;
+        } else if (state == 2 && (!l.n || tl_str_has_prefix(l, "Traceback"))) {
+            state = 3;
+        }
+    }
+    if (f.reason.p && reason_end)
+        f.reason.n = (size_t)(reason_end - f.reason.p);
+    const struct tl_diag_fact_loc *caller = user_caller(p);
+    if (caller)
+        f.where = *caller;
+    f.stack = tb;
+    f.nstack = ntb;
+    tl_diag_graph_break(&log->diag, &r->cid, &f);
+}
+
+/* A float symbol created while compiling (zf0 = 0.05 for L['self'].param_groups[0]['lr']). */
+static void create_symbol(struct diag_consumer *c, const struct tl_record *r,
+                          const struct tl_json *v)
+{
+    struct tl_str sym = tl_env_str(v, "symbol"), src = tl_env_str(v, "source");
+    if (!r->cid_ok || !src.p || !tl_str_has_prefix(sym, "zf"))
+        return;
+    struct pending *p = pending_of(c, &r->cid);
+    for (size_t i = 0; i < p->nfloats; i++)
+        if (tl_str_eq(p->floats[i], src))
+            return;
+    if (p->nfloats < MAX_FLOATS)
+        p->floats[p->nfloats++] = keep(c, src);
 }
 
 #define RESUME "torch_dynamo_resume_in_"
@@ -187,6 +290,14 @@ static void flush_breaks(struct diag_consumer *c, struct tl_diag *d, const struc
                    next_cid->ca == b->cid.ca && next_cid->has == b->cid.has) {
             c->breaks[kept++] = *b;
             continue;
+        }
+        /* A function of PyTorch's own broke (an optimizer's step): it is the traceback, and the
+         * user's frame that called it is where. */
+        if (tl_diag_framework_file(b->fn.file)) {
+            f.stack = &b->fn;
+            f.nstack = 1;
+            if (b->has_caller)
+                f.where = b->caller;
         }
         tl_diag_graph_break(d, &b->cid, &f);
     }
@@ -233,6 +344,38 @@ static void note_limit(struct diag_consumer *c, const struct tl_record *r)
     }
 }
 
+/* The failure of a compilation stopped by the recompile limit. */
+static bool limit_failure(struct tl_str type)
+{
+    return tl_str_eq_cstr(type, "RecompileLimitExceeded") ||
+           tl_str_eq_cstr(type, "CacheLimitExceeded");
+}
+
+/*
+ * cid was not compiled because its function hit the recompile limit ("cache_size_limit
+ * reached"). It is a recompile all the same (its recompile_reasons say which guards failed,
+ * as the TORCH_LOGS text does) and the limit's finding, not a failure of its own. The last
+ * reason is the last guard listed, as PyTorch's warning gives it.
+ */
+static void limit_hit(struct diag_consumer *c, struct tl_diag *d, const struct tl_compile_id *cid,
+                      struct tl_str fail_reason)
+{
+    struct pending *p = pending_of(c, cid);
+    struct tl_str last = p->nguards ? p->guards[p->nguards - 1] : TL_STR_NULL;
+    if (!p->metrics_seen && (cid->has & TL_CID_FCID) && cid->fcid > 0) {
+        p->metrics_seen = true;
+        tl_diag_recompile(d, cid, NULL, p->guards, p->nguards);
+        p->guards = NULL;
+        p->nguards = 0;
+    }
+    struct tl_str name = tl_str_cstr(c->limit_name ? c->limit_name : "");
+    static const char *const names[] = {"recompile_limit", "cache_size_limit"};
+    for (size_t i = 0; i < TL_ARRAY_LEN(names); i++)
+        if (tl_str_find(fail_reason, names[i]) >= 0)
+            name = tl_str_cstr(names[i]);
+    tl_diag_limit(d, cid, NULL, name, c->limit, last);
+}
+
 /* A function compiled as many times as the limit allows hit it (the trace has no message
  * for it): the frames the diagnosis counted, against the limit the config gave. */
 static void limits_hit(struct diag_consumer *c, struct tl_diag *d)
@@ -276,7 +419,7 @@ static void dynamo_start(struct diag_consumer *c, struct tl_log *log, const stru
     p->callers = tl_arena_alloc(&c->arena, (st->u.arr.n ? st->u.arr.n : 1) * sizeof(*p->callers));
     for (size_t i = 0; i < st->u.arr.n; i++) {
         struct tl_diag_fact_loc l = frame_at(log, &st->u.arr.items[i]);
-        if (framework_file(l.file) || !l.function.p)
+        if (!l.file.p || !l.file.n || tl_diag_framework_file(l.file) || !l.function.p)
             continue;
         l.file = keep(c, l.file);
         l.function = keep(c, l.function);
@@ -358,6 +501,8 @@ static void metrics(struct diag_consumer *c, struct tl_log *log, const struct tl
         tl_diag_graph(d, cid, TL_STR_NULL, m->graph_node_count.v);
     struct pending *p = pending_of(c, cid);
     frame_callers(d, cid, p, &fn);
+    /* A function of PyTorch's own (an optimizer's step): the user's line that called it. */
+    const struct tl_diag_fact_loc *caller = tl_diag_framework_file(fn.file) ? user_caller(p) : NULL;
     bool first = !p->metrics_seen;
     p->metrics_seen = true;
     if (first && (cid->has & TL_CID_FCID) && cid->fcid > 0) {
@@ -365,11 +510,22 @@ static void metrics(struct diag_consumer *c, struct tl_log *log, const struct tl
             tl_diag_recompile(d, cid, &fn, p->guards, p->nguards);
         else
             tl_diag_recompile(d, cid, &fn, &m->recompile_reason, m->recompile_reason.p ? 1 : 0);
+        if (caller)
+            tl_diag_recompile_caller(d, cid, &fn, caller);
         p->guards = NULL;
         p->nguards = 0;
     }
+    for (size_t i = 0; i < m->restart_reasons.n; i++) {
+        /* A restart that is no graph break: dynamo analysing the frame again on purpose. */
+        struct tl_str reason = m->restart_reasons.s[i];
+        if (!tl_diag_restart_kind(reason).n)
+            continue;
+        tl_diag_restart(d, cid, &fn, caller, reason, p->floats, p->nfloats);
+    }
     if (!p->break_artifacts) {
         for (size_t i = 0; i < m->restart_reasons.n; i++) {
+            if (tl_diag_restart_kind(m->restart_reasons.s[i]).n)
+                continue;
             TL_GROW(c->breaks, c->nbreaks + 1, c->breaks_alloc);
             struct deferred_break *b = &c->breaks[c->nbreaks++];
             b->cid = *cid;
@@ -377,9 +533,14 @@ static void metrics(struct diag_consumer *c, struct tl_log *log, const struct tl
             b->fn = fn;
             b->fn.file = keep(c, fn.file);
             b->fn.function = keep(c, fn.function);
+            b->has_caller = caller != NULL;
+            if (caller)
+                b->caller = *caller;
         }
     }
-    if (m->fail.type.p)
+    if (m->fail.type.p && limit_failure(m->fail.type))
+        limit_hit(c, d, cid, m->fail.reason);
+    else if (m->fail.type.p)
         failure(c, d, cid, m);
 }
 
@@ -596,6 +757,11 @@ static void backward_failure(struct diag_consumer *c, struct tl_log *log, const 
     const struct tl_bwd_metrics *m = r->bwd_metrics;
     if (!m->fail.type.p)
         return;
+    /* PyTorch 2.6 logs a frame stopped by the recompile limit under this name. */
+    if (limit_failure(m->fail.type) && r->cid_ok) {
+        limit_hit(c, &log->diag, &r->cid, m->fail.reason);
+        return;
+    }
     struct tl_diag_fact_failure f;
     memset(&f, 0, sizeof(f));
     f.type = m->fail.type;
@@ -633,7 +799,8 @@ static bool diag_wants_payload(void *self, const struct tl_record *r)
     if (tl_record_has(r, TL_K_AOT_FORWARD_GRAPH) || tl_record_has(r, TL_K_AOT_JOINT_GRAPH) ||
         tl_record_has(r, TL_K_DYNAMO_OUTPUT_GRAPH))
         return true;
-    return r->artifact_name.p && tl_str_eq_cstr(r->artifact_name, "recompile_reasons");
+    return r->artifact_name.p && (tl_str_eq_cstr(r->artifact_name, "recompile_reasons") ||
+                                  tl_str_eq_cstr(r->artifact_name, "dynamo_graph_break_reason"));
 }
 
 static int diag_record(void *self, struct tl_log *log, struct tl_record *r, struct tl_err *err)
@@ -652,6 +819,8 @@ static int diag_record(void *self, struct tl_log *log, struct tl_record *r, stru
         enum tl_cache_result result;
         if (tl_str_eq_cstr(r->artifact_name, "recompile_reasons"))
             recompile_reasons(c, log, r);
+        else if (tl_str_eq_cstr(r->artifact_name, "dynamo_graph_break_reason"))
+            break_artifact(c, log, r);
         else if (tl_cache_event(r->artifact_name, &kind, &result) && kind != TL_CACHE_OTHER)
             tl_diag_cache(d, kind == TL_CACHE_FX_GRAPH ? 0 : 1,
                           result == TL_CACHE_HIT    ? 0
@@ -666,6 +835,8 @@ static int diag_record(void *self, struct tl_log *log, struct tl_record *r, stru
     export_recs(log, r);
     if ((v = r->env->key[TL_K_DYNAMO_START]))
         dynamo_start(c, log, r, v);
+    if ((v = tl_env_get(r->root, "create_symbol")) && v->type == TL_JSON_OBJECT)
+        create_symbol(c, r, v);
     if (tl_record_has(r, TL_K_DYNAMO_OUTPUT_GRAPH))
         graph_hash(d, r);
     if (tl_record_has(r, TL_K_AOT_FORWARD_GRAPH) || tl_record_has(r, TL_K_AOT_JOINT_GRAPH))
@@ -677,6 +848,11 @@ static int diag_finish(void *self, struct tl_log *log, struct tl_err *err)
 {
     struct diag_consumer *c = self;
     flush_breaks(c, &log->diag, NULL, NULL);
+    /* Recompiles whose compilation never logged its metrics (the log ends, or the process
+     * died): their guards failed all the same. */
+    for (struct pending *p = c->first; p; p = p->next)
+        if (p->nguards && !p->metrics_seen && (p->cid.has & TL_CID_FCID) && p->cid.fcid > 0)
+            tl_diag_recompile(&log->diag, &p->cid, NULL, p->guards, p->nguards);
     limits_hit(c, &log->diag);
     tl_diag_finish(&log->diag);
     log->diag_ready = true;

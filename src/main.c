@@ -107,8 +107,9 @@ static const struct option_spec specs[] = {
      "exit 1 when the trace has any of KINDS (comma-separated: graph-breaks, recompiles, "
      "failures, specializations, export, any), with or without a report"},
     {O_RUN, 0, "run", NULL,
-     "--run -- CMD [ARGS]: run CMD with TORCH_TRACE set to a new folder, then report on the "
-     "trace it wrote (its last arguments: everything after it is the command)"},
+     "--run [OPTIONS] -- CMD [ARGS]: run CMD with TORCH_TRACE set to a new folder, then "
+     "report on the trace it wrote; options before \"--\" (or before CMD) are tlparse's, "
+     "everything after is the command's"},
     {O_HELP, 'h', "help", NULL, "print this help"},
     {O_VERSION, 'V', "version", NULL, "print the version and the source revision"},
 };
@@ -116,7 +117,7 @@ static const struct option_spec specs[] = {
 static void usage(FILE *f)
 {
     fputs("Usage: tlparse [OPTIONS] <PATH>\n"
-          "       tlparse [OPTIONS] --run -- CMD [ARGS...]\n"
+          "       tlparse [OPTIONS] --run [OPTIONS] -- CMD [ARGS...]\n"
           "       tlparse diff [OPTIONS] <BEFORE> <AFTER>   (see tlparse diff --help)\n\n"
           "Turn a TORCH_TRACE structured log (or TORCH_LOGS text) into an HTML report, or\n"
           "say what is wrong with the compilation it records.\n\n"
@@ -611,28 +612,33 @@ static int short_options(struct cli *c, int argc, char **argv, int *i)
     return -1;
 }
 
+/*
+ * With --run, the command is what follows "--", or else the first word that is not an option
+ * of tlparse (as env(1) and time(1) take theirs): options before it are tlparse's, in either
+ * order ("tlparse --run --no-browser -o out -- python train.py"), everything after it is the
+ * command's.
+ */
 static int parse_args(struct cli *c, int argc, char **argv)
 {
-    bool only_positional = false;
+    bool only_positional = false, run = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int rc = -1;
-        if (only_positional || a[0] != '-' || !strcmp(a, "-")) {
+        if (run && (only_positional || a[0] != '-' || !strcmp(a, "-"))) {
+            c->run = argv + i;
+            break;
+        } else if (only_positional || a[0] != '-' || !strcmp(a, "-")) {
             if (c->opt.path)
                 return usage_error("unexpected argument", a);
             c->opt.path = a;
         } else if (!strcmp(a, "--")) {
             only_positional = true;
+            if (run && i + 1 < argc) {
+                c->run = argv + i + 1;
+                break;
+            }
         } else if (!strcmp(a, "--run")) {
-            /* The rest is the command, after an optional "--". */
-            i += i + 1 < argc && !strcmp(argv[i + 1], "--");
-            if (i + 1 >= argc)
-                return usage_error("--run wants a command:", "tlparse --run -- CMD [ARGS...]");
-            if (c->opt.path)
-                return usage_error("--run takes no PATH (the trace is the command's):",
-                                   c->opt.path);
-            c->run = argv + i + 1;
-            return -1;
+            run = true;
         } else if (a[1] == '-') {
             rc = long_option(c, argc, argv, &i);
         } else {
@@ -641,7 +647,11 @@ static int parse_args(struct cli *c, int argc, char **argv)
         if (rc >= 0)
             return rc;
     }
-    if (!c->opt.path)
+    if (run && !c->run)
+        return usage_error("--run wants a command:", "tlparse --run [OPTIONS] -- CMD [ARGS...]");
+    if (run && c->opt.path)
+        return usage_error("--run takes no PATH (the trace is the command's):", c->opt.path);
+    if (!c->opt.path && !run)
         return usage_error("the following required argument was not provided:", "<PATH>");
     return -1;
 }

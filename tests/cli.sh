@@ -132,10 +132,12 @@ has err.txt "Usage: tlparse diff"
 run 0 ./diff --summary
 run 0 --summary diff
 rm -rf diff1 diff2 tl_diff ./-demo.log diff
-# export mode on a compile trace: the export report says it found nothing (tests/export.sh
-# has the rest); -i adds a provenance page per compile folder, listed on the index
+# export mode on a compile trace: the export report finds no export problem but the
+# compilation that failed, so no graph was produced (tests/export.sh has the rest); -i adds a
+# provenance page per compile folder, listed on the index
 run 0 "$demo" --export -o e --no-browser
-has e/index.html "No issues were found while exporting"
+has e/index.html "<strong>Export failed</strong>: 1 compilation raised an error"
+! grep -q "No issues were found" e/index.html || bad "e/index.html: no issues, though it failed"
 absent e/compile_directory.json
 run 0 "$demo" -i -o p --no-browser
 exists "p/provenance_tracking_-_0_0_0.html"

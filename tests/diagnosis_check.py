@@ -42,12 +42,14 @@ SHAPE = {
     "graph_breaks": [{
         "reason": STR, "count": INT, "locations": [STR], "where": [dict(WHERE, count=INT)],
         "compile_ids": [STR], "explanation": STR + OPT, "hint": STR + OPT, "url": STR + OPT,
-        "fell_back_to_eager": BOOL, "log_line": INT + OPT, "advice": ADVICE}],
+        "fell_back_to_eager": BOOL, "in_pytorch": BOOL, "pytorch_location": STR + OPT,
+        "pytorch_function": STR + OPT, "log_line": INT + OPT, "advice": ADVICE}],
     "recompiles": [{
         "function": STR + OPT, "location": STR + OPT, "count": INT,
         "reasons": [{"guard": STR, "count": INT, "example": STR, "values": [STR],
                      "advice": ADVICE}],
-        "compile_ids": [STR], "log_line": INT + OPT, "advice": ADVICE}],
+        "compile_ids": [STR], "resumes_after_line": INT + OPT, "called_from": STR + OPT,
+        "log_line": INT + OPT, "advice": ADVICE}],
     "specializations": [{
         "kind": STR, "symbol": STR + OPT, "expr": STR + OPT, "readable": STR + OPT,
         "source": STR + OPT, "value": STR + OPT, "range": STR + OPT, "location": STR + OPT,
@@ -71,6 +73,10 @@ SHAPE = {
         "unbacked": [{"symbol": STR, "location": STR + OPT, "function": STR + OPT,
                       "code": STR + OPT}],
         "compile_ids": [STR], "count": INT, "log_line": INT + OPT, "advice": ADVICE}],
+    "restarts": [{
+        "kind": STR + OPT, "reason": STR + OPT, "function": STR + OPT, "location": STR + OPT,
+        "called_from": STR + OPT, "what": [STR], "count": INT, "compile_ids": [STR],
+        "log_line": INT + OPT, "advice": ADVICE}],
     "compile_time": {"total_s": NUM + OPT,
                      "slowest": [{"compile_id": STR + OPT, "function": STR + OPT,
                                   "seconds": NUM}]},

@@ -6,6 +6,11 @@ categories, in the order of the findings, most costly first)."""
 
 CASES = {}
 
+# Compile ids count compilations: [frame/compile] with a frame, its restarts ([1/0_1]) being the
+# same compilation and records outside any frame ([-/-], an export's) none; findings name them
+# so, as the TORCH_LOGS text of a run does. Graph-break reasons drop the exception's name
+# ("Unsupported: ") and the quotes a restart reason keeps.
+
 # f recompiled twice: a's dim 0 changed size (2 -> 8), then a's dtype changed (Float -> Double).
 CASES['torch_logs/blog_guards_recompiles_elided_prefix.txt'] = {'compile_ids': 3,
      'findings': ['recompile:shape_changed'],
@@ -221,7 +226,7 @@ CASES['torch_logs/ptdocs_troubleshooting_dynamic_create_symbol.txt'] = {'compile
 # torch.sin(x, x) is a TypeError in the user's code at playground.py:5.
 CASES['torch_logs/ptdocs_troubleshooting_graph_break_typeerror.txt'] = {'compile_ids': 0,
      'findings': ['graph_break:user_error'],
-     'graph_breaks': [{'reason': 'Unsupported: TypeError <built-in method sin of type object at '
+     'graph_breaks': [{'reason': 'TypeError <built-in method sin of type object at '
                                  '0x...>: sin() takes 1 positional argument but 2 were given',
                        'count': 1,
                        'locations': ['/data/users/williamwen/pytorch/playground.py:5'],
@@ -247,7 +252,7 @@ CASES['torch_logs/ptdocs_troubleshooting_graph_breaks_data_dependent.txt'] = {'c
                        'compile_ids': [],
                        'fell_back': False,
                        'advice': 'data_dependent_branch'},
-                      {'reason': 'Unsupported: Tensor.item',
+                      {'reason': 'Tensor.item',
                        'count': 1,
                        'locations': ['/data/users/williamwen/pytorch/playground.py:7'],
                        'compile_ids': [],
@@ -266,7 +271,7 @@ CASES['torch_logs/ptdocs_troubleshooting_graph_breaks_data_dependent.txt'] = {'c
 # open() in the compiled function (line 7) breaks the graph.
 CASES['torch_logs/ptdocs_troubleshooting_graph_breaks_open.txt'] = {'compile_ids': 0,
      'findings': ['graph_break:io'],
-     'graph_breaks': [{'reason': 'Unsupported: builtin: open [<class '
+     'graph_breaks': [{'reason': 'builtin: open [<class '
                                  "'torch._dynamo.variables.constant.ConstantVariable'>, <class "
                                  "'torch._dynamo.variables.constant.ConstantVariable'>] False",
                        'count': 1,
@@ -429,7 +434,7 @@ CASES['torch_logs/pytorch_test_error_messages_nested_graph_break_expected.txt'] 
      'graphs': []}
 
 # train_step calls loss.backward() (line 62) inside the compiled function: compile the model, not the step.
-CASES['torch_logs/yaoshiang_sandbox_graph_break_backward_graph_code_aot_graphs_excerpt.txt'] = {'compile_ids': 3,
+CASES['torch_logs/yaoshiang_sandbox_graph_break_backward_graph_code_aot_graphs_excerpt.txt'] = {'compile_ids': 2,
      'findings': ['graph_break:backward_in_compiled'],
      'graph_breaks': [{'reason': 'Unsupported Tensor.backward() call',
                        'count': 1,
@@ -445,9 +450,9 @@ CASES['torch_logs/yaoshiang_sandbox_graph_break_backward_graph_code_aot_graphs_e
      'total_s': None,
      'cache': [0, 0, 0, 0, 0, 0],
      'dynamic': [],
-     'graphs': [('[1/0_1]', '__compiled_fn_4_f6192802_158d_42a8_882f_57ab74cc6de5', 6),
-                ('[1/0_1]', 'Forward graph 1', 3),
-                ('[1/0_1]', 'Backward graph 1', 2)]}
+     'graphs': [('[1/0]', '__compiled_fn_4_f6192802_158d_42a8_882f_57ab74cc6de5', 6),
+                ('[1/0]', 'Forward graph 1', 3),
+                ('[1/0]', 'Backward graph 1', 2)]}
 
 # [0/0] fn: the backend raised (BackendCompilerFailed); suppress_errors was on, so fn runs in eager mode.
 CASES['logs/comp_failure.log'] = {'compile_ids': 1,
@@ -468,14 +473,14 @@ CASES['logs/comp_failure.log'] = {'compile_ids': 1,
      'graphs': []}
 
 # two torch._dynamo.graph_break() calls in fn, at lines 9551 and 9553.
-CASES['logs/comp_metrics.log'] = {'compile_ids': 5,
+CASES['logs/comp_metrics.log'] = {'compile_ids': 3,
      'findings': ['graph_break:user_graph_break'],
-     'graph_breaks': [{'reason': "'skip function graph_break in file "
-                                 "/data/users/jjwu/a/pytorch/torch/_dynamo/decorators.py'",
+     'graph_breaks': [{'reason': 'skip function graph_break in file '
+                                 '/data/users/jjwu/a/pytorch/torch/_dynamo/decorators.py',
                        'count': 2,
                        'locations': ['/data/users/jjwu/a/pytorch/test/dynamo/test_misc.py:9551',
                                      '/data/users/jjwu/a/pytorch/test/dynamo/test_misc.py:9553'],
-                       'compile_ids': ['[0/0_1]', '[1/0_1]'],
+                       'compile_ids': ['[0/0]', '[1/0]'],
                        'fell_back': False,
                        'advice': 'user_graph_break'}],
      'recompiles': [],
@@ -486,7 +491,7 @@ CASES['logs/comp_metrics.log'] = {'compile_ids': 5,
      'total_s': 0.023,
      'cache': [0, 0, 0, 0, 0, 0],
      'dynamic': [],
-     'graphs': [('[0/0_1]', None, 3), ('[1/0_1]', None, 3), ('[2/0]', None, 3)]}
+     'graphs': [('[0/0]', None, 3), ('[1/0]', None, 3), ('[2/0]', None, 3)]}
 
 # no problem; the FX graph cache hit once and missed twice, AOT autograd cache bypassed three times.
 CASES['logs/cache_hit_miss.log'] = {'compile_ids': 2,
@@ -503,7 +508,7 @@ CASES['logs/cache_hit_miss.log'] = {'compile_ids': 2,
      'graphs': [('[0/0]', None, 17), ('[1/0]', None, 16)]}
 
 # kernel recompiled 14 times because x's dim 0 changes size on every call.
-CASES['logs/multi_rank_logs/dedicated_log_torch_trace_rank_1.log'] = {'compile_ids': 16,
+CASES['logs/multi_rank_logs/dedicated_log_torch_trace_rank_1.log'] = {'compile_ids': 15,
      'findings': ['recompile:shape_changed'],
      'graph_breaks': [],
      'recompiles': [{'function': 'kernel',
@@ -569,7 +574,7 @@ CASES['logs/multi_rank_logs/dedicated_log_torch_trace_rank_3.log'] = {'compile_i
                 ('[0/6]', None, 3)]}
 
 # inner recompiled 3 times because a different function object fn is passed each time.
-CASES['logs/multi_rank_runtime/dedicated_log_torch_trace_rank_0.log'] = {'compile_ids': 5,
+CASES['logs/multi_rank_runtime/dedicated_log_torch_trace_rank_0.log'] = {'compile_ids': 4,
      'findings': ['recompile:object_identity'],
      'graph_breaks': [],
      'recompiles': [{'function': 'inner',
@@ -588,7 +593,7 @@ CASES['logs/multi_rank_runtime/dedicated_log_torch_trace_rank_0.log'] = {'compil
      'graphs': [('[0/1]', None, 23), ('[0/2]', None, 23), ('[0/3]', None, 23), ('[0/0]', None, 12)]}
 
 # our demo: a backend failure in [2/0], a recompile of forward on x's batch size, a C extension graph break at line 25, and x.size()[1] specialized to 64.
-CASES['fixtures/demo.log'] = {'compile_ids': 6,
+CASES['fixtures/demo.log'] = {'compile_ids': 5,
      'findings': ['failure:backend_failed',
                   'recompile:shape_changed',
                   'graph_break:c_extension',
@@ -649,12 +654,12 @@ CASES['fixtures/demo.log'] = {'compile_ids': 6,
                 ('[0/0]', None, 35),
                 ('[0/1]', None, 35),
                 ('[1/0]', None, 7),
-                ('[1/0_1]', None, 7),
+                
                 ('[2/0]', None, 5)]}
 
 # our edge-case log: a fullgraph failure in [1/0_1], an unsupported graph break in forward, and
 # x.size()[0] (s0) specialized to 8 at train.py:5 and guarded at train.py:7.
-CASES['fixtures/edge.log'] = {'compile_ids': 8,
+CASES['fixtures/edge.log'] = {'compile_ids': 5,
      'findings': ['failure:unsupported_fullgraph',
                   'graph_break:unsupported',
                   'specialization:dimension_specialized',
@@ -680,7 +685,7 @@ CASES['fixtures/edge.log'] = {'compile_ids': 8,
                           'location': '/home/u/edge/train.py:7',
                           'compile_id': '[0/0]',
                           'advice': 'dimension_specialized'}],
-     'failures': [{'compile_id': '[1/0_1]',
+     'failures': [{'compile_id': '[1/0]',
                    'type': 'Unsupported',
                    'location': 'train.py:7',
                    'fell_back': False,
@@ -697,7 +702,7 @@ CASES['fixtures/edge.log'] = {'compile_ids': 8,
 # draft export of a model slicing z[:a] with a = x.item() (u0, line 269) transformed: export
 # could not decide Eq((((-u0)//3)) + 5, 0) at line 279 (`return z[:a]`), specialized it to False
 # and inserted a runtime assert. The 7 guard_added records have no prefix: not problems.
-CASES['logs/export.log'] = {'compile_ids': 1,
+CASES['logs/export.log'] = {'compile_ids': 0,
      'findings': ['export:export_data_dependent'],
      'graph_breaks': [],
      'recompiles': [],
@@ -726,7 +731,7 @@ CASES['logs/export.log'] = {'compile_ids': 1,
 
 # `assert a.shape[0] == 3` (line 297) made export evaluate Eq(s0, 3), s0 being the first
 # argument's dim 0: a dimension meant to be dynamic is fixed to 3.
-CASES['logs/export_guard_added.log'] = {'compile_ids': 1,
+CASES['logs/export_guard_added.log'] = {'compile_ids': 0,
      'findings': ['export:export_guard_evaluated'],
      'graph_breaks': [],
      'recompiles': [],
@@ -758,7 +763,7 @@ CASES['logs/export_guard_added.log'] = {'compile_ids': 1,
 # problems with what they say; `propagate_real_tensors` that is no object and a
 # mismatched_fake_kernel whose op is a number (a line the envelope decoder rejects) are not.
 # The guard_added without prefix or with another prefix than eval are not problems.
-CASES['fixtures/export_kinds.log'] = {'compile_ids': 2,
+CASES['fixtures/export_kinds.log'] = {'compile_ids': 1,
      'findings': ['export:export_data_dependent',
                   'export:export_guard_evaluated',
                   'export:export_data_dependent',

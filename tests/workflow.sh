@@ -103,9 +103,29 @@ run 0 -o py --run -- python3 train.py
 exists py/rank_0/index.html # two rank logs: the multi-rank report
 exists py/rank_1/index.html
 exists py/index.html
+# tlparse's options after --run, up to "--" (or the command's first word), in any order;
+# the command's own options are left to it
+cat >args.sh <<EOF
+#!/bin/sh
+# writes its arguments and a trace
+printf '%s\n' "\$@" >"$tmp/args"
+cp "$demo" "\$TORCH_TRACE/dedicated_log_torch_trace_9x.log"
+EOF
+chmod +x args.sh
+run 0 --run --no-browser -o opts1 -- ./args.sh -o x --no-browser
+exists opts1/index.html
+same <(tr "\\n" " " <"$tmp/args") "-o x --no-browser "
+run 0 --run -o opts2 --summary ./args.sh --summary
+has out.txt "tlparse diagnosis of"
+absent opts2
+same "$tmp/args" "--summary"
+run 0 -o opts3 --run --no-browser -- ./args.sh
+exists opts3/index.html
 # usage
 run 2 --run
-has err.txt "tlparse: error: --run wants a command: tlparse --run -- CMD [ARGS...]"
+has err.txt "tlparse: error: --run wants a command: tlparse --run [OPTIONS] -- CMD [ARGS...]"
+run 2 --run -o x --
+has err.txt "tlparse: error: --run wants a command: tlparse --run [OPTIONS] -- CMD [ARGS...]"
 run 2 "$demo" --run ls
 has err.txt "tlparse: error: --run takes no PATH (the trace is the command's): $demo"
 

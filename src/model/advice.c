@@ -14,8 +14,9 @@
 /* Matches a substring cannot express. */
 enum {
     NO_TEST = 0,
-    CONST_COMPARE = 1, /* it compares something with a literal: x == 0.5 */
-    TWO_SYMBOLS = 2,   /* it says two sizes are equal: Eq(s1, s2) */
+    CONST_COMPARE = 1,  /* it compares something with a literal: x == 0.5 */
+    TWO_SYMBOLS = 2,    /* it says two sizes are equal: Eq(s1, s2) */
+    STRING_COMPARE = 3, /* it compares something with a string literal: x == 'relu' */
 };
 
 struct rule {
@@ -100,6 +101,25 @@ static const struct rule guard_rules[] = {
       "The compiled code reads a global variable ({expr}) and bakes its value in as a "
       "constant; when it changes, the function compiles again.",
       "Pass the value as an argument (as a tensor if it changes often), or keep it constant."}},
+    {{"___stack"},
+     NO_TEST,
+     {"carried_value", "A value carried across a graph break is baked into the code after it",
+      "The code after a graph break (a resume function) receives what the code before it "
+      "computed: here a Python value ({value}), typically a number read with .item() right "
+      "before the break. Dynamo specializes the resumed code to that value, so a new value "
+      "compiles it again.",
+      "Fix the graph break before it, so the value stays inside one graph: for .item(), set "
+      "torch._dynamo.config.capture_scalar_outputs = True, or keep the value a tensor (no "
+      ".item()). Passing it as a tensor is not possible: it is not an argument of yours."}},
+    {{NULL},
+     STRING_COMPARE,
+     {"constant_string", "A string argument is baked into the graph",
+      "The function uses a Python string ({expr}), and each value it takes compiles its own "
+      "code. That is expected when it takes a few values (a mode such as 'relu' or 'tanh'): "
+      "each compiles once and is reused.",
+      "Nothing to do if it takes a few values. If it changes often (a name built per call, a "
+      "file name), keep it out of the compiled function, or map it to a small set of values "
+      "before the call."}},
     {{NULL},
      CONST_COMPARE,
      {"constant_number", "A Python number is baked into the graph as a constant",
@@ -260,6 +280,28 @@ static const struct rule failure_rules[] = {
       "it.",
       "Run with backend=\"aot_eager\" to see whether the error is in Inductor, and report it "
       "with this log; TORCHDYNAMO_REPRO_AFTER=\"aot\" writes a small repro."}},
+    {{"Dynamic control flow is not supported", "control_flow.cond", "data-dependent control",
+      "Data-dependent control"},
+     NO_TEST,
+     {"export_control_flow", "Export met Python control flow on a tensor's value",
+      "A branch such as `if x.sum() > 0:` depends on the data, and torch.export must produce "
+      "one graph for every input, so it cannot pick a side while tracing.",
+      "Write the branch with torch.cond(pred, true_fn, false_fn) (both functions take the "
+      "same operands and return tensors of the same shapes), or torch.where(pred, a, b) for "
+      "an element-wise choice; if the condition is the same for every input, compute it "
+      "outside the model."}},
+    {{"ConstraintViolation", "Constraints violated"},
+     NO_TEST,
+     {"dynamic_constraint_violated", "A dimension marked dynamic had to be specialized",
+      "You marked a dimension dynamic (torch._dynamo.mark_dynamic, or a Dim in export), and "
+      "the code needs it to be one value or in a narrower range: the reason names the "
+      "dimension and what it was inferred to be. Dynamo refuses to compile rather than "
+      "silently specialize it.",
+      "Find the line that specializes it (its specialization or shape guard is listed in "
+      "this diagnosis): make that code work for any size (-1 in view/reshape, sizes from "
+      "x.size(), no int() of sizes or comparisons with constants). If the dimension really "
+      "is constant, do not mark it dynamic, or use torch._dynamo.maybe_mark_dynamic, which "
+      "allows specialization."}},
     {{"RecompileLimitExceeded", "CacheLimitExceeded", "cache_size_limit", "recompile_limit"},
      NO_TEST,
      {"limit_exceeded", "The recompile limit stopped compilation",
@@ -284,7 +326,7 @@ static const struct rule limit_rules[] = {
       "It was compiled {limit} times, and dynamo gave up on it; later calls are not compiled. "
       "One of the causes of its recompiles went unfixed.",
       "Fix the cause of the recompiles (its last reason is below); raising "
-      "torch._dynamo.config.recompile_limit only hides it."}},
+      "torch._dynamo.config.{limit_name} only hides it."}},
 };
 
 static const struct rule frame_rules[] = {
@@ -295,6 +337,63 @@ static const struct rule frame_rules[] = {
       "even below the recompile limit.",
       "Look at the reasons of its recompiles and keep what they name the same between "
       "calls."}},
+};
+
+/* A graph break whose innermost frame is PyTorch's own (matched on the break's reason). */
+static const struct rule framework_break_rules[] = {
+    {{"graph_break()", "skip function graph_break", "graph_break in file"},
+     NO_TEST,
+     {"framework_graph_break", "PyTorch breaks the graph here on purpose",
+      "PyTorch's own code calls torch._dynamo.graph_break() ({inside}), reached from the "
+      "line of yours shown. The optimizer's step does so around the parameter update (see "
+      "the comment in torch/optim/optimizer.py): the update is compiled as a graph of its "
+      "own.",
+      "Nothing to do: you cannot remove it, and it costs one more graph, not a recompile. "
+      "Compile the model's forward and the optimizer step as separate functions, as "
+      "PyTorch's compiled-optimizer recipe does."}},
+    {{NULL},
+     NO_TEST,
+     {"framework_break", "The graph breaks inside PyTorch's own code",
+      "Dynamo could not trace a part of PyTorch ({inside}) that your line shown calls; the "
+      "reason says what.",
+      "Call that PyTorch API outside the compiled function, or look for a variant dynamo "
+      "supports; a newer PyTorch may trace it. The break is not in your code, so you cannot "
+      "remove it there."}},
+};
+
+/* A restart of dynamo's analysis that is no graph break (matched on the exception's name). */
+static const struct rule restart_rules[] = {
+    {{"TensorifyScalarRestartAnalysis"},
+     NO_TEST,
+     {"float_specialized", "A Python float could not become a tensor input, so it was baked in",
+      "Dynamo first traced the float ({what}) as a symbol, to pass it to the graph as a 0-d "
+      "tensor; it is used where a tensor cannot stand in for it (Python arithmetic, an "
+      "argument that must be a Python number), so Dynamo restarted the analysis of the frame "
+      "and specialized the graph to its value. This is a restart, not a graph break: the "
+      "frame still compiles to one graph, but each new value of the float compiles it "
+      "again.",
+      "Nothing to do if the float keeps its value. If it changes between calls (a learning "
+      "rate under a scheduler, a step size), pass it as a tensor: for an optimizer, "
+      "lr=torch.tensor(0.01); for your own function, a 0-d tensor argument."}},
+    {{"UnspecializeRestartAnalysis"},
+     NO_TEST,
+     {"module_unspecialized", "An nn.Module is traced without specializing on it",
+      "Dynamo found that an nn.Module's attributes change (or that it is called in a way it "
+      "cannot specialize on) and traced the frame again, treating the module as an ordinary "
+      "object.",
+      "Nothing to do; if the module's attributes change on purpose between calls, expect "
+      "guards on them."}},
+    {{"CompileCollectiveRestartAnalysis"},
+     NO_TEST,
+     {"collective_restart", "The analysis restarted to compile a collective",
+      "Dynamo traced the frame again to put a distributed collective into the graph the "
+      "same way on every rank.",
+      "Nothing to do."}},
+    {{NULL},
+     NO_TEST,
+     {"restart", "Dynamo restarted the analysis of a frame",
+      "It traced the frame again for the reason shown; this is not a graph break.",
+      "Nothing to do unless it happens on every call."}},
 };
 
 /* Matched on the name of the export problem's kind (diagnosis.c), not on the log's text: an
@@ -368,6 +467,8 @@ static const struct table tables[] = {
     [TL_ADVICE_LIMIT] = {limit_rules, TL_ARRAY_LEN(limit_rules)},
     [TL_ADVICE_FRAME] = {frame_rules, TL_ARRAY_LEN(frame_rules)},
     [TL_ADVICE_EXPORT] = {export_rules, TL_ARRAY_LEN(export_rules)},
+    [TL_ADVICE_FRAMEWORK_BREAK] = {framework_break_rules, TL_ARRAY_LEN(framework_break_rules)},
+    [TL_ADVICE_RESTART] = {restart_rules, TL_ARRAY_LEN(restart_rules)},
 };
 
 /* ---- matching ----------------------------------------------------------------------------- */
@@ -445,6 +546,10 @@ const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str te
             any = tl_str_find(text, r->any[k]) >= 0;
         if (!any && r->test == CONST_COMPARE)
             any = const_compare(text) >= 0;
+        if (!any && r->test == STRING_COMPARE) {
+            long at = const_compare(text);
+            any = at >= 0 && (text.p[at] == '\'' || text.p[at] == '"');
+        }
         if (!any && r->test == TWO_SYMBOLS)
             any = two_symbols(text);
         if (any)
@@ -501,6 +606,12 @@ void tl_advice_format(struct tl_buf *out, const char *s, const struct tl_advice_
             fill(out, v->value, "its value");
         else if (tl_str_eq_cstr(name, "limit"))
             fill(out, v->limit, "the maximum number of");
+        else if (tl_str_eq_cstr(name, "limit_name"))
+            fill(out, v->limit_name, "recompile_limit");
+        else if (tl_str_eq_cstr(name, "inside"))
+            fill(out, v->inside, "in torch/");
+        else if (tl_str_eq_cstr(name, "what"))
+            fill(out, v->what, "a float argument");
         else if (tl_str_eq_cstr(name, "op"))
             fill(out, v->op, "OP");
         else if (tl_str_eq_cstr(name, "qualname"))

@@ -16,13 +16,15 @@
 #include <stddef.h>
 
 enum tl_advice_table {
-    TL_ADVICE_GUARD,       /* a guard that failed, so the function compiled again */
-    TL_ADVICE_GRAPH_BREAK, /* a graph-break reason */
-    TL_ADVICE_SHAPE,       /* a specialization or guard on a symbolic size */
-    TL_ADVICE_FAILURE,     /* a failed compilation (its exception type and reason) */
-    TL_ADVICE_LIMIT,       /* the recompile limit was hit */
-    TL_ADVICE_FRAME,       /* a function compiled many times */
-    TL_ADVICE_EXPORT,      /* a problem that stops torch.export (matched on its kind's name) */
+    TL_ADVICE_GUARD,           /* a guard that failed, so the function compiled again */
+    TL_ADVICE_GRAPH_BREAK,     /* a graph-break reason */
+    TL_ADVICE_SHAPE,           /* a specialization or guard on a symbolic size */
+    TL_ADVICE_FAILURE,         /* a failed compilation (its exception type and reason) */
+    TL_ADVICE_LIMIT,           /* the recompile limit was hit */
+    TL_ADVICE_FRAME,           /* a function compiled many times */
+    TL_ADVICE_EXPORT,          /* a problem that stops torch.export (matched on its kind's name) */
+    TL_ADVICE_FRAMEWORK_BREAK, /* a graph break inside PyTorch's own code (its reason) */
+    TL_ADVICE_RESTART,         /* a restart that is no graph break (matched on its kind) */
 };
 
 struct tl_advice {
@@ -30,7 +32,7 @@ struct tl_advice {
     const char *title;       /* one line: what happened */
     const char *explanation; /* why, in plain words */
     const char *fix;         /* what to do; may name {tensor}, {index}, {expr}, {value}, {limit},
-                                {op}, {qualname} */
+                                {limit_name}, {op}, {qualname}, {inside}, {what} */
 };
 
 /** The rule of table t that matches text (never NULL: each table ends with a catch-all). */
@@ -43,8 +45,11 @@ const struct tl_advice *tl_advice_at(enum tl_advice_table t, size_t i);
 /* Values for the placeholders of a rule's text. */
 struct tl_advice_vars {
     struct tl_str tensor, index, expr, value, limit; /* .p NULL: unknown */
-    struct tl_str op;       /* an operator as logged: "mylib.foo.default" */
-    struct tl_str qualname; /* its name for torch.library: "mylib::foo" */
+    struct tl_str limit_name; /* the limit as the log names it: "cache_size_limit" */
+    struct tl_str inside;     /* where in PyTorch a graph broke: "torch/optim/optimizer.py:90" */
+    struct tl_str what;       /* what a restart was for: "L['alpha']" */
+    struct tl_str op;         /* an operator as logged: "mylib.foo.default" */
+    struct tl_str qualname;   /* its name for torch.library: "mylib::foo" */
 };
 
 /**

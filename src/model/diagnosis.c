@@ -35,6 +35,7 @@ void tl_diag_release(struct tl_diag *d)
     free(d->limits);
     free(d->frames);
     free(d->exports);
+    free(d->restarts);
     free(d->findings);
     tl_map_release(&d->strings);
     tl_map_release(&d->index);
@@ -72,12 +73,18 @@ static struct tl_str trim(struct tl_str s)
     return s;
 }
 
+/* A compile id as findings name it: [frame/compile], without the attempt. Attempts are dynamo
+ * restarting the analysis of one compilation ([0/0_1] is [0/0] analysed again); the
+ * TORCH_LOGS text of a run names most records by [0/0], so trace and text agree. */
 static const char *cid_text(struct tl_diag *d, const struct tl_compile_id *cid)
 {
     if (!cid)
         return NULL;
+    struct tl_compile_id c = *cid;
+    c.has &= (uint8_t)~TL_CID_ATTEMPT;
+    c.attempt = 0;
     struct tl_buf b = TL_BUF_INIT;
-    tl_cid_display(&b, cid);
+    tl_cid_display(&b, &c);
     const char *s = intern(d, tl_buf_str(&b));
     tl_buf_release(&b);
     return s;
@@ -96,6 +103,23 @@ static void strs_add(struct tl_diag *d, struct tl_diag_strs *l, const char *s, u
     if (!l->s)
         l->s = tl_arena_alloc(&d->arena, cap * sizeof(*l->s));
     l->s[l->kept++] = s;
+}
+
+/* "torch_dynamo_resume_in_fn_at_61": 61, the line after which the resume function goes on. */
+static uint32_t resume_line(struct tl_str name)
+{
+    static const char resume[] = "torch_dynamo_resume_in_";
+    if (!tl_str_has_prefix(name, resume))
+        return 0;
+    size_t i = name.n;
+    while (i > 0 && name.p[i - 1] >= '0' && name.p[i - 1] <= '9')
+        i--;
+    if (i == name.n || i < 4 || memcmp(name.p + i - 4, "_at_", 4) || name.n - i > 9)
+        return 0;
+    uint32_t v = 0;
+    for (size_t k = i; k < name.n; k++)
+        v = v * 10 + (uint32_t)(name.p[k] - '0');
+    return v;
 }
 
 struct tl_str tl_diag_function_name(struct tl_str name)
@@ -154,6 +178,10 @@ static uint32_t slot(struct tl_diag *d, char kind, struct tl_str key, uint32_t n
 
 void tl_diag_compile_id(struct tl_diag *d, const struct tl_compile_id *cid)
 {
+    /* Records outside any frame's compilation ([-/-]: a backward pass, a cache lookup at run
+     * time) are not a compilation. */
+    if (!cid || !(cid->has & TL_CID_FRAME))
+        return;
     const char *s = cid_text(d, cid);
     int created;
     tl_map_upsert(&d->cids, tl_str_cstr(s), &created);
@@ -483,6 +511,8 @@ void tl_diag_recompile(struct tl_diag *d, const struct tl_compile_id *cid,
     }
     struct tl_diag_recompile *r = recompile_of(d, &where, where.function);
     r->count++;
+    if (function && !r->resume_line)
+        r->resume_line = resume_line(trim(function->function));
     strs_add(d, &r->cids, cid_text(d, cid), TL_DIAG_MAX_CIDS);
     /* The guards of one recompile name each earlier compile id whose check failed, often with
      * the same guard against another value: one reason of this recompile, with all its values
@@ -506,15 +536,91 @@ void tl_diag_recompile(struct tl_diag *d, const struct tl_compile_id *cid,
     free(seen);
 }
 
+void tl_diag_recompile_caller(struct tl_diag *d, const struct tl_compile_id *cid,
+                              const struct tl_diag_fact_loc *function,
+                              const struct tl_diag_fact_loc *called_from)
+{
+    struct tl_diag_loc where = loc_of(d, function);
+    if (!where.function && cid && (cid->has & TL_CID_FRAME) && frame_of(d, cid)->function)
+        where = frame_of(d, cid)->where;
+    uint32_t i = 0;
+    struct tl_buf key = TL_BUF_INIT;
+    tl_buf_addf(&key, "%s\n%s\n%u", where.function ? where.function : "",
+                where.file ? where.file : "", where.line);
+    i = slot(d, 'R', tl_buf_str(&key), 0, false);
+    tl_buf_release(&key);
+    if (i && !d->recompiles[i - 1].called_from.file)
+        d->recompiles[i - 1].called_from = loc_of(d, called_from);
+}
+
+/* ---- restarts ------------------------------------------------------------------------------- */
+
+struct tl_str tl_diag_restart_kind(struct tl_str reason)
+{
+    /* str(type(e)) of a RestartAnalysis raised without a reason:
+     * "<class 'torch._dynamo.exc.TensorifyScalarRestartAnalysis'>" */
+    reason = trim(reason);
+    if (!tl_str_has_prefix(reason, "<class '") || !tl_str_has_suffix(reason, "RestartAnalysis'>"))
+        return tl_str_make("", 0);
+    struct tl_str name = tl_str_make(reason.p + 8, reason.n - 10);
+    for (size_t i = name.n; i > 0; i--)
+        if (name.p[i - 1] == '.')
+            return tl_str_make(name.p + i, name.n - i);
+    return name;
+}
+
+void tl_diag_restart(struct tl_diag *d, const struct tl_compile_id *cid,
+                     const struct tl_diag_fact_loc *function,
+                     const struct tl_diag_fact_loc *called_from, struct tl_str reason,
+                     const struct tl_str *what, size_t nwhat)
+{
+    if (cid)
+        tl_diag_compile_id(d, cid);
+    struct tl_str k = tl_diag_restart_kind(reason);
+    const char *kind = intern(d, k.n ? k : trim(reason));
+    struct tl_diag_loc where = loc_of(d, function);
+    struct tl_buf key = TL_BUF_INIT;
+    tl_buf_addf(&key, "%s\n%s\n%s\n%u", kind ? kind : "", where.function ? where.function : "",
+                where.file ? where.file : "", where.line);
+    uint32_t i = slot(d, 'T', tl_buf_str(&key), d->nrestarts, true) - 1;
+    tl_buf_release(&key);
+    if (i == d->nrestarts) {
+        TL_GROW(d->restarts, d->nrestarts + 1, d->restarts_alloc);
+        struct tl_diag_restart *n = &d->restarts[i];
+        memset(n, 0, sizeof(*n));
+        n->kind = kind;
+        n->reason = intern(d, trim(reason));
+        n->function = where.function;
+        n->where = where;
+        n->log_line = d->at_line;
+        n->advice = tl_advice_match(TL_ADVICE_RESTART, tl_str_cstr(kind ? kind : ""));
+        d->nrestarts++;
+    }
+    struct tl_diag_restart *r = &d->restarts[i];
+    r->count++;
+    if (called_from && !r->called_from.file)
+        r->called_from = loc_of(d, called_from);
+    strs_add(d, &r->cids, cid_text(d, cid), TL_DIAG_MAX_CIDS);
+    for (size_t j = 0; j < nwhat; j++)
+        strs_add(d, &r->what, intern(d, trim(what[j])), TL_DIAG_MAX_VALUES);
+}
+
 /* ---- graph breaks, failures, limits, specializations ------------------------------------- */
 
-/* The reason of a graph break as it is grouped: its first line, addresses taken out. */
+/* The reason of a graph break as it is grouped: its first line, addresses taken out, without
+ * the exception's name that the TORCH_LOGS text and the break artifacts put before it
+ * ("Unsupported: Tensor.item") nor the quotes a restart reason keeps ("'skip function ...'"). */
 static const char *break_key(struct tl_diag *d, struct tl_str reason)
 {
     reason = trim(reason);
     const char *nl = memchr(reason.p, '\n', reason.n);
     if (nl)
         reason.n = (size_t)(nl - reason.p);
+    if (tl_str_has_prefix(reason, "Unsupported: "))
+        reason = trim(tl_str_make(reason.p + 13, reason.n - 13));
+    if (reason.n >= 2 && reason.p[0] == '\'' && reason.p[reason.n - 1] == '\'' &&
+        !memchr(reason.p + 1, '\'', reason.n - 2))
+        reason = tl_str_make(reason.p + 1, reason.n - 2);
     struct tl_buf b = TL_BUF_INIT;
     for (size_t i = 0; i < reason.n; i++) {
         if (i + 2 < reason.n && reason.p[i] == '0' && reason.p[i + 1] == 'x') {
@@ -538,15 +644,51 @@ static const char *break_key(struct tl_diag *d, struct tl_str reason)
     return s;
 }
 
-void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
-                         const struct tl_diag_fact_break *b)
+bool tl_diag_framework_file(struct tl_str f)
 {
+    if (!f.p || !f.n) /* unknown: nobody's */
+        return false;
+    if (f.p[0] == '<') /* <frozen runpy>, <string> */
+        return true;
+    if (tl_str_find(f, "/torch/") >= 0 || tl_str_find(f, "\\torch\\") >= 0)
+        return true;
+    return tl_str_find(f, "/lib/python") >= 0 && tl_str_find(f, "-packages/") < 0;
+}
+
+void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
+                         const struct tl_diag_fact_break *fact)
+{
+    /* Where it broke: the traceback's innermost frame; inside PyTorch, the user's line that
+     * led there. */
+    struct tl_diag_fact_break bb = *fact;
+    const struct tl_diag_fact_break *b = &bb;
+    bool in_framework = false;
+    struct tl_diag_fact_loc inside;
+    memset(&inside, 0, sizeof(inside));
+    if (fact->nstack) {
+        const struct tl_diag_fact_loc *inner = &fact->stack[fact->nstack - 1];
+        if (tl_diag_framework_file(inner->file)) {
+            in_framework = true;
+            inside = *inner;
+            for (size_t i = fact->nstack; i > 0; i--)
+                if (!tl_diag_framework_file(fact->stack[i - 1].file)) {
+                    bb.where = fact->stack[i - 1];
+                    break;
+                }
+        } else {
+            bb.where = *inner;
+        }
+    }
     const char *reason = break_key(d, b->reason);
     if (!reason)
         reason = "(no reason given)";
     if (cid)
         tl_diag_compile_id(d, cid);
-    uint32_t i = slot(d, 'B', tl_str_cstr(reason), d->nbreaks, true) - 1;
+    /* A break inside PyTorch is its own finding: its advice differs from the user's own. */
+    struct tl_buf bkey = TL_BUF_INIT;
+    tl_buf_addf(&bkey, "%c%s", in_framework ? 'P' : 'U', reason);
+    uint32_t i = slot(d, 'B', tl_buf_str(&bkey), d->nbreaks, true) - 1;
+    tl_buf_release(&bkey);
     if (i == d->nbreaks) {
         TL_GROW(d->breaks, d->nbreaks + 1, d->breaks_alloc);
         struct tl_diag_break *n = &d->breaks[i];
@@ -557,7 +699,11 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
         tl_buf_addf(&all, "%s\n%.*s\n%.*s", reason, (int)b->explanation.n,
                     b->explanation.p ? b->explanation.p : "", (int)b->hint.n,
                     b->hint.p ? b->hint.p : "");
-        n->advice = tl_advice_match(TL_ADVICE_GRAPH_BREAK, tl_buf_str(&all));
+        n->advice = tl_advice_match(
+            in_framework ? TL_ADVICE_FRAMEWORK_BREAK : TL_ADVICE_GRAPH_BREAK, tl_buf_str(&all));
+        n->in_framework = in_framework;
+        if (in_framework)
+            n->inside = loc_of(d, &inside);
         n->log_line = d->at_line;
         tl_buf_release(&all);
         d->nbreaks++;
@@ -629,6 +775,11 @@ void tl_diag_limit(struct tl_diag *d, const struct tl_compile_id *cid,
     if (cid)
         tl_diag_compile_id(d, cid);
     struct tl_diag_loc where = loc_of(d, function);
+    /* Without a function given, the function of cid's frame. */
+    if (!where.function && !where.file && cid && (cid->has & TL_CID_FRAME)) {
+        where = frame_of(d, cid)->where;
+        where.def = true;
+    }
     for (uint32_t i = 0; i < d->nlimits; i++)
         if (d->limits[i].where.function == where.function && d->limits[i].where.file == where.file)
             return; /* said once is enough */
@@ -920,6 +1071,9 @@ void tl_diag_finish(struct tl_diag *d)
                     d->specs[i].kind == TL_SPEC_SPECIALIZED ? 1e5 + d->specs[i].count
                                                             : 1e4 + d->specs[i].count,
                     &alloc);
+    /* A restart is how dynamo works, not a problem: last. */
+    for (uint32_t i = 0; i < d->nrestarts; i++)
+        add_finding(d, TL_FIND_RESTART, i, 1e3 + d->restarts[i].count, &alloc);
     for (uint32_t i = 0; i < d->nframes; i++) {
         const struct tl_diag_frame *f = &d->frames[i];
         if (f->compiles < TL_DIAG_MANY_COMPILES)
@@ -950,6 +1104,8 @@ void tl_diag_counts(const struct tl_diag *d, struct tl_diag_counts *c)
             c->specializations += d->specs[i].count;
     c->failures = d->nfailures;
     c->limits = d->nlimits;
+    for (uint32_t i = 0; i < d->nrestarts; i++)
+        c->restarts += d->restarts[i].count;
     for (uint32_t i = 0; i < d->nexports; i++)
         c->export_problems += d->exports[i].count;
     c->total_s = d->total_s;

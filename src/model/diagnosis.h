@@ -61,8 +61,30 @@ struct tl_diag_break {
     uint32_t loc_counts[TL_DIAG_MAX_LOCS]; /* how often it broke at each of locs */
     uint32_t nlocs;
     struct tl_diag_strs cids;
-    bool fell_back;    /* "Skipping the function and falling back to eager" */
+    bool fell_back; /* "Skipping the function and falling back to eager" */
+    /* It broke inside PyTorch's own code (torch/optim/optimizer.py calling
+     * torch._dynamo.graph_break(), say): locs are the user's lines that led there, inside is
+     * where in PyTorch it broke (the first such place). */
+    bool in_framework;
+    struct tl_diag_loc inside;
     uint64_t log_line; /* the first log line that said it (text logs), 0 when unknown */
+    const struct tl_advice *advice;
+};
+
+/* Dynamo restarted the analysis of a frame for a reason that is not a graph break: to turn a
+ * Python float into a tensor input (TensorifyScalarRestartAnalysis), to trace an nn.Module
+ * without specializing on it (UnspecializeRestartAnalysis), to compile a collective
+ * (CompileCollectiveRestartAnalysis). Grouped by kind and function. */
+struct tl_diag_restart {
+    const char *kind;   /* "TensorifyScalarRestartAnalysis" */
+    const char *reason; /* as logged */
+    const char *function;
+    struct tl_diag_loc where;       /* where the function is defined */
+    struct tl_diag_loc called_from; /* the function is PyTorch's: the user's line calling it */
+    struct tl_diag_strs what;       /* what it was for: the floats made tensors, by source */
+    uint32_t count;
+    struct tl_diag_strs cids;
+    uint64_t log_line;
     const struct tl_advice *advice;
 };
 
@@ -83,6 +105,10 @@ struct tl_diag_recompile {
     struct tl_diag_guard *guards;
     uint32_t nguards, guards_alloc;
     struct tl_diag_strs cids;
+    /* The function's code after a graph break at this line (a resume function,
+     * "torch_dynamo_resume_in_forward_at_13"); 0: the function from its start. */
+    uint32_t resume_line;
+    struct tl_diag_loc called_from; /* the function is PyTorch's: the user's line calling it */
     uint64_t log_line;
     const struct tl_advice *advice; /* of its most frequent guard */
 };
@@ -215,6 +241,7 @@ enum tl_diag_finding_kind {
     TL_FIND_SPEC,
     TL_FIND_FRAME,
     TL_FIND_EXPORT,
+    TL_FIND_RESTART,
 };
 
 /* One line of the "most costly first" list: points at a finding of one of the arrays. */
@@ -243,6 +270,8 @@ struct tl_diag {
     uint32_t nframes, frames_alloc;
     struct tl_diag_export *exports;
     uint32_t nexports, exports_alloc;
+    struct tl_diag_restart *restarts;
+    uint32_t nrestarts, restarts_alloc;
 
     uint64_t compile_ids; /* distinct compile ids seen */
     struct tl_map cids;   /* their display strings */
@@ -309,6 +338,13 @@ struct tl_diag_fact_break {
     struct tl_str reason, explanation, hint, url;
     struct tl_diag_fact_loc where; /* the user code where the graph broke */
     bool fell_back;
+    /* The user code traceback PyTorch logged with the break, outermost first (may be none).
+     * Its innermost frame is where it broke; when that frame is PyTorch's own, the break is
+     * inside PyTorch, and where becomes the innermost frame of the user's (or stays as given
+     * when the traceback has none: the caller's best guess, such as the frame that called the
+     * compiled function). */
+    const struct tl_diag_fact_loc *stack;
+    size_t nstack;
 };
 void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
                          const struct tl_diag_fact_break *b);
@@ -322,6 +358,25 @@ struct tl_diag_fact_failure {
 };
 void tl_diag_failure(struct tl_diag *d, const struct tl_compile_id *cid,
                      const struct tl_diag_fact_failure *f);
+
+/**
+ * A restart reason that is not a graph break ("<class '...TensorifyScalarRestartAnalysis'>"):
+ * the name of its kind, else an empty string.
+ */
+struct tl_str tl_diag_restart_kind(struct tl_str reason);
+/**
+ * cid's frame was analysed again for reason (tl_diag_restart_kind() says it is no graph
+ * break); what: what it was for (the sources of the floats made tensor inputs), may be none.
+ * called_from: the user's line that called function when function is PyTorch's (or NULL).
+ */
+void tl_diag_restart(struct tl_diag *d, const struct tl_compile_id *cid,
+                     const struct tl_diag_fact_loc *function,
+                     const struct tl_diag_fact_loc *called_from, struct tl_str reason,
+                     const struct tl_str *what, size_t nwhat);
+/** The user's line that called cid's recompiled function, when that function is PyTorch's. */
+void tl_diag_recompile_caller(struct tl_diag *d, const struct tl_compile_id *cid,
+                              const struct tl_diag_fact_loc *function,
+                              const struct tl_diag_fact_loc *called_from);
 
 void tl_diag_limit(struct tl_diag *d, const struct tl_compile_id *cid,
                    const struct tl_diag_fact_loc *function, struct tl_str limit_name,
@@ -359,6 +414,11 @@ void tl_diag_export(struct tl_diag *d, const struct tl_compile_id *cid,
 void tl_diag_unbacked(struct tl_diag *d, struct tl_str symbol,
                       const struct tl_diag_fact_loc *where);
 
+/** A file of PyTorch itself or of Python's standard library ("<frozen runpy>" too). A library
+ * in site-packages other than torch counts as the user's: a model from transformers is code
+ * they run. An unknown file (empty) is neither: false. */
+bool tl_diag_framework_file(struct tl_str file);
+
 /** The function a frame is part of: "fn" for fn and its resume functions
  * ("torch_dynamo_resume_in_fn_at_61"). */
 struct tl_str tl_diag_function_name(struct tl_str name);
@@ -374,6 +434,7 @@ struct tl_diag_counts {
     uint64_t specializations; /* dynamic dimensions specialized to a constant */
     uint64_t failures;        /* compilations that failed */
     uint64_t limits;          /* recompile limits hit */
+    uint64_t restarts;        /* analyses restarted for a reason other than a graph break */
     uint64_t export_problems;
     double total_s;  /* compile time, summed */
     bool have_times; /* the log recorded compile times */

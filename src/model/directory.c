@@ -99,3 +99,19 @@ void tl_dirkey_folder(struct tl_buf *out, const struct tl_dirkey *k)
     else
         tl_cid_folder(out, &k->id);
 }
+
+bool tl_dirkey_attempt_base(struct tl_buf *out, const struct tl_directory *d,
+                            const struct tl_dirkey *k)
+{
+    if (k->unknown || !(k->id.has & TL_CID_ATTEMPT) || !k->id.attempt)
+        return false;
+    struct tl_compile_id base = k->id;
+    base.attempt = 0;
+    char key[TL_CID_KEY_LEN];
+    tl_cid_key(&base, key);
+    if (tl_map_get(&d->keys, tl_str_make(key, sizeof(key))))
+        return false;
+    base.has &= (uint8_t)~TL_CID_ATTEMPT;
+    tl_cid_display(out, &base);
+    return true;
+}

@@ -71,6 +71,14 @@ struct tl_artifact *tl_directory_add(struct tl_directory *d, struct tl_dirkey *k
 /** Append the folder name of a key: its compile id's folder ("-_0_0_0"), "(unknown)" for the
  * unknown key (the name its provenance page takes, spec modes.md §3.2). */
 void tl_dirkey_folder(struct tl_buf *out, const struct tl_dirkey *k);
+
+/**
+ * k is a restart of a compilation ([1/0_1]) whose first attempt has no key of its own: append
+ * the compilation's name without the attempt ("[1/0]", how the diagnosis names it) and
+ * return true; else append nothing and return false.
+ */
+bool tl_dirkey_attempt_base(struct tl_buf *out, const struct tl_directory *d,
+                            const struct tl_dirkey *k);
 /** The cache suffix of a path (spec §3.1). */
 enum tl_cache_suffix tl_cache_suffix_of(const char *path);
 /** The suffix's text ("", "❌", "✅", "❓"). */

@@ -19,10 +19,17 @@ static void text(struct tl_buf *out, const char *s)
         tl_html_text_cstr(out, s);
 }
 
+/* href NULL: the page lists no compile ids to link to; the id is named only. */
 static void cid_link(struct tl_buf *out, const char *href, const char *cid)
 {
     if (!cid)
         return;
+    if (!href) {
+        tl_buf_adds(out, "<code class='cid'>");
+        tl_html_text_cstr(out, cid);
+        tl_buf_adds(out, "</code>");
+        return;
+    }
     tl_buf_adds(out, "<a class='cid' href=\"");
     tl_html_attr_cstr(out, href);
     tl_html_attr_cstr(out, cid);
@@ -229,6 +236,8 @@ static void limit(struct tl_buf *out, const struct tl_diag_limit *x, const char 
         snprintf(num, sizeof(num), "%llu", (unsigned long long)x->limit);
         v.limit = tl_str_cstr(num);
     }
+    if (x->limit_name)
+        v.limit_name = tl_str_cstr(x->limit_name);
     open_finding(out, "sev-failure", "Recompile limit hit", x->log_line, lines);
     loc(out, &x->where);
     if (x->limit_name) {
@@ -259,6 +268,12 @@ static void recompile(struct tl_buf *out, const struct tl_diag_recompile *x, con
     open_finding(out, "sev-warning", "Recompiles", x->log_line, lines);
     tl_buf_addf(out, "%u &times; ", x->count);
     loc(out, &x->where);
+    if (x->resume_line)
+        tl_buf_addf(out, ", the part after the graph break at line %u", x->resume_line);
+    if (x->called_from.file) {
+        tl_buf_adds(out, ", called from ");
+        loc(out, &x->called_from);
+    }
     tl_buf_adds(out, "\n<table class='guards'><tr><th>Failing guard</th><th>Times</th>"
                      "<th>Values</th></tr>\n");
     for (uint32_t k = 0; k < x->nguards; k++) {
@@ -288,7 +303,13 @@ static void graph_break(struct tl_buf *out, const struct tl_diag_break *x, const
     open_finding(out, "sev-warning", "Graph break", x->log_line, lines);
     tl_buf_addf(out, "%u &times; <code>", x->count);
     text(out, x->reason);
-    tl_buf_adds(out, "</code>\n<ul class='locs'>\n");
+    tl_buf_adds(out, "</code>\n");
+    if (x->in_framework && (x->inside.file || x->inside.function)) {
+        tl_buf_adds(out, "<p>Inside PyTorch at ");
+        loc(out, &x->inside);
+        tl_buf_adds(out, x->nlocs ? ", reached from your code:</p>\n" : "</p>\n");
+    }
+    tl_buf_adds(out, "<ul class='locs'>\n");
     for (uint32_t k = 0; k < x->nlocs; k++) {
         tl_buf_adds(out, "<li>");
         loc(out, &x->locs[k]);
@@ -312,7 +333,32 @@ static void graph_break(struct tl_buf *out, const struct tl_diag_break *x, const
         tl_buf_adds(out, "</p>\n");
     }
     cid_list(out, href, &x->cids);
-    advice(out, x->advice, NULL);
+    struct tl_buf inside = TL_BUF_INIT;
+    struct tl_advice_vars v;
+    tl_summary_break_vars(&v, x, &inside);
+    advice(out, x->advice, &v);
+    tl_buf_release(&inside);
+}
+
+static void restart(struct tl_buf *out, const struct tl_diag_restart *x, const char *href,
+                    const char *lines)
+{
+    open_finding(out, "sev-info", "Restart", x->log_line, lines);
+    tl_buf_addf(out, "%u &times; <code>", x->count);
+    text(out, x->kind);
+    tl_buf_adds(out, "</code> ");
+    loc(out, &x->where);
+    if (x->called_from.file) {
+        tl_buf_adds(out, ", called from ");
+        loc(out, &x->called_from);
+    }
+    tl_buf_addch(out, '\n');
+    cid_list(out, href, &x->cids);
+    struct tl_buf what = TL_BUF_INIT;
+    struct tl_advice_vars v;
+    tl_summary_restart_vars(&v, x, &what);
+    advice(out, x->advice, &v);
+    tl_buf_release(&what);
 }
 
 static void spec(struct tl_buf *out, const struct tl_diag_spec *x, const char *href,
@@ -433,8 +479,9 @@ void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *
     else
         tl_buf_addf(out,
                     "<p>%u finding%s, the most costly first. Each says what happened, why, and "
-                    "how to fix it; compile ids link to their files below.</p>\n<ol>\n",
-                    d->nfindings, d->nfindings == 1 ? "" : "s");
+                    "how to fix it%s.</p>\n<ol>\n",
+                    d->nfindings, d->nfindings == 1 ? "" : "s",
+                    cid_href ? "; compile ids link to their files below" : "");
     for (uint32_t i = 0; i < d->nfindings; i++) {
         const struct tl_diag_finding *f = &d->findings[i];
         switch (f->kind) {
@@ -458,6 +505,9 @@ void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *
             break;
         case TL_FIND_EXPORT:
             export_problem(out, &d->exports[f->index], cid_href, lines);
+            break;
+        case TL_FIND_RESTART:
+            restart(out, &d->restarts[f->index], cid_href, lines);
             break;
         }
         tl_buf_adds(out, "</li>\n");

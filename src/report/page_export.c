@@ -150,7 +150,15 @@ void tl_page_export_index(struct tl_buf *out, const struct tl_export_index_page 
         tl_buf_adds(out, p->custom_header_html); /* raw by design: the user's own HTML */
     tl_page_redacted(out, p->info);
     tl_buf_adds(out, "<h2>Draft Export Report</h2>\n");
-    if (!x->nproblems) {
+    uint32_t failed = p->diag ? p->diag->nfailures : 0;
+    if (!x->nproblems && failed) {
+        /* Not a draft export's problems: the export raised, and no graph was produced. */
+        tl_buf_addf(out,
+                    "<p class='failed'><strong>Export failed</strong>: %u compilation%s raised "
+                    "an error, so no graph was produced. The diagnosis below says what and "
+                    "how to fix it.</p>\n",
+                    failed, failed == 1 ? "" : "s");
+    } else if (!x->nproblems) {
         tl_buf_adds(out, "<p class='ok'>No issues were found while exporting: a sound graph "
                          "was produced. You can switch back to "
                          "<code>torch.export.export()</code>.</p>\n");
@@ -161,7 +169,7 @@ void tl_page_export_index(struct tl_buf *out, const struct tl_export_index_page 
                          "be produced. Each issue and its remedy are listed below.</p>\n");
     }
     if (p->diag)
-        tl_page_diagnosis(out, p->diag, "#", NULL);
+        tl_page_diagnosis(out, p->diag, NULL, NULL); /* it lists no compile ids */
     if (x->nproblems) {
         tl_buf_adds(out, "<table>\n<tr><th class='kind'>Failure Type</th><th>Reason</th>"
                          "<th>Additional Info</th></tr>\n");
@@ -172,10 +180,12 @@ void tl_page_export_index(struct tl_buf *out, const struct tl_export_index_page 
         }
         tl_buf_adds(out, "</table>\n");
     }
-    tl_buf_adds(out, "<p>The exported program is at this <a href=\"");
-    if (p->exported_program)
-        tl_html_path(out, p->exported_program, strlen(p->exported_program));
-    tl_buf_adds(out, "\">link</a>.</p>\n");
+    if (p->exported_program || !failed) {
+        tl_buf_adds(out, "<p>The exported program is at this <a href=\"");
+        if (p->exported_program)
+            tl_html_path(out, p->exported_program, strlen(p->exported_program));
+        tl_buf_adds(out, "\">link</a>.</p>\n");
+    }
     guards_section(out, x, p->strtab);
     tl_buf_adds(out, "</div>\n");
     tl_page_footer(out, p->info);

@@ -68,9 +68,26 @@ static const char ir_dumps[] =
     "<li><code>inductor_output_code</code>, the code inductor generated.</li>\n"
     "</ol>\n";
 
-static void listing_key(struct tl_buf *out, const struct tl_dirkey *k)
+/* The diagnosis names a compilation by [frame/compile], without its attempt: when only a
+ * restart of it ([1/0_1]) has artifacts, its listing answers to [1/0] too. */
+static void attempt_alias(struct tl_buf *out, const struct tl_directory *dir,
+                          const struct tl_dirkey *k)
 {
-    tl_buf_adds(out, "<li><a id=\"");
+    struct tl_buf id = TL_BUF_INIT;
+    if (tl_dirkey_attempt_base(&id, dir, k)) {
+        tl_buf_adds(out, "<a id=\"");
+        tl_html_attr(out, id.buf, id.len);
+        tl_buf_adds(out, "\"></a>");
+    }
+    tl_buf_release(&id);
+}
+
+static void listing_key(struct tl_buf *out, const struct tl_directory *dir,
+                        const struct tl_dirkey *k)
+{
+    tl_buf_adds(out, "<li>");
+    attempt_alias(out, dir, k);
+    tl_buf_adds(out, "<a id=\"");
     tl_html_attr_cstr(out, k->display);
     tl_buf_adds(out, "\">");
     tl_html_attr_cstr(out, k->display);
@@ -174,7 +191,7 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
     tl_buf_adds(out, "Build products below:\n<ul>\n");
     size_t n = tl_map_len(&model->dir.keys);
     for (size_t i = 0; i < n; i++) {
-        listing_key(out, tl_map_at(&model->dir.keys, i)->value);
+        listing_key(out, &model->dir, tl_map_at(&model->dir.keys, i)->value);
         if (tl_page_flush(sink))
             return -1;
     }

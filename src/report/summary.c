@@ -96,6 +96,34 @@ static void vars_of_limit(struct tl_advice_vars *v, const struct tl_diag_limit *
         snprintf(num, n, "%llu", (unsigned long long)l->limit);
         v->limit = tl_str_cstr(num);
     }
+    if (l->limit_name)
+        v->limit_name = tl_str_cstr(l->limit_name);
+}
+
+void tl_summary_break_vars(struct tl_advice_vars *v, const struct tl_diag_break *b,
+                           struct tl_buf *inside)
+{
+    memset(v, 0, sizeof(*v));
+    if (!b->in_framework)
+        return;
+    tl_summary_loc(inside, &b->inside);
+    if (b->inside.function)
+        tl_buf_addf(inside, "%sin %s", inside->len ? " " : "", b->inside.function);
+    if (inside->len)
+        v->inside = tl_buf_str(inside);
+}
+
+void tl_summary_restart_vars(struct tl_advice_vars *v, const struct tl_diag_restart *r,
+                             struct tl_buf *what)
+{
+    memset(v, 0, sizeof(*v));
+    for (uint32_t i = 0; i < r->what.kept; i++) {
+        if (i)
+            tl_buf_adds(what, ", ");
+        tl_buf_adds(what, r->what.s[i]);
+    }
+    if (what->len)
+        v->what = tl_buf_str(what);
 }
 
 /* ---- JSON --------------------------------------------------------------------------------- */
@@ -199,8 +227,15 @@ static void j_breaks(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_kstr(w, "hint", b->hint);
         tl_jw_kstr(w, "url", b->url);
         tl_jw_kbool(w, "fell_back_to_eager", b->fell_back);
+        tl_jw_kbool(w, "in_pytorch", b->in_framework);
+        j_loc_string(w, "pytorch_location", &b->inside);
+        tl_jw_kstr(w, "pytorch_function", b->inside.function);
         j_line(w, b->log_line);
-        j_advice(w, b->advice, NULL);
+        struct tl_buf inside = TL_BUF_INIT;
+        struct tl_advice_vars v;
+        tl_summary_break_vars(&v, b, &inside);
+        j_advice(w, b->advice, &v);
+        tl_buf_release(&inside);
         tl_jw_end(w, '}');
     }
     tl_jw_end(w, ']');
@@ -232,6 +267,12 @@ static void j_recompiles(struct tl_jw *w, const struct tl_diag *d)
         }
         tl_jw_end(w, ']');
         j_strs(w, "compile_ids", &r->cids);
+        tl_jw_key(w, "resumes_after_line");
+        if (r->resume_line)
+            tl_jw_u64(w, r->resume_line);
+        else
+            tl_jw_null(w);
+        j_loc_string(w, "called_from", &r->called_from);
         j_line(w, r->log_line);
         struct tl_advice_vars v;
         vars_of_guard(&v, r->nguards ? r->guards[0].example : NULL);
@@ -459,6 +500,32 @@ static void j_exports(struct tl_jw *w, const struct tl_diag *d)
     tl_jw_end(w, ']');
 }
 
+static void j_restarts(struct tl_jw *w, const struct tl_diag *d)
+{
+    tl_jw_key(w, "restarts");
+    tl_jw_array(w);
+    for (uint32_t i = 0; i < d->nrestarts; i++) {
+        const struct tl_diag_restart *r = &d->restarts[i];
+        tl_jw_object(w);
+        tl_jw_kstr(w, "kind", r->kind);
+        tl_jw_kstr(w, "reason", r->reason);
+        tl_jw_kstr(w, "function", r->function);
+        j_loc_string(w, "location", &r->where);
+        j_loc_string(w, "called_from", &r->called_from);
+        j_strs(w, "what", &r->what);
+        tl_jw_ku64(w, "count", r->count);
+        j_strs(w, "compile_ids", &r->cids);
+        j_line(w, r->log_line);
+        struct tl_buf what = TL_BUF_INIT;
+        struct tl_advice_vars v;
+        tl_summary_restart_vars(&v, r, &what);
+        j_advice(w, r->advice, &v);
+        tl_buf_release(&what);
+        tl_jw_end(w, '}');
+    }
+    tl_jw_end(w, ']');
+}
+
 static void j_cache(struct tl_jw *w, const char *key, const uint32_t c[3])
 {
     tl_jw_key(w, key);
@@ -473,7 +540,7 @@ static const char *const finding_kinds[] = {
     [TL_FIND_FAILURE] = "failure",     [TL_FIND_LIMIT] = "limit",
     [TL_FIND_RECOMPILE] = "recompile", [TL_FIND_BREAK] = "graph_break",
     [TL_FIND_SPEC] = "specialization", [TL_FIND_FRAME] = "many_compiles",
-    [TL_FIND_EXPORT] = "export",
+    [TL_FIND_EXPORT] = "export",       [TL_FIND_RESTART] = "restart",
 };
 
 /* The advice of a finding, for the ordered list. */
@@ -493,6 +560,8 @@ static const struct tl_advice *finding_advice(const struct tl_diag *d,
         return d->specs[f->index].advice;
     case TL_FIND_EXPORT:
         return d->exports[f->index].advice;
+    case TL_FIND_RESTART:
+        return d->restarts[f->index].advice;
     default:
         return tl_advice_match(TL_ADVICE_FRAME, tl_str_cstr(""));
     }
@@ -763,6 +832,7 @@ void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
     j_limits(&w, d);
     j_frames(&w, d);
     j_exports(&w, d);
+    j_restarts(&w, d);
     tl_jw_key(&w, "compile_time");
     tl_jw_object(&w);
     tl_jw_key(&w, "total_s");
@@ -1038,7 +1108,14 @@ static void text_finding(struct text *t, const struct tl_diag *d, const struct t
         paint(t, "1;33", "RECOMPILES");
         tl_buf_addf(o, " x%u ", x->count);
         text_loc(t, &x->where);
+        if (x->resume_line)
+            tl_buf_addf(o, ", the part after the graph break at line %u", x->resume_line);
         tl_buf_addch(o, '\n');
+        if (x->called_from.file) {
+            tl_buf_adds(o, "     called from ");
+            text_loc(t, &x->called_from);
+            tl_buf_addch(o, '\n');
+        }
         for (uint32_t k = 0; k < x->nguards; k++) {
             const struct tl_diag_guard *g = &x->guards[k];
             tl_buf_adds(o, "     - ");
@@ -1064,6 +1141,11 @@ static void text_finding(struct text *t, const struct tl_diag *d, const struct t
         if (x->fell_back)
             tl_buf_adds(o, "     dynamo could not handle it: the function was skipped and runs in "
                            "eager mode\n");
+        if (x->in_framework && (x->inside.file || x->inside.function)) {
+            tl_buf_adds(o, "     inside PyTorch at ");
+            text_loc(t, &x->inside);
+            tl_buf_adds(o, x->nlocs ? ", reached from your code:\n" : "\n");
+        }
         for (uint32_t k = 0; k < x->nlocs; k++) {
             tl_buf_adds(o, x->locs[k].def ? "     " : "     at ");
             text_loc(t, &x->locs[k]);
@@ -1074,7 +1156,28 @@ static void text_finding(struct text *t, const struct tl_diag *d, const struct t
             tl_buf_addch(o, '\n');
         }
         text_cids(t, &x->cids);
+        struct tl_buf inside = TL_BUF_INIT;
+        tl_summary_break_vars(&v, x, &inside);
         why_fix(t, x->advice, &v);
+        tl_buf_release(&inside);
+    } else if (f->kind == TL_FIND_RESTART) {
+        const struct tl_diag_restart *x = &d->restarts[f->index];
+        paint(t, "1", "RESTART");
+        tl_buf_addf(o, " x%u: ", x->count);
+        safe(t, x->kind);
+        tl_buf_addch(o, ' ');
+        text_loc(t, &x->where);
+        tl_buf_addch(o, '\n');
+        if (x->called_from.file) {
+            tl_buf_adds(o, "     called from ");
+            text_loc(t, &x->called_from);
+            tl_buf_addch(o, '\n');
+        }
+        text_cids(t, &x->cids);
+        struct tl_buf what = TL_BUF_INIT;
+        tl_summary_restart_vars(&v, x, &what);
+        why_fix(t, x->advice, &v);
+        tl_buf_release(&what);
     } else if (f->kind == TL_FIND_SPEC) {
         const struct tl_diag_spec *x = &d->specs[f->index];
         vars_of_spec(&v, x);

@@ -45,7 +45,8 @@ void tl_summary_text(struct tl_buf *out, const struct tl_diag *d,
 
 /**
  * The Diagnosis section of an index page. A compile id links to cid_href followed by the
- * compile id ("#" for the anchors of a trace's index, "log.html#" for a text log's); with
+ * compile id ("#" for the anchors of a trace's index, "log.html#" for a text log's; NULL: not
+ * linked, on a page that lists none); with
  * line_href ("log.html#L"), a finding also links the log line that says it.
  */
 void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *cid_href,
@@ -63,5 +64,15 @@ const char *tl_summary_export_label(enum tl_export_problem_kind k);
  */
 void tl_summary_export_vars(struct tl_advice_vars *v, const struct tl_diag_export *x,
                             struct tl_buf *qualname);
+
+/** The placeholders of a graph break's advice: where in PyTorch it broke, written into inside
+ * (caller releases it), which v borrows. */
+void tl_summary_break_vars(struct tl_advice_vars *v, const struct tl_diag_break *b,
+                           struct tl_buf *inside);
+
+/** The placeholders of a restart's advice: what it was for, written into what (caller
+ * releases it), which v borrows. */
+void tl_summary_restart_vars(struct tl_advice_vars *v, const struct tl_diag_restart *r,
+                             struct tl_buf *what);
 
 #endif

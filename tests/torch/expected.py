@@ -1,0 +1,243 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""What each scenario of tests/torch/scenarios/ must produce, as torch_check.project() writes
+it: for the trace ("trace", or "trace_rankN" for each rank of a multi-rank run) exactly; the
+TORCH_LOGS text of the same run must give the same, but for the facts the text does not hold
+(TEXT_LACKS, and a case's own "text_lacks"), or what its "text" entry says instead.
+
+Places are the file's base name and line. Each case says, above it, what happened in the run:
+what a careful engineer reading the script and the log concludes.
+"""
+
+# Facts that TORCH_LOGS="recompiles,graph_breaks,dynamic,guards" does not print: the restarts
+# (only the metrics of a trace record them), and for a function of PyTorch's own, the user's
+# line that called it (the text names the function, not its callers).
+TEXT_LACKS = ["restarts", "recompiles.called_from"]
+
+NONE = {"compile_ids": 0, "findings": [], "graph_breaks": [], "recompiles": [], "restarts": [],
+        "specializations": [], "failures": [], "limits": [], "export": [], "dynamic": []}
+
+
+def case(**kw):
+    c = dict(NONE)
+    c.update(kw)
+    return c
+
+
+CASES = {}
+
+# backend=broken_backend raises; suppress_errors is on, so f ran in eager mode (no exception
+# reached the program). One failure of [0/0]: the backend, not Inductor.
+CASES["backend_fail"] = {"trace": case(
+    compile_ids=1,
+    findings=["failure:backend_failed"],
+    failures=[{"type": "BackendCompilerFailed", "compile_id": "[0/0]",
+               "fell_back_to_eager": True, "category": "backend_failed"}])}
+
+# os.getpid() is a C builtin dynamo does not trace: one graph break at line 8; the rest of
+# with_pid resumes in [1/0].
+CASES["builtin"] = {"trace": case(
+    compile_ids=2,
+    findings=["graph_break:c_extension"],
+    graph_breaks=[{"reason": "Graph break due to unsupported builtin posix.getpid. This function is ",
+                   "count": 1, "where": ["builtin.py:8"], "in_pytorch": None,
+                   "compile_ids": ["[0/0]"]}])}
+
+# `if x.sum() > 0:` needs the tensor's value: a graph break that does not restart the frame
+# (PyTorch 2.6 logs it as a dynamo_graph_break_reason artifact, no restart reason).
+CASES["datadep_if"] = {"trace": case(
+    compile_ids=2,
+    findings=["graph_break:data_dependent_branch"],
+    graph_breaks=[{"reason": "Data-dependent jump", "count": 1, "where": ["datadep_if.py:7"],
+                   "in_pytorch": None, "compile_ids": ["[0/0]"]}])}
+
+# float32 then float64: norm recompiles once, on the dtype.
+CASES["dtype"] = {"trace": case(
+    compile_ids=2,
+    findings=["recompile:dtype_changed"],
+    recompiles=[{"function": "norm", "location": "dtype.py:5", "resumes_after_line": None,
+                 "count": 1, "reasons": [["tensor 'L['x']' dtype mismatch", 1, "dtype_changed"]],
+                 "compile_ids": ["[0/1]"], "called_from": None}])}
+
+# mark_dynamic(x, 0): s0 = L['x'].size()[0], kept dynamic; the code adds a range guard
+# (2*s0 >= 16, line 8) and a divisibility guard (Mod(s0, 2) == 0, line 9, from view(2, -1)).
+# Neither specializes s0 to one value.
+CASES["dyn_guard"] = {"trace": case(
+    compile_ids=1,
+    findings=["specialization:shape_guard", "specialization:divisibility_guard"],
+    specializations=[
+        {"kind": "guard", "expr": "2*s0 >= 16", "source": None, "location": "dyn_guard.py:8",
+         "category": "shape_guard"},
+        {"kind": "guard", "expr": "Eq(Mod(s0, 2), 0)", "source": None,
+         "location": "dyn_guard.py:9", "category": "divisibility_guard"}],
+    dynamic=[["s0", "L['x'].size()[0]"]])}
+
+# maybe_mark_dynamic(x, 0), then `x.shape[0] == 5`: s0 is specialized to 5 at line 8 (allowed
+# with maybe_mark_dynamic: no error).
+CASES["dyn_spec"] = {"trace": case(
+    compile_ids=1,
+    findings=["specialization:dimension_specialized"],
+    specializations=[{"kind": "specialized", "expr": "Eq(s0, 5)", "source": "L['x'].size()[0]",
+                      "location": "dyn_spec.py:8", "category": "dimension_specialized"}],
+    dynamic=[["s0", "L['x'].size()[0]"]])}
+
+# mark_dynamic(x, 0), then `x.shape[0] == 5`: the specialization to 5 violates the mark, and
+# compiling [0/0] fails with ConstraintViolationError (the script catches it).
+CASES["dyn_violation"] = {"trace": case(
+    compile_ids=1,
+    findings=["failure:dynamic_constraint_violated", "specialization:dimension_specialized"],
+    failures=[{"type": "ConstraintViolationError", "compile_id": "[0/0]",
+               "fell_back_to_eager": False, "category": "dynamic_constraint_violated"}],
+    specializations=[{"kind": "specialized", "expr": "Eq(s0, 5)", "source": "L['x'].size()[0]",
+                      "location": "dyn_violation.py:8", "category": "dimension_specialized"}],
+    dynamic=[["s0", "L['x'].size()[0]"]])}
+
+# torch._dynamo.graph_break() in the user's code, line 8: the user's own break.
+CASES["explicit_break"] = {"trace": case(
+    compile_ids=2,
+    findings=["graph_break:user_graph_break"],
+    graph_breaks=[{"reason": "skip function graph_break in file /usr/lib/python3/dist-packages/torch",
+                   "count": 1, "where": ["explicit_break.py:8"], "in_pytorch": None,
+                   "compile_ids": ["[0/0]"]}])}
+
+# torch.export of `if x.sum() > 0:` fails with a UserError (dynamic control flow): torch.cond
+# is the way out. TORCH_LOGS prints nothing of it (the exception goes to the program).
+CASES["export_fail"] = {
+    "trace": case(
+        compile_ids=1,
+        findings=["failure:export_control_flow"],
+        failures=[{"type": "UserError", "compile_id": "[0/0]", "fell_back_to_eager": False,
+                   "category": "export_control_flow"}]),
+    "text": case(compile_ids=1),
+    "report_flags": [["-e"]],
+    "export_page": {"has": ["Export failed", "torch.cond"], "not": ["No issues were found"]},
+}
+
+# mix(x, 0.25) then mix(x, 0.5): the float is specialized at first, and the second value
+# recompiles once, after which alpha is a dynamic float (zf0), as automatic dynamic does.
+CASES["float_arg"] = {"trace": case(
+    compile_ids=2,
+    findings=["recompile:constant_number"],
+    recompiles=[{"function": "mix", "location": "float_arg.py:6", "resumes_after_line": None,
+                 "count": 1, "reasons": [["L['alpha'] == <value>", 1, "constant_number"]],
+                 "compile_ids": ["[0/1]"], "called_from": None}],
+    dynamic=[["zf0", "L['alpha']"]])}
+
+# s = x.sum().item() breaks the graph (line 8); the float s is carried into the resume function
+# (L['___stack0']), which recompiles for the second value: the cause is the .item() break.
+CASES["item"] = {"trace": case(
+    compile_ids=3,
+    findings=["recompile:carried_value", "graph_break:item_call"],
+    graph_breaks=[{"reason": "Tensor.item", "count": 1, "where": ["item.py:8"],
+                   "in_pytorch": None, "compile_ids": ["[0/0]"]}],
+    recompiles=[{"function": "loss_scale", "location": "item.py:8", "resumes_after_line": 8,
+                 "count": 1, "reasons": [["L['___stack0'] == <value>", 1, "carried_value"]],
+                 "compile_ids": ["[1/1]"], "called_from": None}],
+    dynamic=[["zf0", "L['___stack0']"]])}
+
+# cache_size_limit = 2 and a new int k on every call (automatic dynamic off): bump compiles
+# for k=0 and k=1, recompiling once; the third call ([0/2]) recompiles again and hits the
+# limit; from then on bump runs in eager mode. Two recompiles, one limit, no failure.
+CASES["limit"] = {"trace": case(
+    compile_ids=3,
+    findings=["limit:recompile_limit", "recompile:constant_number"],
+    recompiles=[{"function": "bump", "location": "limit.py:9", "resumes_after_line": None,
+                 "count": 2, "reasons": [["L['k'] == <value>", 2, "constant_number"]],
+                 "compile_ids": ["[0/1]", "[0/2]"], "called_from": None}],
+    limits=[{"function": "bump", "limit": 2, "limit_name": "cache_size_limit",
+             "last_reason": "L['k'] == 0"}])}
+
+# A compiled optimizer step with a float lr changed every step (inductor). SGD's step breaks the
+# graph on purpose twice (torch/optim/optimizer.py:90, reached from lr.py:12 `opt.step()` and
+# from the loop's `step()`, line 19). The float lr cannot become a tensor input, so dynamo
+# restarts [2/1] to specialize it; each new lr then recompiles sgd.py's step ([2/1], [2/2]).
+CASES["lr"] = {"trace": case(
+    compile_ids=6,
+    findings=["recompile:lr_as_constant", "graph_break:framework_graph_break",
+              "restart:float_specialized"],
+    graph_breaks=[{"reason": "skip function graph_break in file /usr/lib/python3/dist-packages/torch",
+                   "count": 2, "where": ["lr.py:12", "lr.py:19"], "in_pytorch": "optimizer.py:90",
+                   "compile_ids": ["[0/0]", "[1/0]"]}],
+    recompiles=[{"function": "step", "location": "sgd.py:103", "resumes_after_line": None,
+                 "count": 2,
+                 "reasons": [["L['self'].param_groups[0]['lr'] == <value>", 2, "lr_as_constant"]],
+                 "compile_ids": ["[2/1]", "[2/2]"], "called_from": "lr.py:10"}],
+    restarts=[{"kind": "TensorifyScalarRestartAnalysis", "function": "step",
+               "what": ["L['self'].param_groups[0]['lr']"], "count": 1,
+               "compile_ids": ["[2/1]"]}],
+    dynamic=[["zf0", "L['self'].param_groups[0]['lr']"]])}
+
+# shift(x, 1) then shift(x, 2): one recompile on the int n (then n is dynamic, s0); act(x,
+# 'relu') then act(x, 'tanh'): one recompile on the string, expected for a mode argument.
+CASES["number"] = {"trace": case(
+    compile_ids=4,
+    findings=["recompile:constant_number", "recompile:constant_string"],
+    recompiles=[
+        {"function": "shift", "location": "number.py:6", "resumes_after_line": None, "count": 1,
+         "reasons": [["L['n'] == <value>", 1, "constant_number"]], "compile_ids": ["[0/1]"],
+         "called_from": None},
+        {"function": "act", "location": "number.py:11", "resumes_after_line": None, "count": 1,
+         "reasons": [["L['kind'] == <value>", 1, "constant_string"]], "compile_ids": ["[1/1]"],
+         "called_from": None}],
+    dynamic=[["s0", "L['n']"]])}
+
+# print() in forward (line 7): one graph break; the rest resumes in [1/0].
+CASES["printing"] = {"trace": case(
+    compile_ids=2,
+    findings=["graph_break:print"],
+    graph_breaks=[{"reason": "builtin: print [<class 'torch._dynamo.variables.constant.ConstantVaria",
+                   "count": 1, "where": ["printing.py:7"], "in_pytorch": None,
+                   "compile_ids": ["[0/0]"]}])}
+
+# Two gloo ranks; rank 1 calls step with 6 elements on its second call: only rank 1
+# recompiles (then x's dim 0 is dynamic there). The text interleaves both ranks.
+CASES["ranks"] = {
+    "trace_rank0": case(compile_ids=1),
+    "trace_rank1": case(
+        compile_ids=2,
+        findings=["recompile:shape_changed"],
+        recompiles=[{"function": "step", "location": "ranks.py:9", "resumes_after_line": None,
+                     "count": 1,
+                     "reasons": [["tensor 'L['x']' size mismatch at index 0", 1, "shape_changed"]],
+                     "compile_ids": ["[0/1]"], "called_from": None}],
+        dynamic=[["s0", "L['x'].size()[0]"]]),
+    "ranks_summary": {"ranks": [[0, 1, 0, 0], [1, 2, 1, 0]],
+                      "divergences": [["recompiles", [1], [0]]]},
+}
+
+# forward prints between two parts (line 13): each call breaks there. The second call, with
+# another batch size, recompiles forward and its resume function (the part after line 13).
+CASES["resume"] = {"trace": case(
+    compile_ids=4,
+    findings=["graph_break:print", "recompile:shape_changed", "recompile:shape_changed"],
+    graph_breaks=[{"reason": "builtin: print [<class 'torch._dynamo.variables.constant.ConstantVaria",
+                   "count": 2, "where": ["resume.py:13"], "in_pytorch": None,
+                   "compile_ids": ["[0/0]", "[0/1]"]}],
+    recompiles=[
+        {"function": "forward", "location": "resume.py:11", "resumes_after_line": None,
+         "count": 1, "reasons": [["tensor 'L['x']' size mismatch at index 0", 1, "shape_changed"]],
+         "compile_ids": ["[0/1]"], "called_from": None},
+        {"function": "forward", "location": "resume.py:13", "resumes_after_line": 13,
+         "count": 1, "reasons": [["tensor 'L['x']' size mismatch at index 0", 1, "shape_changed"]],
+         "compile_ids": ["[1/1]"], "called_from": None}],
+    dynamic=[["s0", "L['x'].size()[0]"]])}
+
+# 4, 8 then 16 rows: one recompile on the size (4 -> 8), after which dim 0 is dynamic (s0) and
+# 16 reuses the code.
+CASES["shape"] = {"trace": case(
+    compile_ids=2,
+    findings=["recompile:shape_changed"],
+    recompiles=[{"function": "scale", "location": "shape.py:6", "resumes_after_line": None,
+                 "count": 1,
+                 "reasons": [["tensor 'L['x']' size mismatch at index 0", 1, "shape_changed"]],
+                 "compile_ids": ["[0/1]"], "called_from": None}],
+    dynamic=[["s0", "L['x'].size()[0]"]])}
+
+# A small MLP trained 3 steps with inductor: one forward compile (the backward graph belongs
+# to it), no break, no recompile; the report holds the AOT forward and backward graphs and
+# the code inductor generated for each.
+CASES["train"] = {
+    "trace": case(compile_ids=1),
+    "report_files": ["-_0_0_0/aot_joint_graph_*.txt", "-_0_0_0/aot_forward_graph_*.txt",
+                     "-_0_0_0/aot_backward_graph_*.txt", "-_0_0_0/inductor_output_code_*.html",
+                     "-_0_0_0/bwd_compilation_metrics_*.html"],
+}
