@@ -22,6 +22,7 @@ void tl_diag_init(struct tl_diag *d)
     tl_map_init(&d->cids, &d->arena);
     tl_map_init(&d->symbols, &d->arena);
     tl_map_init(&d->unbacked, &d->arena);
+    d->at_rank = -1;
 }
 
 void tl_diag_release(struct tl_diag *d)

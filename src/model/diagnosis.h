@@ -295,6 +295,9 @@ struct tl_diag {
     /* The log line the facts being added come from (a text log's), set by the caller before
      * each fact; findings remember the first. 0: unknown. */
     uint64_t at_line;
+    /* The rank the facts being added come from ("[rank1]:" of a text log, the envelope's rank
+     * of a trace), set like at_line; findings list the ranks they were seen on. -1: unknown. */
+    int32_t at_rank;
 };
 
 void tl_diag_init(struct tl_diag *d);
