@@ -246,11 +246,19 @@ static void break_artifact(struct diag_consumer *c, struct tl_log *log, const st
     tl_diag_graph_break(&log->diag, &r->cid, &f);
 }
 
-/* A float symbol created while compiling (zf0 = 0.05 for L['self'].param_groups[0]['lr']). */
-static void create_symbol(struct diag_consumer *c, const struct tl_record *r,
+/* A symbol created while compiling (s0 for L['x'].size()[0], zf0 = 0.05 for
+ * L['self'].param_groups[0]['lr']): a dynamic dimension, with the user's line that made it;
+ * a float one is also what a restart of the frame's analysis was for. */
+static void create_symbol(struct diag_consumer *c, struct tl_log *log, const struct tl_record *r,
                           const struct tl_json *v)
 {
     struct tl_str sym = tl_env_str(v, "symbol"), src = tl_env_str(v, "source");
+    if (sym.p && src.p) {
+        struct tl_diag_fact_loc where = user_loc(log, r, v);
+        tl_diag_symbol(&log->diag, sym, src);
+        tl_diag_dynamic(&log->diag, r->cid_ok ? &r->cid : NULL, sym, tl_env_str(v, "val"), src,
+                        tl_env_str(v, "vr"), &where);
+    }
     if (!r->cid_ok || !src.p || !tl_str_has_prefix(sym, "zf"))
         return;
     struct pending *p = pending_of(c, &r->cid);
@@ -808,6 +816,9 @@ static int diag_record(void *self, struct tl_log *log, struct tl_record *r, stru
     (void)err;
     struct diag_consumer *c = self;
     struct tl_diag *d = &log->diag;
+    /* A log is one process's: once its rank is known, every finding is that rank's. */
+    if (log->have_rank && log->rank <= INT32_MAX)
+        d->at_rank = (int32_t)log->rank;
     if (r->cid_ok)
         tl_diag_compile_id(d, &r->cid);
     if (r->metrics)
@@ -835,8 +846,8 @@ static int diag_record(void *self, struct tl_log *log, struct tl_record *r, stru
     export_recs(log, r);
     if ((v = r->env->key[TL_K_DYNAMO_START]))
         dynamo_start(c, log, r, v);
-    if ((v = tl_env_get(r->root, "create_symbol")) && v->type == TL_JSON_OBJECT)
-        create_symbol(c, r, v);
+    if ((v = r->env->key[TL_K_CREATE_SYMBOL]))
+        create_symbol(c, log, r, v);
     if (tl_record_has(r, TL_K_DYNAMO_OUTPUT_GRAPH))
         graph_hash(d, r);
     if (tl_record_has(r, TL_K_AOT_FORWARD_GRAPH) || tl_record_has(r, TL_K_AOT_JOINT_GRAPH))

@@ -610,6 +610,11 @@ static int write_summary(struct tl_log *log, struct tl_err *err)
     struct tl_summary_source src = {path, "torch_trace", log->rank_summary, &log->info};
     tl_summary_json(&json, &log->diag, &src, true);
     int rc = tl_outdir_write(log->out, "summary.json", json.buf, json.len, NULL, err);
+    if (rc == 0 && !log->opt->export_mode && tl_page_shapes_wanted(&log->diag)) {
+        tl_buf_reset(&json);
+        tl_page_shapes(&json, &log->diag, "index.html#");
+        rc = tl_outdir_write(log->out, "dynamic_shapes.html", json.buf, json.len, NULL, err);
+    }
     tl_buf_release(&json);
     return rc;
 }

@@ -122,6 +122,7 @@ static void on_message(void *ctx, const struct tl_tlog_msg *m)
     struct tl_diag *d = &t->diag;
     const struct tl_compile_id *cid = m->has_cid ? &m->cid : NULL;
     d->at_line = m->first_line;
+    d->at_rank = m->rank;
     struct tl_diag_fact_loc fn = loc_of(&m->where, m->function, true);
     switch (m->kind) {
     case TL_TLOG_RECOMPILE: {
@@ -188,6 +189,7 @@ static void on_message(void *ctx, const struct tl_tlog_msg *m)
         break;
     }
     d->at_line = 0;
+    d->at_rank = -1;
 }
 
 /* ---- the lines ---------------------------------------------------------------------------- */

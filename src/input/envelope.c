@@ -142,6 +142,16 @@ static const struct field F_UNBACKED[] = {
     {"user_stack", T_STACK, false, NULL}, {"stack", T_STACK, false, NULL},
     {"vr", T_STR, false, NULL},           {NULL, 0, 0, NULL},
 };
+/* PyTorch 2.6's create_symbol: a dynamic size got a symbol (s0 for L['x'].size()[0]). */
+static const struct field F_CREATE_SYMBOL[] = {
+    {"symbol", T_STR, false, NULL},
+    {"val", T_STR, false, NULL},
+    {"vr", T_STR, false, NULL},
+    {"source", T_STR, false, NULL},
+    {"user_stack", T_STACK, false, NULL},
+    {"stack", T_STACK, false, NULL},
+    {NULL, 0, 0, NULL},
+};
 static const struct field F_EXPRESSION[] = {
     {"method", T_STR, false, NULL},
     {"result", T_STR, false, NULL},
@@ -250,6 +260,7 @@ static const struct top top_types[TL_K__COUNT] = {
     [TL_K_GUARD_ADDED] = {T_REC, F_GUARD_ADDED},
     [TL_K_PROPAGATE_REAL_TENSORS_PROVENANCE] = {T_REC, F_GUARD_ADDED},
     [TL_K_CREATE_UNBACKED_SYMBOL] = {T_REC, F_UNBACKED},
+    [TL_K_CREATE_SYMBOL] = {T_REC, F_CREATE_SYMBOL},
     [TL_K_EXPRESSION_CREATED] = {T_REC, F_EXPRESSION},
     [TL_K_MISSING_FAKE_KERNEL] = {T_REC, F_FAKE_KERNEL},
     [TL_K_MISMATCHED_FAKE_KERNEL] = {T_REC, F_FAKE_KERNEL},

@@ -52,6 +52,7 @@
     X(GUARD_ADDED, "guard_added")                                                                  \
     X(PROPAGATE_REAL_TENSORS_PROVENANCE, "propagate_real_tensors_provenance")                      \
     X(CREATE_UNBACKED_SYMBOL, "create_unbacked_symbol")                                            \
+    X(CREATE_SYMBOL, "create_symbol")                                                              \
     X(EXPRESSION_CREATED, "expression_created")                                                    \
     X(MISSING_FAKE_KERNEL, "missing_fake_kernel")                                                  \
     X(MISMATCHED_FAKE_KERNEL, "mismatched_fake_kernel")                                            \

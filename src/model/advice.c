@@ -254,6 +254,14 @@ static const struct rule shape_rules[] = {
       "of a matrix product; the compiled code holds only while they are.",
       "Nothing to do if they are always equal. If they can differ, the operation that needs "
       "them equal would fail in eager mode too."}},
+    {{"Mod("},
+     NO_TEST,
+     {"divisibility_guard", "A dynamic size must divide evenly",
+      "The code needs this size to be a multiple of a number ({expr}), for example a view or "
+      "reshape that splits it into equal parts; the dimension stays dynamic, and the compiled "
+      "code holds for every size that divides evenly.",
+      "Nothing to do if the size always divides evenly; a size that does not would fail in "
+      "eager mode too, or compile again if the code takes another path for it."}},
     {{"Eq("},
      CONST_COMPARE,
      {"dimension_specialized", "A dynamic dimension was specialized to one value",

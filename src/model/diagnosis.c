@@ -22,6 +22,7 @@ void tl_diag_init(struct tl_diag *d)
     tl_map_init(&d->cids, &d->arena);
     tl_map_init(&d->symbols, &d->arena);
     tl_map_init(&d->unbacked, &d->arena);
+    tl_map_init(&d->shape_cids, &d->arena);
     d->at_rank = -1;
 }
 
@@ -43,6 +44,7 @@ void tl_diag_release(struct tl_diag *d)
     tl_map_release(&d->cids);
     tl_map_release(&d->symbols);
     tl_map_release(&d->unbacked);
+    tl_map_release(&d->shape_cids);
     tl_arena_release(&d->arena);
 }
 
@@ -104,6 +106,49 @@ static void strs_add(struct tl_diag *d, struct tl_diag_strs *l, const char *s, u
     if (!l->s)
         l->s = tl_arena_alloc(&d->arena, cap * sizeof(*l->s));
     l->s[l->kept++] = s;
+}
+
+/* Rank r into a sorted list (the lowest TL_DIAG_MAX_CIDS kept; n counts them all). */
+static void ranks_put(struct tl_diag *d, struct tl_diag_ranks *l, int32_t r)
+{
+    uint32_t i = 0;
+    while (i < l->kept && l->r[i] < r)
+        i++;
+    if (i < l->kept && l->r[i] == r)
+        return;
+    if (l->kept >= TL_DIAG_MAX_CIDS && i >= l->kept)
+        return; /* above every kept one: counted already or not, n cannot tell; keep it low */
+    l->n++;
+    if (!l->r)
+        l->r = tl_arena_alloc(&d->arena, TL_DIAG_MAX_CIDS * sizeof(*l->r));
+    if (l->kept >= TL_DIAG_MAX_CIDS)
+        l->kept--; /* the highest goes */
+    memmove(l->r + i + 1, l->r + i, (l->kept - i) * sizeof(*l->r));
+    l->r[i] = r;
+    l->kept++;
+}
+
+/* The rank the facts come from (d->at_rank), into a finding's list and the diagnosis's. */
+static void ranks_add(struct tl_diag *d, struct tl_diag_ranks *l)
+{
+    if (d->at_rank < 0)
+        return;
+    ranks_put(d, l, d->at_rank);
+    ranks_put(d, &d->ranks, d->at_rank);
+}
+
+/* One more symbol or shape guard of cid, for tl_diag_shapes_of(). */
+static void shapes_add(struct tl_diag *d, const char *cid)
+{
+    if (!cid)
+        return;
+    struct tl_map_entry *e = tl_map_upsert(&d->shape_cids, tl_str_cstr(cid), NULL);
+    e->value = (void *)((uintptr_t)e->value + 1);
+}
+
+uint32_t tl_diag_shapes_of(const struct tl_diag *d, const char *cid)
+{
+    return cid ? (uint32_t)(uintptr_t)tl_map_get(&d->shape_cids, tl_str_cstr(cid)) : 0;
 }
 
 /* "torch_dynamo_resume_in_fn_at_61": 61, the line after which the resume function goes on. */
@@ -512,6 +557,7 @@ void tl_diag_recompile(struct tl_diag *d, const struct tl_compile_id *cid,
     }
     struct tl_diag_recompile *r = recompile_of(d, &where, where.function);
     r->count++;
+    ranks_add(d, &r->ranks);
     if (function && !r->resume_line)
         r->resume_line = resume_line(trim(function->function));
     strs_add(d, &r->cids, cid_text(d, cid), TL_DIAG_MAX_CIDS);
@@ -599,6 +645,7 @@ void tl_diag_restart(struct tl_diag *d, const struct tl_compile_id *cid,
     }
     struct tl_diag_restart *r = &d->restarts[i];
     r->count++;
+    ranks_add(d, &r->ranks);
     if (called_from && !r->called_from.file)
         r->called_from = loc_of(d, called_from);
     strs_add(d, &r->cids, cid_text(d, cid), TL_DIAG_MAX_CIDS);
@@ -711,6 +758,7 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
     }
     struct tl_diag_break *g = &d->breaks[i];
     g->count++;
+    ranks_add(d, &g->ranks);
     if (!g->explanation)
         g->explanation = intern(d, trim(b->explanation));
     if (!g->hint)
@@ -748,6 +796,7 @@ void tl_diag_failure(struct tl_diag *d, const struct tl_compile_id *cid,
             x->fell_back_to_eager = x->fell_back_to_eager || f->fell_back_to_eager;
             if (!x->reason)
                 x->reason = reason;
+            ranks_add(d, &x->ranks);
             return;
         }
     }
@@ -763,6 +812,7 @@ void tl_diag_failure(struct tl_diag *d, const struct tl_compile_id *cid,
     x->forward_node = intern(d, trim(f->forward_node));
     x->forward_where = loc_of(d, &f->forward_where);
     x->log_line = d->at_line;
+    ranks_add(d, &x->ranks);
     struct tl_buf all = TL_BUF_INIT;
     tl_buf_addf(&all, "%s\n%s", type ? type : "", reason ? reason : "");
     x->advice = tl_advice_match(TL_ADVICE_FAILURE, tl_buf_str(&all));
@@ -782,8 +832,11 @@ void tl_diag_limit(struct tl_diag *d, const struct tl_compile_id *cid,
         where.def = true;
     }
     for (uint32_t i = 0; i < d->nlimits; i++)
-        if (d->limits[i].where.function == where.function && d->limits[i].where.file == where.file)
+        if (d->limits[i].where.function == where.function &&
+            d->limits[i].where.file == where.file) {
+            ranks_add(d, &d->limits[i].ranks);
             return; /* said once is enough */
+        }
     TL_GROW(d->limits, d->nlimits + 1, d->limits_alloc);
     struct tl_diag_limit *x = &d->limits[d->nlimits++];
     memset(x, 0, sizeof(*x));
@@ -797,6 +850,7 @@ void tl_diag_limit(struct tl_diag *d, const struct tl_compile_id *cid,
     tl_buf_release(&reason);
     x->cid = cid_text(d, cid);
     x->log_line = d->at_line;
+    ranks_add(d, &x->ranks);
     x->advice = tl_advice_match(TL_ADVICE_LIMIT, tl_str_cstr(x->limit_name ? x->limit_name : ""));
     if (x->last_reason)
         x->reason_advice = tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(x->last_reason));
@@ -824,6 +878,7 @@ void tl_diag_dynamic(struct tl_diag *d, const struct tl_compile_id *cid, struct 
             d->dynamic[i].cid == x.cid)
             return;
     d->ndynamic_all++;
+    shapes_add(d, x.cid);
     if (d->ndynamic < TL_DIAG_MAX_CIDS)
         d->dynamic[d->ndynamic++] = x;
 }
@@ -833,28 +888,58 @@ const char *tl_diag_symbol_source(const struct tl_diag *d, struct tl_str symbol)
     return tl_map_get(&d->symbols, trim(symbol));
 }
 
-/* expr with every symbol (s0, u3) whose source is known replaced by it, or NULL. */
-static const char *readable(struct tl_diag *d, const char *expr)
+static bool ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The symbol (s0, u3, zf1) that starts at p, its length; 0 when none starts there. */
+static size_t symbol_at(const char *expr, const char *p)
+{
+    if (p > expr && (ident_char(p[-1])))
+        return 0;
+    const char *e = p;
+    if (*e == 's' || *e == 'u')
+        e++;
+    else if (e[0] == 'z' && e[1] == 'f')
+        e += 2;
+    else
+        return 0;
+    if (*e < '0' || *e > '9')
+        return 0;
+    while (*e >= '0' && *e <= '9')
+        e++;
+    return ident_char(*e) ? 0 : (size_t)(e - p);
+}
+
+/* expr with every symbol whose source is known replaced by it, or NULL when none is; and the
+ * distinct symbols it names, with their sources, into syms (at most TL_DIAG_MAX_SYMS). */
+static const char *readable(struct tl_diag *d, const char *expr, struct tl_diag_sym *syms,
+                            uint32_t *nsyms)
 {
     if (!expr)
         return NULL;
     struct tl_buf b = TL_BUF_INIT;
     bool changed = false;
     for (const char *p = expr; *p;) {
-        bool start =
-            p == expr || !((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
-                           p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9'));
-        if (start && (*p == 's' || *p == 'u') && p[1] >= '0' && p[1] <= '9') {
-            const char *e = p + 1;
-            while (*e >= '0' && *e <= '9')
-                e++;
-            const char *src = tl_map_get(&d->symbols, tl_str_make(p, (size_t)(e - p)));
+        size_t n = symbol_at(expr, p);
+        if (n) {
+            struct tl_str sym = tl_str_make(p, n);
+            const char *src = tl_map_get(&d->symbols, sym);
+            const char *name = intern(d, sym);
+            bool seen = false;
+            for (uint32_t i = 0; syms && i < *nsyms && !seen; i++)
+                seen = syms[i].symbol == name;
+            if (syms && !seen && *nsyms < TL_DIAG_MAX_SYMS)
+                syms[(*nsyms)++] = (struct tl_diag_sym){name, src};
             if (src) {
                 tl_buf_adds(&b, src);
                 changed = true;
-                p = e;
-                continue;
+            } else {
+                tl_buf_add(&b, p, n);
             }
+            p += n;
+            continue;
         }
         tl_buf_addch(&b, *p++);
     }
@@ -879,7 +964,11 @@ void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
     x.value = intern(d, trim(s->value));
     x.range = intern(d, trim(s->range));
     if (x.kind == TL_SPEC_GUARD)
-        x.readable = readable(d, x.expr);
+        x.readable = readable(d, x.expr, x.syms, &x.nsyms);
+    else
+        (void)readable(d, x.expr, x.syms, &x.nsyms);
+    if (!x.nsyms && x.symbol) /* a specialization logged without its expression */
+        x.syms[x.nsyms++] = (struct tl_diag_sym){x.symbol, x.source};
     x.where = loc_of(d, &s->where);
     x.cid = cid_text(d, cid);
     /* One row per kind, symbol, expression and place; another compile id counts. */
@@ -889,8 +978,10 @@ void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
                 x.where.line);
     uint32_t i = slot(d, 'S', tl_buf_str(&key), d->nspecs, true) - 1;
     tl_buf_release(&key);
+    shapes_add(d, x.cid);
     if (i < d->nspecs) {
         d->specs[i].count++;
+        ranks_add(d, &d->specs[i].ranks);
         return;
     }
     struct tl_buf text = TL_BUF_INIT;
@@ -901,6 +992,7 @@ void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
     tl_buf_release(&text);
     x.count = 1;
     x.log_line = d->at_line;
+    ranks_add(d, &x.ranks);
     TL_GROW(d->specs, d->nspecs + 1, d->specs_alloc);
     d->specs[d->nspecs++] = x;
 }
@@ -920,11 +1012,6 @@ void tl_diag_unbacked(struct tl_diag *d, struct tl_str symbol, const struct tl_d
         tl_map_put(&d->unbacked, symbol, l);
     }
     *l = loc_of(d, where);
-}
-
-static bool ident_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 /* The unbacked symbols (u0, u12) of expr whose origin is known, each once. */
@@ -994,7 +1081,7 @@ void tl_diag_export(struct tl_diag *d, const struct tl_compile_id *cid,
     uint32_t i = slot(d, 'E', tl_buf_str(&key), d->nexports, true) - 1;
     tl_buf_release(&key);
     if (i == d->nexports) {
-        x.readable = readable(d, x.expr);
+        x.readable = readable(d, x.expr, NULL, NULL);
         find_unbacked(d, &x);
         x.log_line = d->at_line;
         x.advice = tl_advice_match(TL_ADVICE_EXPORT, tl_str_cstr(tl_diag_export_kind_name(x.kind)));
@@ -1003,6 +1090,7 @@ void tl_diag_export(struct tl_diag *d, const struct tl_compile_id *cid,
     }
     struct tl_diag_export *g = &d->exports[i];
     g->count++;
+    ranks_add(d, &g->ranks);
     if (!g->reason)
         g->reason = intern(d, trim(e->reason));
     /* An export outside torch.compile logs a compile id without parts: it names nothing. */
@@ -1011,6 +1099,30 @@ void tl_diag_export(struct tl_diag *d, const struct tl_compile_id *cid,
 }
 
 /* ---- findings ----------------------------------------------------------------------------- */
+
+const struct tl_diag_ranks *tl_diag_finding_ranks(const struct tl_diag *d,
+                                                  const struct tl_diag_finding *f)
+{
+    switch (f->kind) {
+    case TL_FIND_FAILURE:
+        return &d->failures[f->index].ranks;
+    case TL_FIND_LIMIT:
+        return &d->limits[f->index].ranks;
+    case TL_FIND_RECOMPILE:
+        return &d->recompiles[f->index].ranks;
+    case TL_FIND_BREAK:
+        return &d->breaks[f->index].ranks;
+    case TL_FIND_SPEC:
+        return &d->specs[f->index].ranks;
+    case TL_FIND_EXPORT:
+        return &d->exports[f->index].ranks;
+    case TL_FIND_RESTART:
+        return &d->restarts[f->index].ranks;
+    case TL_FIND_FRAME:
+        break;
+    }
+    return NULL;
+}
 
 static void add_finding(struct tl_diag *d, enum tl_diag_finding_kind kind, uint32_t index,
                         double cost, uint32_t *alloc)

@@ -52,6 +52,22 @@ struct tl_diag_strs {
     uint32_t kept, n;
 };
 
+/* The ranks a finding was seen on (a multi-rank text log's "[rank1]:", a rank's trace),
+ * sorted, the lowest TL_DIAG_MAX_CIDS kept; n counts them (exactly while none was dropped). */
+struct tl_diag_ranks {
+    int32_t *r;
+    uint32_t kept, n;
+};
+
+/* At most this many symbols of an expression are listed with it. */
+#define TL_DIAG_MAX_SYMS 4
+
+/* A symbol of a dynamic size and what it stands for ("s0", "L['x'].size()[0]"; source NULL
+ * when the log did not say). */
+struct tl_diag_sym {
+    const char *symbol, *source;
+};
+
 /* Graph breaks with the same reason. */
 struct tl_diag_break {
     const char *reason;
@@ -67,6 +83,7 @@ struct tl_diag_break {
      * where in PyTorch it broke (the first such place). */
     bool in_framework;
     struct tl_diag_loc inside;
+    struct tl_diag_ranks ranks;
     uint64_t log_line; /* the first log line that said it (text logs), 0 when unknown */
     const struct tl_advice *advice;
 };
@@ -84,6 +101,7 @@ struct tl_diag_restart {
     struct tl_diag_strs what;       /* what it was for: the floats made tensors, by source */
     uint32_t count;
     struct tl_diag_strs cids;
+    struct tl_diag_ranks ranks;
     uint64_t log_line;
     const struct tl_advice *advice;
 };
@@ -109,6 +127,7 @@ struct tl_diag_recompile {
      * "torch_dynamo_resume_in_forward_at_13"); 0: the function from its start. */
     uint32_t resume_line;
     struct tl_diag_loc called_from; /* the function is PyTorch's: the user's line calling it */
+    struct tl_diag_ranks ranks;
     uint64_t log_line;
     const struct tl_advice *advice; /* of its most frequent guard */
 };
@@ -123,14 +142,19 @@ struct tl_diag_spec {
     enum tl_diag_spec_kind kind;
     const char *symbol, *expr, *source, *value, *range;
     const char *readable; /* expr with its symbols replaced by their sources; NULL: same */
+    struct tl_diag_sym syms[TL_DIAG_MAX_SYMS]; /* the symbols it involves, in expr's order */
+    uint32_t nsyms;
     struct tl_diag_loc where;
     const char *cid;
     uint32_t count; /* the same one again (another compile id) */
+    struct tl_diag_ranks ranks;
     uint64_t log_line;
     const struct tl_advice *advice;
 };
 
-/* A dimension that was made dynamic (a symbol was created for it). */
+/* A dimension that was made dynamic (a symbol was created for it): its symbol, the size
+ * it had when it was made (the hint), its source, its range ("[2, int_oo]"), the user's line
+ * that made it. */
 struct tl_diag_dynamic {
     const char *symbol, *value, *source, *range;
     struct tl_diag_loc where;
@@ -145,6 +169,7 @@ struct tl_diag_failure {
     bool backward;            /* a failure of the backward graph */
     const char *forward_node; /* the forward node with the backward failure's seq_nr */
     struct tl_diag_loc forward_where;
+    struct tl_diag_ranks ranks;
     uint64_t log_line;
     const struct tl_advice *advice;
 };
@@ -156,6 +181,7 @@ struct tl_diag_limit {
     uint64_t limit;
     const char *last_reason;
     const char *cid;
+    struct tl_diag_ranks ranks;
     uint64_t log_line;
     const struct tl_advice *advice;
     const struct tl_advice *reason_advice; /* the advice of its last reason */
@@ -229,6 +255,7 @@ struct tl_diag_export {
     uint32_t nunbacked;
     uint32_t count;
     struct tl_diag_strs cids;
+    struct tl_diag_ranks ranks;
     uint64_t log_line;
     const struct tl_advice *advice;
 };
@@ -284,10 +311,13 @@ struct tl_diag {
     uint64_t ngraphs;
     uint32_t cache[2][3]; /* [fx_graph, aotautograd][hit, miss, bypass] */
     bool have_cache;
-    struct tl_map symbols;  /* symbol -> its source, from create_symbol (text logs) */
-    struct tl_map unbacked; /* unbacked symbol -> struct tl_diag_loc * where it was made */
+    struct tl_map symbols;    /* symbol -> its source, the latest create_symbol's */
+    struct tl_map shape_cids; /* compile id -> how many symbols and shape guards it has */
+    struct tl_map unbacked;   /* unbacked symbol -> struct tl_diag_loc * where it was made */
     struct tl_diag_dynamic dynamic[TL_DIAG_MAX_CIDS]; /* the first dynamic dimensions */
     uint32_t ndynamic, ndynamic_all;
+
+    struct tl_diag_ranks ranks; /* every rank a finding was seen on */
 
     struct tl_diag_finding *findings; /* after tl_diag_finish() */
     uint32_t nfindings;
@@ -400,6 +430,9 @@ void tl_diag_dynamic(struct tl_diag *d, const struct tl_compile_id *cid, struct 
                      const struct tl_diag_fact_loc *where);
 /** The source of a symbol given to tl_diag_symbol(), or NULL. */
 const char *tl_diag_symbol_source(const struct tl_diag *d, struct tl_str symbol);
+/** How many symbols were made, and shape guards and specializations added, while compiling
+ * the compile id named cid ("[0/1]"): what the dynamic-shapes page has on it. */
+uint32_t tl_diag_shapes_of(const struct tl_diag *d, const char *cid);
 
 struct tl_diag_fact_export {
     enum tl_export_problem_kind kind;
@@ -428,6 +461,10 @@ struct tl_str tl_diag_function_name(struct tl_str name);
 
 /** Group what came in into findings, most costly first. */
 void tl_diag_finish(struct tl_diag *d);
+
+/** The ranks a finding was seen on (none for a function compiled many times). */
+const struct tl_diag_ranks *tl_diag_finding_ranks(const struct tl_diag *d,
+                                                  const struct tl_diag_finding *f);
 
 /* What the diagnosis found, counted: each occurrence (a graph break seen twice counts 2). */
 struct tl_diag_counts {

@@ -82,8 +82,27 @@ static void attempt_alias(struct tl_buf *out, const struct tl_directory *dir,
     tl_buf_release(&id);
 }
 
-static void listing_key(struct tl_buf *out, const struct tl_directory *dir,
+/* A compile id whose compilation made symbols or added shape guards links to its part of
+ * dynamic_shapes.html. */
+static void shapes_item(struct tl_buf *out, const struct tl_diag *d, const struct tl_directory *dir,
                         const struct tl_dirkey *k)
+{
+    if (!d)
+        return;
+    struct tl_buf id = TL_BUF_INIT;
+    const char *cid = tl_dirkey_attempt_base(&id, dir, k) ? id.buf : k->display;
+    uint32_t n = tl_diag_shapes_of(d, cid);
+    if (n) {
+        tl_buf_adds(out, "<li><a href=\"dynamic_shapes.html#");
+        tl_html_attr_cstr(out, cid);
+        tl_buf_addf(out, "\">dynamic shapes</a> (%u symbol%s and guard%s)</li>\n", n,
+                    n == 1 ? "" : "s", n == 1 ? "" : "s");
+    }
+    tl_buf_release(&id);
+}
+
+static void listing_key(struct tl_buf *out, const struct tl_directory *dir,
+                        const struct tl_dirkey *k, const struct tl_diag *d)
 {
     tl_buf_adds(out, "<li>");
     attempt_alias(out, dir, k);
@@ -109,6 +128,7 @@ static void listing_key(struct tl_buf *out, const struct tl_directory *dir,
         tl_buf_addu(out, a->number);
         tl_buf_adds(out, ")</li>\n");
     }
+    shapes_item(out, d, dir, k);
     tl_buf_adds(out, "</ul>\n</li>\n");
 }
 
@@ -163,8 +183,13 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
         tl_buf_adds(out, p->custom_header_html); /* raw by design: the user's own HTML */
     tl_page_redacted(out, p->info);
     tl_page_overview(out, model, p->nfailures, TL_OVERVIEW_MAX_BARS);
-    if (p->diag)
+    if (p->diag) {
         tl_page_diagnosis(out, p->diag, "#", NULL);
+        if (tl_page_shapes_wanted(p->diag))
+            tl_buf_adds(out, "<p>Dynamic shapes: the symbols of dynamic sizes, their sources, and "
+                             "the guards and specializations on them, per compile id, are in "
+                             "<a href=\"dynamic_shapes.html\">dynamic_shapes.html</a>.</p>\n");
+    }
     tl_buf_adds(out, intro);
     tl_page_trie(out, &model->trie, "Stack", &model->strtab, true);
     tl_buf_adds(out, "\n</div>\n<div>\n");
@@ -191,7 +216,7 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
     tl_buf_adds(out, "Build products below:\n<ul>\n");
     size_t n = tl_map_len(&model->dir.keys);
     for (size_t i = 0; i < n; i++) {
-        listing_key(out, &model->dir, tl_map_at(&model->dir.keys, i)->value);
+        listing_key(out, &model->dir, tl_map_at(&model->dir.keys, i)->value, p->diag);
         if (tl_page_flush(sink))
             return -1;
     }

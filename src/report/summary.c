@@ -190,6 +190,16 @@ static void j_line(struct tl_jw *w, uint64_t line)
         tl_jw_null(w);
 }
 
+/* "ranks": the ranks a finding was seen on, [] when the log does not say. */
+static void j_ranks(struct tl_jw *w, const struct tl_diag_ranks *l)
+{
+    tl_jw_key(w, "ranks");
+    tl_jw_array(w);
+    for (uint32_t i = 0; i < l->kept; i++)
+        tl_jw_u64(w, (uint64_t)l->r[i]);
+    tl_jw_end(w, ']');
+}
+
 static void j_strs(struct tl_jw *w, const char *key, const struct tl_diag_strs *l)
 {
     tl_jw_key(w, key);
@@ -231,6 +241,7 @@ static void j_breaks(struct tl_jw *w, const struct tl_diag *d)
         j_loc_string(w, "pytorch_location", &b->inside);
         tl_jw_kstr(w, "pytorch_function", b->inside.function);
         j_line(w, b->log_line);
+        j_ranks(w, &b->ranks);
         struct tl_buf inside = TL_BUF_INIT;
         struct tl_advice_vars v;
         tl_summary_break_vars(&v, b, &inside);
@@ -274,6 +285,7 @@ static void j_recompiles(struct tl_jw *w, const struct tl_diag *d)
             tl_jw_null(w);
         j_loc_string(w, "called_from", &r->called_from);
         j_line(w, r->log_line);
+        j_ranks(w, &r->ranks);
         struct tl_advice_vars v;
         vars_of_guard(&v, r->nguards ? r->guards[0].example : NULL);
         j_advice(w, r->advice, &v);
@@ -307,8 +319,18 @@ static void j_specs(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_kstr(w, "function", s->where.function);
         tl_jw_kstr(w, "code", s->where.code);
         tl_jw_kstr(w, "compile_id", s->cid);
+        tl_jw_key(w, "symbols");
+        tl_jw_array(w);
+        for (uint32_t k = 0; k < s->nsyms; k++) {
+            tl_jw_object(w);
+            tl_jw_kstr(w, "symbol", s->syms[k].symbol);
+            tl_jw_kstr(w, "source", s->syms[k].source);
+            tl_jw_end(w, '}');
+        }
+        tl_jw_end(w, ']');
         tl_jw_ku64(w, "count", s->count);
         j_line(w, s->log_line);
+        j_ranks(w, &s->ranks);
         j_advice(w, s->advice, &v);
         tl_jw_end(w, '}');
     }
@@ -332,6 +354,7 @@ static void j_failures(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_kstr(w, "forward_node", f->forward_node);
         j_loc_string(w, "forward_location", &f->forward_where);
         j_line(w, f->log_line);
+        j_ranks(w, &f->ranks);
         j_advice(w, f->advice, NULL);
         tl_jw_end(w, '}');
     }
@@ -359,6 +382,7 @@ static void j_limits(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_kstr(w, "last_reason", l->last_reason);
         tl_jw_kstr(w, "compile_id", l->cid);
         j_line(w, l->log_line);
+        j_ranks(w, &l->ranks);
         j_advice(w, l->advice, &v);
         struct tl_advice_vars rv;
         vars_of_guard(&rv, l->last_reason);
@@ -493,6 +517,7 @@ static void j_exports(struct tl_jw *w, const struct tl_diag *d)
         j_strs(w, "compile_ids", &x->cids);
         tl_jw_ku64(w, "count", x->count);
         j_line(w, x->log_line);
+        j_ranks(w, &x->ranks);
         j_advice(w, x->advice, &v);
         tl_jw_end(w, '}');
         tl_buf_release(&qualname);
@@ -516,6 +541,7 @@ static void j_restarts(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_ku64(w, "count", r->count);
         j_strs(w, "compile_ids", &r->cids);
         j_line(w, r->log_line);
+        j_ranks(w, &r->ranks);
         struct tl_buf what = TL_BUF_INIT;
         struct tl_advice_vars v;
         tl_summary_restart_vars(&v, r, &what);
@@ -1047,6 +1073,16 @@ static void text_finding(struct text *t, const struct tl_diag *d, const struct t
 {
     struct tl_buf *o = t->out;
     tl_buf_addf(o, "%3u. ", n);
+    /* A log of several ranks says on which: "[rank 1]", "[ranks 0, 2, 3]". */
+    const struct tl_diag_ranks *rk = tl_diag_finding_ranks(d, f);
+    if (d->ranks.n > 1 && rk && rk->n) {
+        tl_buf_adds(o, rk->n == 1 ? "[rank " : "[ranks ");
+        for (uint32_t i = 0; i < rk->kept && i < 8; i++)
+            tl_buf_addf(o, "%s%d", i ? ", " : "", (int)rk->r[i]);
+        if (rk->n > 8)
+            tl_buf_addf(o, ", ... %u in all", rk->n);
+        tl_buf_adds(o, "] ");
+    }
     struct tl_advice_vars v;
     memset(&v, 0, sizeof(v));
     if (f->kind == TL_FIND_EXPORT) {

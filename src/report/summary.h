@@ -52,6 +52,17 @@ void tl_summary_text(struct tl_buf *out, const struct tl_diag *d,
 void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *cid_href,
                        const char *line_href);
 
+/**
+ * dynamic_shapes.html: per compile id, the symbols made for dynamic sizes and the guards and
+ * specializations on them, with their symbols and user lines. Compile ids link to cid_href
+ * followed by the id (NULL: not linked). Whether a report has one: tl_page_shapes_wanted().
+ */
+void tl_page_shapes(struct tl_buf *out, const struct tl_diag *d, const char *cid_href);
+static inline bool tl_page_shapes_wanted(const struct tl_diag *d)
+{
+    return d->ndynamic || d->nspecs;
+}
+
 /** "file:line" of a location (file alone without a line; "" when unknown). */
 void tl_summary_loc(struct tl_buf *out, const struct tl_diag_loc *l);
 

@@ -65,10 +65,12 @@ CASES["dyn_guard"] = {"trace": case(
     compile_ids=1,
     findings=["specialization:shape_guard", "specialization:divisibility_guard"],
     specializations=[
-        {"kind": "guard", "expr": "2*s0 >= 16", "source": None, "location": "dyn_guard.py:8",
+        {"kind": "guard", "expr": "2*s0 >= 16", "source": None,
+         "symbols": [["s0", "L['x'].size()[0]"]], "location": "dyn_guard.py:8",
          "category": "shape_guard"},
         {"kind": "guard", "expr": "Eq(Mod(s0, 2), 0)", "source": None,
-         "location": "dyn_guard.py:9", "category": "divisibility_guard"}],
+         "symbols": [["s0", "L['x'].size()[0]"]], "location": "dyn_guard.py:9",
+         "category": "divisibility_guard"}],
     dynamic=[["s0", "L['x'].size()[0]"]])}
 
 # maybe_mark_dynamic(x, 0), then `x.shape[0] == 5`: s0 is specialized to 5 at line 8 (allowed
@@ -77,6 +79,7 @@ CASES["dyn_spec"] = {"trace": case(
     compile_ids=1,
     findings=["specialization:dimension_specialized"],
     specializations=[{"kind": "specialized", "expr": "Eq(s0, 5)", "source": "L['x'].size()[0]",
+                      "symbols": [["s0", "L['x'].size()[0]"]],
                       "location": "dyn_spec.py:8", "category": "dimension_specialized"}],
     dynamic=[["s0", "L['x'].size()[0]"]])}
 
@@ -88,6 +91,7 @@ CASES["dyn_violation"] = {"trace": case(
     failures=[{"type": "ConstraintViolationError", "compile_id": "[0/0]",
                "fell_back_to_eager": False, "category": "dynamic_constraint_violated"}],
     specializations=[{"kind": "specialized", "expr": "Eq(s0, 5)", "source": "L['x'].size()[0]",
+                      "symbols": [["s0", "L['x'].size()[0]"]],
                       "location": "dyn_violation.py:8", "category": "dimension_specialized"}],
     dynamic=[["s0", "L['x'].size()[0]"]])}
 
@@ -198,7 +202,7 @@ CASES["ranks"] = {
         recompiles=[{"function": "step", "location": "ranks.py:9", "resumes_after_line": None,
                      "count": 1,
                      "reasons": [["tensor 'L['x']' size mismatch at index 0", 1, "shape_changed"]],
-                     "compile_ids": ["[0/1]"], "called_from": None}],
+                     "compile_ids": ["[0/1]"], "called_from": None, "ranks": [1]}],
         dynamic=[["s0", "L['x'].size()[0]"]]),
     "ranks_summary": {"ranks": [[0, 1, 0, 0], [1, 2, 1, 0]],
                       "divergences": [["recompiles", [1], [0]]]},

@@ -98,19 +98,26 @@ def where(w):
     return s
 
 
+def ranked(x, p):
+    """p, with the finding's ranks when the log said them."""
+    if x.get("ranks"):
+        p["ranks"] = x["ranks"]
+    return p
+
+
 def project(s):
     """What a scenario's expectations assert of a tlparse-summary/1."""
     p = {
         "compile_ids": s["compile_ids"],
         "findings": ["%s:%s" % (f["kind"], f["category"]) for f in s["findings"]],
-        "graph_breaks": [{
+        "graph_breaks": [ranked(b, {
             "reason": b["reason"][:70],
             "count": b["count"],
             "where": [where(w) for w in b["where"]],
             "in_pytorch": short(b["pytorch_location"]) if b["in_pytorch"] else None,
             "compile_ids": b["compile_ids"],
-        } for b in s["graph_breaks"]],
-        "recompiles": [{
+        }) for b in s["graph_breaks"]],
+        "recompiles": [ranked(r, {
             "function": r["function"],
             "location": short(r["location"]),
             "resumes_after_line": r["resumes_after_line"],
@@ -118,19 +125,20 @@ def project(s):
             "reasons": [(g["guard"], g["count"], g["advice"]["category"]) for g in r["reasons"]],
             "compile_ids": r["compile_ids"],
             "called_from": short(r["called_from"]),
-        } for r in s["recompiles"]],
+        }) for r in s["recompiles"]],
         "restarts": [{
             "kind": r["kind"], "function": r["function"], "what": r["what"],
             "count": r["count"], "compile_ids": r["compile_ids"],
         } for r in s["restarts"]],
-        "specializations": [{
+        "specializations": [ranked(x, {
             "kind": x["kind"], "expr": x["expr"], "source": x["source"],
+            "symbols": [[y["symbol"], y["source"]] for y in x["symbols"]],
             "location": short(x["location"]), "category": x["advice"]["category"],
-        } for x in s["specializations"]],
-        "failures": [{
+        }) for x in s["specializations"]],
+        "failures": [ranked(f, {
             "type": f["type"], "compile_id": f["compile_id"],
             "fell_back_to_eager": f["fell_back_to_eager"], "category": f["advice"]["category"],
-        } for f in s["failures"]],
+        }) for f in s["failures"]],
         "limits": [{
             "function": l["function"], "limit": l["limit"], "limit_name": l["limit_name"],
             "last_reason": l["last_reason"],
