@@ -68,6 +68,18 @@ sed -e "s/L\['y'\].size()\[1\]/<script>alert(1)<\/script>/" "$here/fixtures/shap
 "$bin" "$tmp/evil.log" -o "$tmp/evil" --no-browser >/dev/null 2>&1 || bad "evil: exit $?"
 grep -q '<script>alert' "$tmp/evil/dynamic_shapes.html" && bad "evil: a source is not escaped"
 
+# the diff names a specialization by what it specialized, whatever its symbol's number
+sed -e 's/s1/s7/g' -e 's/"rank": 3, //' "$here/fixtures/shapes.log" >"$tmp/renumbered.log"
+"$bin" diff "$here/fixtures/shapes.log" "$tmp/renumbered.log" --summary >"$tmp/d1.txt" 2>/dev/null ||
+    bad "diff renumbered exit $?"
+grep -q "^no change in graph breaks, recompiles, specializations or failures" "$tmp/d1.txt" ||
+    bad "diff: a renumbered symbol is a change: $(cat "$tmp/d1.txt")"
+grep -v 'Eq(s1' "$here/fixtures/shapes.log" >"$tmp/unspecialized.log"
+"$bin" diff "$here/fixtures/shapes.log" "$tmp/unspecialized.log" --summary >"$tmp/d2.txt" 2>/dev/null ||
+    bad "diff unspecialized exit $?"
+grep -qF "FIXED    halves at /home/u/shapes.py:10: specialized: Eq(L['y'].size()[1], 4) (1 -> 0)" "$tmp/d2.txt" ||
+    bad "diff: the specialization fixed is not named by its source: $(cat "$tmp/d2.txt")"
+
 # a TORCH_LOGS text of two ranks: each finding says on which
 cat >"$tmp/ranks.log" <<'LOG'
 [rank0]:V1120 14:09:51.149000 1018497 torch/_dynamo/guards.py:2997] [0/1] [__recompiles] Recompiling function fn in /w/m.py:3

@@ -284,6 +284,46 @@ static void read_recompiles(struct reader *r, const struct tl_json *root)
     }
 }
 
+/* expr with each symbol its "symbols" list gives a source for replaced by that source
+ * ("Eq(s0, 5)" -> "Eq(L['x'].size()[0], 5)"), or NULL when none has one: a specialization
+ * is compared across runs by what it specialized, whatever its symbol's number there. */
+static const char *with_sources(struct tl_diff_side *s, const char *expr,
+                                const struct tl_json *syms)
+{
+    if (!expr || !syms || syms->type != TL_JSON_ARRAY)
+        return NULL;
+    struct tl_buf b = TL_BUF_INIT;
+    bool changed = false;
+    for (const char *p = expr; *p;) {
+        bool start = p == expr || !word_char(p[-1]);
+        const char *q = p;
+        while (start && word_char(*q))
+            q++;
+        const char *src = NULL;
+        for (size_t i = 0; q > p && !src && i < syms->u.arr.n; i++) {
+            const struct tl_json *y = &syms->u.arr.items[i];
+            const struct tl_json *name = tl_json_get(y, "symbol"), *v = tl_json_get(y, "source");
+            if (name && name->type == TL_JSON_STRING && v && v->type == TL_JSON_STRING &&
+                v->u.str.n && name->u.str.n == (size_t)(q - p) &&
+                !memcmp(name->u.str.p, p, name->u.str.n))
+                src = tl_arena_memdupz(&s->arena, v->u.str.p, v->u.str.n);
+        }
+        if (src) {
+            tl_buf_adds(&b, src);
+            changed = true;
+            p = q;
+        } else if (q > p) {
+            tl_buf_add(&b, p, (size_t)(q - p));
+            p = q;
+        } else {
+            tl_buf_addch(&b, *p++);
+        }
+    }
+    const char *out = changed ? tl_arena_memdupz(&s->arena, b.buf, b.len) : NULL;
+    tl_buf_release(&b);
+    return out;
+}
+
 static void read_specs(struct reader *r, const struct tl_json *root)
 {
     struct tl_diff_side *s = r->side;
@@ -295,6 +335,8 @@ static void read_specs(struct reader *r, const struct tl_json *root)
         it.detail = jstr(s, sp, "kind");
         const char *readable = jstr(s, sp, "readable"), *expr = jstr(s, sp, "expr");
         const char *source = jstr(s, sp, "source"), *value = jstr(s, sp, "value");
+        if (!readable)
+            readable = with_sources(s, expr, jarr(sp, "symbols"));
         it.text = readable ? readable : expr;
         if (!it.text && source)
             it.text = tl_arena_printf(&s->arena, "%s == %s", source, value ? value : "?");
