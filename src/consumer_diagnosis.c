@@ -501,10 +501,9 @@ static void metrics(struct diag_consumer *c, struct tl_log *log, const struct tl
     }
     const struct tl_compile_id *cid = &r->cid;
     tl_diag_compile(d, cid, &fn);
-    if (m->entire_frame_compile_time_s.has)
-        tl_diag_compile_time(d, cid, m->entire_frame_compile_time_s.v);
-    else if (m->dynamo_cumulative_compile_time_us.has)
-        tl_diag_compile_time(d, cid, (double)m->dynamo_cumulative_compile_time_us.v / 1e6);
+    double secs;
+    if (tl_metrics_seconds(m, &secs))
+        tl_diag_compile_time(d, cid, secs);
     if (m->graph_node_count.has)
         tl_diag_graph(d, cid, TL_STR_NULL, m->graph_node_count.v);
     struct pending *p = pending_of(c, cid);

@@ -38,7 +38,7 @@ SHAPE = {
                      "command_line": STR + OPT, "redacted": STR + OPT,
                      "input": {"path": STR, "size": INT + OPT, "mtime": STR + OPT}},
     "compile_ids": INT,
-    "findings": [{"kind": STR, "index": INT, "category": STR}],
+    "findings": [{"kind": STR, "index": INT, "category": STR, "normal": BOOL}],
     "graph_breaks": [{
         "reason": STR, "count": INT, "locations": [STR], "where": [dict(WHERE, count=INT)],
         "compile_ids": [STR], "explanation": STR + OPT, "hint": STR + OPT, "url": STR + OPT,

@@ -592,12 +592,12 @@ CASES['logs/multi_rank_runtime/dedicated_log_torch_trace_rank_0.log'] = {'compil
      'dynamic': [],
      'graphs': [('[0/1]', None, 23), ('[0/2]', None, 23), ('[0/3]', None, 23), ('[0/0]', None, 12)]}
 
-# our demo: a backend failure in [2/0], a recompile of forward on x's batch size, a C extension graph break at line 25, and x.size()[1] specialized to 64.
+# our demo: a backend failure in [2/0], a C extension graph break at line 25, x.size()[1] specialized to 64, and then what is normal: the one recompile of forward on x's batch size that made it dynamic, two routine guards on it.
 CASES['fixtures/demo.log'] = {'compile_ids': 5,
      'findings': ['failure:backend_failed',
-                  'recompile:shape_changed',
                   'graph_break:c_extension',
                   'specialization:dimension_specialized',
+                  'recompile:automatic_dynamic',
                   'specialization:shape_guard',
                   'specialization:zero_one_specialization'],
      'graph_breaks': [{'reason': 'Graph break due to unsupported builtin demo_ext._C.fast_scale. '
@@ -618,7 +618,7 @@ CASES['fixtures/demo.log'] = {'compile_ids': 5,
                      'count': 1,
                      'reasons': [("tensor 'L['x']' size mismatch at index 0", 1, 'shape_changed')],
                      'compile_ids': ['[0/1]'],
-                     'advice': 'shape_changed'}],
+                     'advice': 'automatic_dynamic'}],
      'specializations': [{'kind': 'specialized',
                           'symbol': 's1',
                           'expr': 'Eq(s1, 64)',

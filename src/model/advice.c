@@ -28,6 +28,17 @@ struct rule {
 /* ---- the rules ---------------------------------------------------------------------------- */
 
 static const struct rule guard_rules[] = {
+    /* Not a guard's text: what the diagnosis matches a recompile on when it is automatic
+     * dynamic shapes at work (tl_diag_finish): a size changed once, and the recompile made the
+     * dimension dynamic. */
+    {{TL_ADVICE_AUTOMATIC_DYNAMIC},
+     NO_TEST,
+     {"automatic_dynamic", "A size changed once, and the dimension became dynamic",
+      "This is automatic dynamic shapes at work: the first call with another size of "
+      "{tensor}'s dimension {index} compiles the function once more, with that dimension "
+      "dynamic; later sizes reuse that code.",
+      "Nothing to do. To skip even this one recompile, mark the dimension dynamic before the "
+      "first call: torch._dynamo.mark_dynamic({tensor}, {index})."}},
     {{"size mismatch"},
      NO_TEST,
      {"shape_changed", "A tensor's shape changed between calls",
@@ -281,13 +292,19 @@ static const struct rule shape_rules[] = {
 };
 
 static const struct rule failure_rules[] = {
+    {{"backend='inductor'", "backend=\"inductor\""},
+     NO_TEST,
+     {"backend_failed", "The compiler backend raised an error",
+      "Dynamo captured the graph, and Inductor, the backend, failed on it.",
+      "Run with backend=\"aot_eager\" to see whether the error is in Inductor, and report it "
+      "with this log; TORCHDYNAMO_REPRO_AFTER=\"aot\" writes a small repro."}},
     {{"BackendCompilerFailed"},
      NO_TEST,
      {"backend_failed", "The compiler backend raised an error",
-      "Dynamo captured the graph, and the backend (Inductor, or the one you chose) failed on "
-      "it.",
-      "Run with backend=\"aot_eager\" to see whether the error is in Inductor, and report it "
-      "with this log; TORCHDYNAMO_REPRO_AFTER=\"aot\" writes a small repro."}},
+      "Dynamo captured the graph, and {backend} failed on it: the error is the backend's, "
+      "not in your code's tracing.",
+      "Read the backend's error above; run with backend=\"eager\" to confirm the graph "
+      "itself runs, then fix {backend} or report the error to its authors with this log."}},
     {{"Dynamic control flow is not supported", "control_flow.cond", "data-dependent control",
       "Data-dependent control"},
      NO_TEST,
@@ -624,10 +641,27 @@ void tl_advice_format(struct tl_buf *out, const char *s, const struct tl_advice_
             fill(out, v->op, "OP");
         else if (tl_str_eq_cstr(name, "qualname"))
             fill(out, v->qualname, "namespace::name");
+        else if (tl_str_eq_cstr(name, "backend"))
+            fill(out, v->backend, "the backend");
         else
             tl_buf_add(out, open, (size_t)(close - open + 1));
         p = close + 1;
     }
+}
+
+struct tl_str tl_advice_backend(struct tl_str reason)
+{
+    long at = tl_str_find(reason, "backend=");
+    if (at < 0 || (size_t)at + 9 >= reason.n)
+        return tl_str_make("", 0);
+    const char *p = reason.p + at + 8;
+    char q = *p;
+    if (q != '\'' && q != '"')
+        return tl_str_make("", 0);
+    const char *e = memchr(p + 1, q, reason.n - (size_t)(p + 1 - reason.p));
+    if (!e || e == p + 1 || e - p > 128)
+        return tl_str_make("", 0);
+    return tl_str_make(p + 1, (size_t)(e - p - 1));
 }
 
 void tl_advice_op_qualname(struct tl_buf *out, struct tl_str op)

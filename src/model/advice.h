@@ -35,6 +35,10 @@ struct tl_advice {
                                 {limit_name}, {op}, {qualname}, {inside}, {what} */
 };
 
+/* The text a recompile is matched on in TL_ADVICE_GUARD when it is automatic dynamic shapes
+ * at work (a size changed once and became dynamic): no guard reads so. */
+#define TL_ADVICE_AUTOMATIC_DYNAMIC "\x01automatic dynamic"
+
 /** The rule of table t that matches text (never NULL: each table ends with a catch-all). */
 const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str text);
 
@@ -50,6 +54,7 @@ struct tl_advice_vars {
     struct tl_str what;       /* what a restart was for: "L['alpha']" */
     struct tl_str op;         /* an operator as logged: "mylib.foo.default" */
     struct tl_str qualname;   /* its name for torch.library: "mylib::foo" */
+    struct tl_str backend;    /* the compiler backend a failure names: "broken_backend" */
 };
 
 /**
@@ -68,5 +73,8 @@ void tl_advice_op_qualname(struct tl_buf *out, struct tl_str op);
 /** The placeholder values a failing guard's text gives (tensor name and index of a size
  * mismatch, the expression and value of `expr == value`). */
 void tl_advice_guard_vars(struct tl_str guard, struct tl_advice_vars *v);
+
+/** The backend a failure's reason names ("backend='inductor' raised: ..."), else empty. */
+struct tl_str tl_advice_backend(struct tl_str reason);
 
 #endif

@@ -349,6 +349,19 @@ void tl_diag_compile_time(struct tl_diag *d, const struct tl_compile_id *cid, do
         f->seconds += seconds;
         f->have_time = true;
     }
+    /* One compilation timed in parts (its attempts, [1/0_1] after [1/0]) is one entry, their
+     * sum: taken out here and put back in its place below. */
+    for (uint32_t i = 0; t.cid && i < d->nslowest; i++)
+        if (d->slowest[i].cid == t.cid) {
+            t.seconds += d->slowest[i].seconds;
+            if (!t.function)
+                t.function = d->slowest[i].function;
+            memmove(&d->slowest[i], &d->slowest[i + 1],
+                    (d->nslowest - i - 1) * sizeof(d->slowest[0]));
+            d->nslowest--;
+            break;
+        }
+    seconds = t.seconds;
     /* Keep the TL_DIAG_TOP slowest, slowest first. */
     uint32_t n = d->nslowest;
     if (n == TL_DIAG_TOP && seconds <= d->slowest[n - 1].seconds)
@@ -457,12 +470,8 @@ void tl_diag_guard_key(struct tl_str guard, struct tl_buf *key, struct tl_buf *v
     tl_advice_guard_vars(g, &v);
     if ((at = tl_str_find(g, ". expected ")) >= 0 && tl_str_find(g, "mismatch") >= 0) {
         tl_buf_add(key, g.p, (size_t)at);
-        /* the call's own value: what it had that the compiled code did not expect */
-        long actual = tl_str_find(tl_str_make(g.p + at, g.n - (size_t)at), ", actual ");
-        if (actual >= 0)
-            tl_buf_add(value, g.p + at + actual + 2, g.n - (size_t)at - (size_t)actual - 2);
-        else
-            tl_buf_add(value, g.p + at + 2, g.n - (size_t)at - 2);
+        /* both sides: what the compiled code expected and what the call had */
+        tl_buf_add(value, g.p + at + 2, g.n - (size_t)at - 2);
     } else if (v.value.p) {
         size_t pre = (size_t)(v.value.p - g.p);
         tl_buf_add(key, g.p, pre);
@@ -781,6 +790,29 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
     }
 }
 
+/* A failure's reason without what PyTorch appends to every one ("Set TORCH_LOGS=\"+dynamo\"
+ * and TORCHDYNAMO_VERBOSE=1 for more information", "You can suppress this exception and fall
+ * back to eager by setting: ..."): the same lines in every finding tell nothing; the advice says
+ * what to do. */
+static struct tl_str without_boilerplate(struct tl_str r)
+{
+    static const char *const tails[] = {"Set TORCH_LOGS=", "You can suppress this exception"};
+    for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+        for (long from = 0;;) {
+            long at = tl_str_find(tl_str_make(r.p + from, r.n - (size_t)from), tails[i]);
+            if (at < 0)
+                break;
+            at += from;
+            if (at > 0 && r.p[at - 1] == '\n') { /* at the start of a line, after the message */
+                r = trim(tl_str_make(r.p, (size_t)at));
+                break;
+            }
+            from = at + 1;
+        }
+    }
+    return r;
+}
+
 void tl_diag_failure(struct tl_diag *d, const struct tl_compile_id *cid,
                      const struct tl_diag_fact_failure *f)
 {
@@ -788,7 +820,7 @@ void tl_diag_failure(struct tl_diag *d, const struct tl_compile_id *cid,
         tl_diag_compile_id(d, cid);
     const char *id = cid_text(d, cid);
     const char *type = intern(d, trim(f->type));
-    const char *reason = intern(d, trim(f->reason));
+    const char *reason = intern(d, without_boilerplate(trim(f->reason)));
     /* The same failure reported twice (a trace's metrics and its error artifact) is one. */
     for (uint32_t i = 0; i < d->nfailures; i++) {
         struct tl_diag_failure *x = &d->failures[i];
@@ -1131,6 +1163,7 @@ static void add_finding(struct tl_diag *d, enum tl_diag_finding_kind kind, uint3
     d->findings[d->nfindings].kind = kind;
     d->findings[d->nfindings].index = index;
     d->findings[d->nfindings].cost = cost;
+    d->findings[d->nfindings].normal = false;
     d->nfindings++;
 }
 
@@ -1156,6 +1189,50 @@ static int cmp_guard(const void *a, const void *b)
  * then recompiles and graph breaks by how often they happened, then the
  * specializations and the functions compiled many times.
  */
+/* A guard on dynamic sizes that PyTorch adds as a matter of course, or that holds for every
+ * size the code can take: nothing to do. */
+static bool routine_guard(const struct tl_advice *a)
+{
+    static const char *const routine[] = {"shape_guard", "zero_one_specialization",
+                                          "dimensions_equal", "divisibility_guard"};
+    for (size_t i = 0; a && i < sizeof(routine) / sizeof(routine[0]); i++)
+        if (!strcmp(a->category, routine[i]))
+            return true;
+    return false;
+}
+
+/* r is automatic dynamic shapes at work: the function recompiled once, because sizes changed,
+ * and (when the log records the symbols made) the recompile made those dimensions dynamic. */
+static bool automatic_dynamic(const struct tl_diag *d, const struct tl_diag_recompile *r)
+{
+    if (r->count != 1 || !r->nguards || r->cids.kept != 1)
+        return false;
+    for (uint32_t g = 0; g < r->nguards; g++) {
+        const struct tl_diag_guard *x = &r->guards[g];
+        if (!x->advice || strcmp(x->advice->category, "shape_changed"))
+            return false;
+        if (!d->ndynamic_all) /* symbols not logged: the size change alone says it */
+            continue;
+        /* "tensor 'L['x']' size mismatch at index 0": the dimension is L['x'].size()[0] */
+        struct tl_str g = tl_str_cstr(x->guard);
+        long mis = tl_str_find(g, "' size mismatch at index ");
+        if (!tl_str_has_prefix(g, "tensor '") || mis < 8)
+            return false;
+        struct tl_str tensor = tl_str_make(g.p + 8, (size_t)mis - 8);
+        struct tl_str index = tl_str_make(g.p + mis + 25, g.n - (size_t)mis - 25);
+        struct tl_buf src = TL_BUF_INIT;
+        tl_buf_addf(&src, "%.*s.size()[%.*s]", (int)tensor.n, tensor.p, (int)index.n, index.p);
+        bool made = false;
+        for (uint32_t i = 0; i < d->ndynamic && !made; i++)
+            made = d->dynamic[i].cid == r->cids.s[0] && d->dynamic[i].source &&
+                   !strcmp(d->dynamic[i].source, src.buf);
+        tl_buf_release(&src);
+        if (!made)
+            return false;
+    }
+    return true;
+}
+
 void tl_diag_finish(struct tl_diag *d)
 {
     uint32_t alloc = 0;
@@ -1175,15 +1252,26 @@ void tl_diag_finish(struct tl_diag *d)
             qsort(r->guards, r->nguards, sizeof(*r->guards), cmp_guard);
         r->advice =
             r->nguards ? r->guards[0].advice : tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(""));
+        if (automatic_dynamic(d, r)) {
+            r->advice = tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(TL_ADVICE_AUTOMATIC_DYNAMIC));
+            add_finding(d, TL_FIND_RECOMPILE, i, 20 + r->count, &alloc);
+            d->findings[d->nfindings - 1].normal = true;
+            continue;
+        }
         add_finding(d, TL_FIND_RECOMPILE, i, 1e6 + 1e3 * r->count, &alloc);
     }
     for (uint32_t i = 0; i < d->nbreaks; i++)
         add_finding(d, TL_FIND_BREAK, i, 1e6 + 1e3 * d->breaks[i].count - 1, &alloc);
-    for (uint32_t i = 0; i < d->nspecs; i++)
+    for (uint32_t i = 0; i < d->nspecs; i++) {
+        const struct tl_diag_spec *x = &d->specs[i];
+        bool normal = x->kind == TL_SPEC_GUARD && routine_guard(x->advice);
         add_finding(d, TL_FIND_SPEC, i,
-                    d->specs[i].kind == TL_SPEC_SPECIALIZED ? 1e5 + d->specs[i].count
-                                                            : 1e4 + d->specs[i].count,
+                    normal                           ? 10 + x->count
+                    : x->kind == TL_SPEC_SPECIALIZED ? 1e5 + x->count
+                                                     : 1e4 + x->count,
                     &alloc);
+        d->findings[d->nfindings - 1].normal = normal;
+    }
     /* A restart is how dynamo works, not a problem: last. */
     for (uint32_t i = 0; i < d->nrestarts; i++)
         add_finding(d, TL_FIND_RESTART, i, 1e3 + d->restarts[i].count, &alloc);

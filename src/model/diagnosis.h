@@ -276,6 +276,10 @@ struct tl_diag_finding {
     enum tl_diag_finding_kind kind;
     uint32_t index; /* into the array of its kind */
     double cost;    /* its rank: export problems, failures and limits first, then by count */
+    /* What torch.compile always does, not a problem: a guard on dynamic sizes that needs no
+     * action (Ne(s0, 1), 2 <= s0, 2*s0 >= 16), the one recompile that makes a changed size
+     * dynamic. Ranked after every problem. */
+    bool normal;
 };
 
 struct tl_diag {

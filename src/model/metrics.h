@@ -81,6 +81,22 @@ struct tl_aot_bwd_metrics {
  * (scratch arena); strings point into the tree.
  */
 void tl_metrics_decode(struct tl_metrics *m, const struct tl_json *rec, struct tl_arena *a);
+
+/** How long compiling the frame took, in seconds: entire_frame_compile_time_s, else (newer
+ * logs, and failed compilations whose total is null) dynamo_cumulative_compile_time_us.
+ * False when the metrics hold neither. One answer for the overview and the diagnosis. */
+static inline bool tl_metrics_seconds(const struct tl_metrics *m, double *seconds)
+{
+    if (m->entire_frame_compile_time_s.has) {
+        *seconds = m->entire_frame_compile_time_s.v;
+        return true;
+    }
+    if (m->dynamo_cumulative_compile_time_us.has) {
+        *seconds = (double)m->dynamo_cumulative_compile_time_us.v / 1e6;
+        return true;
+    }
+    return false;
+}
 void tl_bwd_metrics_decode(struct tl_bwd_metrics *m, const struct tl_json *rec);
 void tl_aot_bwd_metrics_decode(struct tl_aot_bwd_metrics *m, const struct tl_json *rec);
 

@@ -178,9 +178,12 @@ static void apply_metrics(struct tl_model *m, const struct tl_record *r)
     if (x->co_name.p)
         c->co_name = tl_model_intern(m, x->co_name);
     /* The overview counts the compile id as logged (attempts apart), as the index lists it. */
-    if (r->cid_ok && r->key)
-        tl_overview_metrics(m->arena, r->key, status, x->entire_frame_compile_time_s.has,
-                            x->entire_frame_compile_time_s.v, x->co_name.p ? c->co_name : NULL);
+    if (r->cid_ok && r->key) {
+        double secs = 0;
+        bool timed = tl_metrics_seconds(x, &secs);
+        tl_overview_metrics(m->arena, r->key, status, timed, secs,
+                            x->co_name.p ? c->co_name : NULL);
+    }
     if (x->co_filename.p)
         c->co_filename = tl_model_intern(m, x->co_filename);
     if (x->has_co_firstlineno) {

@@ -75,6 +75,15 @@ static int ranked_by_order(const void *x, const void *y)
     return (a->order > b->order) - (a->order < b->order);
 }
 
+/* k is a later attempt ([1/0_1]) of a compilation the index lists ([1/0] or [1/0_0]). */
+static bool attempt_has_base(const struct tl_model *m, const struct tl_dirkey *k)
+{
+    struct tl_buf b = TL_BUF_INIT;
+    bool alone = tl_dirkey_attempt_base(&b, &m->dir, k);
+    tl_buf_release(&b);
+    return !alone;
+}
+
 void tl_overview_summarize(const struct tl_model *m, size_t max_bars, struct tl_overview_summary *s)
 {
     memset(s, 0, sizeof(*s));
@@ -88,6 +97,8 @@ void tl_overview_summarize(const struct tl_model *m, size_t max_bars, struct tl_
         const struct tl_overview_cid *c = tl_overview_get(k);
         enum tl_overview_status st = tl_overview_status_of(c ? c->status : 0);
         s->count[st]++;
+        if (!(k->id.has & TL_CID_ATTEMPT) || k->id.attempt == 0 || !attempt_has_base(m, k))
+            s->ncompilations++;
         if (c && c->has_time) {
             s->ntimed++;
             s->total_s += c->time_s;

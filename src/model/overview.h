@@ -61,11 +61,13 @@ struct tl_overview_bar {
 
 /* The overview of a run. */
 struct tl_overview_summary {
-    size_t ncids;                 /* compile ids of the index (the "unknown" key left out) */
-    size_t count[TL_OV__COUNT];   /* of them, by colour */
-    size_t ntimed;                /* of them, with a compile time */
-    double total_s, max_s;        /* their times: the sum, the largest */
-    uint64_t cache[3][3];         /* [fx_graph, aotautograd, other][hit, miss, bypass] */
+    size_t ncids;               /* compile ids of the index (the "unknown" key left out) */
+    size_t ncompilations;       /* of them, compilations: a restart's attempt ([1/0_1] after [1/0])
+                                   counts with its compilation, as the diagnosis counts them */
+    size_t count[TL_OV__COUNT]; /* of them, by colour */
+    size_t ntimed;              /* of them, with a compile time */
+    double total_s, max_s;      /* their times: the sum, the largest */
+    uint64_t cache[3][3];       /* [fx_graph, aotautograd, other][hit, miss, bypass] */
     struct tl_overview_bar *bars; /* in log order; malloc'd */
     size_t nbars;
     size_t nomitted;  /* compile ids not drawn (more than the chart's bars) */

@@ -142,7 +142,9 @@ static void failure(struct tl_buf *out, const struct tl_diag_failure *x, const c
         }
         tl_buf_adds(out, ".</p>\n");
     }
-    advice(out, x->advice, NULL);
+    struct tl_advice_vars v;
+    tl_summary_failure_vars(&v, x);
+    advice(out, x->advice, &v);
 }
 
 /* What blocked torch.export: the condition and what it was specialized to, or the operator and
@@ -482,8 +484,18 @@ void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *
                     "how to fix it%s.</p>\n<ol>\n",
                     d->nfindings, d->nfindings == 1 ? "" : "s",
                     cid_href ? "; compile ids link to their files below" : "");
+    bool normal = false;
     for (uint32_t i = 0; i < d->nfindings; i++) {
         const struct tl_diag_finding *f = &d->findings[i];
+        if (f->normal && !normal) {
+            /* what torch.compile always does: after the problems, folded */
+            normal = true;
+            uint32_t rest = d->nfindings - i;
+            tl_buf_addf(out,
+                        "</ol>\n<details class='normal'><summary>%u finding%s %s normal: nothing "
+                        "to do</summary>\n<ol start='%u'>\n",
+                        rest, rest == 1 ? "" : "s", rest == 1 ? "is" : "are", i + 1);
+        }
         switch (f->kind) {
         case TL_FIND_FAILURE:
             failure(out, &d->failures[f->index], cid_href, lines);
@@ -513,7 +525,7 @@ void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *
         tl_buf_adds(out, "</li>\n");
     }
     if (d->nfindings)
-        tl_buf_adds(out, "</ol>\n");
+        tl_buf_adds(out, normal ? "</ol>\n</details>\n" : "</ol>\n");
     totals(out, d, cid_href);
     tl_buf_adds(out, "<p class='more'>The same as JSON: <a href=\"summary.json\">summary.json</a>; "
                      "in a terminal: <code>tlparse --summary LOG</code>.</p>\n</div>\n");

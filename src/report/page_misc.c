@@ -188,7 +188,9 @@ void tl_page_failures_restart_row(struct tl_buf *out, const char *label_html, st
     tl_buf_adds(out, " </td><td> RestartAnalysis </td><td><pre>");
     /* The reference inserts the reason raw; we escape it. */
     tl_html_text(out, reason.p, reason.n);
-    tl_buf_adds(out, "</pre></td><td>Not availble for restarts(yet)!</td></tr>\n");
+    /* The reference says "Not availble for restarts(yet)!" here: a restart has no failure
+     * source to show, which is what the cell says. */
+    tl_buf_adds(out, "</pre></td><td>(none: a restart is not a failure)</td></tr>\n");
 }
 
 void tl_page_failures_failure_row(struct tl_buf *out, const char *label_html,

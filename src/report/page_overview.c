@@ -51,8 +51,15 @@ static void plural(struct tl_buf *out, uint64_t n, const char *one, const char *
 static void counts(struct tl_buf *out, const struct tl_overview_summary *s, uint64_t nfailures)
 {
     tl_buf_adds(out, "<p class='counts'><strong>");
-    plural(out, s->ncids, "compile id", "compile ids");
+    plural(out, s->ncompilations, "compile id", "compile ids");
     tl_buf_adds(out, "</strong>");
+    /* A restart analyses a compilation again under an attempt id ([1/0_1]): the chips count
+     * the analyses, so say how many there were. */
+    if (s->ncids != s->ncompilations) {
+        tl_buf_adds(out, ", analysed ");
+        tl_buf_addu(out, s->ncids);
+        tl_buf_adds(out, " times");
+    }
     if (s->ncids) {
         tl_buf_addch(out, ':');
         for (int i = 0; i < TL_OV__COUNT; i++) {

@@ -69,10 +69,11 @@ int tl_page_textlog_index(const struct tl_page_sink *sink, const struct tl_textl
     tl_buf_adds(out, "</span></h1>\n<p>This is TORCH_LOGS text (not a TORCH_TRACE structured log): "
                      "the diagnosis below comes from its messages. ");
     tl_buf_addf(out,
-                "%llu lines, %llu messages read; %llu lines not understood. The log itself, "
+                "%llu line%s, %llu message%s read; %llu line%s not understood. The log itself, "
                 "line by line: <a href=\"log.html\">log.html</a>.</p>\n",
-                (unsigned long long)p->lines, (unsigned long long)p->messages,
-                (unsigned long long)p->unrecognized);
+                (unsigned long long)p->lines, p->lines == 1 ? "" : "s",
+                (unsigned long long)p->messages, p->messages == 1 ? "" : "s",
+                (unsigned long long)p->unrecognized, p->unrecognized == 1 ? "" : "s");
     tl_page_diagnosis(out, p->diag, "log.html#", "log.html#L");
     if (tl_page_flush(sink))
         return -1;

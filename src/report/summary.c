@@ -100,6 +100,15 @@ static void vars_of_limit(struct tl_advice_vars *v, const struct tl_diag_limit *
         v->limit_name = tl_str_cstr(l->limit_name);
 }
 
+void tl_summary_failure_vars(struct tl_advice_vars *v, const struct tl_diag_failure *f)
+{
+    memset(v, 0, sizeof(*v));
+    if (f->reason)
+        v->backend = tl_advice_backend(tl_str_cstr(f->reason));
+    if (!v->backend.n)
+        v->backend.p = NULL;
+}
+
 void tl_summary_break_vars(struct tl_advice_vars *v, const struct tl_diag_break *b,
                            struct tl_buf *inside)
 {
@@ -355,7 +364,9 @@ static void j_failures(struct tl_jw *w, const struct tl_diag *d)
         j_loc_string(w, "forward_location", &f->forward_where);
         j_line(w, f->log_line);
         j_ranks(w, &f->ranks);
-        j_advice(w, f->advice, NULL);
+        struct tl_advice_vars fv;
+        tl_summary_failure_vars(&fv, f);
+        j_advice(w, f->advice, &fv);
         tl_jw_end(w, '}');
     }
     tl_jw_end(w, ']');
@@ -848,6 +859,7 @@ void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
         tl_jw_kstr(&w, "kind", finding_kinds[f->kind]);
         tl_jw_ku64(&w, "index", f->index);
         tl_jw_kstr(&w, "category", finding_advice(d, f)->category);
+        tl_jw_kbool(&w, "normal", f->normal);
         tl_jw_end(&w, '}');
     }
     tl_jw_end(&w, ']');
@@ -921,6 +933,7 @@ void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
 struct text {
     struct tl_buf *out;
     bool color;
+    bool brief; /* a normal finding: its title and fix on one line */
 };
 
 static void paint(struct text *t, const char *code, const char *s)
@@ -954,6 +967,15 @@ static void why_fix(struct text *t, const struct tl_advice *a, const struct tl_a
 {
     struct filled f;
     fill(&f, a, v);
+    if (t->brief) {
+        tl_buf_adds(t->out, "     ");
+        tl_buf_addstr(t->out, tl_buf_str(&f.title));
+        tl_buf_adds(t->out, ". ");
+        tl_buf_addstr(t->out, tl_buf_str(&f.fix));
+        tl_buf_addch(t->out, '\n');
+        unfill(&f);
+        return;
+    }
     tl_buf_adds(t->out, "     ");
     paint(t, "1", "What:");
     tl_buf_addch(t->out, ' ');
@@ -1094,6 +1116,7 @@ static void text_finding(struct text *t, const struct tl_diag *d, const struct t
         tl_buf_release(&qualname);
     } else if (f->kind == TL_FIND_FAILURE) {
         const struct tl_diag_failure *x = &d->failures[f->index];
+        tl_summary_failure_vars(&v, x);
         paint(t, "1;31", x->fell_back_to_eager ? "FAILED, RAN IN EAGER" : "FAILED");
         tl_buf_addch(o, ' ');
         safe(t, x->cid);
@@ -1280,9 +1303,15 @@ void tl_summary_text(struct tl_buf *out, const struct tl_diag *d,
     if (!d->nfindings)
         tl_buf_adds(out, "No graph breaks, recompiles, specializations or failures found.\n");
     for (uint32_t i = 0; i < d->nfindings; i++) {
+        if (d->findings[i].normal && !t.brief) {
+            t.brief = true;
+            paint(&t, "1", i ? "Normal, nothing to do:" : "Only what is normal, nothing to do:");
+            tl_buf_adds(out, "\n\n");
+        }
         text_finding(&t, d, &d->findings[i], i + 1);
         tl_buf_addch(out, '\n');
     }
+    t.brief = false;
     if (d->ndynamic) {
         paint(&t, "1", "Dynamic dimensions:");
         tl_buf_addch(out, '\n');

@@ -76,6 +76,9 @@ const char *tl_summary_export_label(enum tl_export_problem_kind k);
 void tl_summary_export_vars(struct tl_advice_vars *v, const struct tl_diag_export *x,
                             struct tl_buf *qualname);
 
+/** The placeholders of a failure's advice (the backend its reason names). */
+void tl_summary_failure_vars(struct tl_advice_vars *v, const struct tl_diag_failure *f);
+
 /** The placeholders of a graph break's advice: where in PyTorch it broke, written into inside
  * (caller releases it), which v borrows. */
 void tl_summary_break_vars(struct tl_advice_vars *v, const struct tl_diag_break *b,

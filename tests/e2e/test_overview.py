@@ -5,7 +5,7 @@ laptop width, light and dark.
 
 1. The demo trace (tests/fixtures/demo.log, copied with a fixed modification time and run
    from its folder as `tlparse demo.log -o demo --no-browser`): the overview's exact figures
-   (6 compile ids: 4 ok, 1 restarted, 1 failed; 1.641 s in all; FX graph cache 1 hit, 4
+   (5 compile ids, analysed 6 times: 4 ok, 1 restarted, 1 failed; 1.641 s in all; FX graph cache 1 hit, 4
    misses; 2 restarts and failures), its chart (6 bars in compile order, each linked to its
    compile id's listing, coloured by status, with the exact time as tooltip), the footer and
    summary.json's generated_by, a <title> in every page, and no link to the
@@ -107,7 +107,7 @@ class Static(unittest.TestCase):
         """demo: the overview's counts, total time, cache line and restarts, as printed"""
         html = read(os.path.join(S.demo, "index.html"))
         ov = section(html, "<section class='overview' id='overview'>", "</section>")
-        self.assertIn("<p class='counts'><strong>6 compile ids</strong>: "
+        self.assertIn("<p class='counts'><strong>5 compile ids</strong>, analysed 6 times: "
                       "<span class='chip status-ok'>4 ok</span> "
                       "<span class='chip status-break'>1 restarted (graph break)</span> "
                       "<span class='chip status-error'>1 failed</span></p>", ov)
@@ -115,8 +115,8 @@ class Static(unittest.TestCase):
         self.assertIn("<p class='cache'>FX graph cache: 1 hit, 4 misses</p>", ov)
         self.assertIn("<a href=\"failures_and_restarts.html\">2 restarts and failures</a>", ov)
         self.assertLess(html.index("id='overview'"), html.index("<h2>Diagnosis</h2>"))
-        # the figures agree with summary.json's; its compile ids are compilations, [1/0] and
-        # its restart [1/0_1] one (the overview lists attempts apart, with their status)
+        # the figures agree with summary.json's: compile ids are compilations, [1/0] and its
+        # restart [1/0_1] one (the overview's chips and bars count the analyses apart)
         s = json.loads(read(os.path.join(S.demo, "summary.json")))
         self.assertEqual(s["compile_ids"], 5)
         self.assertAlmostEqual(s["compile_time"]["total_s"], 1.640657)

@@ -198,7 +198,7 @@ CASES["ranks"] = {
     "trace_rank0": case(compile_ids=1),
     "trace_rank1": case(
         compile_ids=2,
-        findings=["recompile:shape_changed"],
+        findings=["recompile:automatic_dynamic"],
         recompiles=[{"function": "step", "location": "ranks.py:9", "resumes_after_line": None,
                      "count": 1,
                      "reasons": [["tensor 'L['x']' size mismatch at index 0", 1, "shape_changed"]],
@@ -212,7 +212,7 @@ CASES["ranks"] = {
 # another batch size, recompiles forward and its resume function (the part after line 13).
 CASES["resume"] = {"trace": case(
     compile_ids=4,
-    findings=["graph_break:print", "recompile:shape_changed", "recompile:shape_changed"],
+    findings=["graph_break:print", "recompile:automatic_dynamic", "recompile:automatic_dynamic"],
     graph_breaks=[{"reason": "builtin: print [<class 'torch._dynamo.variables.constant.ConstantVaria",
                    "count": 2, "where": ["resume.py:13"], "in_pytorch": None,
                    "compile_ids": ["[0/0]", "[0/1]"]}],
@@ -226,10 +226,10 @@ CASES["resume"] = {"trace": case(
     dynamic=[["s0", "L['x'].size()[0]"]])}
 
 # 4, 8 then 16 rows: one recompile on the size (4 -> 8), after which dim 0 is dynamic (s0) and
-# 16 reuses the code.
+# 16 reuses the code: automatic dynamic shapes at work, a normal finding.
 CASES["shape"] = {"trace": case(
     compile_ids=2,
-    findings=["recompile:shape_changed"],
+    findings=["recompile:automatic_dynamic"],
     recompiles=[{"function": "scale", "location": "shape.py:6", "resumes_after_line": None,
                  "count": 1,
                  "reasons": [["tensor 'L['x']' size mismatch at index 0", 1, "shape_changed"]],
