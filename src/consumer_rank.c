@@ -14,6 +14,7 @@
 #include "base/json_write.h"
 #include "base/xalloc.h"
 #include "report/landing.h"
+#include "report/summary.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -434,7 +435,79 @@ static int artifacts(struct rank *rk, struct tl_log *log, char **names, size_t n
     return rc;
 }
 
-static void diag_counts(struct tl_rank_diag *c, const struct tl_diag *d)
+/* " fn at file:line [0/1]" into b: where a finding of a rank was. */
+static void where_of(struct tl_buf *b, const char *function, const struct tl_diag_loc *l,
+                     const char *cid)
+{
+    struct tl_buf at = TL_BUF_INIT;
+    tl_summary_loc(&at, l);
+    if (function)
+        tl_buf_addf(b, "%s", function);
+    if (at.len)
+        tl_buf_addf(b, "%sat %s", function ? " " : "", at.buf);
+    if (cid)
+        tl_buf_addf(b, " %s", cid);
+    tl_buf_release(&at);
+}
+
+/* The first (most counted) recompile, break, failure and limit of the rank, in a line each:
+ * what the landing page says a diverging rank did. */
+static void diag_details(struct rank *rk, struct tl_rank_diag *c, const struct tl_diag *d)
+{
+    struct tl_buf b = TL_BUF_INIT;
+    const struct tl_diag_recompile *rc = NULL;
+    for (uint32_t i = 0; i < d->nrecompiles; i++)
+        if (!rc || d->recompiles[i].count > rc->count)
+            rc = &d->recompiles[i];
+    if (rc) {
+        where_of(&b, rc->function, &rc->where, rc->cids.kept ? rc->cids.s[0] : NULL);
+        if (rc->nguards) {
+            /* the most frequent reason: they are sorted only once the diagnosis is finished */
+            const struct tl_diag_guard *g = &rc->guards[0];
+            for (uint32_t k = 1; k < rc->nguards; k++)
+                if (rc->guards[k].count > g->count)
+                    g = &rc->guards[k];
+            tl_buf_addf(&b, ": %s", g->example ? g->example : g->guard);
+        }
+        c->detail[0] = sdup(rk, b.buf, b.len);
+    }
+    const struct tl_diag_break *br = NULL;
+    for (uint32_t i = 0; i < d->nbreaks; i++)
+        if (!br || d->breaks[i].count > br->count)
+            br = &d->breaks[i];
+    if (br) {
+        tl_buf_reset(&b);
+        tl_buf_addf(&b, "%s", br->reason);
+        if (br->nlocs) {
+            tl_buf_adds(&b, " (");
+            where_of(&b, br->locs[0].function, &br->locs[0], br->cids.kept ? br->cids.s[0] : NULL);
+            tl_buf_addch(&b, ')');
+        }
+        c->detail[1] = sdup(rk, b.buf, b.len);
+    }
+    if (d->nfailures) {
+        const struct tl_diag_failure *f = &d->failures[0];
+        tl_buf_reset(&b);
+        tl_buf_addf(&b, "%s %s", f->cid ? f->cid : "", f->type ? f->type : "failure");
+        if (f->where.file) {
+            tl_buf_adds(&b, " ");
+            where_of(&b, f->where.function, &f->where, NULL);
+        }
+        c->detail[2] = sdup(rk, b.buf, b.len);
+    }
+    if (d->nlimits) {
+        const struct tl_diag_limit *l = &d->limits[0];
+        tl_buf_reset(&b);
+        where_of(&b, l->function, &l->where, l->cid);
+        tl_buf_addf(&b, ": %s", l->limit_name ? l->limit_name : "recompile limit");
+        if (l->limit)
+            tl_buf_addf(&b, " (%llu)", (unsigned long long)l->limit);
+        c->detail[3] = sdup(rk, b.buf, b.len);
+    }
+    tl_buf_release(&b);
+}
+
+static void diag_counts(struct rank *rk, struct tl_rank_diag *c, const struct tl_diag *d)
 {
     struct tl_diag_counts n;
     tl_diag_counts(d, &n);
@@ -442,6 +515,10 @@ static void diag_counts(struct tl_rank_diag *c, const struct tl_diag *d)
     c->graph_breaks = (uint32_t)n.graph_breaks;
     c->failures = (uint32_t)n.failures;
     c->limits = (uint32_t)n.limits;
+    c->compile_ids = (uint32_t)n.compile_ids;
+    c->has_time = n.have_times;
+    c->compile_s = n.total_s;
+    diag_details(rk, c, d);
 }
 
 /* ---- the consumer --------------------------------------------------------------------------- */
@@ -486,7 +563,7 @@ static int rank_finish(void *self, struct tl_log *log, struct tl_err *err)
     int rc = artifacts(rk, log, names, nnames, err);
     tl_outdir_list_free(names, nnames);
     free(keys);
-    diag_counts(&s->diag, &log->diag);
+    diag_counts(rk, &s->diag, &log->diag);
     if (rk->notes.len)
         s->notes = sdup(rk, rk->notes.buf, rk->notes.len);
     return rc;

@@ -513,6 +513,95 @@ static void exec_order(struct tl_exec_order *ex, const struct tl_rank_summary *r
 
 /* ---- the diagnosis across ranks ----------------------------------------------------------- */
 
+/* At most this many lines say what the diverging ranks did. */
+#define MAX_DETAIL_LINES 8
+
+/* "Rank 1, Rank 3: what they did" per distinct detail w of the ranks that have one. */
+static const char *divergence_detail(const struct tl_rank_summary *ranks, size_t n, size_t w,
+                                     struct tl_arena *arena)
+{
+    struct tl_buf b = TL_BUF_INIT;
+    uint32_t *same = tl_xcalloc(n ? n : 1, sizeof(*same));
+    bool *done = tl_xcalloc(n ? n : 1, sizeof(*done));
+    size_t lines = 0, more = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *di = usable(&ranks[i]) ? ranks[i].diag.detail[w] : NULL;
+        if (!di || done[i])
+            continue;
+        size_t ns = 0;
+        for (size_t j = i; j < n; j++)
+            if (!done[j] && usable(&ranks[j]) && ranks[j].diag.detail[w] &&
+                !strcmp(ranks[j].diag.detail[w], di)) {
+                done[j] = true;
+                same[ns++] = ranks[j].rank;
+            }
+        if (lines == MAX_DETAIL_LINES) {
+            more++;
+            continue;
+        }
+        if (b.len)
+            tl_buf_addch(&b, '\n');
+        tl_buf_adds(&b, rank_list(arena, same, ns, "Rank ", true));
+        tl_buf_adds(&b, ": ");
+        tl_buf_adds(&b, di);
+        lines++;
+    }
+    if (more)
+        tl_buf_addf(&b, "\n... and %zu more", more);
+    const char *r = b.len ? tl_arena_memdupz(arena, b.buf, b.len) : NULL;
+    tl_buf_release(&b);
+    free(same);
+    free(done);
+    return r;
+}
+
+/* The compile ids some ranks compiled and others did not, each with the ranks without it. */
+#define MAX_GAPS 20
+static int cmp_pcstr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void cid_gaps(struct tl_ranks *out, const struct tl_rank_summary *ranks, size_t n,
+                     struct tl_arena *arena)
+{
+    struct tl_arena tmp;
+    tl_arena_init(&tmp, 0);
+    const char ***sets = tl_arena_calloc(&tmp, n ? n : 1, sizeof(*sets));
+    size_t *lens = tl_arena_calloc(&tmp, n ? n : 1, sizeof(*lens));
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        if (usable(&ranks[i])) {
+            sets[i] = id_set(&tmp, &ranks[i], &lens[i]);
+            total += lens[i];
+        }
+    const char **all = tl_arena_calloc(&tmp, total ? total : 1, sizeof(*all));
+    size_t nall = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < lens[i]; k++)
+            all[nall++] = sets[i][k];
+    qsort(all, nall, sizeof(*all), cmp_pcstr);
+    uint32_t *missing = tl_arena_calloc(&tmp, n ? n : 1, sizeof(*missing));
+    out->gaps = tl_arena_calloc(arena, MAX_GAPS, sizeof(*out->gaps));
+    for (size_t a = 0; a < nall; a++) {
+        if (a && !strcmp(all[a], all[a - 1]))
+            continue;
+        size_t nm = 0;
+        for (size_t i = 0; i < n; i++)
+            if (usable(&ranks[i]) &&
+                !bsearch(&all[a], sets[i], lens[i], sizeof(*sets[i]), cmp_pcstr))
+                missing[nm++] = ranks[i].rank;
+        if (!nm)
+            continue;
+        out->ngaps_all++;
+        if (out->ngaps < MAX_GAPS)
+            out->gaps[out->ngaps++] =
+                (struct tl_rank_cid_gap){tl_arena_memdupz(arena, all[a], strlen(all[a])),
+                                         rank_list(arena, missing, nm, "Rank ", true)};
+    }
+    tl_arena_release(&tmp);
+}
+
 static void divergences(struct tl_ranks *out, const struct tl_rank_summary *ranks, size_t n,
                         struct tl_arena *arena)
 {
@@ -542,6 +631,7 @@ static void divergences(struct tl_ranks *out, const struct tl_rank_summary *rank
         dv->what = what[w];
         dv->ranks = rank_list(arena, with, nwith, "Rank ", true);
         dv->others = rank_list(arena, without, nwithout, "Rank ", true);
+        dv->detail = divergence_detail(ranks, n, w, arena);
     }
 }
 
@@ -561,6 +651,8 @@ void tl_ranks_analyze(struct tl_ranks *out, const struct tl_rank_summary *ranks,
             out->chromium_events += ranks[i].chromium_events;
 
     out->compile_ids_diverge = compile_ids_diverge(ranks, n);
+    if (out->compile_ids_diverge)
+        cid_gaps(out, ranks, n, arena);
 
     const char **cache = tl_arena_calloc(arena, n ? n : 1, sizeof(*cache));
     for (size_t i = 0; i < n; i++)

@@ -63,6 +63,12 @@ struct tl_rank_diag {
     uint32_t graph_breaks; /* graph breaks */
     uint32_t failures;     /* failed compilations */
     uint32_t limits;       /* recompile limits hit */
+    uint32_t compile_ids;  /* compilations, as the diagnosis counts them */
+    bool has_time;
+    double compile_s; /* compile time, summed (has_time) */
+    /* What the first of each count was, in a line (NULL: none): "step at ranks.py:9 [0/1]:
+     * tensor 'L['x']' size mismatch at index 0", in the order of the counts above. */
+    const char *detail[4];
 };
 
 struct tl_rank_summary {
@@ -146,13 +152,24 @@ struct tl_rank_divergence {
                          * "hit the recompile limit" (in this order; static strings) */
     const char *ranks;  /* "Rank 1, Rank 3" */
     const char *others; /* "Rank 0, Rank 2" */
+    /* what it was on each of ranks: "Rank 1: step at ranks.py:9 [0/1]: tensor ..." lines
+     * joined by '\n', ranks with the same one together; NULL when the ranks did not say */
+    const char *detail;
+};
+
+/* A compile id that some ranks compiled and others did not (§1.5, said in full). */
+struct tl_rank_cid_gap {
+    const char *cid;
+    const char *missing; /* "Rank 0, Rank 2": the ranks without it */
 };
 
 struct tl_ranks {
     const struct tl_rank_summary *ranks; /* ascending rank */
     size_t nranks;
 
-    bool compile_ids_diverge;    /* §1.5 */
+    bool compile_ids_diverge;     /* §1.5 */
+    struct tl_rank_cid_gap *gaps; /* which compile ids, when they diverge (the first 20) */
+    size_t ngaps, ngaps_all;
     struct tl_rank_groups cache; /* §1.6 */
     uint64_t chromium_events;    /* all ranks' */
 

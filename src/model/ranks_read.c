@@ -202,6 +202,21 @@ static void diagnosis(struct reader *r, const struct tl_json *rank, struct tl_ra
     s->diag.graph_breaks = u32(r, d, "rank.diagnosis", "graph_breaks");
     s->diag.failures = u32(r, d, "rank.diagnosis", "failures");
     s->diag.limits = u32(r, d, "rank.diagnosis", "limits");
+    /* Later additions, read when there: a summary of an older tlparse lacks them. */
+    const struct tl_json *v = tl_json_get(d, "compile_ids");
+    if (v && v->type == TL_JSON_NUMBER && v->u.num.kind == TL_JSON_UINT && v->u.num.u <= UINT32_MAX)
+        s->diag.compile_ids = (uint32_t)v->u.num.u;
+    v = tl_json_get(d, "compile_time_s");
+    if (v && v->type == TL_JSON_NUMBER) {
+        s->diag.has_time = true;
+        s->diag.compile_s = v->u.num.d;
+    }
+    static const char *const details[4] = {"recompiled", "broke_graphs", "failed", "limit_hit"};
+    for (int k = 0; k < 4; k++) {
+        v = tl_json_get(d, details[k]);
+        if (v && v->type == TL_JSON_STRING)
+            s->diag.detail[k] = str_of(r, v);
+    }
 }
 
 int tl_rank_summary_parse(const char *text, size_t n, struct tl_rank_summary *out,

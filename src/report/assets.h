@@ -18,6 +18,7 @@ extern const char tl_asset_query_js[];
 extern const char tl_asset_failures_css[];
 extern const char tl_asset_dump_css[];
 extern const char tl_asset_diagnosis_css[];
+extern const char tl_asset_sort_js[];
 extern const char tl_asset_textlog_css[];
 extern const char tl_asset_textlog_js[];
 extern const char tl_asset_provenance_css[];

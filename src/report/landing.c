@@ -36,16 +36,33 @@ static void text(struct tl_buf *out, const char *s)
     tl_html_text_cstr(out, nz(s));
 }
 
-/* <ul> of "Ranks: 0, 2" items, one per group. */
-static void group_list(struct tl_buf *out, const struct tl_rank_groups *g)
+/* <ul> of "Ranks: 0, 2" items, one per group; with what, the group's value after it (a cache
+ * sequence "❌❌✅", shortened when long). */
+static void group_list_of(struct tl_buf *out, const struct tl_rank_groups *g, const char *what)
 {
     tl_buf_adds(out, "<ul>\n");
     for (size_t i = 0; i < g->n; i++) {
         tl_buf_adds(out, "<li>Ranks: ");
         text(out, g->groups[i].ranks_text);
+        const char *v = g->groups[i].value;
+        if (what && v) {
+            size_t n = strlen(v), cut = n > 240 ? 240 : n;
+            while (cut < n && ((unsigned char)v[cut] & 0xC0) == 0x80)
+                cut++; /* not inside a character */
+            tl_buf_addf(out, " &mdash; %s: <code>", what);
+            tl_html_text(out, v, cut);
+            tl_buf_adds(out, cut < n ? "&hellip;</code>" : "</code>");
+            if (!n)
+                tl_buf_adds(out, " (none)");
+        }
         tl_buf_adds(out, "</li>\n");
     }
     tl_buf_adds(out, "</ul>\n");
+}
+
+static void group_list(struct tl_buf *out, const struct tl_rank_groups *g)
+{
+    group_list_of(out, g, NULL);
 }
 
 static void warning_box(struct tl_buf *out, const struct tl_ranks *r)
@@ -54,15 +71,29 @@ static void warning_box(struct tl_buf *out, const struct tl_ranks *r)
     if (!r->compile_ids_diverge && !r->cache.diverge && !collectives && !r->meta.diverge)
         return;
     tl_buf_adds(out, "<div class=\"warning-box\">\n");
-    if (r->compile_ids_diverge)
+    if (r->compile_ids_diverge) {
         tl_buf_adds(out, "<p><strong>Warning:</strong> Diverging Compilation IDs detected across "
                          "ranks. Ranks that compile different graphs can hang or time out in "
                          "their collectives.</p>\n");
+        if (r->ngaps) {
+            tl_buf_adds(out, "<p>Compile ids that not every rank compiled:</p>\n<ul>\n");
+            for (size_t i = 0; i < r->ngaps; i++) {
+                tl_buf_adds(out, "<li><code>");
+                text(out, r->gaps[i].cid);
+                tl_buf_adds(out, "</code>: not on ");
+                text(out, r->gaps[i].missing);
+                tl_buf_adds(out, "</li>\n");
+            }
+            if (r->ngaps_all > r->ngaps)
+                tl_buf_addf(out, "<li>... %zu in all</li>\n", r->ngaps_all);
+            tl_buf_adds(out, "</ul>\n");
+        }
+    }
     if (r->cache.diverge) {
         tl_buf_adds(out, "<p><strong>Warning:</strong> Diverging Cache hit/miss patterns "
                          "detected across ranks. Ranks that hit the cache where others compile "
                          "fall out of step, which can cause hangs or timeouts.</p>\n");
-        group_list(out, &r->cache);
+        group_list_of(out, &r->cache, "cache results in compile order (✅ hit, ❌ miss)");
     }
     if (collectives) {
         tl_buf_adds(out, "<p><strong>Warning:</strong> Diverging collective operation sequences "
@@ -74,27 +105,45 @@ static void warning_box(struct tl_buf *out, const struct tl_ranks *r)
     tl_buf_adds(out, "</div>\n");
 }
 
-static void rank_links(struct tl_buf *out, const struct tl_ranks *r)
+static void count_cell(struct tl_buf *out, uint32_t n)
 {
-    tl_buf_adds(out, "<p>\nThe report of each rank, as a single-rank run would write it:\n</p>\n"
-                     "<ul>\n");
+    tl_buf_addf(out, "<td class='num%s'>%u</td>", n ? " some" : "", n);
+}
+
+/* One row per rank: its counts, its compile time and a link to its report; sortable. */
+static void rank_table(struct tl_buf *out, const struct tl_ranks *r)
+{
+    tl_buf_adds(out, "<p>\nThe report of each rank, as a single-rank run would write it, with "
+                     "what its diagnosis counts (click a heading to sort):\n</p>\n"
+                     "<table class='ranks sortable'>\n<thead><tr><th>Rank</th>"
+                     "<th>Compile ids</th><th>Graph breaks</th><th>Recompiles</th>"
+                     "<th>Failures</th><th>Recompile limits</th><th>Compile time (s)</th>"
+                     "<th>Log</th></tr></thead>\n<tbody>\n");
     for (size_t i = 0; i < r->nranks; i++) {
         const struct tl_rank_summary *s = &r->ranks[i];
+        tl_buf_addf(out, "<tr><td data-value='%u'>", s->rank);
         if (usable(s)) {
-            tl_buf_adds(out, "<li><a href=\"rank_");
-            tl_buf_addu(out, s->rank);
-            tl_buf_adds(out, "/index.html\">Rank ");
-            tl_buf_addu(out, s->rank);
-            tl_buf_adds(out, "</a></li>\n");
+            tl_buf_addf(out, "<a href=\"rank_%u/index.html\">Rank %u</a></td>", s->rank, s->rank);
+            count_cell(out, s->diag.compile_ids);
+            count_cell(out, s->diag.graph_breaks);
+            count_cell(out, s->diag.recompiles);
+            count_cell(out, s->diag.failures);
+            count_cell(out, s->diag.limits);
+            if (s->diag.has_time)
+                tl_buf_addf(out, "<td class='num'>%.2f</td>", s->diag.compile_s);
+            else
+                tl_buf_adds(out, "<td class='num'>-</td>");
         } else {
-            tl_buf_adds(out, "<li>Rank ");
-            tl_buf_addu(out, s->rank);
-            tl_buf_adds(out, ": no report (");
+            /* as one cell: "Rank 13: no report (why)" */
+            tl_buf_addf(out, "Rank %u: no report (", s->rank);
             text(out, s->error);
-            tl_buf_adds(out, ")</li>\n");
+            tl_buf_adds(out, ")</td><td colspan='6'></td>");
         }
+        tl_buf_adds(out, "<td><code>");
+        text(out, s->log);
+        tl_buf_adds(out, "</code></td></tr>\n");
     }
-    tl_buf_adds(out, "</ul>\n");
+    tl_buf_adds(out, "</tbody>\n</table>\n");
 }
 
 /* The artifacts of ranks that could not be read (the reference stops at the first). */
@@ -216,7 +265,20 @@ static void divergence_section(struct tl_buf *out, const struct tl_ranks *r)
         text(out, d->what);
         tl_buf_adds(out, "; ");
         text(out, d->others);
-        tl_buf_adds(out, " did not.</li>\n");
+        tl_buf_adds(out, " did not.");
+        if (d->detail) {
+            tl_buf_adds(out, "<ul class='detail'>\n");
+            for (const char *p = d->detail; *p;) {
+                const char *nl = strchr(p, '\n');
+                size_t len = nl ? (size_t)(nl - p) : strlen(p);
+                tl_buf_adds(out, "<li>");
+                tl_html_text(out, p, len);
+                tl_buf_adds(out, "</li>\n");
+                p += len + (nl ? 1 : 0);
+            }
+            tl_buf_adds(out, "</ul>");
+        }
+        tl_buf_adds(out, "</li>\n");
     }
     tl_buf_adds(out, "</ul>\n");
 }
@@ -227,7 +289,13 @@ void tl_page_landing(struct tl_buf *out, const struct tl_landing *p)
     tl_page_head(out, "tlparse: all ranks");
     tl_buf_adds(out, "<style>\n");
     tl_buf_adds(out, tl_asset_style_css);
-    tl_buf_adds(out, "</style>\n</head>\n<body>\n<div>\n");
+    tl_buf_adds(out, "table.ranks td.num, table.ranks th { text-align: right; padding: 0.1em "
+                     "0.6em; }\ntable.ranks td.some { font-weight: bold; }\n"
+                     "table.ranks th { cursor: pointer; }\n"
+                     "ul.detail { margin: 0.2em 0; font-size: 0.95em; }\n");
+    tl_buf_adds(out, "</style>\n<script>\n");
+    tl_buf_adds(out, tl_asset_sort_js);
+    tl_buf_adds(out, "</script>\n</head>\n<body>\n<div>\n");
     if (p->custom_header_html)
         tl_buf_adds(out, p->custom_header_html); /* raw by design: the user's own HTML */
     if (p->redacted) {
@@ -249,8 +317,14 @@ void tl_page_landing(struct tl_buf *out, const struct tl_landing *p)
                          "chromium_trace_with_runtime.json</a>. One process per rank, one "
                          "thread per graph, the ops of a graph laid end to end by their "
                          "estimated duration. Open it in "
-                         "<a href='https://ui.perfetto.dev/'>Perfetto</a>.\n</p>\n");
-    rank_links(out, r);
+                         "<a href='https://ui.perfetto.dev/'>Perfetto</a>. The estimates of each "
+                         "rank's graphs: <a href='runtime_estimations.json'>"
+                         "runtime_estimations.json</a>.\n</p>\n");
+    if (r->has_schedules)
+        tl_buf_adds(out, "<p>\nThe collectives each rank's graphs issue, in order: "
+                         "<a href='collective_schedules.json'>collective_schedules.json</a>."
+                         "\n</p>\n");
+    rank_table(out, r);
     notes_section(out, r);
     runtime_section(out, r);
     exec_section(out, &r->exec);

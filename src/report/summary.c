@@ -686,6 +686,15 @@ static void j_rank(struct tl_jw *w, const struct tl_rank_summary *r)
     tl_jw_ku64(w, "graph_breaks", r->diag.graph_breaks);
     tl_jw_ku64(w, "failures", r->diag.failures);
     tl_jw_ku64(w, "limits", r->diag.limits);
+    tl_jw_ku64(w, "compile_ids", r->diag.compile_ids);
+    tl_jw_key(w, "compile_time_s");
+    if (r->diag.has_time)
+        tl_jw_f64(w, r->diag.compile_s);
+    else
+        tl_jw_null(w);
+    static const char *const details[4] = {"recompiled", "broke_graphs", "failed", "limit_hit"};
+    for (int k = 0; k < 4; k++)
+        tl_jw_kstr(w, details[k], r->diag.detail[k]);
     tl_jw_end(w, '}');
     tl_jw_end(w, '}');
 }

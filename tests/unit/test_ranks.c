@@ -329,6 +329,13 @@ static void test_compile_ids_and_cache(void **state)
     group_is(&r.cache.groups[2], "\u274c", "3");
     assert_int_equal(r.cache.groups[0].nranks, 2);
     assert_int_equal(r.cache.groups[0].ranks[1], 2);
+    /* which compile ids, and which ranks lack each */
+    assert_int_equal(r.ngaps, 2);
+    assert_int_equal(r.ngaps_all, 2);
+    assert_string_equal(r.gaps[0].cid, "[-/-]");
+    assert_string_equal(r.gaps[0].missing, "Rank 0, Rank 2, Rank 3");
+    assert_string_equal(r.gaps[1].cid, "[0/1]");
+    assert_string_equal(r.gaps[1].missing, "Rank 0, Rank 2, Rank 3");
 
     /* sets: order and repeats do not matter */
     analyze(&r, (struct tl_rank_summary[]){s[0], s[3], s[2]}, 3);
@@ -775,9 +782,19 @@ static void test_divergences(void **state)
     (void)state;
     struct tl_rank_summary s[5] = {
         {.rank = 0, .diag = {.recompiles = 0, .graph_breaks = 2, .failures = 1, .limits = 1}},
-        {.rank = 1, .diag = {.recompiles = 3, .graph_breaks = 2, .failures = 0, .limits = 1}},
+        {.rank = 1,
+         .diag = {.recompiles = 3,
+                  .graph_breaks = 2,
+                  .failures = 0,
+                  .limits = 1,
+                  .detail = {"step at m.py:9 [0/1]: tensor 'L['x']' size mismatch"}}},
         {.rank = 2, .diag = {.recompiles = 0, .graph_breaks = 2, .failures = 0, .limits = 1}},
-        {.rank = 3, .diag = {.recompiles = 1, .graph_breaks = 2, .failures = 0, .limits = 1}},
+        {.rank = 3,
+         .diag = {.recompiles = 1,
+                  .graph_breaks = 2,
+                  .failures = 0,
+                  .limits = 1,
+                  .detail = {"step at m.py:9 [0/1]: tensor 'L['x']' size mismatch"}}},
         {.rank = 4, .error = "unreadable", .diag = {.graph_breaks = 0}},
     };
     struct tl_ranks r;
@@ -786,18 +803,23 @@ static void test_divergences(void **state)
     assert_string_equal(r.divergences[0].what, "recompiled");
     assert_string_equal(r.divergences[0].ranks, "Rank 1, Rank 3");
     assert_string_equal(r.divergences[0].others, "Rank 0, Rank 2");
+    assert_string_equal(r.divergences[0].detail,
+                        "Rank 1, Rank 3: step at m.py:9 [0/1]: tensor 'L['x']' size mismatch");
+    assert_null(r.divergences[1].detail);
     assert_string_equal(r.divergences[1].what, "failed to compile");
     assert_string_equal(r.divergences[1].ranks, "Rank 0");
     assert_string_equal(r.divergences[1].others, "Rank 1, Rank 2, Rank 3");
 
     char *page = landing(&r, NULL, false);
     has(page, "<h3>Diagnosis across ranks</h3>");
-    has(page, "<li><strong>Rank 1, Rank 3</strong> recompiled; Rank 0, Rank 2 did not.</li>");
+    has(page, "<li><strong>Rank 1, Rank 3</strong> recompiled; Rank 0, Rank 2 did not.<ul "
+              "class='detail'>\n<li>Rank 1, Rank 3: step at m.py:9 [0/1]: tensor "
+              "'L['x']' size mismatch</li>\n</ul></li>");
     has(page, "<li><strong>Rank 0</strong> failed to compile; Rank 1, Rank 2, Rank 3 did "
               "not.</li>");
     assert_true(at(page, "Tensor Metadata Analysis") < at(page, "Diagnosis across ranks"));
     /* the rank without a report is listed, escaped, without a link */
-    has(page, "<li>Rank 4: no report (unreadable)</li>");
+    has(page, "<tr><td data-value='4'>Rank 4: no report (unreadable)</td><td colspan='6'></td>");
     lacks(page, "rank_4/");
     has(page, "<strong>5</strong> rank(s)");
     free(page);
@@ -872,15 +894,22 @@ static void test_landing_layout(void **state)
     assert_true(at(page, "<b>my header</b>") < box);
     assert_true(box < ids && ids < cache && cache < coll && coll < title);
     /* one list per group kind: cache then collectives, "Ranks: 0, 10" each */
-    assert_int_equal(occurrences(page, "<li>Ranks: 0, 10</li>"), 3);
-    assert_true(cache < at(page, "<li>Ranks: 0, 10</li>"));
+    /* cache groups say their sequence; collective and meta groups their ranks */
+    assert_int_equal(occurrences(page, "<li>Ranks: 0, 10</li>"), 2);
+    assert_int_equal(occurrences(page, "<li>Ranks: 0, 10 &mdash; cache results in compile order"),
+                     1);
+    assert_true(cache < at(page, "<li>Ranks: 0, 10 &mdash; cache"));
     has(page, "<strong>3</strong> rank(s)");
     size_t chromium = at(page, "<h3>Chromium Events</h3>");
     has(page, "href='chromium_events.json'");
     has(page, "https://ui.perfetto.dev/");
-    size_t links = at(page, "<li><a href=\"rank_0/index.html\">Rank 0</a></li>\n"
-                            "<li><a href=\"rank_1/index.html\">Rank 1</a></li>\n"
-                            "<li><a href=\"rank_10/index.html\">Rank 10</a></li>\n");
+    size_t links = at(page, "<table class='ranks sortable'>");
+    assert_true(links < at(page, "<tr><td data-value='0'><a href=\"rank_0/index.html\">Rank "
+                                 "0</a></td>"));
+    assert_true(at(page, "<a href=\"rank_0/index.html\">") <
+                at(page, "<a href=\"rank_1/index.html\">"));
+    assert_true(at(page, "<a href=\"rank_1/index.html\">") <
+                at(page, "<a href=\"rank_10/index.html\">"));
     size_t exec = at(page, "<h3>Graph Execution-Order Diagnostics</h3>");
     size_t meta = at(page, "<h3>Tensor Metadata Analysis</h3>");
     size_t end = at(page, "</div>\n<script>");
@@ -901,7 +930,9 @@ static void test_landing_layout(void **state)
     page = landing(&r, NULL, false);
     has(page, "<div class=\"warning-box\">\n<p><strong>Warning:</strong> Diverging Cache "
               "hit/miss patterns detected");
-    has(page, "<ul>\n<li>Ranks: 0, 10</li>\n<li>Ranks: 1</li>\n</ul>\n</div>\n");
+    has(page, "<ul>\n<li>Ranks: 0, 10 &mdash; cache results in compile order (✅ hit, ❌ miss): "
+              "<code>x</code></li>\n<li>Ranks: 1 &mdash; cache results in compile order (✅ "
+              "hit, ❌ miss): <code>y</code></li>\n</ul>\n</div>\n");
     lacks(page, "Diverging Compilation IDs detected");
     lacks(page, "Diverging collective operation sequences");
     lacks(page, "Chromium Events");
@@ -945,7 +976,8 @@ static void test_landing_escaping(void **state)
     char *page = landing(&r, NULL, false);
     lacks(page, "<script>alert");
     has(page, "<strong>Graph &lt;script&gt;alert('x')&lt;/script&gt;&amp;:</strong> 0.0 ms delta");
-    has(page, "<li>Rank 1: no report (bad &lt;b&gt;log&lt;/b&gt; &amp; \"name\")</li>");
+    has(page, "<td data-value='1'>Rank 1: no report (bad &lt;b&gt;log&lt;/b&gt; &amp; "
+              "\"name\")</td>");
     free(page);
 
     /* the custom header is the one raw field */
