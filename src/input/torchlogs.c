@@ -510,7 +510,7 @@ static bool start_kind(struct tl_str t, enum tl_tlog_kind *k)
     case 'G':
         if (!starts(t, "Graph break"))
             return false;
-        if (starts(t, "Graph break in user code at ") ||
+        if (starts(t, "Graph break in user code at ") || starts(t, "Graph break from `") ||
             (starts(t, "Graph break (") && find(t, ") in user code at ") >= 0) ||
             (starts(t, "Graph break: ") && find(t, " from user code at") >= 0)) {
             *k = TL_TLOG_GRAPH_BREAK;
@@ -538,6 +538,12 @@ static bool start_kind(struct tl_str t, enum tl_tlog_kind *k)
     case 'S':
         if (starts(t, "Step 1: torchdynamo start tracing ")) {
             *k = TL_TLOG_START;
+            return true;
+        }
+        return false;
+    case 'E':
+        if (starts(t, "Error while creating guard:")) {
+            *k = TL_TLOG_GUARD_ERROR;
             return true;
         }
         return false;
@@ -688,7 +694,7 @@ struct mstate {
     bool guard_seen, in_block, block_has_cid;
     struct tl_compile_id block_cid;
     bool reason_seen, tail_ok, await_inner, await_reason2, in_user_tb, in_internal_tb;
-    bool code_pending, await_error, name_seen, class_seen, returned;
+    bool code_pending, await_error, name_seen, class_seen, returned, reason_open;
 
     /* fields */
     struct span function, reason, reason2, url, limit_name, symbol, value, source, range, expr;
@@ -696,7 +702,7 @@ struct mstate {
     struct lsp where;
     uint64_t limit;
     uint32_t nodes;
-    bool nested, fallback, suppressed;
+    bool nested, fallback, suppressed, warning;
     size_t nexpl2, nhints2;
 };
 
@@ -711,6 +717,10 @@ struct slot {
     size_t nexpl, aexpl, nhints, ahints;
     struct lsp *frames;
     size_t nframes, aframes;
+    /* the compile id of the last line of this rank that had one, and whether its guards were
+     * printed (its compilation succeeded) */
+    bool lcid_has, lcid_done;
+    struct tl_compile_id lcid;
 };
 
 struct tl_tlog {
@@ -742,6 +752,33 @@ static struct span keep(struct slot *s, struct tl_str t)
     struct span sp = {(uint32_t)s->buf.len + 1, (uint32_t)n};
     tl_buf_add(&s->buf, t.p, n);
     return sp;
+}
+
+static const char empty[1] = "";
+
+static struct tl_str view(const struct slot *s, struct span sp)
+{
+    if (!sp.at)
+        return tl_str_make(empty, 0);
+    return tl_str_make(s->buf.buf + sp.at - 1, sp.n);
+}
+
+/* Append "\n" and t to the field sp (moved to the end of the buffer first when other fields
+ * were kept after it). */
+static void extend(struct slot *s, struct span *sp, struct tl_str t)
+{
+    if (!sp->at) {
+        *sp = keep(s, t);
+        return;
+    }
+    if (sp->at - 1 + sp->n != s->buf.len) {
+        /* room first, so that the view copied stays where it is */
+        tl_buf_grow(&s->buf, sp->n + 1);
+        *sp = keep(s, view(s, *sp));
+    }
+    struct span nl = keep(s, TL_STR_LIT("\n"));
+    struct span more = keep(s, t);
+    sp->n += nl.n + more.n;
 }
 
 /* "FILE:LINE"; "..." or nothing is an unknown place; "x.py:N" (a placeholder) has line 0. */
@@ -829,11 +866,37 @@ static void user_loc(struct slot *s, struct tl_str r, struct lsp *loc)
     file_line_in(s, w, loc);
 }
 
+/*
+ * A guard without what PyTorch appends to it when it prints it: the padding to 60 columns and
+ * "  # CODE  # FILE:LINE in FN" (guards.py's get_verbose_code_part). The first "  # " outside a
+ * quoted string starts it; a guard's own strings may hold one.
+ */
+static struct tl_str guard_code(struct tl_str t)
+{
+    char q = 0;
+    for (size_t i = 0; i < t.n; i++) {
+        char c = t.p[i];
+        if (q) {
+            if (c == '\\')
+                i++;
+            else if (c == q)
+                q = 0;
+        } else if (c == '\'' || c == '"') {
+            q = c;
+        } else if (c == ' ' && i + 3 < t.n && t.p[i + 1] == ' ' && t.p[i + 2] == '#' &&
+                   t.p[i + 3] == ' ') {
+            return rtrim(sub(t, 0, i));
+        }
+    }
+    return t;
+}
+
 static void add_guard(struct slot *s, struct tl_str text)
 {
     struct mstate *st = &s->st;
     struct gsp g;
     memset(&g, 0, sizeof(g));
+    text = guard_code(text);
     size_t k = parse_cid(text.p, text.n, &g.cid);
     if (k && k < text.n && text.p[k] == ':' && (k + 1 == text.n || blankc(text.p[k + 1]))) {
         g.has_cid = true;
@@ -943,6 +1006,17 @@ static void open_graph_break(struct slot *s, struct tl_str t)
     long k;
     if (starts(t, "Graph break in user code at ")) {
         loc = SKIP(t, "Graph break in user code at ");
+    } else if (starts(t, "Graph break from `")) {
+        /* the warning block of .item(): the frames follow "Graph break: from user code at:" */
+        struct tl_str r = trim(t);
+        if (tl_str_has_suffix(r, "consider setting:"))
+            r = trim(sub(r, 0, r.n - sizeof("consider setting:") + 1));
+        if (tl_str_has_suffix(r, ","))
+            r.n--;
+        st->reason = keep(s, r);
+        st->reason_seen = true;
+        st->warning = true;
+        return;
     } else if (starts(t, "Graph break (") && (k = find(t, ") in user code at ")) >= 0) {
         /* "(user stack suppressed due to duplicate graph break)", "(details suppressed)" */
         st->suppressed = find(sub(t, 0, (size_t)k), "suppressed") >= 0;
@@ -1227,6 +1301,14 @@ static bool take_graph_break(struct slot *s, struct tl_str t, bool ind, bool for
         st->in_user_tb = st->in_internal_tb = st->code_pending = false;
         return true;
     }
+    if (st->warning && !st->in_user_tb) {
+        /* the rest of the warning's advice, up to where its frames start */
+        if (starts(t, "Graph break: from user code at")) {
+            st->in_user_tb = true;
+            return true;
+        }
+        return ind || force || starts(t, "or:") || starts(t, "to include these operations");
+    }
     if (starts(t, "User code traceback:")) {
         st->in_user_tb = true;
         st->in_internal_tb = st->code_pending = false;
@@ -1269,7 +1351,9 @@ static bool take_fallback(struct slot *s, struct tl_str t, bool ind, bool force)
     struct mstate *st = &s->st;
     /* the line right after "due to:" is the error when it is no traceback */
     bool first = st->await_error;
+    bool cont = st->reason_open;
     st->await_error = false;
+    st->reason_open = false;
     if (starts(t, "due to:")) {
         struct tl_str err = trim(SKIP(t, "due to:"));
         if (err.n) {
@@ -1282,16 +1366,32 @@ static bool take_fallback(struct slot *s, struct tl_str t, bool ind, bool force)
     }
     struct tl_str file, fn;
     uint32_t line;
-    if (starts(t, "Traceback (most recent call last):") || frame_line(t, &file, &line, &fn) || ind)
+    bool frame = frame_line(t, &file, &line, &fn);
+    if (cont && ind && !frame && st->reason.at) {
+        /* the indented lines right after the exception line are the rest of its message */
+        extend(s, &st->reason, t);
+        st->reason_open = true;
+        return true;
+    }
+    if (starts(t, "Traceback (most recent call last):") || frame || ind)
         return true;
     if (exception_line(t) || first) {
-        /* the last line of a traceback says why (the outermost of chained exceptions) */
-        st->reason = keep(s, t);
+        /* the last line of a traceback says why (the outermost of chained exceptions); an
+         * error whose message announces the one it wraps ("BackendCompilerFailed: backend='x'
+         * raised:" then "RuntimeError: ...") keeps both lines */
+        if (cont && tl_str_has_suffix(view(s, st->reason), ":"))
+            extend(s, &st->reason, t);
+        else
+            st->reason = keep(s, t);
+        st->reason_open = !first;
         st->complete = true;
         return true;
     }
     if (starts(t, "from user code:") || starts(t, "Set TORCH_LOGS") ||
         starts(t, "The above exception") || starts(t, "During handling of the above exception"))
+        return true;
+    /* the guard that could not be created: "Name: ''" then its indented fields */
+    if (st->kind == TL_TLOG_GUARD_ERROR && starts(t, "Name:"))
         return true;
     return force;
 }
@@ -1331,6 +1431,7 @@ static bool take(struct slot *s, struct tl_str t, bool ind, bool force)
     case TL_TLOG_GRAPH_BREAK:
         return take_graph_break(s, t, ind, force);
     case TL_TLOG_FALLBACK:
+    case TL_TLOG_GUARD_ERROR:
         return take_fallback(s, t, ind, force);
     case TL_TLOG_GRAPH:
         return take_graph(s, t, ind, force);
@@ -1340,15 +1441,6 @@ static bool take(struct slot *s, struct tl_str t, bool ind, bool force)
 }
 
 /* ---- emitting --------------------------------------------------------------------------- */
-
-static const char empty[1] = "";
-
-static struct tl_str view(const struct slot *s, struct span sp)
-{
-    if (!sp.at)
-        return tl_str_make(empty, 0);
-    return tl_str_make(s->buf.buf + sp.at - 1, sp.n);
-}
 
 static struct tl_tlog_loc loc_view(const struct slot *s, const struct lsp *l)
 {
@@ -1371,6 +1463,7 @@ static bool is_complete(const struct mstate *st)
         return st->returned;
     case TL_TLOG_LIMIT:
     case TL_TLOG_FALLBACK:
+    case TL_TLOG_GUARD_ERROR:
         return st->complete;
     default:
         return true;
@@ -1430,6 +1523,7 @@ static void close_msg(struct tl_tlog *p, struct slot *s)
     m.nested = st->nested;
     m.fallback = st->fallback;
     m.user_stack_suppressed = st->suppressed;
+    m.warning = st->warning;
     if (st->kind == TL_TLOG_GRAPH_BREAK && s->nframes) {
         /* where: the innermost frame's function, and its code when it is that line */
         const struct tl_tlog_loc *in = &p->fv[s->nframes - 1];
@@ -1518,8 +1612,15 @@ static void open_msg(struct tl_tlog *p, struct slot *s, const struct tl_tlog_lin
         break;
     case TL_TLOG_FALLBACK:
         open_fallback(s, t);
+        if (!st->has_cid && s->lcid_has && !s->lcid_done) {
+            st->has_cid = true;
+            st->cid = s->lcid;
+            st->cid.has &= (uint8_t)~TL_CID_ATTEMPT;
+            st->cid.attempt = 0;
+        }
         break;
     case TL_TLOG_GRAPH:
+    case TL_TLOG_GUARD_ERROR:
         break;
     }
     if (single_line(k))
@@ -1569,6 +1670,19 @@ void tl_tlog_feed(struct tl_tlog *p, uint64_t lineno, struct tl_str line)
     enum tl_tlog_kind k = TL_TLOG_RECOMPILE;
     bool start = !blank && start_kind(t, &k);
     struct slot *s = slot_for(p, L.rank);
+    if (L.has_cid) {
+        if (!s->lcid_has || !tl_cid_eq(&s->lcid, &L.cid)) {
+            s->lcid_has = true;
+            s->lcid_done = false;
+            s->lcid = L.cid;
+        }
+        if (tl_str_eq_cstr(L.tag, "guards") || starts(t, "GUARDS:"))
+            s->lcid_done = true;
+    }
+    /* the frames of the .item() warning follow a line that would start a graph break */
+    if (start && s->open && s->st.warning && !s->st.in_user_tb && s->st.rank == L.rank &&
+        s->st.key == L.prefix_key && starts(t, "Graph break: from user code at"))
+        start = false;
     if (s->open) {
         struct mstate *st = &s->st;
         if (!start && !elision && st->rank == L.rank && st->key == L.prefix_key) {

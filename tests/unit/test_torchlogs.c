@@ -30,8 +30,8 @@
 /* ---- a canonical text form of messages, so that cases read as what a person expects ---- */
 
 static const char *const kind_names[] = {
-    "RECOMPILE",   "LIMIT", "GRAPH_BREAK", "CREATE_SYMBOL", "DUCK_SIZED",
-    "GUARD_ADDED", "START", "RESTART",     "FALLBACK",      "GRAPH",
+    "RECOMPILE", "LIMIT",   "GRAPH_BREAK", "CREATE_SYMBOL", "DUCK_SIZED",  "GUARD_ADDED",
+    "START",     "RESTART", "FALLBACK",    "GRAPH",         "GUARD_ERROR",
 };
 
 static void add_view(struct tl_buf *b, const char *key, struct tl_str v)
@@ -84,6 +84,8 @@ static void dump_msg(struct tl_buf *b, const struct tl_tlog_msg *m)
         tl_buf_adds(b, " fallback");
     if (m->user_stack_suppressed)
         tl_buf_adds(b, " suppressed");
+    if (m->warning)
+        tl_buf_adds(b, " warning");
     tl_buf_addch(b, '\n');
     add_view(b, "function", m->function);
     add_loc(b, "where", &m->where);
@@ -711,6 +713,160 @@ static void test_fallback(void **state)
                     "  function=fn\n"
                     "  where=x.py:3 in fn\n"
                     "stats lines=3 messages=1 in_messages=3 unrecognized=0\n");
+}
+
+/* A backend's error: BackendCompilerFailed says "raised:" and the next line is the error it
+ * wraps; WON'T CONVERT has no compile id, so it gets the one of the compilation in progress. */
+static void test_fallback_backend(void **state)
+{
+    (void)state;
+    const char *tb =
+        WC "due to: \n" WC "Traceback (most recent call last):\n" WC
+           "  File \"/w/b.py\", line 8, in broken\n" WC "    raise RuntimeError(\"no\")\n" WC
+           "torch._dynamo.exc.BackendCompilerFailed: backend='broken' raised:\n" WC
+           "RuntimeError: no\n" WC "\n" WC "Set TORCH_LOGS=\"+dynamo\" and "
+           "TORCHDYNAMO_VERBOSE=1 for more information\n";
+    struct tl_buf in = TL_BUF_INIT;
+    tl_buf_addf(&in,
+                "I1125 17:25:53.221000 1 torch/fx/experimental/symbolic_shapes.py:3192] [0/0] "
+                "create_env\n" WC "WON'T CONVERT f /w/b.py line 11 \n%s",
+                tb);
+    expect_messages(in.buf, "FALLBACK 2-10 [0/0]\n"
+                            "  function=f\n"
+                            "  where=/w/b.py:11 in f\n"
+                            "  reason=torch._dynamo.exc.BackendCompilerFailed: backend='broken' "
+                            "raised:\nRuntimeError: no\n"
+                            "stats lines=10 messages=1 in_messages=9 unrecognized=0\n");
+    /* [0/0] compiled (its guards were printed): the failure is of another compilation */
+    tl_buf_reset(&in);
+    tl_buf_addf(
+        &in,
+        "V1125 17:25:53.221000 1 torch/_dynamo/guards.py:2364] [0/0] [__guards] GUARDS:\n" WC
+        "WON'T CONVERT f /w/b.py line 11 \n%s",
+        tb);
+    expect_messages(in.buf, "FALLBACK 2-10\n"
+                            "  function=f\n"
+                            "  where=/w/b.py:11 in f\n"
+                            "  reason=torch._dynamo.exc.BackendCompilerFailed: backend='broken' "
+                            "raised:\nRuntimeError: no\n"
+                            "stats lines=10 messages=1 in_messages=9 unrecognized=0\n");
+    tl_buf_release(&in);
+}
+
+#define GE "E1125 17:26:54.080000 17135 torch/_guards.py:295] [0/0] "
+
+static void test_guard_error(void **state)
+{
+    (void)state;
+    expect_messages(
+        GE "Error while creating guard:\n" GE "Name: ''\n" GE "    Source: shape_env\n" GE
+           "    Create Function: SHAPE_ENV\n" GE "Traceback (most recent call last):\n" GE
+           "  File \"/t/torch/_guards.py\", line 293, in create\n" GE
+           "    return self.create_fn(builder, self)\n" GE
+           "torch.fx.experimental.symbolic_shapes.ConstraintViolationError: Constraints violated "
+           "(L['x'].size()[0])! For more information, run with TORCH_LOGS=\"+dynamic\".\n" GE
+           "  - Not all values of RelaxedUnspecConstraint(L['x'].size()[0]) are valid because "
+           "L['x'].size()[0] was inferred to be a constant (5).\n"
+           "E1125 17:26:54.085000 17135 torch/_guards.py:297] [0/0] Created at:\n",
+        "GUARD_ERROR 1-9 [0/0]\n"
+        "  reason=torch.fx.experimental.symbolic_shapes.ConstraintViolationError: Constraints "
+        "violated (L['x'].size()[0])! For more information, run with TORCH_LOGS=\"+dynamic\".\n"
+        "- Not all values of RelaxedUnspecConstraint(L['x'].size()[0]) are valid because "
+        "L['x'].size()[0] was inferred to be a constant (5).\n"
+        "stats lines=10 messages=1 in_messages=9 unrecognized=0\n");
+    /* pasted without prefixes */
+    expect_messages("Error while creating guard:\n"
+                    "Name: ''\n"
+                    "    Source: shape_env\n"
+                    "Traceback (most recent call last):\n"
+                    "  File \"/t/torch/_guards.py\", line 293, in create\n"
+                    "    return self.create_fn(builder, self)\n"
+                    "ConstraintViolationError: Constraints violated (L['x'].size()[0])!\n"
+                    "some other output\n",
+                    "GUARD_ERROR 1-7\n"
+                    "  reason=ConstraintViolationError: Constraints violated (L['x'].size()[0])!\n"
+                    "stats lines=8 messages=1 in_messages=7 unrecognized=1\n");
+}
+
+/* What PyTorch appends to a guard it prints: padding to 60 columns and "  # CODE  # F:N in FN". */
+static void test_guard_comments(void **state)
+{
+    (void)state;
+    expect_messages(
+        "Recompiling function bump in /w/limit.py:9\n"
+        "    triggered by the following guard failure(s):\n"
+        "    - 0/1: L['k'] == 1                                                   # return x + k  "
+        "# w/limit.py:11 in bump\n"
+        "    - 0/0: L['s'] == 'a  # b'                                            # f(s)  "
+        "# w/limit.py:11 in bump\n"
+        "    - 0/0: tensor 'L['x']' size mismatch at index 0. expected 2, actual 3\n"
+        "torch._dynamo hit config.cache_size_limit (2)\n"
+        "   function: 'bump' (/w/limit.py:9)\n"
+        "   last reason: 0/0: L['k'] == 0                                        # return x + k  "
+        "# w/limit.py:11 in bump\n",
+        "RECOMPILE 1-5\n"
+        "  function=bump\n"
+        "  where=/w/limit.py:9 in bump\n"
+        "  guard=[0/1] L['k'] == 1\n"
+        "  guard=[0/0] L['s'] == 'a  # b'\n"
+        "  guard=[0/0] tensor 'L['x']' size mismatch at index 0. expected 2, actual 3\n"
+        "LIMIT 6-8\n"
+        "  function=bump\n"
+        "  where=/w/limit.py:9 in bump\n"
+        "  guard=[0/0] L['k'] == 0\n"
+        "  limit=cache_size_limit 2\n"
+        "stats lines=8 messages=2 in_messages=8 unrecognized=0\n");
+}
+
+#define WI "W1125 17:27:32.402000 17856 torch/_dynamo/variables/tensor.py:869] [0/0] "
+#define VI                                                                                         \
+    "V1125 17:27:32.402000 17856 torch/_dynamo/symbolic_convert.py:435] [0/0] [__graph_breaks] "
+
+/* The warning block of .item() is one message, marked warning; the record follows. */
+static void test_item_warning(void **state)
+{
+    (void)state;
+    static const char *const want = "GRAPH_BREAK 1-9 [0/0] warning\n"
+                                    "  where=/w/item.py:8 in loss_scale | s = x.sum().item()\n"
+                                    "  reason=Graph break from `Tensor.item()`\n"
+                                    "  frame=/w/item.py:8 in loss_scale | s = x.sum().item()\n"
+                                    "GRAPH_BREAK 11-15 [0/0]\n"
+                                    "  where=/w/item.py:8 in loss_scale | s = x.sum().item()\n"
+                                    "  reason=Unsupported: Tensor.item\n"
+                                    "  frame=/w/item.py:8 in loss_scale | s = x.sum().item()\n";
+    struct tl_buf w = TL_BUF_INIT;
+    tl_buf_addf(&w, "%sstats lines=15 messages=2 in_messages=14 unrecognized=0\n", want);
+    expect_messages(
+        WI "Graph break from `Tensor.item()`, consider setting:\n" WI
+           "    torch._dynamo.config.capture_scalar_outputs = True\n" WI "or:\n" WI
+           "    env TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1\n" WI
+           "to include these operations in the captured graph.\n" WI "\n" WI
+           "Graph break: from user code at:\n" WI
+           "  File \"/w/item.py\", line 8, in loss_scale\n" WI "    s = x.sum().item()\n" WI "\n" VI
+           "Graph break in user code at /w/item.py:8\n" VI "Reason: Unsupported: Tensor.item\n" VI
+           "User code traceback:\n" VI "  File \"/w/item.py\", line 8, in loss_scale\n" VI
+           "    s = x.sum().item()\n",
+        w.buf);
+    /* the same pasted without prefixes */
+    tl_buf_reset(&w);
+    tl_buf_adds(&w, "GRAPH_BREAK 1-9 warning\n"
+                    "  where=/w/item.py:8 in loss_scale | s = x.sum().item()\n"
+                    "  reason=Graph break from `Tensor.item()`\n"
+                    "  frame=/w/item.py:8 in loss_scale | s = x.sum().item()\n"
+                    "stats lines=11 messages=1 in_messages=9 unrecognized=1\n");
+    expect_messages("Graph break from `Tensor.item()`, consider setting:\n"
+                    "    torch._dynamo.config.capture_scalar_outputs = True\n"
+                    "or:\n"
+                    "    env TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1\n"
+                    "to include these operations in the captured graph.\n"
+                    "\n"
+                    "Graph break: from user code at:\n"
+                    "  File \"/w/item.py\", line 8, in loss_scale\n"
+                    "    s = x.sum().item()\n"
+                    "\n"
+                    "tensor([4.])\n",
+                    w.buf);
+    tl_buf_release(&w);
 }
 
 static void test_limit_variants(void **state)
@@ -1662,6 +1818,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_what_ends_a_message),
         cmocka_unit_test(test_graph_break_variants),
         cmocka_unit_test(test_fallback),
+        cmocka_unit_test(test_fallback_backend),
+        cmocka_unit_test(test_guard_error),
+        cmocka_unit_test(test_guard_comments),
+        cmocka_unit_test(test_item_warning),
         cmocka_unit_test(test_limit_variants),
         cmocka_unit_test(test_symbols_and_guards),
         cmocka_unit_test(test_graphs),
