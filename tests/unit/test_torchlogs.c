@@ -1304,9 +1304,10 @@ static void test_corpus_complete(void **state)
 
 /* ---- tl_tlog_detect --------------------------------------------------------------------- */
 
-static size_t structured_checked;
+static size_t structured_checked, text_checked;
 
-/* False on a structured log, read as the driver would: its first 256 KiB. */
+/* False on a structured log, read as the driver would: its first 256 KiB; true on our TORCH_LOGS
+ * text fixtures (tests/fixtures/torch_logs/). */
 static int check_structured(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
     (void)sb;
@@ -1318,6 +1319,14 @@ static int check_structured(const char *path, const struct stat *sb, int type, s
     static char head[256 * 1024];
     size_t n = fread(head, 1, sizeof(head), f);
     fclose(f);
+    if (strstr(path, "/fixtures/torch_logs/")) {
+        if (!tl_tlog_detect(head, n)) {
+            print_error("tl_tlog_detect is false on the TORCH_LOGS text %s\n", path);
+            fail();
+        }
+        text_checked++;
+        return 0;
+    }
     if (tl_tlog_detect(head, n)) {
         print_error("tl_tlog_detect is true on the structured log %s\n", path);
         fail();
@@ -1329,9 +1338,10 @@ static int check_structured(const char *path, const struct stat *sb, int type, s
 static void test_detect_structured_logs(void **state)
 {
     (void)state;
-    structured_checked = 0;
+    structured_checked = text_checked = 0;
     assert_int_equal(nftw(TL_SOURCE_DIR "/tests/fixtures", check_structured, 8, FTW_PHYS), 0);
     assert_true(structured_checked >= 2);
+    assert_true(text_checked >= 3);
     if (!have_shared())
         return;
     assert_int_equal(nftw(TL_SHARED_DIR "/corpus/logs", check_structured, 8, FTW_PHYS), 0);
