@@ -995,3 +995,65 @@ CASES['fixtures/torch_logs/pt26_breaks_optimizer_suppressed.txt'] = {'compile_id
      'cache': [0, 0, 0, 0, 0, 0],
      'dynamic': [],
      'graphs': []}
+
+# The bracket format of 2023 glued after a progress bar, the recompile printed as a tuple of
+# strings: step (agent.py, no line given) recompiled twice on the int t; print at agent.py:33
+# broke the graph (the 2.0 'Graph break: R from user code at   File ...' line). No compile ids.
+CASES['fixtures/torch_logs/bracket_2023_tuple_recompiles_progress.txt'] = {'compile_ids': 0,
+     'findings': ['recompile:constant_number', 'graph_break:unsupported_call'],
+     'graph_breaks': [{'reason': 'call_function BuiltinVariable(print) [ConstantVariable(str)] {}',
+                       'count': 1,
+                       'locations': ['/home/li/rl/agent.py:33'],
+                       'compile_ids': [],
+                       'fell_back': False,
+                       'advice': 'unsupported_call'}],
+     'recompiles': [{'function': 'step',
+                     'location': '/home/li/rl/agent.py',
+                     'count': 2,
+                     'reasons': [("L['t'] == <value>", 2, 'constant_number')],
+                     'compile_ids': [],
+                     'advice': 'constant_number'}],
+     'specializations': [],
+     'failures': [],
+     'limits': [],
+     'many_compiles': [],
+     'export': [],
+     'total_s': None,
+     'cache': [0, 0, 0, 0, 0, 0],
+     'dynamic': [],
+     'graphs': []}
+
+# A paste: glog prefixes cut to 'W convert_frame.py:1676] ' (forward hit recompile_limit (8) on
+# the float p of a dropout), then pytest's output between log lines wrapped at 160 columns by
+# the terminal (a path and a graph-break reason split over two lines): encode recompiled on
+# tokens' dim 1, print at train.py:88 broke the graph.
+CASES['fixtures/torch_logs/cut_prefix_wrapped_pytest.txt'] = {'compile_ids': 3,
+     'findings': ['limit:recompile_limit', 'recompile:shape_changed', 'graph_break:print'],
+     'graph_breaks': [{'reason': 'builtin: print [<class '
+                                 "'torch._dynamo.variables.constant.ConstantVariable'>] False",
+                       'count': 1,
+                       'locations': ['/opt/svc/train.py:88'],
+                       'compile_ids': ['[2/0]'],
+                       'fell_back': False,
+                       'advice': 'print'}],
+     'recompiles': [{'function': 'encode',
+                     'location': '/opt/svc/encoders/very_long_package_name/transformer_blocks.py:118',
+                     'count': 1,
+                     'reasons': [("tensor 'L['tokens']' size mismatch at index 1", 1, 'shape_changed')],
+                     'compile_ids': ['[1/1]'],
+                     'advice': 'shape_changed'}],
+     'specializations': [],
+     'failures': [],
+     'limits': [{'function': 'forward',
+                 'location': '/opt/svc/net.py:57',
+                 'limit': 8,
+                 'limit_name': 'recompile_limit',
+                 'last_reason': "L['self']._modules['drop'].p == 0.3",
+                 'advice': 'recompile_limit',
+                 'reason_advice': 'constant_number'}],
+     'many_compiles': [],
+     'export': [],
+     'total_s': None,
+     'cache': [0, 0, 0, 0, 0, 0],
+     'dynamic': [],
+     'graphs': []}

@@ -430,13 +430,27 @@ static enum pfx split_line(struct tl_str line, struct tl_tlog_line *out)
         type = PFX_PATH;
         key0 = i;
         key1 = pos;
+    } else if (n - i > 4 && level_tab[(unsigned char)s[i]] && s[i + 1] == ' ' &&
+               path_at(s, n, i + 2, &pos)) {
+        /* a glog prefix cut to its level and path ("W convert_frame.py:1676] ") */
+        type = PFX_PATH;
+        out->level = s[i];
+        key0 = i;
+        key1 = pos;
     } else {
-        /* a prefix glued after other output (a progress bar) */
-        for (size_t j = i + 1; j + 22 <= n; j++)
+        /* a prefix glued after other output (a progress bar), glog or bracket */
+        for (size_t j = i + 1; j + 22 <= n; j++) {
             if (level_tab[(unsigned char)s[j]] && dig(s[j + 1]) && glog_at(s, n, j, &rb, &g)) {
                 type = PFX_GLOG;
                 break;
             }
+            if (s[j] == '[' && dig(s[j + 1]) && bracket_at(s, n, j, out, &cid0, &cid1, &pos)) {
+                type = PFX_BRACKET;
+                key0 = (size_t)(out->tag.p ? out->tag.p - s : 0);
+                key1 = key0 + out->tag.n;
+                break;
+            }
+        }
     }
     if (type == PFX_GLOG) {
         out->level = g.level;
@@ -735,6 +749,13 @@ struct tl_tlog {
     size_t afv;
     struct tl_str *ev, *hv;
     size_t aev, ahv;
+    struct tl_buf norm; /* a line's text rewritten (tuple_text) */
+    /* Lines wrapped by a terminal: the longest line so far and how many had that length; a
+     * log line of that length is held (held_no != 0) until the next line shows whether it
+     * goes on there. */
+    size_t maxlen, nmax;
+    struct tl_buf held;
+    uint64_t held_no;
 };
 
 /* Copy t into the message's buffer, within the caps; a cut never splits a UTF-8 sequence. */
@@ -1627,6 +1648,37 @@ static void open_msg(struct tl_tlog *p, struct slot *s, const struct tl_tlog_lin
         close_msg(p, s);
 }
 
+/*
+ * The logs of 2023 printed some messages as a tuple of strings, ('Recompiling function f in
+ * F:N', "triggered by the following guard failure: G"): its strings joined by a space into out,
+ * or t itself when it is no such tuple.
+ */
+static struct tl_str tuple_text(struct tl_buf *out, struct tl_str t)
+{
+    tl_buf_reset(out);
+    size_t i = 1;
+    for (;;) {
+        if (i >= t.n || (t.p[i] != '\'' && t.p[i] != '"'))
+            return t;
+        char q = t.p[i++];
+        if (out->len)
+            tl_buf_addch(out, ' ');
+        while (i < t.n && t.p[i] != q) {
+            if (t.p[i] == '\\' && i + 1 < t.n)
+                i++;
+            tl_buf_addch(out, t.p[i++]);
+        }
+        if (i >= t.n)
+            return t;
+        i++;
+        if (i + 1 == t.n && t.p[i] == ')')
+            return tl_buf_str(out);
+        if (i + 2 >= t.n || t.p[i] != ',' || t.p[i + 1] != ' ')
+            return t;
+        i += 2;
+    }
+}
+
 /* ---- the public functions --------------------------------------------------------------- */
 
 struct tl_tlog *tl_tlog_new(void (*emit)(void *ctx, const struct tl_tlog_msg *m), void *ctx)
@@ -1634,6 +1686,8 @@ struct tl_tlog *tl_tlog_new(void (*emit)(void *ctx, const struct tl_tlog_msg *m)
     struct tl_tlog *p = tl_xcalloc(1, sizeof(*p));
     p->emit = emit;
     p->ctx = ctx;
+    tl_buf_init(&p->norm, 0);
+    tl_buf_init(&p->held, 0);
     return p;
 }
 
@@ -1656,15 +1710,18 @@ void tl_tlog_free(struct tl_tlog *p)
     free(p->fv);
     free(p->ev);
     free(p->hv);
+    tl_buf_release(&p->norm);
+    tl_buf_release(&p->held);
     free(p);
 }
 
-void tl_tlog_feed(struct tl_tlog *p, uint64_t lineno, struct tl_str line)
+static void feed_line(struct tl_tlog *p, uint64_t lineno, struct tl_str line)
 {
     struct tl_tlog_line L;
     split_line(line, &L);
-    p->stats.lines++;
     struct tl_str t = trim(L.body);
+    if (t.n > 4 && t.p[0] == '(' && (t.p[1] == '\'' || t.p[1] == '"') && t.p[t.n - 1] == ')')
+        t = tuple_text(&p->norm, t);
     bool blank = t.n == 0;
     bool elision = !L.has_prefix && t.n == 3 && memcmp(t.p, "...", 3) == 0;
     enum tl_tlog_kind k = TL_TLOG_RECOMPILE;
@@ -1709,8 +1766,60 @@ void tl_tlog_feed(struct tl_tlog *p, uint64_t lineno, struct tl_str line)
         p->stats.unrecognized++;
 }
 
+/*
+ * Whether line goes on the held one, which a terminal wrapped: the held line is a log line as
+ * long as the longest so far, a length seen twice at least (the terminal's width) or line is
+ * one word (the rest of a path or a number); line has no prefix, no indentation, and starts no
+ * message.
+ */
+static bool wrapped(const struct tl_tlog *p, struct tl_str line)
+{
+    if (!line.n || blankc(line.p[0]) || p->held.len != p->maxlen)
+        return false;
+    if (p->nmax < 2 && (memchr(line.p, ' ', line.n) || memchr(line.p, '\t', line.n)))
+        return false;
+    struct tl_tlog_line L;
+    split_line(line, &L);
+    enum tl_tlog_kind k;
+    return !L.has_prefix && !start_kind(trim(L.body), &k);
+}
+
+void tl_tlog_feed(struct tl_tlog *p, uint64_t lineno, struct tl_str line)
+{
+    p->stats.lines++;
+    if (line.n && line.p[line.n - 1] == '\r')
+        line.n--;
+    if (p->held_no) {
+        uint64_t no = p->held_no;
+        p->held_no = 0;
+        if (wrapped(p, line)) {
+            tl_buf_add(&p->held, line.p, line.n);
+            feed_line(p, no, tl_buf_str(&p->held));
+            return;
+        }
+        feed_line(p, no, tl_buf_str(&p->held));
+    }
+    if (line.n >= 80 && line.n >= p->maxlen) {
+        p->nmax = line.n == p->maxlen ? p->nmax + 1 : 1;
+        p->maxlen = line.n;
+        struct tl_tlog_line L;
+        if (split_line(line, &L) != PFX_NONE && L.has_prefix) {
+            tl_buf_reset(&p->held);
+            tl_buf_add(&p->held, line.p, line.n);
+            p->held_no = lineno;
+            return;
+        }
+    }
+    feed_line(p, lineno, line);
+}
+
 void tl_tlog_end(struct tl_tlog *p)
 {
+    if (p->held_no) {
+        uint64_t no = p->held_no;
+        p->held_no = 0;
+        feed_line(p, no, tl_buf_str(&p->held));
+    }
     for (;;) {
         struct slot *first = NULL;
         for (size_t i = 0; i < TL_TLOG_MAX_RANKS; i++) {

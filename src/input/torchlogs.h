@@ -15,8 +15,13 @@
  * with ranks interleaved; a compile id after the prefix ("[0/1]", "[1/0_1]", "[!0/2/1]") and
  * an artifact tag ("[__recompiles]", "[__graph_breaks]", ...); no prefix at all (a notebook,
  * a paste); multi-line messages whose continuation lines carry the same prefix or none; a
- * prefix glued to the end of other output (a progress bar, "100%|####| 3/3 [00:01]V0120 ...");
- * and excerpts that start or stop in the middle of a message.
+ * prefix glued to the end of other output (a progress bar, "100%|####| 3/3 [00:01]V0120 ...",
+ * glog or bracket); a glog prefix cut to its level and path ("W convert_frame.py:1676] "); the
+ * 2023 messages printed as a tuple of strings ("('Recompiling function f in F', \"triggered by
+ * ...\")"); log lines wrapped by a terminal (a log line as long as the longest so far, followed
+ * by a line without prefix that is one word, or any text once that width was seen twice, is
+ * one line; the message's line numbers are those of its first part); and excerpts that start
+ * or stop in the middle of a message.
  *
  * Views: strings of a message point into the parser's own copy of the lines, valid during
  * the emit callback only. Depends on base (str, buf, arena) and compile_id.

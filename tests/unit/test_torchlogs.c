@@ -869,6 +869,51 @@ static void test_item_warning(void **state)
     tl_buf_release(&w);
 }
 
+/* Damaged and old shapes: a glog prefix cut to level and path; a line wrapped by a terminal
+ * (the longest line so far, a path or a number after it, or any text once the width was seen
+ * twice); a 2023 bracket prefix glued after a progress bar with a message printed as a tuple. */
+static void test_damaged_shapes(void **state)
+{
+    (void)state;
+    expect_messages("W convert_frame.py:1676] [0/8] torch._dynamo hit config.recompile_limit (8)\n"
+                    "W convert_frame.py:1676] [0/8]    function: 'f' (/w/a.py:5)\n",
+                    "LIMIT 1-2 [0/8] cut\n"
+                    "  function=f\n"
+                    "  where=/w/a.py:5 in f\n"
+                    "  limit=recompile_limit 8\n"
+                    "stats lines=2 messages=1 in_messages=2 unrecognized=0\n");
+    /* 110 columns: the first wrap is a word, the second is text */
+    expect_messages(
+        "V0402 08:00:01.000000 31 torch/_dynamo/guards.py:2791] [1/1] [__recompiles] "
+        "Recompiling function f in /w/abc.p\n"
+        "y:3\n"
+        "V0402 08:00:01.000000 31 torch/_dynamo/guards.py:2791] [1/1] [__recompiles]     "
+        "- 1/0: tensor 'L['x']' size mi\n"
+        "smatch at index 0. expected 4, actual 5\n"
+        "PASSED\n",
+        "RECOMPILE 1-3 [1/1]\n"
+        "  function=f\n"
+        "  where=/w/abc.py:3 in f\n"
+        "  guard=[1/0] tensor 'L['x']' size mismatch at index 0. expected 4, actual 5\n"
+        "stats lines=5 messages=1 in_messages=2 unrecognized=1\n");
+    /* a long line, then other output with spaces: not a wrap (its width was not seen twice) */
+    expect_messages("V0402 08:00:01.000000 31 torch/_dynamo/guards.py:2791] [1/1] [__recompiles] "
+                    "Recompiling function f in /w/a.py:3\n"
+                    "PASSED tests/t.py::test_a\n",
+                    "RECOMPILE 1-1 [1/1] cut\n"
+                    "  function=f\n"
+                    "  where=/w/a.py:3 in f\n"
+                    "stats lines=2 messages=1 in_messages=1 unrecognized=1\n");
+    expect_messages("  4/10 [00:01<00:02,  2.91it/s][2023-04-13 21:42:54,179] "
+                    "torch._dynamo.convert_frame.__recompiles: [DEBUG] ('Recompiling function step "
+                    "in /x/y.py', \"triggered by the following guard failure: L['t'] == 0\")\n",
+                    "RECOMPILE 1-1\n"
+                    "  function=step\n"
+                    "  where=/x/y.py:0 in step\n"
+                    "  guard=L['t'] == 0\n"
+                    "stats lines=1 messages=1 in_messages=1 unrecognized=0\n");
+}
+
 static void test_limit_variants(void **state)
 {
     (void)state;
@@ -1832,6 +1877,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_guard_error),
         cmocka_unit_test(test_guard_comments),
         cmocka_unit_test(test_item_warning),
+        cmocka_unit_test(test_damaged_shapes),
         cmocka_unit_test(test_limit_variants),
         cmocka_unit_test(test_symbols_and_guards),
         cmocka_unit_test(test_graphs),
