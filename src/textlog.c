@@ -16,6 +16,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A warning block's graph break (the .item() warning), held until the next message shows
+ * whether PyTorch's graph_breaks record of the same break follows: then it is dropped, so that
+ * one break is not counted twice. Its strings are copied into arena. */
+struct held_break {
+    bool on;
+    struct tl_tlog_msg m;
+    struct tl_tlog_loc *frames;
+    size_t frames_alloc;
+    struct tl_buf key;
+    struct tl_arena arena;
+};
+
+/* At most this many user code lines are remembered with their function (see site_of). */
+#define SITES_MAX 4096
+
 struct textlog {
     const struct tl_options *opt;
     struct tl_runinfo info;
@@ -28,6 +43,14 @@ struct textlog {
     struct tl_textlog_cid *cids;
     size_t ncids, cids_alloc;
     struct tl_buf scratch;
+    struct held_break held;
+    struct tl_buf last_break; /* the site key of the message before, when a graph break */
+    struct tl_map sites;      /* "file:line" -> struct site *, in arena */
+};
+
+/* The function and the line of code of a place in the user's code, as a graph break said. */
+struct site {
+    struct tl_str function, code;
 };
 
 /* ---- messages into facts ------------------------------------------------------------------ */
@@ -44,9 +67,38 @@ static struct tl_diag_fact_loc loc_of(const struct tl_tlog_loc *l, struct tl_str
     return f;
 }
 
-static void graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
+/*
+ * A graph break "(details suppressed)" names its line but not its function or code: they are
+ * the ones an earlier break at the same file and line gave (a line of a file is in one
+ * function). Remembered here, in the run arena.
+ */
+static void site_of(struct textlog *t, struct tl_diag_fact_loc *w)
+{
+    if (!w->file.p || !w->file.n || !w->line)
+        return;
+    tl_buf_reset(&t->scratch);
+    tl_buf_addf(&t->scratch, "%.*s:%u", (int)w->file.n, w->file.p, (unsigned)w->line);
+    struct site *known = tl_map_get(&t->sites, tl_buf_str(&t->scratch));
+    if (known) {
+        if (!w->function.p || !w->function.n)
+            w->function = known->function;
+        if (!w->code.p || !w->code.n)
+            w->code = known->code;
+        return;
+    }
+    if (!w->function.p || !w->function.n || tl_map_len(&t->sites) >= SITES_MAX)
+        return;
+    struct site *n = tl_arena_calloc(&t->arena, 1, sizeof(*n));
+    n->function = tl_arena_str(&t->arena, w->function);
+    if (w->code.p && w->code.n)
+        n->code = tl_arena_str(&t->arena, w->code);
+    tl_map_put(&t->sites, tl_buf_str(&t->scratch), n);
+}
+
+static void graph_break(struct textlog *t, const struct tl_compile_id *cid,
                         const struct tl_tlog_msg *m)
 {
+    struct tl_diag *d = &t->diag;
     struct tl_diag_fact_break b;
     memset(&b, 0, sizeof(b));
     size_t ne1 = m->nexplanations - m->nexplanations2, nh1 = m->nhints - m->nhints2;
@@ -66,6 +118,20 @@ static void graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
             b.where.line = inner->line;
         }
     }
+    /* the user code traceback, for the model to find the user's line of a break inside
+     * PyTorch; a break without one that names a line of PyTorch's is inside PyTorch too, from
+     * a user's line the text does not say */
+    struct tl_diag_fact_loc *stack = tl_xcalloc(m->nframes ? m->nframes : 1, sizeof(*stack));
+    for (size_t i = 0; i < m->nframes; i++)
+        stack[i] = loc_of(&m->frames[i], TL_STR_NULL, false);
+    b.stack = stack;
+    b.nstack = m->nframes;
+    if (!m->nframes && b.where.file.p && tl_diag_framework_file(b.where.file)) {
+        stack[0] = b.where;
+        b.nstack = 1;
+        memset(&b.where, 0, sizeof(b.where));
+    }
+    site_of(t, &b.where);
     b.fell_back = m->fallback;
     tl_diag_graph_break(d, cid, &b);
     if (m->nested && m->reason2.p) {
@@ -74,6 +140,7 @@ static void graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
         b.hint = m->nhints2 ? m->hints[nh1] : TL_STR_NULL;
         tl_diag_graph_break(d, cid, &b);
     }
+    free(stack);
 }
 
 /* "torch._dynamo.exc.Unsupported: msg" -> "Unsupported" */
@@ -116,9 +183,8 @@ static void guard_added(struct tl_diag *d, const struct tl_compile_id *cid,
     tl_diag_spec(d, cid, &s);
 }
 
-static void on_message(void *ctx, const struct tl_tlog_msg *m)
+static void message(struct textlog *t, const struct tl_tlog_msg *m)
 {
-    struct textlog *t = ctx;
     struct tl_diag *d = &t->diag;
     const struct tl_compile_id *cid = m->has_cid ? &m->cid : NULL;
     d->at_line = m->first_line;
@@ -138,7 +204,7 @@ static void on_message(void *ctx, const struct tl_tlog_msg *m)
                       m->nguards ? m->guards[0].text : TL_STR_NULL);
         break;
     case TL_TLOG_GRAPH_BREAK:
-        graph_break(d, cid, m);
+        graph_break(t, cid, m);
         break;
     case TL_TLOG_CREATE_SYMBOL: {
         tl_diag_symbol(d, m->symbol, m->source);
@@ -182,6 +248,15 @@ static void on_message(void *ctx, const struct tl_tlog_msg *m)
         tl_diag_failure(d, cid, &f);
         break;
     }
+    case TL_TLOG_GUARD_ERROR: {
+        /* the error fails the compilation (it is raised, not suppressed) */
+        struct tl_diag_fact_failure f;
+        memset(&f, 0, sizeof(f));
+        f.type = exception_type(m->reason);
+        f.reason = m->reason;
+        tl_diag_failure(d, cid, &f);
+        break;
+    }
     case TL_TLOG_GRAPH:
         tl_diag_graph(d, cid, m->graph_name, m->nodes);
         break;
@@ -190,6 +265,93 @@ static void on_message(void *ctx, const struct tl_tlog_msg *m)
     }
     d->at_line = 0;
     d->at_rank = -1;
+}
+
+/* Where a graph break happened, to tell one said twice: its rank, compile id and the file and
+ * line of its innermost frame (else of "in user code at"). */
+static void site_key(struct tl_buf *key, const struct tl_tlog_msg *m)
+{
+    const struct tl_tlog_loc *w = m->nframes ? &m->frames[m->nframes - 1] : &m->where;
+    tl_buf_reset(key);
+    tl_buf_addf(key, "%d ", m->rank);
+    if (m->has_cid)
+        tl_cid_display(key, &m->cid);
+    tl_buf_addf(key, " %u ", (unsigned)w->line);
+    if (w->file.p)
+        tl_buf_add(key, w->file.p, w->file.n);
+}
+
+static struct tl_str held_str(struct held_break *h, struct tl_str s)
+{
+    return s.p ? tl_arena_str(&h->arena, s) : s;
+}
+
+static struct tl_tlog_loc held_loc(struct held_break *h, const struct tl_tlog_loc *l)
+{
+    struct tl_tlog_loc c = *l;
+    c.file = held_str(h, l->file);
+    c.function = held_str(h, l->function);
+    c.code = held_str(h, l->code);
+    return c;
+}
+
+/* Keep a copy of m (its reason, place and frames: what a warning block has). */
+static void hold(struct held_break *h, const struct tl_tlog_msg *m)
+{
+    tl_arena_reset(&h->arena);
+    h->on = true;
+    h->m = *m;
+    h->m.reason = held_str(h, m->reason);
+    h->m.reason2 = h->m.url = TL_STR_NULL;
+    h->m.guards = NULL;
+    h->m.nguards = h->m.nexplanations = h->m.nhints = 0;
+    h->m.nexplanations2 = h->m.nhints2 = 0;
+    h->m.nested = false;
+    h->m.where = held_loc(h, &m->where);
+    TL_GROW(h->frames, m->nframes ? m->nframes : 1, h->frames_alloc);
+    for (size_t i = 0; i < m->nframes; i++)
+        h->frames[i] = held_loc(h, &m->frames[i]);
+    h->m.frames = h->frames;
+    site_key(&h->key, m);
+}
+
+static void flush_held(struct textlog *t)
+{
+    if (!t->held.on)
+        return;
+    t->held.on = false;
+    message(t, &t->held.m);
+}
+
+/*
+ * One graph break, told twice: PyTorch prints a warning block for .item() and then, with
+ * graph_breaks on, its own record of the same break. The warning is held until the next
+ * message: a graph break at the same site replaces it; anything else lets it through (the
+ * warning alone is all a log without graph_breaks has).
+ */
+static void on_message(void *ctx, const struct tl_tlog_msg *m)
+{
+    struct textlog *t = ctx;
+    bool is_break = m->kind == TL_TLOG_GRAPH_BREAK;
+    if (is_break) {
+        site_key(&t->scratch, m);
+        if (m->warning) {
+            bool said =
+                t->last_break.len && tl_str_eq(tl_buf_str(&t->last_break), tl_buf_str(&t->scratch));
+            flush_held(t);
+            if (!said)
+                hold(&t->held, m);
+            return;
+        }
+        if (t->held.on && tl_str_eq(tl_buf_str(&t->held.key), tl_buf_str(&t->scratch)))
+            t->held.on = false;
+        tl_buf_reset(&t->last_break);
+        tl_buf_addstr(&t->last_break, tl_buf_str(&t->scratch));
+    } else {
+        tl_buf_reset(&t->last_break);
+    }
+    flush_held(t);
+    message(t, m);
 }
 
 /* ---- the lines ---------------------------------------------------------------------------- */
@@ -314,8 +476,12 @@ int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const
     tl_buf_init(&t.page.buf, 0);
     tl_buf_init(&t.raw.buf, 0);
     tl_buf_init(&t.scratch, 0);
+    tl_buf_init(&t.last_break, 0);
+    tl_buf_init(&t.held.key, 0);
     tl_arena_init(&t.arena, 16 * 1024);
+    tl_arena_init(&t.held.arena, 4 * 1024);
     tl_map_init(&t.cid_index, &t.arena);
+    tl_map_init(&t.sites, &t.arena);
     tl_diag_init(&t.diag);
     struct tl_tlog *p = tl_tlog_new(on_message, &t);
     memset(sum, 0, sizeof(*sum));
@@ -327,6 +493,7 @@ int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const
     sum->bytes_in = tl_reader_offset(reader);
     tl_reader_free(reader);
     tl_tlog_end(p);
+    flush_held(&t);
     tl_diag_finish(&t.diag);
     tl_counts_of(&sum->counts, &t.diag);
     const struct tl_tlog_stats *st = tl_tlog_stats(p);
@@ -352,8 +519,13 @@ int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const
     tl_outfile_close(&t.raw, NULL);
     tl_diag_release(&t.diag);
     tl_map_release(&t.cid_index);
+    tl_map_release(&t.sites);
     tl_arena_release(&t.arena);
+    tl_arena_release(&t.held.arena);
     tl_buf_release(&t.scratch);
+    tl_buf_release(&t.last_break);
+    tl_buf_release(&t.held.key);
+    free(t.held.frames);
     free(t.cids);
     return rc;
 }

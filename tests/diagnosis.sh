@@ -159,5 +159,19 @@ if [ -f "$shared/corpus/logs/export.log" ]; then
     grep -qF "  1. EXPORT BLOCKED: Data dependent error: Eq((((-u0)//3)) + 5, 0) was specialized to False at /data/users/angelayi/pytorch/test/export/test_draft_export.py:279 in forward" exl.txt ||
         bad "export.log summary: $(head -4 exl.txt)"
 fi
+# a recompile limit in the text summary: one "What:" of its own, then its last reason's advice
+# labelled as such; without a last reason, no such line
+"$bin" "$here/fixtures/torch_logs/pt26_item_warning_guard_comments.txt" --summary >lim.txt 2>err.txt ||
+    bad "limit --summary: exit $?"
+sed -n '/^  1\. RECOMPILE LIMIT/,/^$/p' lim.txt >lim1.txt
+[ "$(grep -c 'What:' lim1.txt)" = 1 ] || bad "limit summary: not one What: line: $(cat lim1.txt)"
+grep -q "^     Its last reason: A Python number is baked into the graph" lim1.txt ||
+    bad "limit summary: its last reason's advice: $(cat lim1.txt)"
+printf '%s\n' "torch._dynamo hit config.cache_size_limit (8)" "   function: 'f' (/w/a.py:1)" \
+    "To log all recompilation reasons, use TORCH_LOGS=\"recompiles\"." >nolast.log
+"$bin" nolast.log --summary >nolast.txt 2>err.txt || bad "limit without last reason: exit $?"
+grep -q "RECOMPILE LIMIT cache_size_limit (8)" nolast.txt || bad "limit without reason: $(cat nolast.txt)"
+! grep -q "Its last reason" nolast.txt || bad "limit without reason names one: $(cat nolast.txt)"
+[ "$(grep -c 'What:' nolast.txt)" = 1 ] || bad "limit without reason: not one What: line: $(cat nolast.txt)"
 [ "$fail" = 0 ] && echo "diagnosis: text log end to end: ok"
 exit $fail

@@ -430,13 +430,27 @@ static enum pfx split_line(struct tl_str line, struct tl_tlog_line *out)
         type = PFX_PATH;
         key0 = i;
         key1 = pos;
+    } else if (n - i > 4 && level_tab[(unsigned char)s[i]] && s[i + 1] == ' ' &&
+               path_at(s, n, i + 2, &pos)) {
+        /* a glog prefix cut to its level and path ("W convert_frame.py:1676] ") */
+        type = PFX_PATH;
+        out->level = s[i];
+        key0 = i;
+        key1 = pos;
     } else {
-        /* a prefix glued after other output (a progress bar) */
-        for (size_t j = i + 1; j + 22 <= n; j++)
+        /* a prefix glued after other output (a progress bar), glog or bracket */
+        for (size_t j = i + 1; j + 22 <= n; j++) {
             if (level_tab[(unsigned char)s[j]] && dig(s[j + 1]) && glog_at(s, n, j, &rb, &g)) {
                 type = PFX_GLOG;
                 break;
             }
+            if (s[j] == '[' && dig(s[j + 1]) && bracket_at(s, n, j, out, &cid0, &cid1, &pos)) {
+                type = PFX_BRACKET;
+                key0 = (size_t)(out->tag.p ? out->tag.p - s : 0);
+                key1 = key0 + out->tag.n;
+                break;
+            }
+        }
     }
     if (type == PFX_GLOG) {
         out->level = g.level;
@@ -510,7 +524,7 @@ static bool start_kind(struct tl_str t, enum tl_tlog_kind *k)
     case 'G':
         if (!starts(t, "Graph break"))
             return false;
-        if (starts(t, "Graph break in user code at ") ||
+        if (starts(t, "Graph break in user code at ") || starts(t, "Graph break from `") ||
             (starts(t, "Graph break (") && find(t, ") in user code at ") >= 0) ||
             (starts(t, "Graph break: ") && find(t, " from user code at") >= 0)) {
             *k = TL_TLOG_GRAPH_BREAK;
@@ -538,6 +552,12 @@ static bool start_kind(struct tl_str t, enum tl_tlog_kind *k)
     case 'S':
         if (starts(t, "Step 1: torchdynamo start tracing ")) {
             *k = TL_TLOG_START;
+            return true;
+        }
+        return false;
+    case 'E':
+        if (starts(t, "Error while creating guard:")) {
+            *k = TL_TLOG_GUARD_ERROR;
             return true;
         }
         return false;
@@ -688,7 +708,7 @@ struct mstate {
     bool guard_seen, in_block, block_has_cid;
     struct tl_compile_id block_cid;
     bool reason_seen, tail_ok, await_inner, await_reason2, in_user_tb, in_internal_tb;
-    bool code_pending, await_error, name_seen, class_seen, returned;
+    bool code_pending, await_error, name_seen, class_seen, returned, reason_open;
 
     /* fields */
     struct span function, reason, reason2, url, limit_name, symbol, value, source, range, expr;
@@ -696,7 +716,7 @@ struct mstate {
     struct lsp where;
     uint64_t limit;
     uint32_t nodes;
-    bool nested, fallback, suppressed;
+    bool nested, fallback, suppressed, warning;
     size_t nexpl2, nhints2;
 };
 
@@ -711,6 +731,10 @@ struct slot {
     size_t nexpl, aexpl, nhints, ahints;
     struct lsp *frames;
     size_t nframes, aframes;
+    /* the compile id of the last line of this rank that had one, and whether its guards were
+     * printed (its compilation succeeded) */
+    bool lcid_has, lcid_done;
+    struct tl_compile_id lcid;
 };
 
 struct tl_tlog {
@@ -725,6 +749,13 @@ struct tl_tlog {
     size_t afv;
     struct tl_str *ev, *hv;
     size_t aev, ahv;
+    struct tl_buf norm; /* a line's text rewritten (tuple_text) */
+    /* Lines wrapped by a terminal: the longest line so far and how many had that length; a
+     * log line of that length is held (held_no != 0) until the next line shows whether it
+     * goes on there. */
+    size_t maxlen, nmax;
+    struct tl_buf held;
+    uint64_t held_no;
 };
 
 /* Copy t into the message's buffer, within the caps; a cut never splits a UTF-8 sequence. */
@@ -742,6 +773,33 @@ static struct span keep(struct slot *s, struct tl_str t)
     struct span sp = {(uint32_t)s->buf.len + 1, (uint32_t)n};
     tl_buf_add(&s->buf, t.p, n);
     return sp;
+}
+
+static const char empty[1] = "";
+
+static struct tl_str view(const struct slot *s, struct span sp)
+{
+    if (!sp.at)
+        return tl_str_make(empty, 0);
+    return tl_str_make(s->buf.buf + sp.at - 1, sp.n);
+}
+
+/* Append "\n" and t to the field sp (moved to the end of the buffer first when other fields
+ * were kept after it). */
+static void extend(struct slot *s, struct span *sp, struct tl_str t)
+{
+    if (!sp->at) {
+        *sp = keep(s, t);
+        return;
+    }
+    if (sp->at - 1 + sp->n != s->buf.len) {
+        /* room first, so that the view copied stays where it is */
+        tl_buf_grow(&s->buf, sp->n + 1);
+        *sp = keep(s, view(s, *sp));
+    }
+    struct span nl = keep(s, TL_STR_LIT("\n"));
+    struct span more = keep(s, t);
+    sp->n += nl.n + more.n;
 }
 
 /* "FILE:LINE"; "..." or nothing is an unknown place; "x.py:N" (a placeholder) has line 0. */
@@ -829,11 +887,37 @@ static void user_loc(struct slot *s, struct tl_str r, struct lsp *loc)
     file_line_in(s, w, loc);
 }
 
+/*
+ * A guard without what PyTorch appends to it when it prints it: the padding to 60 columns and
+ * "  # CODE  # FILE:LINE in FN" (guards.py's get_verbose_code_part). The first "  # " outside a
+ * quoted string starts it; a guard's own strings may hold one.
+ */
+static struct tl_str guard_code(struct tl_str t)
+{
+    char q = 0;
+    for (size_t i = 0; i < t.n; i++) {
+        char c = t.p[i];
+        if (q) {
+            if (c == '\\')
+                i++;
+            else if (c == q)
+                q = 0;
+        } else if (c == '\'' || c == '"') {
+            q = c;
+        } else if (c == ' ' && i + 3 < t.n && t.p[i + 1] == ' ' && t.p[i + 2] == '#' &&
+                   t.p[i + 3] == ' ') {
+            return rtrim(sub(t, 0, i));
+        }
+    }
+    return t;
+}
+
 static void add_guard(struct slot *s, struct tl_str text)
 {
     struct mstate *st = &s->st;
     struct gsp g;
     memset(&g, 0, sizeof(g));
+    text = guard_code(text);
     size_t k = parse_cid(text.p, text.n, &g.cid);
     if (k && k < text.n && text.p[k] == ':' && (k + 1 == text.n || blankc(text.p[k + 1]))) {
         g.has_cid = true;
@@ -943,6 +1027,17 @@ static void open_graph_break(struct slot *s, struct tl_str t)
     long k;
     if (starts(t, "Graph break in user code at ")) {
         loc = SKIP(t, "Graph break in user code at ");
+    } else if (starts(t, "Graph break from `")) {
+        /* the warning block of .item(): the frames follow "Graph break: from user code at:" */
+        struct tl_str r = trim(t);
+        if (tl_str_has_suffix(r, "consider setting:"))
+            r = trim(sub(r, 0, r.n - sizeof("consider setting:") + 1));
+        if (tl_str_has_suffix(r, ","))
+            r.n--;
+        st->reason = keep(s, r);
+        st->reason_seen = true;
+        st->warning = true;
+        return;
     } else if (starts(t, "Graph break (") && (k = find(t, ") in user code at ")) >= 0) {
         /* "(user stack suppressed due to duplicate graph break)", "(details suppressed)" */
         st->suppressed = find(sub(t, 0, (size_t)k), "suppressed") >= 0;
@@ -1227,6 +1322,14 @@ static bool take_graph_break(struct slot *s, struct tl_str t, bool ind, bool for
         st->in_user_tb = st->in_internal_tb = st->code_pending = false;
         return true;
     }
+    if (st->warning && !st->in_user_tb) {
+        /* the rest of the warning's advice, up to where its frames start */
+        if (starts(t, "Graph break: from user code at")) {
+            st->in_user_tb = true;
+            return true;
+        }
+        return ind || force || starts(t, "or:") || starts(t, "to include these operations");
+    }
     if (starts(t, "User code traceback:")) {
         st->in_user_tb = true;
         st->in_internal_tb = st->code_pending = false;
@@ -1269,7 +1372,9 @@ static bool take_fallback(struct slot *s, struct tl_str t, bool ind, bool force)
     struct mstate *st = &s->st;
     /* the line right after "due to:" is the error when it is no traceback */
     bool first = st->await_error;
+    bool cont = st->reason_open;
     st->await_error = false;
+    st->reason_open = false;
     if (starts(t, "due to:")) {
         struct tl_str err = trim(SKIP(t, "due to:"));
         if (err.n) {
@@ -1282,16 +1387,32 @@ static bool take_fallback(struct slot *s, struct tl_str t, bool ind, bool force)
     }
     struct tl_str file, fn;
     uint32_t line;
-    if (starts(t, "Traceback (most recent call last):") || frame_line(t, &file, &line, &fn) || ind)
+    bool frame = frame_line(t, &file, &line, &fn);
+    if (cont && ind && !frame && st->reason.at) {
+        /* the indented lines right after the exception line are the rest of its message */
+        extend(s, &st->reason, t);
+        st->reason_open = true;
+        return true;
+    }
+    if (starts(t, "Traceback (most recent call last):") || frame || ind)
         return true;
     if (exception_line(t) || first) {
-        /* the last line of a traceback says why (the outermost of chained exceptions) */
-        st->reason = keep(s, t);
+        /* the last line of a traceback says why (the outermost of chained exceptions); an
+         * error whose message announces the one it wraps ("BackendCompilerFailed: backend='x'
+         * raised:" then "RuntimeError: ...") keeps both lines */
+        if (cont && tl_str_has_suffix(view(s, st->reason), ":"))
+            extend(s, &st->reason, t);
+        else
+            st->reason = keep(s, t);
+        st->reason_open = !first;
         st->complete = true;
         return true;
     }
     if (starts(t, "from user code:") || starts(t, "Set TORCH_LOGS") ||
         starts(t, "The above exception") || starts(t, "During handling of the above exception"))
+        return true;
+    /* the guard that could not be created: "Name: ''" then its indented fields */
+    if (st->kind == TL_TLOG_GUARD_ERROR && starts(t, "Name:"))
         return true;
     return force;
 }
@@ -1331,6 +1452,7 @@ static bool take(struct slot *s, struct tl_str t, bool ind, bool force)
     case TL_TLOG_GRAPH_BREAK:
         return take_graph_break(s, t, ind, force);
     case TL_TLOG_FALLBACK:
+    case TL_TLOG_GUARD_ERROR:
         return take_fallback(s, t, ind, force);
     case TL_TLOG_GRAPH:
         return take_graph(s, t, ind, force);
@@ -1340,15 +1462,6 @@ static bool take(struct slot *s, struct tl_str t, bool ind, bool force)
 }
 
 /* ---- emitting --------------------------------------------------------------------------- */
-
-static const char empty[1] = "";
-
-static struct tl_str view(const struct slot *s, struct span sp)
-{
-    if (!sp.at)
-        return tl_str_make(empty, 0);
-    return tl_str_make(s->buf.buf + sp.at - 1, sp.n);
-}
 
 static struct tl_tlog_loc loc_view(const struct slot *s, const struct lsp *l)
 {
@@ -1371,6 +1484,7 @@ static bool is_complete(const struct mstate *st)
         return st->returned;
     case TL_TLOG_LIMIT:
     case TL_TLOG_FALLBACK:
+    case TL_TLOG_GUARD_ERROR:
         return st->complete;
     default:
         return true;
@@ -1430,6 +1544,7 @@ static void close_msg(struct tl_tlog *p, struct slot *s)
     m.nested = st->nested;
     m.fallback = st->fallback;
     m.user_stack_suppressed = st->suppressed;
+    m.warning = st->warning;
     if (st->kind == TL_TLOG_GRAPH_BREAK && s->nframes) {
         /* where: the innermost frame's function, and its code when it is that line */
         const struct tl_tlog_loc *in = &p->fv[s->nframes - 1];
@@ -1518,12 +1633,50 @@ static void open_msg(struct tl_tlog *p, struct slot *s, const struct tl_tlog_lin
         break;
     case TL_TLOG_FALLBACK:
         open_fallback(s, t);
+        if (!st->has_cid && s->lcid_has && !s->lcid_done) {
+            st->has_cid = true;
+            st->cid = s->lcid;
+            st->cid.has &= (uint8_t)~TL_CID_ATTEMPT;
+            st->cid.attempt = 0;
+        }
         break;
     case TL_TLOG_GRAPH:
+    case TL_TLOG_GUARD_ERROR:
         break;
     }
     if (single_line(k))
         close_msg(p, s);
+}
+
+/*
+ * The logs of 2023 printed some messages as a tuple of strings, ('Recompiling function f in
+ * F:N', "triggered by the following guard failure: G"): its strings joined by a space into out,
+ * or t itself when it is no such tuple.
+ */
+static struct tl_str tuple_text(struct tl_buf *out, struct tl_str t)
+{
+    tl_buf_reset(out);
+    size_t i = 1;
+    for (;;) {
+        if (i >= t.n || (t.p[i] != '\'' && t.p[i] != '"'))
+            return t;
+        char q = t.p[i++];
+        if (out->len)
+            tl_buf_addch(out, ' ');
+        while (i < t.n && t.p[i] != q) {
+            if (t.p[i] == '\\' && i + 1 < t.n)
+                i++;
+            tl_buf_addch(out, t.p[i++]);
+        }
+        if (i >= t.n)
+            return t;
+        i++;
+        if (i + 1 == t.n && t.p[i] == ')')
+            return tl_buf_str(out);
+        if (i + 2 >= t.n || t.p[i] != ',' || t.p[i + 1] != ' ')
+            return t;
+        i += 2;
+    }
 }
 
 /* ---- the public functions --------------------------------------------------------------- */
@@ -1533,6 +1686,8 @@ struct tl_tlog *tl_tlog_new(void (*emit)(void *ctx, const struct tl_tlog_msg *m)
     struct tl_tlog *p = tl_xcalloc(1, sizeof(*p));
     p->emit = emit;
     p->ctx = ctx;
+    tl_buf_init(&p->norm, 0);
+    tl_buf_init(&p->held, 0);
     return p;
 }
 
@@ -1555,20 +1710,36 @@ void tl_tlog_free(struct tl_tlog *p)
     free(p->fv);
     free(p->ev);
     free(p->hv);
+    tl_buf_release(&p->norm);
+    tl_buf_release(&p->held);
     free(p);
 }
 
-void tl_tlog_feed(struct tl_tlog *p, uint64_t lineno, struct tl_str line)
+static void feed_line(struct tl_tlog *p, uint64_t lineno, struct tl_str line)
 {
     struct tl_tlog_line L;
     split_line(line, &L);
-    p->stats.lines++;
     struct tl_str t = trim(L.body);
+    if (t.n > 4 && t.p[0] == '(' && (t.p[1] == '\'' || t.p[1] == '"') && t.p[t.n - 1] == ')')
+        t = tuple_text(&p->norm, t);
     bool blank = t.n == 0;
     bool elision = !L.has_prefix && t.n == 3 && memcmp(t.p, "...", 3) == 0;
     enum tl_tlog_kind k = TL_TLOG_RECOMPILE;
     bool start = !blank && start_kind(t, &k);
     struct slot *s = slot_for(p, L.rank);
+    if (L.has_cid) {
+        if (!s->lcid_has || !tl_cid_eq(&s->lcid, &L.cid)) {
+            s->lcid_has = true;
+            s->lcid_done = false;
+            s->lcid = L.cid;
+        }
+        if (tl_str_eq_cstr(L.tag, "guards") || starts(t, "GUARDS:"))
+            s->lcid_done = true;
+    }
+    /* the frames of the .item() warning follow a line that would start a graph break */
+    if (start && s->open && s->st.warning && !s->st.in_user_tb && s->st.rank == L.rank &&
+        s->st.key == L.prefix_key && starts(t, "Graph break: from user code at"))
+        start = false;
     if (s->open) {
         struct mstate *st = &s->st;
         if (!start && !elision && st->rank == L.rank && st->key == L.prefix_key) {
@@ -1595,8 +1766,60 @@ void tl_tlog_feed(struct tl_tlog *p, uint64_t lineno, struct tl_str line)
         p->stats.unrecognized++;
 }
 
+/*
+ * Whether line goes on the held one, which a terminal wrapped: the held line is a log line as
+ * long as the longest so far, a length seen twice at least (the terminal's width) or line is
+ * one word (the rest of a path or a number); line has no prefix, no indentation, and starts no
+ * message.
+ */
+static bool wrapped(const struct tl_tlog *p, struct tl_str line)
+{
+    if (!line.n || blankc(line.p[0]) || p->held.len != p->maxlen)
+        return false;
+    if (p->nmax < 2 && (memchr(line.p, ' ', line.n) || memchr(line.p, '\t', line.n)))
+        return false;
+    struct tl_tlog_line L;
+    split_line(line, &L);
+    enum tl_tlog_kind k;
+    return !L.has_prefix && !start_kind(trim(L.body), &k);
+}
+
+void tl_tlog_feed(struct tl_tlog *p, uint64_t lineno, struct tl_str line)
+{
+    p->stats.lines++;
+    if (line.n && line.p[line.n - 1] == '\r')
+        line.n--;
+    if (p->held_no) {
+        uint64_t no = p->held_no;
+        p->held_no = 0;
+        if (wrapped(p, line)) {
+            tl_buf_add(&p->held, line.p, line.n);
+            feed_line(p, no, tl_buf_str(&p->held));
+            return;
+        }
+        feed_line(p, no, tl_buf_str(&p->held));
+    }
+    if (line.n >= 80 && line.n >= p->maxlen) {
+        p->nmax = line.n == p->maxlen ? p->nmax + 1 : 1;
+        p->maxlen = line.n;
+        struct tl_tlog_line L;
+        if (split_line(line, &L) != PFX_NONE && L.has_prefix) {
+            tl_buf_reset(&p->held);
+            tl_buf_add(&p->held, line.p, line.n);
+            p->held_no = lineno;
+            return;
+        }
+    }
+    feed_line(p, lineno, line);
+}
+
 void tl_tlog_end(struct tl_tlog *p)
 {
+    if (p->held_no) {
+        uint64_t no = p->held_no;
+        p->held_no = 0;
+        feed_line(p, no, tl_buf_str(&p->held));
+    }
     for (;;) {
         struct slot *first = NULL;
         for (size_t i = 0; i < TL_TLOG_MAX_RANKS; i++) {

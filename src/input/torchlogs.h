@@ -15,8 +15,13 @@
  * with ranks interleaved; a compile id after the prefix ("[0/1]", "[1/0_1]", "[!0/2/1]") and
  * an artifact tag ("[__recompiles]", "[__graph_breaks]", ...); no prefix at all (a notebook,
  * a paste); multi-line messages whose continuation lines carry the same prefix or none; a
- * prefix glued to the end of other output (a progress bar, "100%|####| 3/3 [00:01]V0120 ...");
- * and excerpts that start or stop in the middle of a message.
+ * prefix glued to the end of other output (a progress bar, "100%|####| 3/3 [00:01]V0120 ...",
+ * glog or bracket); a glog prefix cut to its level and path ("W convert_frame.py:1676] "); the
+ * 2023 messages printed as a tuple of strings ("('Recompiling function f in F', \"triggered by
+ * ...\")"); log lines wrapped by a terminal (a log line as long as the longest so far, followed
+ * by a line without prefix that is one word, or any text once that width was seen twice, is
+ * one line; the message's line numbers are those of its first part); and excerpts that start
+ * or stop in the middle of a message.
  *
  * Views: strings of a message point into the parser's own copy of the lines, valid during
  * the emit callback only. Depends on base (str, buf, arena) and compile_id.
@@ -89,6 +94,9 @@ enum tl_tlog_kind {
                               (suppress_errors) */
     TL_TLOG_GRAPH,         /* "TRACED GRAPH" + "===== NAME =====" + the graph's code: one
                               graph printed by graph_code or aot_graphs */
+    TL_TLOG_GUARD_ERROR,   /* "Error while creating guard:" + the guard ("Name: ''", ...) +
+                              the traceback of the error that failed the compilation (a
+                              ConstraintViolationError of a dimension marked dynamic) */
 };
 
 /* A place in the user's code; file.p NULL when unknown, line 0 when unknown. */
@@ -123,8 +131,20 @@ struct tl_tlog_guard {
  *   "(details suppressed)" also sets user_stack_suppressed.
  * - GUARD_ADDED: symbol and value are set only when the guard pins a symbol to an integer
  *   (Eq(s77, 5) or Eq(5, s77)); Eq(s1, s2), Ne(s0, 1), s0 < 5 have only expr.
- * - FALLBACK: reason is the last exception line of the traceback ("torch._dynamo.exc.
- *   Unsupported: ..."), or the line after "due to:" when there is no traceback.
+ * - FALLBACK, GUARD_ERROR: reason is the last exception line of the traceback
+ *   ("torch._dynamo.exc.Unsupported: ..."), or the line after "due to:" when there is no
+ *   traceback. An exception line ending with ':' keeps the exception line right after it, the
+ *   one it wraps ("...BackendCompilerFailed: backend='b' raised:\nRuntimeError: ...").
+ * - FALLBACK: PyTorch prints "WON'T CONVERT" after it left the compile context, so without a
+ *   compile id of its own the message gets the one of the last line of its rank that had one
+ *   (without its attempt), unless the guards of that compile id were printed (its compilation
+ *   succeeded); else none.
+ * - Guards (RECOMPILE, LIMIT) lose what PyTorch appends when it prints them: the padding and
+ *   the comment "  # CODE  # FILE:LINE in FN".
+ * - GRAPH_BREAK with warning: the warning block PyTorch prints on .item() ("Graph break from
+ *   `Tensor.item()`, consider setting: ..." + "Graph break: from user code at:" + the frames),
+ *   which tells of the same graph break as the graph_breaks record beside it (when that log is
+ *   on); reason is "Graph break from `Tensor.item()`".
  */
 struct tl_tlog_msg {
     enum tl_tlog_kind kind;
@@ -158,6 +178,8 @@ struct tl_tlog_msg {
     const struct tl_tlog_loc *frames;
     size_t nframes;
     bool nested, fallback, user_stack_suppressed;
+    /* Addition. GRAPH_BREAK: a warning block, not the graph_breaks record (see above). */
+    bool warning;
     /* Addition. GRAPH_BREAK with nested: how many of the last explanations and hints belong to
      * the nested graph break (the one of reason2); the others belong to the first one. */
     size_t nexplanations2, nhints2;

@@ -1165,11 +1165,24 @@ static void text_finding(struct text *t, const struct tl_diag *d, const struct t
             tl_buf_addch(o, '\n');
         }
         why_fix(t, x->advice, &v);
-        if (x->reason_advice) {
+        if (x->reason_advice && x->last_reason) {
+            /* the last reason's own advice, labelled as such rather than a second "What:" */
             struct tl_advice_vars rv;
             vars_of_guard(&rv, x->last_reason);
-            tl_buf_adds(o, "     Its last reason:\n");
-            why_fix(t, x->reason_advice, &rv);
+            struct filled rf;
+            fill(&rf, x->reason_advice, &rv);
+            tl_buf_adds(o, "     ");
+            paint(t, "1", "Its last reason:");
+            tl_buf_addch(o, ' ');
+            tl_buf_addstr(o, tl_buf_str(&rf.title));
+            tl_buf_adds(o, ". ");
+            tl_buf_addstr(o, tl_buf_str(&rf.explanation));
+            tl_buf_adds(o, "\n     ");
+            paint(t, "1;32", "Fix:");
+            tl_buf_addch(o, ' ');
+            tl_buf_addstr(o, tl_buf_str(&rf.fix));
+            tl_buf_addch(o, '\n');
+            unfill(&rf);
         }
     } else if (f->kind == TL_FIND_RECOMPILE) {
         const struct tl_diag_recompile *x = &d->recompiles[f->index];

@@ -30,8 +30,8 @@
 /* ---- a canonical text form of messages, so that cases read as what a person expects ---- */
 
 static const char *const kind_names[] = {
-    "RECOMPILE",   "LIMIT", "GRAPH_BREAK", "CREATE_SYMBOL", "DUCK_SIZED",
-    "GUARD_ADDED", "START", "RESTART",     "FALLBACK",      "GRAPH",
+    "RECOMPILE", "LIMIT",   "GRAPH_BREAK", "CREATE_SYMBOL", "DUCK_SIZED",  "GUARD_ADDED",
+    "START",     "RESTART", "FALLBACK",    "GRAPH",         "GUARD_ERROR",
 };
 
 static void add_view(struct tl_buf *b, const char *key, struct tl_str v)
@@ -84,6 +84,8 @@ static void dump_msg(struct tl_buf *b, const struct tl_tlog_msg *m)
         tl_buf_adds(b, " fallback");
     if (m->user_stack_suppressed)
         tl_buf_adds(b, " suppressed");
+    if (m->warning)
+        tl_buf_adds(b, " warning");
     tl_buf_addch(b, '\n');
     add_view(b, "function", m->function);
     add_loc(b, "where", &m->where);
@@ -713,6 +715,205 @@ static void test_fallback(void **state)
                     "stats lines=3 messages=1 in_messages=3 unrecognized=0\n");
 }
 
+/* A backend's error: BackendCompilerFailed says "raised:" and the next line is the error it
+ * wraps; WON'T CONVERT has no compile id, so it gets the one of the compilation in progress. */
+static void test_fallback_backend(void **state)
+{
+    (void)state;
+    const char *tb =
+        WC "due to: \n" WC "Traceback (most recent call last):\n" WC
+           "  File \"/w/b.py\", line 8, in broken\n" WC "    raise RuntimeError(\"no\")\n" WC
+           "torch._dynamo.exc.BackendCompilerFailed: backend='broken' raised:\n" WC
+           "RuntimeError: no\n" WC "\n" WC "Set TORCH_LOGS=\"+dynamo\" and "
+           "TORCHDYNAMO_VERBOSE=1 for more information\n";
+    struct tl_buf in = TL_BUF_INIT;
+    tl_buf_addf(&in,
+                "I1125 17:25:53.221000 1 torch/fx/experimental/symbolic_shapes.py:3192] [0/0] "
+                "create_env\n" WC "WON'T CONVERT f /w/b.py line 11 \n%s",
+                tb);
+    expect_messages(in.buf, "FALLBACK 2-10 [0/0]\n"
+                            "  function=f\n"
+                            "  where=/w/b.py:11 in f\n"
+                            "  reason=torch._dynamo.exc.BackendCompilerFailed: backend='broken' "
+                            "raised:\nRuntimeError: no\n"
+                            "stats lines=10 messages=1 in_messages=9 unrecognized=0\n");
+    /* [0/0] compiled (its guards were printed): the failure is of another compilation */
+    tl_buf_reset(&in);
+    tl_buf_addf(
+        &in,
+        "V1125 17:25:53.221000 1 torch/_dynamo/guards.py:2364] [0/0] [__guards] GUARDS:\n" WC
+        "WON'T CONVERT f /w/b.py line 11 \n%s",
+        tb);
+    expect_messages(in.buf, "FALLBACK 2-10\n"
+                            "  function=f\n"
+                            "  where=/w/b.py:11 in f\n"
+                            "  reason=torch._dynamo.exc.BackendCompilerFailed: backend='broken' "
+                            "raised:\nRuntimeError: no\n"
+                            "stats lines=10 messages=1 in_messages=9 unrecognized=0\n");
+    tl_buf_release(&in);
+}
+
+#define GE "E1125 17:26:54.080000 17135 torch/_guards.py:295] [0/0] "
+
+static void test_guard_error(void **state)
+{
+    (void)state;
+    expect_messages(
+        GE "Error while creating guard:\n" GE "Name: ''\n" GE "    Source: shape_env\n" GE
+           "    Create Function: SHAPE_ENV\n" GE "Traceback (most recent call last):\n" GE
+           "  File \"/t/torch/_guards.py\", line 293, in create\n" GE
+           "    return self.create_fn(builder, self)\n" GE
+           "torch.fx.experimental.symbolic_shapes.ConstraintViolationError: Constraints violated "
+           "(L['x'].size()[0])! For more information, run with TORCH_LOGS=\"+dynamic\".\n" GE
+           "  - Not all values of RelaxedUnspecConstraint(L['x'].size()[0]) are valid because "
+           "L['x'].size()[0] was inferred to be a constant (5).\n"
+           "E1125 17:26:54.085000 17135 torch/_guards.py:297] [0/0] Created at:\n",
+        "GUARD_ERROR 1-9 [0/0]\n"
+        "  reason=torch.fx.experimental.symbolic_shapes.ConstraintViolationError: Constraints "
+        "violated (L['x'].size()[0])! For more information, run with TORCH_LOGS=\"+dynamic\".\n"
+        "- Not all values of RelaxedUnspecConstraint(L['x'].size()[0]) are valid because "
+        "L['x'].size()[0] was inferred to be a constant (5).\n"
+        "stats lines=10 messages=1 in_messages=9 unrecognized=0\n");
+    /* pasted without prefixes */
+    expect_messages("Error while creating guard:\n"
+                    "Name: ''\n"
+                    "    Source: shape_env\n"
+                    "Traceback (most recent call last):\n"
+                    "  File \"/t/torch/_guards.py\", line 293, in create\n"
+                    "    return self.create_fn(builder, self)\n"
+                    "ConstraintViolationError: Constraints violated (L['x'].size()[0])!\n"
+                    "some other output\n",
+                    "GUARD_ERROR 1-7\n"
+                    "  reason=ConstraintViolationError: Constraints violated (L['x'].size()[0])!\n"
+                    "stats lines=8 messages=1 in_messages=7 unrecognized=1\n");
+}
+
+/* What PyTorch appends to a guard it prints: padding to 60 columns and "  # CODE  # F:N in FN". */
+static void test_guard_comments(void **state)
+{
+    (void)state;
+    expect_messages(
+        "Recompiling function bump in /w/limit.py:9\n"
+        "    triggered by the following guard failure(s):\n"
+        "    - 0/1: L['k'] == 1                                                   # return x + k  "
+        "# w/limit.py:11 in bump\n"
+        "    - 0/0: L['s'] == 'a  # b'                                            # f(s)  "
+        "# w/limit.py:11 in bump\n"
+        "    - 0/0: tensor 'L['x']' size mismatch at index 0. expected 2, actual 3\n"
+        "torch._dynamo hit config.cache_size_limit (2)\n"
+        "   function: 'bump' (/w/limit.py:9)\n"
+        "   last reason: 0/0: L['k'] == 0                                        # return x + k  "
+        "# w/limit.py:11 in bump\n",
+        "RECOMPILE 1-5\n"
+        "  function=bump\n"
+        "  where=/w/limit.py:9 in bump\n"
+        "  guard=[0/1] L['k'] == 1\n"
+        "  guard=[0/0] L['s'] == 'a  # b'\n"
+        "  guard=[0/0] tensor 'L['x']' size mismatch at index 0. expected 2, actual 3\n"
+        "LIMIT 6-8\n"
+        "  function=bump\n"
+        "  where=/w/limit.py:9 in bump\n"
+        "  guard=[0/0] L['k'] == 0\n"
+        "  limit=cache_size_limit 2\n"
+        "stats lines=8 messages=2 in_messages=8 unrecognized=0\n");
+}
+
+#define WI "W1125 17:27:32.402000 17856 torch/_dynamo/variables/tensor.py:869] [0/0] "
+#define VI                                                                                         \
+    "V1125 17:27:32.402000 17856 torch/_dynamo/symbolic_convert.py:435] [0/0] [__graph_breaks] "
+
+/* The warning block of .item() is one message, marked warning; the record follows. */
+static void test_item_warning(void **state)
+{
+    (void)state;
+    static const char *const want = "GRAPH_BREAK 1-9 [0/0] warning\n"
+                                    "  where=/w/item.py:8 in loss_scale | s = x.sum().item()\n"
+                                    "  reason=Graph break from `Tensor.item()`\n"
+                                    "  frame=/w/item.py:8 in loss_scale | s = x.sum().item()\n"
+                                    "GRAPH_BREAK 11-15 [0/0]\n"
+                                    "  where=/w/item.py:8 in loss_scale | s = x.sum().item()\n"
+                                    "  reason=Unsupported: Tensor.item\n"
+                                    "  frame=/w/item.py:8 in loss_scale | s = x.sum().item()\n";
+    struct tl_buf w = TL_BUF_INIT;
+    tl_buf_addf(&w, "%sstats lines=15 messages=2 in_messages=14 unrecognized=0\n", want);
+    expect_messages(
+        WI "Graph break from `Tensor.item()`, consider setting:\n" WI
+           "    torch._dynamo.config.capture_scalar_outputs = True\n" WI "or:\n" WI
+           "    env TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1\n" WI
+           "to include these operations in the captured graph.\n" WI "\n" WI
+           "Graph break: from user code at:\n" WI
+           "  File \"/w/item.py\", line 8, in loss_scale\n" WI "    s = x.sum().item()\n" WI "\n" VI
+           "Graph break in user code at /w/item.py:8\n" VI "Reason: Unsupported: Tensor.item\n" VI
+           "User code traceback:\n" VI "  File \"/w/item.py\", line 8, in loss_scale\n" VI
+           "    s = x.sum().item()\n",
+        w.buf);
+    /* the same pasted without prefixes */
+    tl_buf_reset(&w);
+    tl_buf_adds(&w, "GRAPH_BREAK 1-9 warning\n"
+                    "  where=/w/item.py:8 in loss_scale | s = x.sum().item()\n"
+                    "  reason=Graph break from `Tensor.item()`\n"
+                    "  frame=/w/item.py:8 in loss_scale | s = x.sum().item()\n"
+                    "stats lines=11 messages=1 in_messages=9 unrecognized=1\n");
+    expect_messages("Graph break from `Tensor.item()`, consider setting:\n"
+                    "    torch._dynamo.config.capture_scalar_outputs = True\n"
+                    "or:\n"
+                    "    env TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1\n"
+                    "to include these operations in the captured graph.\n"
+                    "\n"
+                    "Graph break: from user code at:\n"
+                    "  File \"/w/item.py\", line 8, in loss_scale\n"
+                    "    s = x.sum().item()\n"
+                    "\n"
+                    "tensor([4.])\n",
+                    w.buf);
+    tl_buf_release(&w);
+}
+
+/* Damaged and old shapes: a glog prefix cut to level and path; a line wrapped by a terminal
+ * (the longest line so far, a path or a number after it, or any text once the width was seen
+ * twice); a 2023 bracket prefix glued after a progress bar with a message printed as a tuple. */
+static void test_damaged_shapes(void **state)
+{
+    (void)state;
+    expect_messages("W convert_frame.py:1676] [0/8] torch._dynamo hit config.recompile_limit (8)\n"
+                    "W convert_frame.py:1676] [0/8]    function: 'f' (/w/a.py:5)\n",
+                    "LIMIT 1-2 [0/8] cut\n"
+                    "  function=f\n"
+                    "  where=/w/a.py:5 in f\n"
+                    "  limit=recompile_limit 8\n"
+                    "stats lines=2 messages=1 in_messages=2 unrecognized=0\n");
+    /* 110 columns: the first wrap is a word, the second is text */
+    expect_messages(
+        "V0402 08:00:01.000000 31 torch/_dynamo/guards.py:2791] [1/1] [__recompiles] "
+        "Recompiling function f in /w/abc.p\n"
+        "y:3\n"
+        "V0402 08:00:01.000000 31 torch/_dynamo/guards.py:2791] [1/1] [__recompiles]     "
+        "- 1/0: tensor 'L['x']' size mi\n"
+        "smatch at index 0. expected 4, actual 5\n"
+        "PASSED\n",
+        "RECOMPILE 1-3 [1/1]\n"
+        "  function=f\n"
+        "  where=/w/abc.py:3 in f\n"
+        "  guard=[1/0] tensor 'L['x']' size mismatch at index 0. expected 4, actual 5\n"
+        "stats lines=5 messages=1 in_messages=2 unrecognized=1\n");
+    /* a long line, then other output with spaces: not a wrap (its width was not seen twice) */
+    expect_messages("V0402 08:00:01.000000 31 torch/_dynamo/guards.py:2791] [1/1] [__recompiles] "
+                    "Recompiling function f in /w/a.py:3\n"
+                    "PASSED tests/t.py::test_a\n",
+                    "RECOMPILE 1-1 [1/1] cut\n"
+                    "  function=f\n"
+                    "  where=/w/a.py:3 in f\n"
+                    "stats lines=2 messages=1 in_messages=1 unrecognized=1\n");
+    expect_messages("  4/10 [00:01<00:02,  2.91it/s][2023-04-13 21:42:54,179] "
+                    "torch._dynamo.convert_frame.__recompiles: [DEBUG] ('Recompiling function step "
+                    "in /x/y.py', \"triggered by the following guard failure: L['t'] == 0\")\n",
+                    "RECOMPILE 1-1\n"
+                    "  function=step\n"
+                    "  where=/x/y.py:0 in step\n"
+                    "  guard=L['t'] == 0\n"
+                    "stats lines=1 messages=1 in_messages=1 unrecognized=0\n");
+}
+
 static void test_limit_variants(void **state)
 {
     (void)state;
@@ -1148,9 +1349,10 @@ static void test_corpus_complete(void **state)
 
 /* ---- tl_tlog_detect --------------------------------------------------------------------- */
 
-static size_t structured_checked;
+static size_t structured_checked, text_checked;
 
-/* False on a structured log, read as the driver would: its first 256 KiB. */
+/* False on a structured log, read as the driver would: its first 256 KiB; true on our TORCH_LOGS
+ * text fixtures (tests/fixtures/torch_logs/). */
 static int check_structured(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
     (void)sb;
@@ -1162,6 +1364,14 @@ static int check_structured(const char *path, const struct stat *sb, int type, s
     static char head[256 * 1024];
     size_t n = fread(head, 1, sizeof(head), f);
     fclose(f);
+    if (strstr(path, "/fixtures/torch_logs/")) {
+        if (!tl_tlog_detect(head, n)) {
+            print_error("tl_tlog_detect is false on the TORCH_LOGS text %s\n", path);
+            fail();
+        }
+        text_checked++;
+        return 0;
+    }
     if (tl_tlog_detect(head, n)) {
         print_error("tl_tlog_detect is true on the structured log %s\n", path);
         fail();
@@ -1173,9 +1383,10 @@ static int check_structured(const char *path, const struct stat *sb, int type, s
 static void test_detect_structured_logs(void **state)
 {
     (void)state;
-    structured_checked = 0;
+    structured_checked = text_checked = 0;
     assert_int_equal(nftw(TL_SOURCE_DIR "/tests/fixtures", check_structured, 8, FTW_PHYS), 0);
     assert_true(structured_checked >= 2);
+    assert_true(text_checked >= 3);
     if (!have_shared())
         return;
     assert_int_equal(nftw(TL_SHARED_DIR "/corpus/logs", check_structured, 8, FTW_PHYS), 0);
@@ -1662,6 +1873,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_what_ends_a_message),
         cmocka_unit_test(test_graph_break_variants),
         cmocka_unit_test(test_fallback),
+        cmocka_unit_test(test_fallback_backend),
+        cmocka_unit_test(test_guard_error),
+        cmocka_unit_test(test_guard_comments),
+        cmocka_unit_test(test_item_warning),
+        cmocka_unit_test(test_damaged_shapes),
         cmocka_unit_test(test_limit_variants),
         cmocka_unit_test(test_symbols_and_guards),
         cmocka_unit_test(test_graphs),
