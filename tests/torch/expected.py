@@ -170,6 +170,14 @@ CASES["lr"] = {"trace": case(
                "compile_ids": ["[2/1]"]}],
     dynamic=[["zf0", "L['self'].param_groups[0]['lr']"]])}
 
+# The text of the same run: no restarts (TEXT_LACKS), and the second break is printed "details
+# suppressed" at optimizer.py:90 with no traceback, so nothing names the user's line 19.
+CASES["lr"]["text"] = dict(CASES["lr"]["trace"],
+                           findings=["recompile:lr_as_constant",
+                                     "graph_break:framework_graph_break"],
+                           graph_breaks=[dict(CASES["lr"]["trace"]["graph_breaks"][0],
+                                              where=["lr.py:12"])])
+
 # shift(x, 1) then shift(x, 2): one recompile on the int n (then n is dynamic, s0); act(x,
 # 'relu') then act(x, 'tanh'): one recompile on the string, expected for a mode argument.
 CASES["number"] = {"trace": case(
