@@ -436,6 +436,11 @@ static int finish_report(struct textlog *t, const char *name, const struct tl_tl
     struct tl_summary_source src = {name, "torch_logs", NULL, &t->info};
     tl_summary_json(&json, &t->diag, &src, true);
     int rc = tl_outdir_write(t->out, "summary.json", json.buf, json.len, NULL, err);
+    if (rc == 0 && tl_page_shapes_wanted(&t->diag)) {
+        tl_buf_reset(&json);
+        tl_page_shapes(&json, &t->diag, "log.html#");
+        rc = tl_outdir_write(t->out, "dynamic_shapes.html", json.buf, json.len, NULL, err);
+    }
     tl_buf_release(&json);
     struct tl_outfile f;
     if (rc < 0 || tl_outfile_open(&f, t->out, "index.html", err) < 0)

@@ -68,6 +68,27 @@ sed -e "s/L\['y'\].size()\[1\]/<script>alert(1)<\/script>/" "$here/fixtures/shap
 "$bin" "$tmp/evil.log" -o "$tmp/evil" --no-browser >/dev/null 2>&1 || bad "evil: exit $?"
 grep -q '<script>alert' "$tmp/evil/dynamic_shapes.html" && bad "evil: a source is not escaped"
 
+# a TORCH_LOGS text (dynamic): the same table, page and links
+cat >"$tmp/dyn.log" <<'LOG'
+I1125 10:00:00.000000 7 torch/fx/experimental/symbolic_shapes.py:4423] [0/0] create_symbol s0 = 10 for L['x'].size()[0] [2, int_oo] if x.shape[0] * 2 >= 16:  # m.py:8 in halves (_dynamo/variables/builder.py:2861 in <lambda>)
+I1125 10:00:00.100000 7 torch/fx/experimental/symbolic_shapes.py:6281] [0/0] eval Eq(Mod(s0, 2), 0) [guard added] a, b = x.view(2, -1)  # m.py:9 in halves (_prims_common/__init__.py:939 in infer_size)
+LOG
+"$bin" "$tmp/dyn.log" -o "$tmp/dyn" --no-browser >/dev/null 2>&1 || bad "text: exit $?"
+python3 - "$tmp/dyn/summary.json" <<'PY' || fail=1
+import json, sys
+s = json.load(open(sys.argv[1]))
+d = [(x["symbol"], x["source"], x["value"], x["range"]) for x in s["dynamic_dimensions"]]
+g = [(x["expr"], [(y["symbol"], y["source"]) for y in x["symbols"]], x["advice"]["category"])
+     for x in s["specializations"]]
+if d != [["s0", "L['x'].size()[0]", "10", "[2, int_oo]"]] and d != [("s0", "L['x'].size()[0]", "10", "[2, int_oo]")]:
+    print("FAIL: text dynamic_dimensions %s" % d); sys.exit(1)
+if g != [("Eq(Mod(s0, 2), 0)", [("s0", "L['x'].size()[0]")], "divisibility_guard")]:
+    print("FAIL: text specializations %s" % g); sys.exit(1)
+PY
+grep -q 'Eq(Mod(s0, 2), 0)' "$tmp/dyn/dynamic_shapes.html" || bad "text: no dynamic_shapes.html with the guard"
+grep -q 'href="dynamic_shapes.html#\[0/0\]">dynamic shapes</a> (2)' "$tmp/dyn/index.html" ||
+    bad "text: [0/0] does not link its dynamic shapes"
+
 # the diff names a specialization by what it specialized, whatever its symbol's number
 sed -e 's/s1/s7/g' -e 's/"rank": 3, //' "$here/fixtures/shapes.log" >"$tmp/renumbered.log"
 "$bin" diff "$here/fixtures/shapes.log" "$tmp/renumbered.log" --summary >"$tmp/d1.txt" 2>/dev/null ||

@@ -75,6 +75,10 @@ int tl_page_textlog_index(const struct tl_page_sink *sink, const struct tl_textl
                 (unsigned long long)p->messages, p->messages == 1 ? "" : "s",
                 (unsigned long long)p->unrecognized, p->unrecognized == 1 ? "" : "s");
     tl_page_diagnosis(out, p->diag, "log.html#", "log.html#L");
+    if (tl_page_shapes_wanted(p->diag))
+        tl_buf_adds(out, "<p>Dynamic shapes: the symbols of dynamic sizes, their sources, and the "
+                         "guards and specializations on them, per compile id, are in "
+                         "<a href=\"dynamic_shapes.html\">dynamic_shapes.html</a>.</p>\n");
     if (tl_page_flush(sink))
         return -1;
     tl_buf_adds(out, "<h2>Compile ids</h2>\n");
@@ -94,7 +98,14 @@ int tl_page_textlog_index(const struct tl_page_sink *sink, const struct tl_textl
                     (unsigned long long)c->lines);
         tl_buf_adds(out, "<td><a href=\"log.html?cid=");
         tl_html_url(out, c->cid, strlen(c->cid));
-        tl_buf_adds(out, "\">only its lines</a></td></tr>\n");
+        tl_buf_adds(out, "\">only its lines</a>");
+        uint32_t shapes = tl_diag_shapes_of(p->diag, c->cid);
+        if (shapes) {
+            tl_buf_adds(out, " &middot; <a href=\"dynamic_shapes.html#");
+            tl_html_attr_cstr(out, c->cid);
+            tl_buf_addf(out, "\">dynamic shapes</a> (%u)", shapes);
+        }
+        tl_buf_adds(out, "</td></tr>\n");
         if (tl_page_flush(sink))
             return -1;
     }
