@@ -1028,7 +1028,7 @@ CASES['fixtures/torch_logs/bracket_2023_tuple_recompiles_progress.txt'] = {'comp
 # the terminal (a path and a graph-break reason split over two lines): encode recompiled on
 # tokens' dim 1, print at train.py:88 broke the graph.
 CASES['fixtures/torch_logs/cut_prefix_wrapped_pytest.txt'] = {'compile_ids': 3,
-     'findings': ['limit:recompile_limit', 'recompile:shape_changed', 'graph_break:print'],
+     'findings': ['limit:recompile_limit', 'graph_break:print', 'recompile:automatic_dynamic'],
      'graph_breaks': [{'reason': 'builtin: print [<class '
                                  "'torch._dynamo.variables.constant.ConstantVariable'>] False",
                        'count': 1,
@@ -1041,7 +1041,7 @@ CASES['fixtures/torch_logs/cut_prefix_wrapped_pytest.txt'] = {'compile_ids': 3,
                      'count': 1,
                      'reasons': [("tensor 'L['tokens']' size mismatch at index 1", 1, 'shape_changed')],
                      'compile_ids': ['[1/1]'],
-                     'advice': 'shape_changed'}],
+                     'advice': 'automatic_dynamic'}],
      'specializations': [],
      'failures': [],
      'limits': [{'function': 'forward',
