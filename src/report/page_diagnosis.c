@@ -478,11 +478,18 @@ void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *
     if (!d->nfindings)
         tl_buf_adds(out, "<p>No graph breaks, recompiles, specializations or failures were "
                          "found in this log.</p>\n");
-    else
+    uint32_t nnormal = 0;
+    for (uint32_t i = 0; i < d->nfindings; i++)
+        nnormal += d->findings[i].normal;
+    uint32_t nproblems = d->nfindings - nnormal;
+    if (d->nfindings && !nproblems)
+        tl_buf_adds(out, "<p>No problem was found: what is below is what torch.compile always "
+                         "does.</p>\n<ol>\n");
+    else if (d->nfindings)
         tl_buf_addf(out,
                     "<p>%u finding%s, the most costly first. Each says what happened, why, and "
                     "how to fix it%s.</p>\n<ol>\n",
-                    d->nfindings, d->nfindings == 1 ? "" : "s",
+                    nproblems, nproblems == 1 ? "" : "s",
                     cid_href ? "; compile ids link to their files below" : "");
     bool normal = false;
     for (uint32_t i = 0; i < d->nfindings; i++) {
