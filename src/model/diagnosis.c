@@ -1214,12 +1214,12 @@ static bool automatic_dynamic(const struct tl_diag *d, const struct tl_diag_reco
         if (!d->ndynamic_all) /* symbols not logged: the size change alone says it */
             continue;
         /* "tensor 'L['x']' size mismatch at index 0": the dimension is L['x'].size()[0] */
-        struct tl_str g = tl_str_cstr(x->guard);
-        long mis = tl_str_find(g, "' size mismatch at index ");
-        if (!tl_str_has_prefix(g, "tensor '") || mis < 8)
+        struct tl_str text = tl_str_cstr(x->guard);
+        long mis = tl_str_find(text, "' size mismatch at index ");
+        if (!tl_str_has_prefix(text, "tensor '") || mis < 8)
             return false;
-        struct tl_str tensor = tl_str_make(g.p + 8, (size_t)mis - 8);
-        struct tl_str index = tl_str_make(g.p + mis + 25, g.n - (size_t)mis - 25);
+        struct tl_str tensor = tl_str_make(text.p + 8, (size_t)mis - 8);
+        struct tl_str index = tl_str_make(text.p + mis + 25, text.n - (size_t)mis - 25);
         struct tl_buf src = TL_BUF_INIT;
         tl_buf_addf(&src, "%.*s.size()[%.*s]", (int)tensor.n, tensor.p, (int)index.n, index.p);
         bool made = false;

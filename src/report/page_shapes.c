@@ -8,6 +8,7 @@
 #include "base/config.h"
 #include "report/summary.h"
 #include "report/html.h"
+#include "report/pages.h"
 
 #include <string.h>
 

@@ -1313,7 +1313,7 @@ static void text_finding(struct text *t, const struct tl_diag *d, const struct t
 void tl_summary_text(struct tl_buf *out, const struct tl_diag *d,
                      const struct tl_summary_source *src, bool color)
 {
-    struct text t = {out, color};
+    struct text t = {out, color, false};
     paint(&t, "1", "tlparse diagnosis");
     tl_buf_adds(out, " of ");
     safe(&t, src->path);

@@ -67,7 +67,15 @@ static void test_round_trip(void **state)
         .nexec_order = 3,
         .folders = folders,
         .nfolders = 2,
-        .diag = {3, 4, 1, 2},
+        .diag = {.recompiles = 3,
+                 .graph_breaks = 4,
+                 .failures = 1,
+                 .limits = 2,
+                 .compile_ids = 5,
+                 .has_time = true,
+                 .compile_s = 1.25,
+                 .detail = {"step at m.py:9 [0/1]: tensor 'L['x']' size mismatch", NULL,
+                            "[0/0] BackendCompilerFailed", NULL}},
     };
     struct tl_buf b = TL_BUF_INIT;
     write_summary(&b, &s);
@@ -113,6 +121,13 @@ static void test_round_trip(void **state)
     assert_int_equal(r.diag.graph_breaks, 4);
     assert_int_equal(r.diag.failures, 1);
     assert_int_equal(r.diag.limits, 2);
+    assert_int_equal(r.diag.compile_ids, 5);
+    assert_true(r.diag.has_time);
+    assert_true(r.diag.compile_s == 1.25);
+    assert_string_equal(r.diag.detail[0], "step at m.py:9 [0/1]: tensor 'L['x']' size mismatch");
+    assert_null(r.diag.detail[1]);
+    assert_string_equal(r.diag.detail[2], "[0/0] BackendCompilerFailed");
+    assert_null(r.diag.detail[3]);
 
     /* written again from what was read: the same bytes */
     struct tl_buf b2 = TL_BUF_INIT;
