@@ -7,7 +7,7 @@
 set -uo pipefail
 bin=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-shared="$here/../../shared"
+shared=${TL_SHARED:-$here/../../shared}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -575,7 +575,7 @@ g2="$shared/corpus/torch_logs/ptdocs_troubleshooting_recompiles_size.txt"
 if [ -f "$g1" ] && [ -f "$g2" ]; then
     { head -5 "$g1"; sed -n 2,4p "$g2"; } >torch_logs.txt
 else
-    echo "    (../shared absent: hand-written TORCH_LOGS lines)"
+    echo "badinput: ../shared absent: its 2 TORCH_LOGS excerpts are not read (look-alikes of ours are)"
     {
         for i in 1 2 3 4 5; do
             printf 'V0930 08:14:56.394000 221700 site-packages/torch/_dynamo/guards.py:1342] [0/0] [__guards] guard line %d\n' "$i"

@@ -158,6 +158,8 @@ if [ -f "$shared/corpus/logs/export.log" ]; then
     "$bin" "$shared/corpus/logs/export.log" --summary >exl.txt 2>err.txt || bad "export.log --summary: exit $?"
     grep -qF "  1. EXPORT BLOCKED: Data dependent error: Eq((((-u0)//3)) + 5, 0) was specialized to False at /data/users/angelayi/pytorch/test/export/test_draft_export.py:279 in forward" exl.txt ||
         bad "export.log summary: $(head -4 exl.txt)"
+else
+    echo "diagnosis: ../shared absent: the summary of its export.log is not checked (export_kinds.log's is)"
 fi
 # a recompile limit in the text summary: one "What:" of its own, then its last reason's advice
 # labelled as such; without a last reason, no such line

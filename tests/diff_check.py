@@ -411,7 +411,7 @@ def text_pairs(tl, tmp):
 def corpus_pairs(tl, tmp, shared):
     logs = os.path.join(shared, "corpus", "logs")
     if not os.path.isdir(logs):
-        print("diff: %s is absent: the corpus pairs are skipped" % logs)
+        print("diff: ../shared absent: the pairs made from its logs are not checked (%s)" % logs)
         return
     for name in sorted(os.listdir(logs)):
         path = os.path.join(logs, name)

@@ -1,27 +1,29 @@
 #!/usr/bin/env bash
-# Multi-rank runs (--all-ranks-html, --rank-only, --from-summaries), end to end:
-#   - 16 rank logs grown with ../shared/bench/make_big_trace.py --ranks 16, some replaced by
-#     other corpus ranks (so that ranks diverge), one a broken gzip stream and one holding
-#     malformed runtime and schedule artifacts: -j 1, -j 2 and the two-step path (--rank-only
-#     per rank as separate processes, then --from-summaries) give byte-identical folders, and
-#     the broken and malformed ranks are reported, not fatal;
-#   - the landing page, summary.json (tlparse-ranks/1) and messages on crafted inputs;
-#   - the command-line rules of spec modes.md §1.1 and ours.
-# Needs ../shared (the corpus and make_big_trace.py): fails when it is absent.
+# Multi-rank runs (--all-ranks-html, --rank-only, --from-summaries), end to end, on rank logs
+# of our own written by tests/make_rank_logs.py (no ../shared needed):
+#   - 16 ranks that diverge (one compiles less, one more, one issues other collectives, one
+#     hits the cache, one never waits for its collectives), one an empty log, one a broken
+#     gzip stream and one holding malformed runtime and schedule artifacts: -j 1, -j 2 and the
+#     two-step path (--rank-only per rank as separate processes, then --from-summaries) give
+#     byte-identical folders, the broken and malformed ranks are reported, not fatal, and the
+#     landing page and summary.json (tlparse-ranks/1) say exactly how the ranks diverge;
+#   - ranks that agree (no warning) and a slow rank (the graph runtime analysis);
+#   - messages on crafted inputs; the command-line rules of spec modes.md §1.1 and ours;
+#   - the string table carried from rank to rank in listing or name order.
+# When ../shared (or $TL_SHARED) is there, the corpus's multi-rank logs also go through -j 1,
+# -j 2 and both orders; when it is absent that part is said in one line and the rest runs.
 # Usage: tests/multirank.sh path/to/tlparse
 set -uo pipefail
 bin=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-shared=$(realpath "${TL_SHARED:-$here/../../shared}" 2>/dev/null || echo "$here/../../shared")
+shared=$(realpath -m "${TL_SHARED:-$here/../../shared}")
 command -v python3 >/dev/null || { echo "multirank: python3 is needed (Debian package python3)"; exit 1; }
-logs=$shared/corpus/logs
-[ -d "$logs/multi_rank_runtime" ] && [ -f "$shared/bench/make_big_trace.py" ] ||
-    { echo "FAIL: multirank needs ../shared (corpus and bench/make_big_trace.py) beside the checkout"; exit 1; }
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
+gen() { python3 "$here/make_rank_logs.py" "$@" || bad "make_rank_logs.py $*: exit $?"; }
 
 # An entry of a trace with a correct md5: entry LINE_JSON PAYLOAD
 entry() {
@@ -36,16 +38,13 @@ PY
 }
 
 # ---- 16 ranks ---------------------------------------------------------------------------
-mkdir ranks
-python3 "$shared/bench/make_big_trace.py" --size-mb 0.4 --ranks 16 -o ranks \
-    "$logs/multi_rank_runtime/dedicated_log_torch_trace_rank_0.log" || bad "make_big_trace.py failed"
-cp "$logs/multi_rank_runtime/dedicated_log_torch_trace_rank_5.log" ranks/dedicated_log_torch_trace_rank_5.log
-cp "$logs/collectives_parity/dedicated_log_torch_trace_rank_0.log" ranks/dedicated_log_torch_trace_rank_9.log
-cp "$logs/multi_rank_logs/dedicated_log_torch_trace_rank_1.log" ranks/dedicated_log_torch_trace_rank_11.log
+# rank 5 compiles [0/0] only, rank 9 also compiles helper ([1/0]), rank 11 all-gathers where
+# the others all-reduce, rank 7's [0/0] is a cache hit, rank 15's code never waits
+gen ranks --ranks 16 --pad-kb 32 --short 5 --extra 9 --gather 11 --hit 7 --no-wait 15
 : >ranks/dedicated_log_torch_trace_rank_12.log
 # rank 13: a gzip stream cut short (the reader fails in the middle of the log)
-head -c 300000 "$logs/multi_rank_runtime/dedicated_log_torch_trace_rank_0.log" | gzip -c | head -c 20000 \
-    >ranks/dedicated_log_torch_trace_rank_13.log
+gzip -c ranks/dedicated_log_torch_trace_rank_13.log >full.gz
+head -c $(($(wc -c <full.gz) / 2)) full.gz >ranks/dedicated_log_torch_trace_rank_13.log
 # rank 14: malformed runtime and schedule artifacts (the reference aborts on both)
 {
     entry '{"artifact": {"name": "inductor_runtime_and_tensor_meta", "encoding": "json"}, "rank": 14, "frame_id": 0, "frame_compile_id": 0, "attempt": 0}' \
@@ -139,13 +138,34 @@ assert ranks[0]["report"] == "rank_0/index.html" and ranks[0]["error"] is None
 assert "is not a list of op names" in ranks[14]["notes"], ranks[14]
 assert s["compile_ids_diverge"] is True
 kinds = {d["kind"]: d for d in s["divergences"]}
-# every rank recompiles but the empty rank 12 and the crafted rank 14: 5, 9 and 11 (other corpus
-# logs) as their logs say, and the grown copies of runtime rank 0 because they end after [0/1]
-# began recompiling (its recompile_reasons are there, its metrics cut off); the broken rank 13
-# is in neither list
-assert "recompiles" in kinds, s["divergences"]
-assert kinds["recompiles"]["ranks"] == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15], kinds["recompiles"]
-assert kinds["recompiles"]["others"] == [12, 14], kinds["recompiles"]
+# every generated rank recompiles but rank 5; the empty rank 12 and the crafted rank 14 do not;
+# the broken rank 13 is in neither list
+assert sorted(kinds) == ["recompiles"], s["divergences"]
+assert kinds["recompiles"]["ranks"] == [0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 15], kinds["recompiles"]
+assert kinds["recompiles"]["others"] == [5, 12, 14], kinds["recompiles"]
+usual = [0, 1, 2, 3, 4, 6, 8, 10, 11, 15]
+# the cache: a miss per compile (❌), rank 7's first one a hit (✅)
+cache = {g["sequence"]: g["ranks"] for g in s["cache_groups"]}
+assert cache == {"\u274c\u274c": usual, "\u2705\u274c": [7], "\u274c": [5],
+                 "\u274c\u274c\u274c": [9], "": [12, 14]}, cache
+# the collectives: all_reduce_ then wait_tensor per compile; rank 11 all-gathers
+R, G, W = ("torch.ops._c10d_functional.%s.default" % o
+           for o in ("all_reduce_", "all_gather_into_tensor", "wait_tensor"))
+coll = {g["ops"]: g["ranks"] for g in s["collective_groups"]}
+assert coll == {",".join([R, W] * 2): [0, 1, 2, 3, 4, 6, 7, 8, 10, 15], ",".join([R, W]): [5],
+                ",".join([R, W] * 3): [9], ",".join([G, W] * 2): [11], "": [12, 14]}, coll
+for r in range(16):
+    if r == 13:
+        continue
+    # [0/0] and [0/1] (rank 14's artifacts too); rank 5 no [0/1]; rank 9 [1/0] as well
+    want = {12: 0, 5: 1, 9: 3}.get(r, 2)
+    assert ranks[r]["compile_ids"] == want, (r, ranks[r]["compile_ids"])
+# rank 15's code calls its collectives but never waits for them
+parity = json.load(open(sys.argv[1] + "/rank_15/collectives_parity.json"))["graphs"]
+assert sorted((g["graph"], g["offset"], g["missing_waits"]) for g in parity) == \
+    [("-_0_0_0", 0, 1), ("-_0_1_0", 0, 1)], parity
+for r in (0, 5, 9, 11):
+    assert json.load(open("%s/rank_%d/collectives_parity.json" % (sys.argv[1], r)))["graphs"] == []
 # every rank's own summary carries its rank section
 r0 = json.load(open(sys.argv[1] + "/rank_0/summary.json"))
 assert r0["rank"]["number"] == 0 and r0["source"]["path"] == "dedicated_log_torch_trace_rank_0.log"
@@ -177,22 +197,44 @@ cp -r two again
 "$bin" --all-ranks-html --from-summaries again --no-browser >/dev/null 2>&1 || bad "second --from-summaries: exit $?"
 diff -r two again >/dev/null || bad "--from-summaries run twice differs"
 
-# ---- crafted: two copies of a log; divergence of the diagnosis ---------------------------------
+# ---- ranks that agree: no warning, no divergence; a slow rank: the runtime analysis --------------
+gen agree --ranks 2
 mkdir same
-cp "$logs/cache_hit_miss.log" same/dedicated_log_torch_trace_rank_0.log
-cp "$logs/cache_hit_miss.log" same/dedicated_log_torch_trace_rank_1_abc.log
+cp agree/dedicated_log_torch_trace_rank_0.log same/dedicated_log_torch_trace_rank_0.log
+cp agree/dedicated_log_torch_trace_rank_0.log same/dedicated_log_torch_trace_rank_1_abc.log
 "$bin" --all-ranks-html same -o same_out --no-browser >/dev/null 2>err5.txt || bad "two copies: exit $?"
 grep -q 'class="warning-box"' same_out/index.html && bad "two copies: a warning box"
 python3 -c 'import json,sys; s=json.load(open("same_out/summary.json")); assert s["divergences"]==[] and not s["compile_ids_diverge"], s' ||
     bad "two copies: divergences in summary.json"
+grep -q 'Graph execution order: Consistent across ranks.' same_out/index.html || bad "two copies: execution order"
+grep -q 'All ranks have matching tensor meta signatures.' same_out/index.html || bad "two copies: tensor meta"
+# rank 1 of 3 is estimated 1.5 times as slow: [0/0] 1 + 0.25 ms, [0/1] 2 + 0.25 ms; ties go to
+# the higher rank
+gen slow --ranks 3 --slow 1
+"$bin" --all-ranks-html slow -o slow_out --no-browser >/dev/null 2>err8.txt || bad "slow rank: exit $?"
+grep -qF '<p><strong>Graph -_0_0_0:</strong> 0.625 ms delta (Fastest: Rank 2 - 1.25 ms, Slowest: Rank 1 - 1.875 ms)</p>' slow_out/index.html ||
+    bad "slow rank: graph -_0_0_0: $(grep -o '<p><strong>Graph -_0_0_0.*' slow_out/index.html)"
+grep -qF '<p><strong>Graph -_0_1_0:</strong> 1.125 ms delta (Fastest: Rank 2 - 2.25 ms, Slowest: Rank 1 - 3.375 ms)</p>' slow_out/index.html ||
+    bad "slow rank: graph -_0_1_0: $(grep -o '<p><strong>Graph -_0_1_0.*' slow_out/index.html)"
+grep -q 'Diverging' slow_out/index.html && bad "slow rank: a divergence warning"
+python3 - slow_out <<'PY' || bad "slow rank: runtime_estimations.json and the tensor meta groups"
+import json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+assert [g["ranks"] for g in s["tensor_meta_groups"]] == [[0, 2], [1]], s["tensor_meta_groups"]
+est = json.load(open(sys.argv[1] + "/runtime_estimations.json"))
+got = [(e["rank"], e["graph"], [o["estimated_runtime_ns"] for o in e["ops"]]) for e in est]
+assert sorted(got) == [(r, g, [t * f, 250000.0 * f]) for r, f in ((0, 1), (1, 1.5), (2, 1))
+                       for g, t in (("-_0_0_0", 1e6), ("-_0_1_0", 2e6))], got
+PY
 
 # ---- duplicate ranks: the first log in name order is used ----------------------------------------
 mkdir dup
-cp "$logs/cache_hit_miss.log" dup/dedicated_log_torch_trace_rank_0.log
-cp "$logs/cache_hit_miss.log" dup/dedicated_log_torch_trace_rank_00.log
+cp agree/dedicated_log_torch_trace_rank_0.log dup/dedicated_log_torch_trace_rank_0.log
+cp agree/dedicated_log_torch_trace_rank_1.log dup/dedicated_log_torch_trace_rank_00.log
 "$bin" --all-ranks-html dup -o dup_out --no-browser >/dev/null 2>err6.txt || bad "duplicate ranks: exit $?"
 grep -q 'dup/dedicated_log_torch_trace_rank_00.log is rank 0 too; only dup/dedicated_log_torch_trace_rank_0.log is used' err6.txt ||
     bad "duplicate ranks: $(cat err6.txt)"
+[ "$(ls -d dup_out/rank_*)" = dup_out/rank_0 ] || bad "duplicate ranks: $(ls dup_out)"
 
 # ---- the command line ---------------------------------------------------------------------------
 expect() { # expect CODE PATTERN ARGS...
@@ -203,6 +245,7 @@ expect() { # expect CODE PATTERN ARGS...
     [ "$got" = "$code" ] || bad "tlparse $*: exit $got, not $code ($(cat cli_err.txt))"
     grep -q -- "$pat" cli_err.txt || bad "tlparse $*: no '$pat' in: $(cat cli_err.txt)"
 }
+cp agree/dedicated_log_torch_trace_rank_1.log plain.log # a log whose name says no rank
 expect 1 '--latest cannot be used with --all-ranks-html' --all-ranks-html --latest /nonexistent -o x
 [ ! -e x ] || bad "--latest with --all-ranks-html created the output"
 expect 1 'Input path ranks/another.log must be a directory when using --all-ranks-html' --all-ranks-html ranks/another.log -o x
@@ -216,23 +259,26 @@ expect 2 'cannot use --from-summaries without --all-ranks-html' --from-summaries
 expect 2 'cannot use -o with --from-summaries' --all-ranks-html --from-summaries two -o y
 expect 2 'cannot use --rank without --rank-only' ranks/dedicated_log_torch_trace_rank_0.log --rank 3
 expect 2 'cannot use --rank-only with --all-ranks-html' --all-ranks-html --rank-only ranks
-expect 2 'cannot tell the rank of' --rank-only "$logs/cache_hit_miss.log" -o z
+expect 2 'cannot tell the rank of' --rank-only plain.log -o z
 expect 1 'No rank reports (rank_N/summary.json) found in empty' --all-ranks-html --from-summaries empty
-"$bin" --rank-only "$logs/cache_hit_miss.log" --rank 7 -o rank_7 --no-browser >/dev/null 2>&1 || bad "--rank-only --rank 7: exit $?"
-python3 -c 'import json; s=json.load(open("rank_7/summary.json")); assert s["rank"]["number"]==7 and s["rank"]["log"]=="cache_hit_miss.log", s["rank"]' ||
+"$bin" --rank-only plain.log --rank 7 -o rank_7 --no-browser >/dev/null 2>&1 || bad "--rank-only --rank 7: exit $?"
+python3 -c 'import json; s=json.load(open("rank_7/summary.json")); assert s["rank"]["number"]==7 and s["rank"]["log"]=="plain.log", s["rank"]' ||
     bad "--rank 7: summary.json"
 # --overwrite replaces a landing folder
 "$bin" --all-ranks-html same -o same_out --overwrite --no-browser >/dev/null 2>&1 || bad "--overwrite: exit $?"
 
 # ---- the string table carried from rank to rank, in the order the ranks are taken ------------
 # (spec modes.md §1.3): the file system's listing order (Python's os.listdir is readdir's), or
-# name order with --name-order
-"$bin" --all-ranks-html "$logs/multi_rank_logs" -o listed -j 2 --no-browser >/dev/null 2>&1 || bad "listing order: exit $?"
-"$bin" --all-ranks-html "$logs/multi_rank_logs" -o named -j 2 --name-order --no-browser >/dev/null 2>err7.txt ||
-    bad "--name-order: exit $?"
-python3 - "$logs/multi_rank_logs" <<'PY' || bad "the string tables carried from rank to rank"
+# name order with --name-order. string_tables NAME FOLDER LAST N: in name order, rank LAST comes
+# last and carries N entries.
+string_tables() {
+    local name=$1 folder=$2
+    "$bin" --all-ranks-html "$folder" -o "$name.listed" -j 2 --no-browser >/dev/null 2>&1 || bad "$name: listing order: exit $?"
+    "$bin" --all-ranks-html "$folder" -o "$name.named" -j 2 --name-order --no-browser >/dev/null 2>&1 ||
+        bad "$name: --name-order: exit $?"
+    python3 - "$folder" "$name" "$3" "$4" <<'PY' || bad "$name: the string tables carried from rank to rank"
 import json, os, re, sys
-folder = sys.argv[1]
+folder, name, last, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 def rank_of(name):
     m = re.match(r"dedicated_log_torch_trace_rank_\+?(\d+)[_.]", name)
     return int(m.group(1))
@@ -249,14 +295,37 @@ def tables(names):
 names = [n for n in os.listdir(folder) if n.startswith("dedicated_log_torch_trace_rank_")]
 for out, order in (("listed", names), ("named", sorted(names))):
     for rank, want in tables(order).items():
-        got = json.loads(open("%s/rank_%d/raw.jsonl" % (out, rank)).readline())["string_table"]
+        got = json.loads(open("%s.%s/rank_%d/raw.jsonl" % (name, out, rank)).readline())["string_table"]
         assert got == want, (out, rank, got, want)
-# in name order rank 3 comes last and carries rank 0's strings: 8 entries, not its own 2
-assert len(json.loads(open("named/rank_3/raw.jsonl").readline())["string_table"]) == 8
+got = json.loads(open("%s.named/rank_%d/raw.jsonl" % (name, last)).readline())["string_table"]
+assert len(got) == n, (last, got)
 PY
-# only raw.jsonl's first line depends on the order; the rest of the rank folders do not here
-stripped listed && stripped named
-diff -r -x raw.jsonl listed.s named.s >/dev/null || bad "listing and name order differ beyond raw.jsonl: $(diff -rq -x raw.jsonl listed.s named.s | head -3)"
+    # only raw.jsonl's first line depends on the order; the rest of the rank folders do not here
+    stripped "$name.listed" && stripped "$name.named"
+    diff -r -x raw.jsonl "$name.listed.s" "$name.named.s" >/dev/null ||
+        bad "$name: listing and name order differ beyond raw.jsonl: $(diff -rq -x raw.jsonl "$name.listed.s" "$name.named.s" | head -3)"
+}
+# rank 3 comes last and carries rank 0's 8 strings (each rank names its own Python), not its own
+# 2; no Inductor artifacts, whose folders each rank's analyses take in listing order
+gen strings --ranks 4 --strings 0:8,1:3,2:5,3:2 --no-inductor
+string_tables strings strings 3 8
+
+# ---- the corpus's multi-rank logs, when ../shared is here --------------------------------------
+logs=$shared/corpus/logs
+if [ -d "$logs/multi_rank_runtime" ] && [ -d "$logs/multi_rank_logs" ]; then
+    "$bin" --all-ranks-html "$logs/multi_rank_runtime" -o c1 -j 1 --no-browser >/dev/null 2>ce1.txt || bad "corpus -j 1: exit $?: $(tail -3 ce1.txt)"
+    "$bin" --all-ranks-html "$logs/multi_rank_runtime" -o c2 -j 2 --no-browser >/dev/null 2>ce2.txt || bad "corpus -j 2: exit $?: $(tail -3 ce2.txt)"
+    stripped c1 && stripped c2
+    diff -r c1.s c2.s >diffc.txt || bad "corpus: -j 1 and -j 2 differ: $(head -5 diffc.txt)"
+    [ "$(ls -d c1/rank_* | wc -l)" = 7 ] || bad "corpus: rank folders: $(ls c1)"
+    for f in runtime_estimations.json chromium_trace_with_runtime.json collective_schedules.json; do
+        [ -s "c1/$f" ] || bad "corpus: c1/$f missing"
+    done
+    # in name order rank 3 comes last and carries rank 0's strings: 8 entries, not its own 2
+    string_tables corpus "$logs/multi_rank_logs" 3 8
+else
+    echo "multirank: ../shared absent: the corpus's multi-rank logs are not checked (our own ranks are)"
+fi
 
 [ $fail = 0 ] && echo "multirank: all checks passed"
 exit $fail

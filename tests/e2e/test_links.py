@@ -11,10 +11,15 @@ Reports checked:
            after/index.html#[..], and both sides' reports in before/ and after/ (all one
            folder); and the same for a TORCH_LOGS text pair (tests/diff_check.py's text_log),
            whose compile ids link into before/log.html#[..] and after/log.html#[..]
+  modes    the other kinds of report, from inputs of our own: a multi-rank landing page and its
+           ranks (--all-ranks-html on the logs of tests/make_rank_logs.py), an export report
+           (--export on tests/fixtures/export_kinds.log), a provenance report
+           (--inductor-provenance on a small tests/e2e/make_big_provenance_log.py log) and
+           the dynamic-shapes pages of tests/fixtures/shapes.log
   corpus   every case of ../shared/corpus/cases.tsv (or $TL_SHARED/corpus/cases.tsv), with
            its flags (multi-rank --all-ranks-html, --export, --inductor-provenance, ...).
-           When the corpus is not beside the checkout (a user's clone), that part prints
-           "SKIP: corpus reports: ../shared not found"; the demo part always runs.
+           When the corpus is not beside the checkout (a user's clone), that part says so in
+           one line ("e2e links: ../shared absent: ..."); every other part always runs.
 
 For each report, starting at index.html, breadth-first over its .html pages (one tab, one
 navigation per distinct page, deduplicated; then the .html files no link leads to, which
@@ -546,12 +551,44 @@ class Links(unittest.TestCase):
                     self.fail("broken links in report %s:\n%s"
                               % (name, "\n".join(map(str, res.problems))))
 
-    def test_4_corpus(self):
+    def test_4_modes(self):
+        """modes: multi-rank, export, provenance and shapes reports of our own inputs"""
+        ranks = os.path.join(TMP, "own_ranks")
+        prov = os.path.join(TMP, "own_provenance.log")
+        for cmd in ([os.path.join(ROOT, "tests", "make_rank_logs.py"), ranks, "--ranks", "3",
+                     "--short", "2", "--gather", "1"],
+                    [os.path.join(HERE, "make_big_provenance_log.py"), prov, "--lines", "300",
+                     "--kernels", "60"]):
+            subprocess.run([sys.executable, *cmd], check=True)
+        fixtures = os.path.join(ROOT, "tests", "fixtures")
+        cases = [("ranks", ranks, ["--all-ranks-html"]),
+                 ("export_kinds", os.path.join(fixtures, "export_kinds.log"), ["--export"]),
+                 ("provenance", prov, ["--inductor-provenance"]),
+                 ("shapes", os.path.join(fixtures, "shapes.log"), [])]
+        # what each report must link, so that a report that lost its pages does not pass
+        must = {"ranks": ["rank_0/index.html", "rank_2/index.html", "chromium_events.json"],
+                "export_kinds": ["summary.json", "-_-_-_-/symbolic_guard_information_0.html"],
+                "provenance": ["provenance_tracking_-_0_0_0.html"],
+                "shapes": ["dynamic_shapes.html"]}
+        for name, log, flags in cases:
+            with self.subTest(case=name):
+                out = os.path.join(TMP, "own", name)
+                res = self.check_rendered(name, out, render(log, out, flags))
+                self.assertIsNotNone(res, "report %s: no report" % name)
+                targets = {t for _, _, t in res.records}
+                for t in must[name]:
+                    self.assertIn(t, targets, "report %s: no page links %s"
+                                  % (name, t))
+                if res.problems:
+                    self.fail("broken links in report %s (%s):\n%s" % (
+                        name, " ".join(flags), "\n".join(map(str, res.problems))))
+
+    def test_5_corpus(self):
         """corpus: the report of every case of cases.tsv, every local link loads"""
         if not os.path.isfile(CASES):
-            print("SKIP: corpus reports: ../shared not found (looked for %s)" % CASES,
-                  flush=True)
-            self.skipTest("../shared not found")
+            print("e2e links: ../shared absent: the reports of its %s are not checked"
+                  % os.path.relpath(CASES, SHARED), flush=True)
+            return
         cases = read_cases()
         self.assertTrue(cases, "no case in " + CASES)
         for name, log, flags in cases:
