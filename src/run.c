@@ -64,18 +64,32 @@ static int check_modes(const struct tl_options *opt, struct tl_err *err)
 {
     if (opt->all_ranks_html && opt->latest)
         return tl_error_code(err, TL_ERR_INPUT, "--latest cannot be used with --all-ranks-html");
-    const char *clash = opt->all_ranks_html && opt->rank_only ? "--rank-only with --all-ranks-html"
-                        : opt->from_summaries && !opt->all_ranks_html
-                            ? "--from-summaries without --all-ranks-html"
-                        : opt->from_summaries && opt->out_dir
-                            ? "-o with --from-summaries (the landing page goes into PATH)"
-                        : opt->has_rank && !opt->rank_only ? "--rank without --rank-only"
-                        : opt->rank_only && opt->latest    ? "--latest with --rank-only"
-                        : (opt->all_ranks_html || opt->rank_only) && opt->summary
-                            ? "--summary or --json with a multi-rank run (it writes summary.json)"
-                        : (opt->all_ranks_html || opt->rank_only) && opt->export_mode
-                            ? "--export with a multi-rank run (an export trace is one process's)"
-                            : NULL;
+    const char *clash =
+        opt->all_ranks_html && opt->rank_only         ? "--rank-only with --all-ranks-html"
+        : opt->from_summaries && !opt->all_ranks_html ? "--from-summaries without --all-ranks-html"
+        : opt->from_summaries && opt->out_dir
+            ? "-o with --from-summaries (the landing page goes into PATH)"
+        : opt->has_rank && !opt->rank_only ? "--rank without --rank-only"
+        : opt->rank_only && opt->latest    ? "--latest with --rank-only"
+        : opt->rank_only && opt->summary
+            ? "--summary or --json with --rank-only (it writes summary.json)"
+        : opt->from_summaries && opt->summary
+            ? "--summary or --json with --from-summaries (it writes the landing "
+              "page)"
+        : opt->summary && opt->out_dir ? "-o with --summary or --json (they write no report)"
+        : opt->summary && opt->overwrite
+            ? "--overwrite with --summary or --json (they write no report)"
+        : opt->summary && opt->custom_header_html
+            ? "--custom-header-html with --summary or --json (they write no "
+              "report)"
+        : opt->summary && opt->plain_text
+            ? "--plain-text with --summary or --json (they write no report)"
+        : opt->summary && opt->inductor_provenance
+            ? "--inductor-provenance with --summary or --json (they write no "
+              "report)"
+        : (opt->all_ranks_html || opt->rank_only) && opt->export_mode
+            ? "--export with a multi-rank run (an export trace is one process's)"
+            : NULL;
     if (clash)
         return tl_error_code(err, TL_ERR_USAGE, "cannot use %s", clash);
     return 0;
@@ -334,6 +348,11 @@ static int run(const struct tl_options *opt, struct tl_result *res)
         return tl_ranks_run(opt, res);
     if (opt->rank_only)
         return tl_rank_only_run(opt, res);
+    /* A folder of rank logs: --summary and --json answer for every rank; a report is of its
+     * newest log, and says so. */
+    size_t ranks = opt->latest || opt->mem_input ? 0 : tl_rank_folder_ranks(opt->path);
+    if (ranks > 1 && opt->summary != TL_SUMMARY_NONE)
+        return tl_ranks_run(opt, res);
     if (tl_open_log(opt, &msg, &path, &reader, &err) < 0) {
         free(path);
         return tl_report_error(opt, &err);
@@ -354,6 +373,13 @@ static int run(const struct tl_options *opt, struct tl_result *res)
         tl_reader_free(reader);
         free(path);
         return tl_report_error(opt, &err);
+    }
+    if (ranks > 1) {
+        res->ranks_left = (uint32_t)(ranks - 1);
+        tl_say(&msg, TL_MSG_INFO,
+               "tlparse: %s holds the logs of %zu ranks; this report is of the newest "
+               "(--all-ranks-html reports on all)",
+               opt->path, ranks);
     }
     if (out.nleftovers)
         tl_say(&msg, TL_MSG_WARNING,

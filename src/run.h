@@ -248,8 +248,11 @@ int tl_strict_exit(const struct tl_options *opt, struct tl_messages *msg,
 
 /* ---- multi-rank runs (multirank.c) ------------------------------------------------------- */
 
-/** --all-ranks-html (with or without --from-summaries): the exit code. */
+/** --all-ranks-html (with or without --from-summaries), and --summary or --json of a folder of
+ * rank logs (every rank's diagnosis, and across them, in result.summary): the exit code. */
 int tl_ranks_run(const struct tl_options *opt, struct tl_result *res);
+/** The number of ranks whose logs path (a folder) holds (rankfiles.h); 0: not a folder. */
+size_t tl_rank_folder_ranks(const char *path);
 /** --rank-only: one rank's report and its summary.json; the exit code. */
 int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res);
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Wrong input gets a clear answer (issue 23): a file that is no log is an error in every
 # output mode and leaves nothing behind; a folder takes only the files that are logs; --strict
-# means the same in every mode; a truncated compressed log is read up to its cut. Every input
-# is made here. Exact messages and exit codes.
+# means the same in every mode; a truncated compressed log is read up to its cut; every report
+# is named on the last line with what it found; a folder of rank logs is answered for every
+# rank in every mode. Every input is made here. Exact messages and exit codes.
 # Usage: tests/wronginput.sh path/to/tlparse
 set -uo pipefail
 bin=$(realpath "$1")
@@ -263,6 +264,112 @@ fi
 head -c 12 full.log.gz >tiny.log.gz
 run 1 tiny.log.gz --no-browser
 same err.txt "tlparse: error: tiny.log.gz is truncated (its gzip data is cut off) before its first line: nothing could be read"
+nothing_left
+
+# --- every run that writes a report ends with one line: where it is and what it found
+run 0 clean.log -o o --no-browser
+same err.txt "Stats { ok: 5 }
+tlparse: o/index.html: 2 compile ids, 0 graph breaks, 0 recompiles, 1 failure"
+rm -rf o
+run 0 clean.log --bundle r.zip --no-browser
+same err.txt "Stats { ok: 5 }
+tlparse: r.zip: 2 compile ids, 0 graph breaks, 0 recompiles, 1 failure"
+run 0 clean.log -o o --bundle r.html --no-browser
+[ "$(tail -1 err.txt)" = "tlparse: o/index.html and r.html: 2 compile ids, 0 graph breaks, 0 recompiles, 1 failure" ] && ok ||
+    bad "bundle and folder: $(tail -1 err.txt)"
+rm -rf o r.zip r.html
+# after --strict's error and --fail-on's verdict, the report is still named last
+run 1 damaged.log -o o --strict --fail-on failures --no-browser
+[ "$(tail -2 err.txt)" = "tlparse: error: Something went wrong (--strict: the log has problems; see the Stats line)
+tlparse: o/index.html: 2 compile ids, 0 graph breaks, 0 recompiles, 1 failure" ] && ok || bad "strict: $(tail -2 err.txt)"
+rm -rf o
+run 1 clean.log -o o --fail-on failures --no-browser
+[ "$(tail -2 err.txt)" = "tlparse: --fail-on: the trace has 1 failed compilation
+tlparse: o/index.html: 2 compile ids, 0 graph breaks, 0 recompiles, 1 failure" ] && ok || bad "fail-on: $(tail -2 err.txt)"
+rm -rf o
+# --summary and --json: their output is the answer; stderr stays empty
+run 0 clean.log --summary
+same err.txt ""
+run 0 clean.log --json
+same err.txt ""
+
+# --- a folder of rank logs, in every mode
+mkdir ranks
+{
+    entry '{"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0}' ''
+    entry '{"dynamo_output_graph": {}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0, "has_payload": "@MD5@"}' "graph 0"
+} >ranks/dedicated_log_torch_trace_rank_0.log
+trace >ranks/dedicated_log_torch_trace_rank_1.log
+touch -d '2020-01-01' ranks/dedicated_log_torch_trace_rank_1.log
+want_head="tlparse diagnosis of 2 ranks in ranks: 3 compile ids, 0 graph breaks, 0 recompiles, 1 failure
+
+  Rank 1 failed to compile; Rank 0 did not.
+
+=== rank 0 (dedicated_log_torch_trace_rank_0.log) ===
+tlparse diagnosis of ranks/dedicated_log_torch_trace_rank_0.log (torch_trace): 1 compile id"
+# --summary answers for every rank: across them first, then each rank's own diagnosis
+run 0 ranks --summary
+[ "$(head -6 out.txt)" = "$want_head" ] && ok || bad "ranks --summary: $(head -8 out.txt)"
+has out.txt "=== rank 1 (dedicated_log_torch_trace_rank_1.log) ===
+tlparse diagnosis of ranks/dedicated_log_torch_trace_rank_1.log (torch_trace): 2 compile ids"
+same err.txt ""
+# the same with --all-ranks-html (no longer refused), and in one thread
+"$bin" ranks --summary --all-ranks-html -j 1 >out2.txt 2>err.txt
+cmp -s out.txt out2.txt && ok || bad "--all-ranks-html --summary differs: $(diff out.txt out2.txt | head -5)"
+# --json: tlparse-ranks-diagnosis/1, each rank's tlparse-summary/1 in it
+run 0 ranks --json
+python3 - out.txt <<'PY' || bad "ranks --json: $(head -c 300 out.txt)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "tlparse-ranks-diagnosis/1", d["schema"]
+assert d["source"] == {"path": "ranks", "kind": "torch_trace_ranks"}, d["source"]
+t = d["totals"]
+assert (t["ranks"], t["ranks_read"], t["compile_ids"], t["failures"]) == (2, 2, 3, 1), t
+assert d["divergences"] == [{"what": "failed to compile", "ranks": [1], "others": [0]}], d["divergences"]
+assert [(r["rank"], r["log"], r["error"]) for r in d["ranks"]] == [
+    (0, "dedicated_log_torch_trace_rank_0.log", None), (1, "dedicated_log_torch_trace_rank_1.log", None)]
+assert d["ranks"][1]["diagnosis"]["schema"] == "tlparse-summary/1"
+assert len(d["ranks"][1]["diagnosis"]["failures"]) == 1
+PY
+same err.txt ""
+# --fail-on answers for every rank: with --summary, and with a report of the newest log
+run 1 ranks --summary --fail-on failures
+same err.txt "tlparse: --fail-on: the 2 ranks have 1 failed compilation"
+run 0 ranks --summary --fail-on graph-breaks
+run 1 ranks -o o --fail-on failures --no-browser
+same err.txt "tlparse: parsing ranks/dedicated_log_torch_trace_rank_0.log, the newest log in ranks (1 other file skipped)
+tlparse: ranks holds the logs of 2 ranks; this report is of the newest (--all-ranks-html reports on all)
+Stats { ok: 2 }
+tlparse: --fail-on: the 2 ranks have 1 failed compilation
+tlparse: o/index.html: the newest of 2 rank logs, 1 compile id, 0 graph breaks, 0 recompiles, 0 failures"
+rm -rf o
+run 1 ranks --all-ranks-html -o o --fail-on failures --no-browser
+[ "$(tail -2 err.txt)" = "tlparse: --fail-on: the 2 ranks have 1 failed compilation
+tlparse: o/index.html: 2 ranks, 3 compile ids, 0 graph breaks, 0 recompiles, 1 failure" ] && ok || bad "all-ranks fail-on: $(tail -2 err.txt)"
+rm -rf o
+# --latest still means the newest log alone
+run 0 ranks --latest --summary
+has out.txt "tlparse diagnosis of ranks/dedicated_log_torch_trace_rank_0.log (torch_trace): 1 compile id"
+# a rank log that is no log: said, counted, and --fail-on does not pass
+cp data.bin ranks/dedicated_log_torch_trace_rank_2.log
+run 1 ranks --summary
+same err.txt "tlparse: error: rank 2: ranks/dedicated_log_torch_trace_rank_2.log is not a TORCH_TRACE log or TORCH_LOGS text: its first lines are binary"
+has out.txt "tlparse diagnosis of 3 ranks in ranks: 3 compile ids"
+has out.txt "  Rank 2 was not read: ranks/dedicated_log_torch_trace_rank_2.log is not a TORCH_TRACE log or TORCH_LOGS text: its first lines are binary"
+run 1 ranks --json --fail-on graph-breaks
+python3 -c 'import json,sys; d=json.load(open("out.txt")); assert d["totals"]["ranks_read"] == 2 and d["ranks"][2]["error"] and d["ranks"][2]["diagnosis"] is None' ||
+    bad "ranks --json with a broken rank: $(head -c 300 out.txt)"
+run 1 ranks --all-ranks-html -o o --fail-on graph-breaks --no-browser
+has err.txt "tlparse: warning: rank 2: ranks/dedicated_log_torch_trace_rank_2.log is not a TORCH_TRACE log or TORCH_LOGS text: its first lines are binary; it has no report"
+[ "$(tail -2 err.txt)" = "tlparse: --fail-on: 1 rank could not be read
+tlparse: o/index.html: 2 ranks (and 1 not read), 3 compile ids, 0 graph breaks, 0 recompiles, 1 failure" ] && ok || bad "all-ranks broken: $(tail -2 err.txt)"
+[ "$(ls o/rank_2)" = summary.json ] && ok || bad "o/rank_2 holds $(ls o/rank_2)"
+rm -rf o
+# options that do nothing there are refused
+run 2 ranks --summary -o o
+same err.txt "tlparse: error: cannot use -o with --summary or --json (they write no report)"
+run 2 ranks --all-ranks-html --from-summaries --json
+same err.txt "tlparse: error: cannot use --summary or --json with --from-summaries (it writes the landing page)"
 nothing_left
 
 echo "wronginput: $pass passed, $fail failed"
