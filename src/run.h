@@ -224,7 +224,8 @@ int tl_bundle_kind(const char *path, struct tl_err *err);
 /** Whether path may be written: a known kind, and not there yet unless overwrite (and then a
  * file, not a folder). */
 int tl_bundle_check(const char *path, bool overwrite, struct tl_err *err);
-/** The report folder as one file at path, written beside it and renamed into place. */
+/** The report folder as one file at path, written beside it and renamed into place; a .zip
+ * holds it in one folder named after the file (r.zip: r/...). */
 int tl_bundle_write(const char *folder, const char *path, bool overwrite, struct tl_err *err);
 
 /**
