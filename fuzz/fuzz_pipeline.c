@@ -208,21 +208,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = tl_run(&opt, &res);
     if (opt.redact && rc == TL_EXIT_USAGE)
         return 0; /* TORCH_LOGS text: --redact refuses it, with a message */
-    if (opt.strict || opt.strict_compile_id)
+    /* Input that is no log (no glog prefix nor TORCH_LOGS message in its first lines, or no
+     * TORCH_TRACE entry in them) is refused: exit 1, no report, nothing left behind. */
+    bool refused = rc == TL_EXIT_ERROR && !res.index_path[0];
+    if (opt.strict || opt.strict_compile_id || refused)
         CHECK(rc == TL_EXIT_OK || rc == TL_EXIT_ERROR);
     else
         CHECK(rc == TL_EXIT_OK);
-    CHECK(res.bytes_in == size);
 
     /* The report is in place. */
     struct stat st;
-    CHECK(stat(out_dir, &st) == 0 && S_ISDIR(st.st_mode));
-    char index[sizeof(out_dir) + 16];
-    snprintf(index, sizeof(index), "%s/index.html", out_dir);
-    CHECK(stat(index, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0);
-    CHECK(strcmp(res.index_path, index) == 0);
+    if (!refused) {
+        CHECK(res.bytes_in == size);
+        char index[sizeof(out_dir) + 16];
+        snprintf(index, sizeof(index), "%s/index.html", out_dir);
+        CHECK(stat(out_dir, &st) == 0 && S_ISDIR(st.st_mode));
+        CHECK(stat(index, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0);
+        CHECK(strcmp(res.index_path, index) == 0);
+    }
 
-    /* Nothing but the report in the scratch folder. */
+    /* Nothing but the report (of this input, or of an earlier one when this one was refused)
+     * in the scratch folder. */
     DIR *d = opendir(scratch);
     CHECK(d != NULL);
     struct dirent *e;
@@ -236,6 +242,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     closedir(d);
+    if (refused)
+        return 0;
 
     int dfd = open(out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     CHECK(dfd >= 0);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * `--bundle FILE`: a finished report folder as one file, a .zip (output/zip.c) or a single
- * HTML page (report/bundle_html.c). The folder is walked in name order, each file read in
+ * `--bundle FILE`: a finished report folder as one file, a .zip (output/zip.c) that unpacks
+ * into one folder named after it (r.zip: r/index.html, ...), or a single HTML page
+ * (report/bundle_html.c). The folder is walked in name order, each file read in
  * pieces and handed on, so memory does not grow with the report; the bundle is written to a
  * temporary file beside FILE and renamed into place when complete.
  */
@@ -62,6 +63,7 @@ struct sink {
     struct tl_zip *zip;
     struct tl_bundle_html *html;
     struct tl_buf out; /* the page's bytes not yet written */
+    struct tl_buf top; /* a zip's one top folder, "r/" for r.zip: it unpacks into r/ */
 };
 
 static int write_all(int fd, const char *p, size_t n, struct tl_err *err)
@@ -99,9 +101,12 @@ static int add_file(struct sink *s, const char *abs, const char *rel, struct tl_
         return tl_error(err, "cannot read %s: %s", abs, strerror(errno));
     }
     int rc = 0;
-    if (s->kind == TL_BUNDLE_ZIP)
-        rc = tl_zip_file_begin(s->zip, rel, (int64_t)st.st_mtime, (uint64_t)st.st_size, err);
-    else
+    if (s->kind == TL_BUNDLE_ZIP) {
+        size_t at = s->top.len;
+        tl_buf_adds(&s->top, rel);
+        rc = tl_zip_file_begin(s->zip, s->top.buf, (int64_t)st.st_mtime, (uint64_t)st.st_size, err);
+        tl_buf_setlen(&s->top, at);
+    } else
         tl_bundle_html_file_begin(s->html, &s->out, rel, (uint64_t)st.st_size);
     char *buf = tl_xmalloc(CHUNK);
     while (rc == 0) {
@@ -216,10 +221,19 @@ int tl_bundle_write(const char *folder, const char *path, bool overwrite, struct
         return tl_error(err, "cannot create %s: %s", path, strerror(e));
     }
     fchmod(fd, 0644);
-    struct sink s = {.kind = kind, .fd = fd, .out = TL_BUF_INIT};
+    struct sink s = {.kind = kind, .fd = fd, .out = TL_BUF_INIT, .top = TL_BUF_INIT};
     int rc = 0;
     if (kind == TL_BUNDLE_ZIP) {
         s.zip = tl_zip_new(fd);
+        /* named after the archive, as people expect of a zip: r.zip unpacks into r/ */
+        const char *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        size_t n = strlen(base) - strlen(".zip");
+        if (n)
+            tl_buf_add(&s.top, base, n);
+        else
+            tl_buf_adds(&s.top, "tlparse_report");
+        tl_buf_addch(&s.top, '/');
     } else {
         s.html = tl_bundle_html_begin(&s.out, "tlparse report");
     }
@@ -228,6 +242,7 @@ int tl_bundle_write(const char *folder, const char *path, bool overwrite, struct
         if (rc == 0)
             rc = tl_zip_close(s.zip, err);
         tl_zip_free(s.zip);
+        tl_buf_release(&s.top);
     } else {
         tl_bundle_html_end(s.html, &s.out);
         if (rc == 0)

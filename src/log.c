@@ -58,6 +58,14 @@ void tl_log_warn(struct tl_log *log, enum tl_warn_kind kind, uint64_t lineno, co
     tl_warn_at(&log->msg, kind, lineno, "%s", msg);
 }
 
+/* A compressed log cut off: what was read is used, and said (reader.h). */
+static void log_truncated(void *ctx, const char *format, uint64_t lines)
+{
+    struct tl_log *log = ctx;
+    drain_md5(log);
+    tl_say_truncated(&log->msg, format, lines);
+}
+
 static void long_line(struct tl_log *log, uint64_t lineno, uint64_t len)
 {
     log->stats.fail_line_too_long++;
@@ -446,6 +454,7 @@ static void log_init(struct tl_log *log, const struct tl_log_job *job)
     log->msg.opt = opt;
     log->msg.progress = &log->progress;
     log->msg.input = name;
+    tl_reader_on_truncated(log->reader, log_truncated, log);
     tl_runinfo_fill(&log->info, opt, job->path, name);
     if (opt->redact)
         redact_init(log);
@@ -560,12 +569,6 @@ static void print_stats(struct tl_log *log, uint64_t bytes)
                "tlparse: warning: %s is empty: the report has nothing in it (was the trace "
                "written by a process that had not compiled anything yet?)",
                log->msg.input);
-    else if (!log->stats.ok && !log->model.strtab.len &&
-             (log->stats.fail_glog || log->stats.fail_json))
-        tl_say(&log->msg, TL_MSG_WARNING,
-               "tlparse: warning: %s has no TORCH_TRACE entries: is it a trace? (traces are the "
-               "files written with TORCH_TRACE=/some/dir, not TORCH_LOGS output)",
-               log->msg.input);
     struct tl_buf b = TL_BUF_INIT;
     tl_stats_format(&b, &log->stats);
     tl_say(&log->msg, TL_MSG_INFO, "%s", b.buf);
@@ -630,6 +633,7 @@ int tl_log_run(const struct tl_log_job *job, struct tl_log_summary *sum, struct 
     memset(sum, 0, sizeof(*sum));
     sum->bytes_in = tl_reader_offset(log.reader);
     sum->lines = tl_reader_lineno(log.reader);
+    sum->truncated = tl_reader_truncated(log.reader);
     tl_reader_free(log.reader);
     log.reader = NULL;
     tl_progress_clear(&log.progress);
@@ -643,12 +647,18 @@ int tl_log_run(const struct tl_log_job *job, struct tl_log_summary *sum, struct 
             tl_strtab_set(job->strtab_out, (uint32_t)i, log.model.strtab.s[i]);
     if (rc == 0 && log.opt->summary != TL_SUMMARY_NONE)
         sum->summary = summary_text(&log);
-    if (rc == 0 && !(log.opt->summary && log.stats.ok))
+    /* --summary and --json leave out the Stats line of a log that was read, unless --strict
+     * fails on it: its error points at the line. */
+    bool strict_fails = log.opt->strict && (tl_stats_strict_failures(&log.stats) || sum->truncated);
+    if (rc == 0 && !(log.opt->summary && log.stats.ok && !strict_fails))
         print_stats(&log, sum->bytes_in);
     sum->stats = log.stats;
     if (log.diag_ready)
         tl_counts_of(&sum->counts, &log.diag);
     sum->saw_unknown_cid = log.saw_unknown_cid;
+    /* Lines, and not one entry in them (nor a string table): not a trace (tl_run_log). */
+    sum->no_entries = !log.stats.ok && !log.stats.other_rank && !log.model.strtab.len &&
+                      (log.stats.fail_glog || log.stats.fail_json || log.stats.fail_line_too_long);
     sum->compile_ids = tl_map_len(&log.model.dir.keys);
     log_release(&log);
     return rc;

@@ -85,8 +85,10 @@ static const struct option_spec specs[] = {
      "from"},
     {O_ALL_RANKS, 0, "all-ranks-html", NULL,
      "PATH is a folder of rank logs (dedicated_log_torch_trace_rank_N*.log): a report per rank "
-     "in OUT/rank_N and a landing page across them"},
-    {O_JOBS, 'j', "jobs", "N", "with --all-ranks-html: parse N ranks at once [default: cores]"},
+     "in OUT/rank_N and a landing page across them; with --summary or --json, each rank's "
+     "diagnosis and what differs across them, and no report"},
+    {O_JOBS, 'j', "jobs", "N",
+     "with a folder of rank logs: parse N ranks at once [default: cores]"},
     {O_RANK_ONLY, 0, "rank-only", NULL,
      "PATH is one rank's log: write its report and summary to OUT (OUT/rank_N on any machine), "
      "for --from-summaries"},
@@ -99,13 +101,16 @@ static const struct option_spec specs[] = {
      "the file system lists them (the reference's): the same output on any file system"},
     {O_SUMMARY, 0, "summary", NULL,
      "print the diagnosis (graph breaks, recompiles, specializations, failures) and write no "
-     "report"},
-    {O_JSON, 0, "json", NULL, "print the diagnosis as JSON and write no report"},
+     "report; of a folder of rank logs, every rank's"},
+    {O_JSON, 0, "json", NULL,
+     "print the diagnosis as JSON (tlparse-summary/1; tlparse-ranks-diagnosis/1 for a folder of "
+     "rank logs) and write no report"},
     {O_PROGRESS, 0, "progress", NULL, "draw a progress bar on stderr (default: on a terminal)"},
     {O_NO_PROGRESS, 0, "no-progress", NULL, "no progress bar"},
     {O_FAIL_ON, 0, "fail-on", "KINDS",
      "exit 1 when the trace has any of KINDS (comma-separated: graph-breaks, recompiles, "
-     "failures, specializations, export, any), with or without a report"},
+     "failures, specializations, export, any), with or without a report; a folder of rank "
+     "logs fails when any rank does, or could not be read"},
     {O_RUN, 0, "run", NULL,
      "--run [OPTIONS] -- CMD [ARGS]: run CMD with TORCH_TRACE set to a new folder, then "
      "report on the trace it wrote; options before \"--\" (or before CMD) are tlparse's, "
@@ -113,6 +118,29 @@ static const struct option_spec specs[] = {
     {O_HELP, 'h', "help", NULL, "print this help"},
     {O_VERSION, 'V', "version", NULL, "print the version and the source revision"},
 };
+
+/* text from column indent to column 100, in words; lines after the first indented. */
+static void wrap(FILE *f, const char *text, int indent)
+{
+    const int width = 100 - indent;
+    const char *p = text;
+    while (*p) {
+        int n = (int)strlen(p);
+        if (n > width) {
+            n = width;
+            while (n > 0 && p[n] != ' ')
+                n--;
+            if (n == 0)
+                n = (int)strcspn(p, " ");
+        }
+        fprintf(f, "%.*s\n", n, p);
+        p += n;
+        while (*p == ' ')
+            p++;
+        if (*p)
+            fprintf(f, "%*s", indent, "");
+    }
+}
 
 static void usage(FILE *f)
 {
@@ -122,7 +150,8 @@ static void usage(FILE *f)
           "Turn a TORCH_TRACE structured log (or TORCH_LOGS text) into an HTML report, or\n"
           "say what is wrong with the compilation it records.\n\n"
           "Arguments:\n"
-          "  <PATH>  the log file, a folder of logs (its newest log is parsed), or - for\n"
+          "  <PATH>  the log file, a folder of logs (its newest log is parsed; of a folder of\n"
+          "          rank logs, --summary, --json and --fail-on read every rank), or - for\n"
           "          standard input\n\n"
           "Options:\n",
           f);
@@ -131,12 +160,15 @@ static void usage(FILE *f)
         char left[64];
         int n = snprintf(left, sizeof(left), "%c%c%s%s%s%s%s", s->short_name ? '-' : ' ',
                          s->short_name ? s->short_name : ' ',
-                         s->short_name && s->long_name ? ", " : "  ", s->long_name ? "--" : "",
-                         s->long_name ? s->long_name : "", s->value ? " <" : "",
-                         s->value ? s->value : "");
+                         s->short_name && s->long_name ? ", "
+                         : s->long_name                ? "  "
+                                                       : "",
+                         s->long_name ? "--" : "", s->long_name ? s->long_name : "",
+                         s->value ? " <" : "", s->value ? s->value : "");
         if (s->value && n > 0 && (size_t)n + 1 < sizeof(left))
             strcat(left, ">");
-        fprintf(f, "  %-34s %s\n", left, s->help);
+        fprintf(f, "  %-34s ", left);
+        wrap(f, s->help, 37);
     }
     fputs("\nLogs may be plain, gzip (.gz) or zstd (.zst) compressed, TORCH_TRACE traces or\n"
           "TORCH_LOGS text. The report opens in $BROWSER (else xdg-open) when there is a display.\n"
@@ -362,8 +394,9 @@ char *tl_cli_command_line(int argc, char **argv)
 
 /* ---- --fail-on ------------------------------------------------------------------------------ */
 
-/* Say what of kinds the counts hold; TL_EXIT_ERROR when any, else TL_EXIT_OK. */
-static int fail_on(unsigned kinds, const struct tl_counts *c)
+/* Say what of kinds the counts of ranks ranks (0: one log) hold; TL_EXIT_ERROR when any, else
+ * TL_EXIT_OK. */
+static int fail_on(unsigned kinds, const struct tl_counts *c, uint32_t ranks)
 {
     const struct {
         unsigned kind;
@@ -389,8 +422,75 @@ static int fail_on(unsigned kinds, const struct tl_counts *c)
     }
     if (!len)
         return TL_EXIT_OK;
-    fprintf(stderr, "tlparse: --fail-on: the trace has %s\n", msg);
+    if (ranks)
+        fprintf(stderr, "tlparse: --fail-on: the %u ranks have %s\n", ranks, msg);
+    else
+        fprintf(stderr, "tlparse: --fail-on: the trace has %s\n", msg);
     return TL_EXIT_ERROR;
+}
+
+/* The last line of a run that wrote a report: where it is and what it found. */
+static void say_done(const struct tl_options *opt, const struct tl_result *res)
+{
+    char where[8300];
+    if (res->index_path[0] && res->bundle_path[0])
+        snprintf(where, sizeof(where), "%s and %s", res->index_path, res->bundle_path);
+    else
+        snprintf(where, sizeof(where), "%s",
+                 res->index_path[0] ? res->index_path : res->bundle_path);
+    if (!res->has_counts) {
+        fprintf(stderr, "tlparse: the report is %s\n", where);
+        return;
+    }
+    const struct tl_counts *c = &res->counts;
+    char ranks[128] = "";
+    if (res->ranks && res->ranks_left)
+        snprintf(ranks, sizeof(ranks), "%u ranks (and %u not read), ", res->ranks, res->ranks_left);
+    else if (res->ranks)
+        snprintf(ranks, sizeof(ranks), "%u rank%s, ", res->ranks, res->ranks == 1 ? "" : "s");
+    else if (res->ranks_left)
+        snprintf(ranks, sizeof(ranks), "the newest of %u rank logs, ", res->ranks_left + 1);
+    if (opt->export_mode) {
+        fprintf(stderr, "tlparse: %s: %s%llu export problem%s\n", where, ranks,
+                (unsigned long long)c->export_problems, c->export_problems == 1 ? "" : "s");
+        return;
+    }
+    fprintf(stderr,
+            "tlparse: %s: %s%llu compile id%s, %llu graph break%s, %llu recompile%s, %llu "
+            "failure%s\n",
+            where, ranks, (unsigned long long)c->compile_ids, c->compile_ids == 1 ? "" : "s",
+            (unsigned long long)c->graph_breaks, c->graph_breaks == 1 ? "" : "s",
+            (unsigned long long)c->recompiles, c->recompiles == 1 ? "" : "s",
+            (unsigned long long)c->failures, c->failures == 1 ? "" : "s");
+}
+
+static void quiet(void *ctx, enum tl_message_kind kind, const char *line)
+{
+    (void)ctx;
+    if (kind == TL_MSG_ERROR)
+        fprintf(stderr, "%s\n", line);
+}
+
+/*
+ * --fail-on with a report of one log of a folder of rank logs: every rank is diagnosed (no
+ * report, messages but errors left out) and --fail-on judges them all. Its exit code.
+ */
+static int fail_on_ranks(unsigned kinds, const struct tl_options *opt)
+{
+    struct tl_options o = *opt;
+    o.summary = TL_SUMMARY_JSON;
+    o.out_dir = NULL;
+    o.overwrite = false;
+    o.bundle = NULL;
+    o.custom_header_html = NULL;
+    o.plain_text = o.inductor_provenance = o.progress = false;
+    o.message = quiet;
+    struct tl_result all;
+    int rc = tl_run(&o, &all);
+    free(all.summary);
+    if (rc != TL_EXIT_OK)
+        return rc;
+    return fail_on(kinds, &all.counts, all.ranks);
 }
 
 struct cli {
@@ -717,17 +817,33 @@ int main(int argc, char **argv)
     }
     if (c.run)
         fprintf(stderr, "tlparse: the trace is kept in %s\n", trace_dir);
-    if (rc == TL_EXIT_OK && res.bundle_path[0])
-        fprintf(stderr, "tlparse: the report is %sin %s\n", res.index_path[0] ? "also " : "",
-                res.bundle_path);
+    /* a report was written (--strict failed on it, or not): it is named last */
+    bool report = (rc == TL_EXIT_OK || rc == TL_EXIT_ERROR) && opt->summary == TL_SUMMARY_NONE &&
+                  (res.index_path[0] || res.bundle_path[0]);
+    bool open_it = report && rc == TL_EXIT_OK && !c.no_browser;
+    if (rc == TL_EXIT_OK && c.fail_on) {
+        if (!res.has_counts) {
+            fprintf(stderr, "tlparse: error: --fail-on: nothing was read to check\n");
+            rc = TL_EXIT_ERROR;
+        } else if (res.ranks_left && !res.ranks) {
+            rc = fail_on_ranks(c.fail_on, opt);
+        } else if (res.ranks_left) {
+            fprintf(stderr, "tlparse: --fail-on: %u rank%s could not be read\n", res.ranks_left,
+                    res.ranks_left == 1 ? "" : "s");
+            rc = TL_EXIT_ERROR;
+        } else {
+            rc = fail_on(c.fail_on, &res.counts, res.ranks);
+        }
+    }
     /* the page to open: the report's index, else a single-page bundle */
+    char page[4096];
     size_t blen = strlen(res.bundle_path);
-    if (!res.index_path[0] && blen > 5 && !strcasecmp(res.bundle_path + blen - 5, ".html"))
-        snprintf(res.index_path, sizeof(res.index_path), "%s", res.bundle_path);
-    bool written = rc == TL_EXIT_OK && res.index_path[0];
-    if (rc == TL_EXIT_OK && c.fail_on && res.has_counts)
-        rc = fail_on(c.fail_on, &res.counts);
-    if (written && !c.no_browser)
-        tl_cli_open_browser(res.index_path);
+    snprintf(page, sizeof(page), "%s", res.index_path);
+    if (!page[0] && blen > 5 && !strcasecmp(res.bundle_path + blen - 5, ".html"))
+        snprintf(page, sizeof(page), "%s", res.bundle_path);
+    if (open_it && page[0])
+        tl_cli_open_browser(page);
+    if (report)
+        say_done(opt, &res);
     return run_status > 0 ? run_status : rc;
 }

@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ struct rank {
     bool strict_failed;       /* --strict found problems in its log */
     bool parsed;              /* parsed in this run: counts holds its diagnosis */
     struct tl_counts counts;
+    char *diagnosis; /* --summary, --json: the rank's, as text or JSON (malloc'd) */
 };
 
 struct multi {
@@ -156,7 +158,13 @@ static void parse_rank(struct multi *m, struct rank *r)
            name);
     struct tl_err err = {TL_ERR_NONE, ""};
     struct tl_reader *reader;
+    enum tl_sniff_kind kind;
     if (tl_reader_open(&reader, r->log.path, &err) < 0) {
+        rank_broken(m, r, name, err.msg);
+        return;
+    }
+    if (tl_log_sniff(reader, r->log.path, &kind, &err) < 0) {
+        tl_reader_free(reader);
         rank_broken(m, r, name, err.msg);
         return;
     }
@@ -178,6 +186,8 @@ static void parse_rank(struct multi *m, struct rank *r)
     int rc = tl_log_run(&job, &sum, &err);
     free(sum.summary);
     if (rc == 0)
+        rc = tl_log_check_entries(r->log.path, &sum, &err);
+    if (rc == 0)
         rc = tl_outdir_commit(&sub, &err);
     else
         tl_outdir_abort(&sub);
@@ -192,12 +202,47 @@ static void parse_rank(struct multi *m, struct rank *r)
     }
 }
 
+/* --summary, --json: the rank's diagnosis, and no report. A log that cannot be read is the
+ * rank's error (said, and its exit code 1). */
+static void diagnose_rank(struct multi *m, struct rank *r)
+{
+    struct tl_err err = {TL_ERR_NONE, ""};
+    struct tl_reader *reader;
+    struct tl_log_summary sum;
+    int rc = tl_reader_open(&reader, r->log.path, &err);
+    if (rc == 0)
+        rc = tl_run_log(&r->opt, reader, r->log.path, NULL, &sum, &err);
+    if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_interrupted)) {
+        set_fatal(m, &err);
+        return;
+    }
+    if (rc < 0) {
+        r->s.error = tl_arena_memdupz(&r->arena, err.msg, strlen(err.msg));
+        struct tl_messages msg = {.opt = &r->opt, .input = r->log.path};
+        tl_say(&msg, TL_MSG_ERROR, "tlparse: error: rank %u: %s", r->log.rank, err.msg);
+        return;
+    }
+    r->diagnosis = sum.summary;
+    r->strict_failed = tl_strict_failed(&r->opt, &sum);
+    r->parsed = true;
+    r->counts = sum.counts;
+}
+
 static void rank_job(void *ctx, size_t i)
 {
     struct multi *m = ctx;
     struct rank *r = &m->ranks[i];
     if (!stopping(m))
         parse_rank(m, r);
+    rank_done(m, r);
+}
+
+static void diagnose_job(void *ctx, size_t i)
+{
+    struct multi *m = ctx;
+    struct rank *r = &m->ranks[i];
+    if (!stopping(m))
+        diagnose_rank(m, r);
     rank_done(m, r);
 }
 
@@ -571,6 +616,7 @@ static void multi_release(struct multi *m)
         tl_strtab_release(&m->ranks[i].strtab);
         tl_arena_release(&m->ranks[i].arena);
         tl_buf_release(&m->ranks[i].msgs);
+        free(m->ranks[i].diagnosis);
     }
     free(m->ranks);
     pthread_mutex_destroy(&m->mu);
@@ -661,6 +707,9 @@ static int finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_res
         snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", m->out_name);
         sum_counts(m, &res->counts);
         res->has_counts = true;
+        for (size_t i = 0; i < m->n; i++)
+            res->ranks_left += m->ranks[i].s.error != NULL;
+        res->ranks = (uint32_t)m->n - res->ranks_left;
     }
     int code = TL_EXIT_OK;
     for (size_t i = 0; i < m->n; i++) {
@@ -673,6 +722,25 @@ static int finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_res
         code = TL_EXIT_ERROR;
     }
     return code;
+}
+
+/* Each rank's options: the run's, with its messages captured when ranks run side by side. */
+static void ranks_setup(struct multi *m, unsigned *threads)
+{
+    const struct tl_options *opt = m->opt;
+    *threads = opt->no_threads ? 1 : opt->jobs;
+    if (*threads == 0)
+        *threads = tl_pool_cores();
+    m->direct = *threads == 1 || m->n == 1;
+    for (size_t i = 0; i < m->n; i++) {
+        struct rank *r = &m->ranks[i];
+        r->opt = *opt;
+        if (!m->direct) {
+            r->opt.progress = false;
+            r->opt.message = capture;
+            r->opt.message_ctx = r;
+        }
+    }
 }
 
 /* --all-ranks-html DIR: every rank log of DIR. */
@@ -701,19 +769,8 @@ static int all_ranks(struct multi *m, struct tl_result *res)
         return tl_report_error(opt, &err);
     }
     take_logs(m, logs, nlogs);
-    unsigned threads = opt->no_threads ? 1 : opt->jobs;
-    if (threads == 0)
-        threads = tl_pool_cores();
-    m->direct = threads == 1 || m->n == 1;
-    for (size_t i = 0; i < m->n; i++) {
-        struct rank *r = &m->ranks[i];
-        r->opt = *opt;
-        if (!m->direct) {
-            r->opt.progress = false;
-            r->opt.message = capture;
-            r->opt.message_ctx = r;
-        }
-    }
+    unsigned threads;
+    ranks_setup(m, &threads);
     tl_pool_run(m->n, threads, rank_job, m);
     if (m->fatal) {
         err = m->err;
@@ -727,6 +784,226 @@ static int all_ranks(struct multi *m, struct tl_result *res)
     rc = finish_run(m, rc, &err, res);
     free_logs(m, logs, nlogs);
     return rc;
+}
+
+/* ---- --summary, --json: the diagnosis of every rank ----------------------------------------- */
+
+/* What some ranks did and others did not, as the landing page says it. */
+static const struct {
+    const char *what;
+    size_t at; /* of struct tl_counts */
+} diverging[] = {
+    {"recompiled", offsetof(struct tl_counts, recompiles)},
+    {"broke graphs", offsetof(struct tl_counts, graph_breaks)},
+    {"failed to compile", offsetof(struct tl_counts, failures)},
+    {"hit the recompile limit", offsetof(struct tl_counts, recompile_limits)},
+};
+
+static uint64_t counter(const struct tl_counts *c, size_t at)
+{
+    uint64_t v;
+    memcpy(&v, (const char *)c + at, sizeof(v));
+    return v;
+}
+
+/* The ranks read whose counter at is (not) zero: "Rank 1, Rank 3", or with json "[1, 3]". */
+static void ranks_with(struct tl_buf *b, const struct multi *m, size_t at, bool nonzero, bool json)
+{
+    size_t k = 0;
+    if (json)
+        tl_buf_addch(b, '[');
+    for (size_t i = 0; i < m->n; i++) {
+        const struct rank *r = &m->ranks[i];
+        if (!r->parsed || (counter(&r->counts, at) != 0) != nonzero)
+            continue;
+        tl_buf_addf(b, json ? "%s%u" : "%sRank %u", k++ ? ", " : "", r->log.rank);
+    }
+    if (json)
+        tl_buf_addch(b, ']');
+}
+
+/* Whether the ranks read differ in the counter at: some have it, some not. */
+static bool diverges(const struct multi *m, size_t at)
+{
+    bool some = false, none = false;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->ranks[i].parsed) {
+            some |= counter(&m->ranks[i].counts, at) != 0;
+            none |= counter(&m->ranks[i].counts, at) == 0;
+        }
+    return some && none;
+}
+
+/* "5 compile ids, 2 graph breaks, 1 recompile, 0 failures" */
+static void counts_text(struct tl_buf *b, const struct tl_counts *c)
+{
+    tl_buf_addf(b, "%llu compile id%s, %llu graph break%s, %llu recompile%s, %llu failure%s",
+                (unsigned long long)c->compile_ids, c->compile_ids == 1 ? "" : "s",
+                (unsigned long long)c->graph_breaks, c->graph_breaks == 1 ? "" : "s",
+                (unsigned long long)c->recompiles, c->recompiles == 1 ? "" : "s",
+                (unsigned long long)c->failures, c->failures == 1 ? "" : "s");
+}
+
+/* --summary: the ranks together (counts, divergences, ranks not read), then each rank's. */
+static void ranks_text(struct tl_buf *b, const struct multi *m, const struct tl_counts *c)
+{
+    tl_buf_addf(b, "tlparse diagnosis of %zu ranks in %s: ", m->n, m->opt->path);
+    counts_text(b, c);
+    tl_buf_adds(b, "\n\n");
+    bool any = false;
+    for (size_t k = 0; k < TL_ARRAY_LEN(diverging); k++) {
+        if (!diverges(m, diverging[k].at))
+            continue;
+        tl_buf_adds(b, "  ");
+        ranks_with(b, m, diverging[k].at, true, false);
+        tl_buf_addf(b, " %s; ", diverging[k].what);
+        ranks_with(b, m, diverging[k].at, false, false);
+        tl_buf_adds(b, " did not.\n");
+        any = true;
+    }
+    if (!any)
+        tl_buf_adds(b, "  No rank differs from the others in whether it recompiled, broke graphs, "
+                       "failed or hit the recompile limit.\n");
+    for (size_t i = 0; i < m->n; i++)
+        if (m->ranks[i].s.error)
+            tl_buf_addf(b, "  Rank %u was not read: %s\n", m->ranks[i].log.rank,
+                        m->ranks[i].s.error);
+    for (size_t i = 0; i < m->n; i++) {
+        const struct rank *r = &m->ranks[i];
+        if (!r->diagnosis)
+            continue;
+        tl_buf_addf(b, "\n=== rank %u (%s) ===\n", r->log.rank, r->log.name);
+        tl_buf_adds(b, r->diagnosis);
+    }
+}
+
+/* text, a JSON value written at indent level 2 (text pretty at level 0), without its last
+ * newline: its lines indented (a JSON string holds no newline). */
+static void add_indented(struct tl_buf *b, const char *text)
+{
+    size_t n = strlen(text);
+    while (n && text[n - 1] == '\n')
+        n--;
+    for (size_t i = 0; i < n; i++) {
+        tl_buf_addch(b, text[i]);
+        if (text[i] == '\n')
+            tl_buf_adds(b, "      ");
+    }
+}
+
+/* --json: schema tlparse-ranks-diagnosis/1 (README). */
+static void ranks_json(struct tl_buf *b, const struct multi *m, const struct tl_counts *c)
+{
+    tl_buf_adds(b, "{\n  \"schema\": \"tlparse-ranks-diagnosis/1\",\n  \"source\": {\n"
+                   "    \"path\": ");
+    tl_json_write_string(b, m->opt->path, strlen(m->opt->path));
+    tl_buf_adds(b, ",\n    \"kind\": \"torch_trace_ranks\"\n  },\n  \"totals\": {\n");
+    tl_buf_addf(b, "    \"ranks\": %zu,\n", m->n);
+    size_t read = 0;
+    for (size_t i = 0; i < m->n; i++)
+        read += m->ranks[i].parsed;
+    tl_buf_addf(b, "    \"ranks_read\": %zu,\n", read);
+    tl_buf_addf(b,
+                "    \"compile_ids\": %llu,\n    \"graph_breaks\": %llu,\n    \"recompiles\": "
+                "%llu,\n    \"specializations\": %llu,\n    \"failures\": %llu,\n"
+                "    \"recompile_limits\": %llu,\n    \"export_problems\": %llu\n  },\n",
+                (unsigned long long)c->compile_ids, (unsigned long long)c->graph_breaks,
+                (unsigned long long)c->recompiles, (unsigned long long)c->specializations,
+                (unsigned long long)c->failures, (unsigned long long)c->recompile_limits,
+                (unsigned long long)c->export_problems);
+    tl_buf_adds(b, "  \"divergences\": [");
+    size_t nd = 0;
+    for (size_t k = 0; k < TL_ARRAY_LEN(diverging); k++) {
+        if (!diverges(m, diverging[k].at))
+            continue;
+        tl_buf_addf(b, "%s\n    {\n      \"what\": \"%s\",\n      \"ranks\": ", nd++ ? "," : "",
+                    diverging[k].what);
+        ranks_with(b, m, diverging[k].at, true, true);
+        tl_buf_adds(b, ",\n      \"others\": ");
+        ranks_with(b, m, diverging[k].at, false, true);
+        tl_buf_adds(b, "\n    }");
+    }
+    tl_buf_adds(b, nd ? "\n  ],\n  \"ranks\": [" : "],\n  \"ranks\": [");
+    for (size_t i = 0; i < m->n; i++) {
+        const struct rank *r = &m->ranks[i];
+        tl_buf_addf(b, "%s\n    {\n      \"rank\": %u,\n      \"log\": ", i ? "," : "",
+                    r->log.rank);
+        tl_json_write_string(b, r->log.name, strlen(r->log.name));
+        tl_buf_adds(b, ",\n      \"error\": ");
+        if (r->s.error)
+            tl_json_write_string(b, r->s.error, strlen(r->s.error));
+        else
+            tl_buf_adds(b, "null");
+        tl_buf_adds(b, ",\n      \"diagnosis\": ");
+        if (r->diagnosis)
+            add_indented(b, r->diagnosis);
+        else
+            tl_buf_adds(b, "null");
+        tl_buf_adds(b, "\n    }");
+    }
+    tl_buf_adds(b, m->n ? "\n  ]\n}\n" : "]\n}\n");
+}
+
+static int cmp_log_rank(const void *a, const void *b)
+{
+    const struct tl_rank_log *x = a, *y = b;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* --summary, --json of a folder of rank logs: every rank's diagnosis in rank order, and what
+ * they are together; no report. */
+static int diagnose_all(struct multi *m, struct tl_result *res)
+{
+    const struct tl_options *opt = m->opt;
+    struct tl_err err = {TL_ERR_NONE, ""};
+    struct tl_rank_log *logs;
+    size_t nlogs;
+    int rc = tl_rank_logs_find(opt->path, false, &logs, &nlogs, &err);
+    if (rc == 0 && !nlogs)
+        rc =
+            tl_error_code(&err, TL_ERR_INPUT, "No rank log files found in directory %s", opt->path);
+    if (rc < 0) {
+        tl_rank_logs_free(logs, nlogs);
+        return tl_report_error(opt, &err);
+    }
+    qsort(logs, nlogs, sizeof(*logs), cmp_log_rank);
+    take_logs(m, logs, nlogs);
+    unsigned threads;
+    ranks_setup(m, &threads);
+    tl_pool_run(m->n, threads, diagnose_job, m);
+    int code = TL_EXIT_OK;
+    if (m->fatal || tl_interrupted) {
+        err = m->err;
+        if (!m->fatal)
+            tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
+        code = tl_report_error(opt, &err);
+    } else {
+        struct tl_buf b = TL_BUF_INIT;
+        sum_counts(m, &res->counts);
+        if (opt->summary == TL_SUMMARY_JSON)
+            ranks_json(&b, m, &res->counts);
+        else
+            ranks_text(&b, m, &res->counts);
+        res->summary = tl_buf_detach(&b, NULL);
+        res->has_counts = true;
+        for (size_t i = 0; i < m->n; i++) {
+            /* a rank that could not be read fails the run, as a log that cannot */
+            if (m->ranks[i].s.error) {
+                res->ranks_left++;
+                code = TL_EXIT_ERROR;
+            }
+            if (m->ranks[i].strict_failed) {
+                tl_say(&m->msg, TL_MSG_ERROR,
+                       "tlparse: error: Something went wrong (--strict: the log of rank %u has "
+                       "problems; see its Stats line)",
+                       m->ranks[i].log.rank);
+                code = TL_EXIT_ERROR;
+            }
+        }
+    }
+    res->ranks = (uint32_t)m->n - res->ranks_left;
+    free_logs(m, logs, nlogs);
+    return code;
 }
 
 /* --all-ranks-html --from-summaries OUT: the rank_N/ folders of OUT, by their summaries. */
@@ -792,11 +1069,28 @@ static int from_summaries(struct multi *m, struct tl_result *res)
     return finish_run(m, rc, &err, res);
 }
 
+size_t tl_rank_folder_ranks(const char *path)
+{
+    struct stat st;
+    struct tl_rank_log *logs;
+    size_t n, distinct = 0;
+    if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode) ||
+        tl_rank_logs_find(path, false, &logs, &n, NULL) < 0)
+        return 0;
+    qsort(logs, n, sizeof(*logs), cmp_log_rank);
+    for (size_t i = 0; i < n; i++)
+        distinct += i == 0 || logs[i].rank != logs[i - 1].rank;
+    tl_rank_logs_free(logs, n);
+    return distinct;
+}
+
 int tl_ranks_run(const struct tl_options *opt, struct tl_result *res)
 {
     struct multi m;
     multi_init(&m, opt);
-    int code = opt->from_summaries ? from_summaries(&m, res) : all_ranks(&m, res);
+    int code = opt->from_summaries               ? from_summaries(&m, res)
+               : opt->summary != TL_SUMMARY_NONE ? diagnose_all(&m, res)
+                                                 : all_ranks(&m, res);
     multi_release(&m);
     return code;
 }

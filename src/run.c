@@ -7,7 +7,7 @@
 #include "base/config.h"
 #include "run.h"
 #include "input/locate.h"
-#include "input/torchlogs.h"
+#include "input/sniff.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -64,18 +64,32 @@ static int check_modes(const struct tl_options *opt, struct tl_err *err)
 {
     if (opt->all_ranks_html && opt->latest)
         return tl_error_code(err, TL_ERR_INPUT, "--latest cannot be used with --all-ranks-html");
-    const char *clash = opt->all_ranks_html && opt->rank_only ? "--rank-only with --all-ranks-html"
-                        : opt->from_summaries && !opt->all_ranks_html
-                            ? "--from-summaries without --all-ranks-html"
-                        : opt->from_summaries && opt->out_dir
-                            ? "-o with --from-summaries (the landing page goes into PATH)"
-                        : opt->has_rank && !opt->rank_only ? "--rank without --rank-only"
-                        : opt->rank_only && opt->latest    ? "--latest with --rank-only"
-                        : (opt->all_ranks_html || opt->rank_only) && opt->summary
-                            ? "--summary or --json with a multi-rank run (it writes summary.json)"
-                        : (opt->all_ranks_html || opt->rank_only) && opt->export_mode
-                            ? "--export with a multi-rank run (an export trace is one process's)"
-                            : NULL;
+    const char *clash =
+        opt->all_ranks_html && opt->rank_only         ? "--rank-only with --all-ranks-html"
+        : opt->from_summaries && !opt->all_ranks_html ? "--from-summaries without --all-ranks-html"
+        : opt->from_summaries && opt->out_dir
+            ? "-o with --from-summaries (the landing page goes into PATH)"
+        : opt->has_rank && !opt->rank_only ? "--rank without --rank-only"
+        : opt->rank_only && opt->latest    ? "--latest with --rank-only"
+        : opt->rank_only && opt->summary
+            ? "--summary or --json with --rank-only (it writes summary.json)"
+        : opt->from_summaries && opt->summary
+            ? "--summary or --json with --from-summaries (it writes the landing "
+              "page)"
+        : opt->summary && opt->out_dir ? "-o with --summary or --json (they write no report)"
+        : opt->summary && opt->overwrite
+            ? "--overwrite with --summary or --json (they write no report)"
+        : opt->summary && opt->custom_header_html
+            ? "--custom-header-html with --summary or --json (they write no "
+              "report)"
+        : opt->summary && opt->plain_text
+            ? "--plain-text with --summary or --json (they write no report)"
+        : opt->summary && opt->inductor_provenance
+            ? "--inductor-provenance with --summary or --json (they write no "
+              "report)"
+        : (opt->all_ranks_html || opt->rank_only) && opt->export_mode
+            ? "--export with a multi-rank run (an export trace is one process's)"
+            : NULL;
     if (clash)
         return tl_error_code(err, TL_ERR_USAGE, "cannot use %s", clash);
     return 0;
@@ -99,26 +113,80 @@ int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **pa
     return tl_reader_open(reader, *path, err);
 }
 
+void tl_say_truncated(void *msg, const char *format, uint64_t lines)
+{
+    struct tl_messages *m = msg;
+    tl_say(m, TL_MSG_WARNING,
+           "tlparse: warning: %s is truncated (its %s data is cut off): only its first %llu "
+           "line%s could be read",
+           m->input, format, (unsigned long long)lines, lines == 1 ? "" : "s");
+}
+
+/* A text log cut off (textlog.c reads it): said, and marked for --strict. */
+static void text_truncated(void *msg, const char *format, uint64_t lines)
+{
+    struct tl_messages *m = msg;
+    m->warned[TL_W_TRUNCATED]++;
+    tl_say_truncated(m, format, lines);
+}
+
+int tl_log_sniff(struct tl_reader *reader, const char *name, enum tl_sniff_kind *kind,
+                 struct tl_err *err)
+{
+    const char *p;
+    size_t n;
+    if (tl_reader_peek(reader, TL_SNIFF_WINDOW, &p, &n, err) < 0)
+        return -1;
+    char why[256];
+    *kind = tl_sniff(p, n, n < TL_SNIFF_WINDOW, why, sizeof(why));
+    if (*kind == TL_SNIFF_EMPTY && tl_reader_truncated(reader))
+        return tl_error_code(err, TL_ERR_INPUT,
+                             "%s is truncated (its %s data is cut off) before its first line: "
+                             "nothing could be read",
+                             name, tl_reader_kind(reader) == TL_READER_GZIP ? "gzip" : "zstd");
+    if (*kind == TL_SNIFF_NOT_LOG)
+        return tl_error_code(err, TL_ERR_INPUT,
+                             "%s is not a TORCH_TRACE log or TORCH_LOGS text: %s", name, why);
+    return 0;
+}
+
 int tl_log_is_text(struct tl_reader *reader, bool *text, struct tl_err *err)
 {
     const char *p;
     size_t n;
-    if (tl_reader_peek(reader, 256 * 1024, &p, &n, err) < 0)
+    if (tl_reader_peek(reader, TL_SNIFF_WINDOW, &p, &n, err) < 0)
         return -1;
-    *text = tl_tlog_detect(p, n);
+    *text = tl_sniff(p, n, n < TL_SNIFF_WINDOW, NULL, 0) == TL_SNIFF_TEXT;
     return 0;
+}
+
+int tl_log_check_entries(const char *name, const struct tl_log_summary *sum, struct tl_err *err)
+{
+    if (!sum->no_entries)
+        return 0;
+    const char *what = "TORCH_TRACE entry (JSON after a glog prefix)";
+    if (sum->lines == 1)
+        return tl_error_code(err, TL_ERR_INPUT,
+                             "%s is not a TORCH_TRACE log or TORCH_LOGS text: its one line holds "
+                             "no %s",
+                             name, what);
+    return tl_error_code(err, TL_ERR_INPUT,
+                         "%s is not a TORCH_TRACE log or TORCH_LOGS text: none of its %llu lines "
+                         "holds a %s",
+                         name, (unsigned long long)sum->lines, what);
 }
 
 int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
                struct tl_outdir *out, struct tl_log_summary *sum, struct tl_err *err)
 {
     const char *name = path ? path : "<memory>";
-    bool text;
-    if (tl_log_is_text(reader, &text, err) < 0) {
+    enum tl_sniff_kind kind;
+    if (tl_log_sniff(reader, name, &kind, err) < 0) {
         memset(sum, 0, sizeof(*sum));
         tl_reader_free(reader);
         return -1;
     }
+    bool text = kind == TL_SNIFF_TEXT;
     if (text && opt->redact) {
         memset(sum, 0, sizeof(*sum));
         tl_reader_free(reader);
@@ -127,10 +195,17 @@ int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const cha
                              "TORCH_LOGS text: share its --summary, or the trace",
                              name);
     }
-    if (text)
-        return tl_textlog_run(opt, reader, name, out, sum, err);
+    if (text) {
+        struct tl_messages msg = {.opt = opt, .input = name};
+        tl_reader_on_truncated(reader, text_truncated, &msg);
+        int rc = tl_textlog_run(opt, reader, name, out, sum, err);
+        sum->truncated = msg.warned[TL_W_TRUNCATED] > 0;
+        return rc;
+    }
     struct tl_log_job job = {.opt = opt, .reader = reader, .path = path, .name = name, .out = out};
-    return tl_log_run(&job, sum, err);
+    if (tl_log_run(&job, sum, err) < 0)
+        return -1;
+    return tl_log_check_entries(name, sum, err);
 }
 
 /* Export mode never fails on them, as in the reference: an export trace's problems are the
@@ -139,7 +214,7 @@ bool tl_strict_failed(const struct tl_options *opt, const struct tl_log_summary 
 {
     if (opt->export_mode)
         return false;
-    return (opt->strict && tl_stats_strict_failures(&sum->stats)) ||
+    return (opt->strict && (tl_stats_strict_failures(&sum->stats) || sum->truncated)) ||
            (opt->strict_compile_id && sum->saw_unknown_cid);
 }
 
@@ -153,6 +228,9 @@ int tl_strict_exit(const struct tl_options *opt, struct tl_messages *msg,
         tl_say(msg, TL_MSG_ERROR,
                "tlparse: error: Something went wrong (--strict: the log has problems; see the "
                "Stats line)");
+        code = TL_EXIT_ERROR;
+    } else if (opt->strict && sum->truncated) {
+        tl_say(msg, TL_MSG_ERROR, "tlparse: error: --strict: the log is truncated");
         code = TL_EXIT_ERROR;
     }
     if (opt->strict_compile_id && sum->saw_unknown_cid) {
@@ -170,14 +248,21 @@ static int summary_only(const struct tl_options *opt, struct tl_reader *reader, 
     struct tl_log_summary sum;
     int rc = tl_run_log(opt, reader, path, NULL, &sum, &err);
     free(path);
-    res->bytes_in = sum.bytes_in;
-    res->lines = sum.lines;
-    res->summary = sum.summary;
-    res->has_counts = rc == 0;
-    res->counts = sum.counts;
     if (rc == 0 && tl_interrupted)
         rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
-    return rc < 0 ? tl_report_error(opt, &err) : TL_EXIT_OK;
+    res->bytes_in = sum.bytes_in;
+    res->lines = sum.lines;
+    if (rc < 0) {
+        /* no diagnosis of what is no log */
+        free(sum.summary);
+        return tl_report_error(opt, &err);
+    }
+    res->summary = sum.summary;
+    res->has_counts = true;
+    res->counts = sum.counts;
+    /* --strict means the same as with a report: the diagnosis is printed, the exit code 1 */
+    struct tl_messages msg = {.opt = opt};
+    return tl_strict_exit(opt, &msg, &sum);
 }
 
 static int run(const struct tl_options *opt, struct tl_result *res);
@@ -242,6 +327,7 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
 {
     struct tl_result ignored;
     res = res ? res : &ignored;
+    memset(res, 0, sizeof(*res)); /* whatever fails first, the caller reads a clean result */
     if (opt->bundle)
         return run_bundled(opt, res);
     return run(opt, res);
@@ -262,7 +348,19 @@ static int run(const struct tl_options *opt, struct tl_result *res)
         return tl_ranks_run(opt, res);
     if (opt->rank_only)
         return tl_rank_only_run(opt, res);
+    /* A folder of rank logs: --summary and --json answer for every rank; a report is of its
+     * newest log, and says so. */
+    size_t ranks = opt->latest || opt->mem_input ? 0 : tl_rank_folder_ranks(opt->path);
+    if (ranks > 1 && opt->summary != TL_SUMMARY_NONE)
+        return tl_ranks_run(opt, res);
     if (tl_open_log(opt, &msg, &path, &reader, &err) < 0) {
+        free(path);
+        return tl_report_error(opt, &err);
+    }
+    /* Not a log: said before anything is written (or an existing folder is named). */
+    enum tl_sniff_kind kind;
+    if (tl_log_sniff(reader, path ? path : "<memory>", &kind, &err) < 0) {
+        tl_reader_free(reader);
         free(path);
         return tl_report_error(opt, &err);
     }
@@ -275,6 +373,13 @@ static int run(const struct tl_options *opt, struct tl_result *res)
         tl_reader_free(reader);
         free(path);
         return tl_report_error(opt, &err);
+    }
+    if (ranks > 1) {
+        res->ranks_left = (uint32_t)(ranks - 1);
+        tl_say(&msg, TL_MSG_INFO,
+               "tlparse: %s holds the logs of %zu ranks; this report is of the newest "
+               "(--all-ranks-html reports on all)",
+               opt->path, ranks);
     }
     if (out.nleftovers)
         tl_say(&msg, TL_MSG_WARNING,

@@ -18,6 +18,7 @@
 #include "base/progress.h"
 #include "input/md5q.h"
 #include "input/reader.h"
+#include "input/sniff.h"
 #include "model/diagnosis.h"
 #include "model/model.h"
 #include "model/redact.h"
@@ -62,6 +63,9 @@ void tl_say(struct tl_messages *m, enum tl_message_kind kind, const char *fmt, .
 /** "tlparse: warning: INPUT:LINE: ..." (lineno 0: no line), at most 20 of each kind. */
 void tl_warn_at(struct tl_messages *m, enum tl_warn_kind kind, uint64_t lineno, const char *fmt,
                 ...) TL_PRINTF(4, 5);
+/** "tlparse: warning: INPUT is truncated ..." for a cut-off compressed log: msg is a struct
+ * tl_messages (a tl_reader_truncated_fn). */
+void tl_say_truncated(void *msg, const char *format, uint64_t lines);
 /** "tlparse: error: ..." for err, and the exit code that goes with it. */
 int tl_report_error(const struct tl_options *opt, const struct tl_err *err);
 
@@ -157,6 +161,8 @@ struct tl_log_summary {
     size_t compile_ids;      /* keys of the compile directory */
     char *summary;           /* with opt->summary: the diagnosis as text or JSON (malloc'd) */
     struct tl_counts counts; /* the diagnosis, counted */
+    bool no_entries;         /* a trace that had lines, and not one TORCH_TRACE entry in them */
+    bool truncated;          /* a compressed log cut off: read up to there (--strict fails) */
 };
 
 /** The public counts of a diagnosis (tl_diag_finish() done). */
@@ -202,6 +208,15 @@ int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **pa
                 struct tl_reader **reader, struct tl_err *err);
 /** Whether the log is TORCH_LOGS text rather than a trace, told by its first 256 KiB. */
 int tl_log_is_text(struct tl_reader *reader, bool *text, struct tl_err *err);
+/**
+ * What the log is, told by its first 256 KiB (input/sniff.h): a trace, TORCH_LOGS text or an
+ * empty file; anything else is an error (TL_ERR_INPUT, "NAME is not a TORCH_TRACE log or
+ * TORCH_LOGS text: WHY"). Call it before reading lines.
+ */
+int tl_log_sniff(struct tl_reader *reader, const char *name, enum tl_sniff_kind *kind,
+                 struct tl_err *err);
+/** The same error, after tl_log_run(), for a trace none of whose lines was an entry. */
+int tl_log_check_entries(const char *name, const struct tl_log_summary *sum, struct tl_err *err);
 /* ---- --bundle (bundle.c) ---- */
 enum { TL_BUNDLE_ZIP = 1, TL_BUNDLE_HTML = 2 };
 /** What kind of bundle path names, by its extension (.zip, .html), or -1 (a usage error). */
@@ -209,7 +224,8 @@ int tl_bundle_kind(const char *path, struct tl_err *err);
 /** Whether path may be written: a known kind, and not there yet unless overwrite (and then a
  * file, not a folder). */
 int tl_bundle_check(const char *path, bool overwrite, struct tl_err *err);
-/** The report folder as one file at path, written beside it and renamed into place. */
+/** The report folder as one file at path, written beside it and renamed into place; a .zip
+ * holds it in one folder named after the file (r.zip: r/...). */
 int tl_bundle_write(const char *folder, const char *path, bool overwrite, struct tl_err *err);
 
 /**
@@ -233,8 +249,11 @@ int tl_strict_exit(const struct tl_options *opt, struct tl_messages *msg,
 
 /* ---- multi-rank runs (multirank.c) ------------------------------------------------------- */
 
-/** --all-ranks-html (with or without --from-summaries): the exit code. */
+/** --all-ranks-html (with or without --from-summaries), and --summary or --json of a folder of
+ * rank logs (every rank's diagnosis, and across them, in result.summary): the exit code. */
 int tl_ranks_run(const struct tl_options *opt, struct tl_result *res);
+/** The number of ranks whose logs path (a folder) holds (rankfiles.h); 0: not a folder. */
+size_t tl_rank_folder_ranks(const char *path);
 /** --rank-only: one rank's report and its summary.json; the exit code. */
 int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res);
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# --bundle FILE.zip: the report folder as one archive. Round trip: the archive lists exactly
-# the folder's files, each with the same bytes and a good CRC (python3's zipfile reads it as
-# unzip would); alone (no -o) it writes only the archive and leaves no folder behind; an
+# --bundle FILE.zip: the report folder as one archive, in one folder named after it (r.zip
+# unpacks into r/). Round trip: the archive lists exactly the folder's files under that name,
+# each with the same bytes and a good CRC (python3's zipfile reads it as unzip would); alone (no -o) it writes only the archive and leaves no folder behind; an
 # existing FILE needs --overwrite; wrong names and modes are refused; a multi-rank report.
 # The ZIP64 records (70 000 files, a file over 4 GiB) are checked by tests/unit/test_zip.c.
 # The single-page .html bundle is checked in a browser by tests/e2e/test_bundle.py.
@@ -27,7 +27,11 @@ if bad:
     sys.exit("bad CRC in " + bad)
 files = sorted(os.path.relpath(os.path.join(d, f), folder)
                for d, _, fs in os.walk(folder) for f in fs)
-names = z.namelist()
+top = os.path.basename(arc)[:-4] + "/"
+outside = [n for n in z.namelist() if not n.startswith(top)]
+if outside:
+    sys.exit("not in the archive's folder %s: %s" % (top, outside[:5]))
+names = [n[len(top):] for n in z.namelist()]
 def rank(n):  # index.html first, the big raw files last, else name order
     top = "/" not in n
     r = 0 if n == "index.html" else 2 if top and n in ("raw.log", "raw.jsonl",
@@ -42,9 +46,9 @@ if sorted(names) != files:
         sorted(set(names) - set(files))[:5], sorted(set(files) - set(names))[:5]))
 for n in names:
     with open(os.path.join(folder, n), "rb") as f:
-        if z.read(n) != f.read():
+        if z.read(top + n) != f.read():
             sys.exit("content differs: " + n)
-    i = z.getinfo(n)
+    i = z.getinfo(top + n)
     if i.compress_type != zipfile.ZIP_DEFLATED or (i.external_attr >> 16) != 0o100644:
         sys.exit("entry %s: method %d, mode %o" % (n, i.compress_type, i.external_attr >> 16))
 print(len(names))
@@ -53,14 +57,22 @@ PY
 
 demo=$here/fixtures/demo.log
 "$bin" "$demo" -o out --bundle out.zip --no-browser >/dev/null 2>err.txt || bad "-o with --bundle: exit $?: $(cat err.txt)"
-grep -qx "tlparse: the report is also in out.zip" err.txt || bad "message: $(tail -1 err.txt)"
+[ "$(tail -1 err.txt)" = "tlparse: out/index.html and out.zip: 5 compile ids, 1 graph break, 1 recompile, 1 failure" ] ||
+    bad "message: $(tail -1 err.txt)"
 n=$(zip_equals out.zip out) || bad "out.zip vs out/: $n"
 [ "${n:-0}" -gt 50 ] || bad "out.zip holds only ${n:-0} files"
 
 # alone: only the archive, no folder, nothing left beside it
 mkdir alone
 "$bin" "$demo" --bundle alone/r.zip --no-browser >/dev/null 2>err.txt || bad "--bundle alone: exit $?: $(cat err.txt)"
-grep -qx "tlparse: the report is in alone/r.zip" err.txt || bad "alone message: $(tail -1 err.txt)"
+[ "$(tail -1 err.txt)" = "tlparse: alone/r.zip: 5 compile ids, 1 graph break, 1 recompile, 1 failure" ] ||
+    bad "alone message: $(tail -1 err.txt)"
+# unzip makes one folder, named after the archive
+if command -v unzip >/dev/null; then
+    mkdir unz && (cd unz && unzip -q ../alone/r.zip) || bad "unzip alone/r.zip failed"
+    [ "$(ls -A unz)" = r ] || bad "alone/r.zip unpacks into: $(ls -A unz | head -5)"
+    [ -f unz/r/index.html ] || bad "alone/r.zip: no r/index.html"
+fi
 [ "$(ls -A alone)" = "r.zip" ] || bad "alone/ holds: $(ls -A alone)"
 [ ! -e tl_out ] || bad "--bundle alone wrote tl_out"
 rm -rf ref && "$bin" "$demo" -o ref --no-browser >/dev/null 2>&1
@@ -70,9 +82,9 @@ import os, re, sys, zipfile
 z = zipfile.ZipFile(sys.argv[1]); folder = sys.argv[2]
 strip = lambda b: re.sub(rb"(command: <code class='cmd'>|\"command_line\": )[^<\n]*", b"", b)
 files = sorted(os.path.relpath(os.path.join(d, f), folder) for d, _, fs in os.walk(folder) for f in fs)
-assert sorted(z.namelist()) == files, (z.namelist()[:3], files[:3])
+assert sorted(z.namelist()) == ["r/" + f for f in files], (z.namelist()[:3], files[:3])
 for n in files:
-    assert strip(z.read(n)) == strip(open(os.path.join(folder, n), "rb").read()), n
+    assert strip(z.read("r/" + n)) == strip(open(os.path.join(folder, n), "rb").read()), n
 PY
 
 # an existing bundle is not replaced without --overwrite
@@ -99,7 +111,7 @@ cp "$demo" ranks/dedicated_log_torch_trace_rank_0.log
 cp "$here/fixtures/edge.log" ranks/dedicated_log_torch_trace_rank_1.log
 "$bin" ranks --all-ranks-html -o mr --bundle mr.zip --no-browser >/dev/null 2>err.txt || bad "multi-rank: exit $?: $(cat err.txt)"
 zip_equals mr.zip mr >/dev/null || bad "mr.zip vs mr/"
-python3 -c "import sys,zipfile; n=zipfile.ZipFile('mr.zip').namelist(); sys.exit(not {'index.html','rank_0/index.html','rank_1/index.html'} <= set(n))" ||
+python3 -c "import sys,zipfile; n=zipfile.ZipFile('mr.zip').namelist(); sys.exit(not {'mr/index.html','mr/rank_0/index.html','mr/rank_1/index.html'} <= set(n))" ||
     bad "mr.zip lacks the landing page or a rank"
 
 [ "$fail" = 0 ] && echo "bundle: ok"

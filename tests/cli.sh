@@ -52,7 +52,30 @@ if grep -Eq "$version_re" out.txt; then ok; else bad "-V printed '$(cat out.txt)
 run 0 --help
 has out.txt "Usage: tlparse [OPTIONS] <PATH>"
 has out.txt "--custom-header-html <HTML>"
+has out.txt "  -o <OUT>  "
 same err.txt ""
+# every line of the help fits 100 columns, tlparse's and tlparse diff's
+for h in --help "diff --help"; do
+    # shellcheck disable=SC2086
+    "$bin" $h >help.txt 2>&1
+    wide=$(awk 'length($0) > 100' help.txt)
+    if [ -z "$wide" ]; then ok; else bad "tlparse $h: lines over 100 columns: $wide"; fi
+done
+
+# --- options that do nothing in a mode are refused (exit 2), and nothing is written
+for o in "-o x" "--overwrite" "--custom-header-html <b>" "--plain-text" "--inductor-provenance" "-p" "-i"; do
+    for m in --summary --json; do
+        # shellcheck disable=SC2086
+        "$bin" "$demo" $m $o >out.txt 2>err.txt
+        [ $? = 2 ] && ok || bad "$m $o: not exit 2"
+        name=${o%% *}
+        case $name in -p) name=--plain-text ;; -i) name=--inductor-provenance ;; esac
+        has err.txt "tlparse: error: cannot use $name with --summary or --json (they write no report)"
+        same out.txt ""
+    done
+done
+absent x
+absent tl_out
 
 # --- usage errors exit 2
 run 2
@@ -149,7 +172,9 @@ has err.txt "tlparse: error: --latest cannot be used with --all-ranks-html"
 # --- a normal run
 run 0 "$demo" -o out1 --no-browser
 same out.txt ""
-same err.txt "Stats { ok: 161 }"
+# the reference's Stats line as it was, then one line: where the report is, what it found
+same err.txt "Stats { ok: 161 }
+tlparse: out1/index.html: 5 compile ids, 1 graph break, 1 recompile, 1 failure"
 for f in index.html compile_directory.json failures_and_restarts.html chromium_events.json \
     raw.jsonl raw.log -_0_0_0/dynamo_output_graph_0.txt dump_file/eval_with_key_3.html; do
     exists "out1/$f"

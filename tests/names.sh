@@ -148,9 +148,12 @@ contained() {
     (cd "$cw/work" && "$bin" n.log -o out --no-browser $flag >"$tmp/out.txt" 2>"$tmp/err.txt")
     rc=$?
     [ "$rc" = 0 ] || bad "exit $rc${flag:+ with $flag}; stderr: $(head -c 300 "$tmp/err.txt")"
-    # the md5 warning of the payloads/<has_payload> entry is expected
+    # the md5 warning of the payloads/<has_payload> entry is expected, and the last line names
+    # the report
     local rest
-    rest=$(grep -v '^tlparse: warning: n.log:[0-9]*: payload md5 mismatch (has_payload ' "$tmp/err.txt")
+    tail -1 "$tmp/err.txt" | grep -q '^tlparse: out/index.html: [0-9]* compile id' ||
+        bad "last line${flag:+ with $flag}: $(tail -1 "$tmp/err.txt")"
+    rest=$(sed '$d' "$tmp/err.txt" | grep -v '^tlparse: warning: n.log:[0-9]*: payload md5 mismatch (has_payload ')
     [ "$rest" = "$want" ] || bad "stderr${flag:+ with $flag}: $(head -c 300 "$tmp/err.txt")"
     after=$(snapshot "$cw")
     [ "$before" = "$after" ] || bad "(a) changed outside the output folder: $(diff <(echo "$before") <(echo "$after") | head -6)"

@@ -64,12 +64,22 @@ def run(tl, args, cwd):
 # ---- reading a bundle ---------------------------------------------------------------------
 
 def read_zip(path):
-    """{name: bytes} of every file in the archive (python's zipfile, CRCs checked)."""
+    """{name: bytes} of every file in the archive (python's zipfile, CRCs checked), named as in
+    the report: without the archive's one top folder (r.zip holds r/...)."""
     z = zipfile.ZipFile(path)
     bad = z.testzip()
     if bad:
         fail("%s: bad CRC in %s" % (path, bad))
-    return {i.filename: z.read(i) for i in z.infolist() if not i.is_dir()}
+    top = os.path.basename(path)[:-len(".zip")] + "/"
+    out = {}
+    for i in z.infolist():
+        if i.is_dir():
+            continue
+        if not i.filename.startswith(top):
+            fail("%s: %s is not in the archive's folder %s" % (path, i.filename, top))
+            continue
+        out[i.filename[len(top):]] = z.read(i)
+    return out
 
 
 BUNDLE_FILE = re.compile(r'<script type="application/x-tlparse-file" data-path="([^"]*)" data-size="\d+">'

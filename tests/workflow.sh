@@ -61,7 +61,7 @@ mkdir ranks
 cp "$demo" ranks/dedicated_log_torch_trace_rank_0_a.log
 cp "$demo" ranks/dedicated_log_torch_trace_rank_1_b.log
 run 1 --all-ranks-html ranks -o mr --fail-on graph-breaks --no-browser
-has err.txt "tlparse: --fail-on: the trace has 2 graph breaks"
+has err.txt "tlparse: --fail-on: the 2 ranks have 2 graph breaks"
 
 # --- --run: the command's trace becomes the report
 cat >writer.sh <<EOF
@@ -115,9 +115,11 @@ chmod +x args.sh
 run 0 --run --no-browser -o opts1 -- ./args.sh -o x --no-browser
 exists opts1/index.html
 same <(tr "\\n" " " <"$tmp/args") "-o x --no-browser "
-run 0 --run -o opts2 --summary ./args.sh --summary
-has out.txt "tlparse diagnosis of"
+run 2 --run -o opts2 --summary ./args.sh --summary # -o does nothing with --summary
+has err.txt "tlparse: error: cannot use -o with --summary or --json (they write no report)"
 absent opts2
+run 0 --run --summary ./args.sh --summary
+has out.txt "tlparse diagnosis of"
 same "$tmp/args" "--summary"
 run 0 -o opts3 --run --no-browser -- ./args.sh
 exists opts3/index.html
@@ -137,7 +139,8 @@ EOF
 chmod +x browser.sh
 # no display, no BROWSER: nothing is opened, nothing said
 run 0 "$demo" -o b1
-same err.txt "Stats { ok: 161 }"
+same err.txt "Stats { ok: 161 }
+tlparse: b1/index.html: 5 compile ids, 1 graph break, 1 recompile, 1 failure"
 absent opened
 # BROWSER is used, with the page as its argument
 BROWSER="$tmp/browser.sh" run 0 "$demo" -o b2
@@ -162,7 +165,8 @@ has err.txt "tlparse: warning: could not open a browser; the report is b5/index.
 # --- rough edges
 # standard input
 run 0 - -o stdin <"$demo"
-same err.txt "Stats { ok: 161 }"
+same err.txt "Stats { ok: 161 }
+tlparse: stdin/index.html: 5 compile ids, 1 graph break, 1 recompile, 1 failure"
 exists stdin/index.html
 has stdin/summary.json '"path": "/dev/stdin"'
 # a folder with a trace and a newer note: the trace is taken
@@ -173,11 +177,16 @@ echo "my notes" >folder/notes.txt
 run 0 folder -o fold
 has err.txt "tlparse: parsing folder/dedicated_log_torch_trace_abc.log, the newest log in folder (1 other file skipped)"
 has err.txt "Stats { ok: 161 }"
-# a folder of other files only: the newest is taken, as before
+# a folder of other files only: the newest that is a log is taken (by what it holds)
 mkdir other
 echo a >other/a.txt
+run 1 other -o oth
+same err.txt "tlparse: error: No log found in directory other: a.txt is not a TORCH_TRACE log or TORCH_LOGS text: its one line has no glog prefix and is not a TORCH_LOGS message"
+absent oth
+cp "$demo" other/b.txt
+touch -d '2024-01-01' other/b.txt
 run 0 other -o oth
-has err.txt "tlparse: parsing other/a.txt, the newest log in other (0 other files skipped)"
+has err.txt "tlparse: parsing other/b.txt, the newest log in other (1 other file skipped)"
 # an empty log: said so
 : >empty.log
 run 0 empty.log -o emp

@@ -115,6 +115,10 @@ struct tl_result {
     char *summary;           /* options.summary: the diagnosis, text or JSON; free() it */
     bool has_counts;         /* the log was read: counts holds its diagnosis (of every rank, */
     struct tl_counts counts; /* summed, for --all-ranks-html) */
+    uint32_t ranks;          /* the ranks read: a folder of rank logs (--all-ranks-html, or
+                                --summary and --json of one); 0 for one log */
+    uint32_t ranks_left;     /* the ranks of the folder whose logs were not read: they could not
+                                be (ranks > 0), or the report is of its newest log (ranks 0) */
 };
 
 /** Set by a signal handler to stop a run; tl_run() then cleans up and returns 130. */

@@ -5,6 +5,8 @@
 #include "base/config.h"
 #include "input/locate.h"
 #include "base/xalloc.h"
+#include "input/reader.h"
+#include "input/sniff.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -32,38 +34,53 @@ static bool looks_like_log(const char *name)
            ends_with(name, ".log.zst");
 }
 
-/* The best candidate so far of one tier (log-like names, or any file). */
-struct pick {
+/* A file of the folder that may be its log. */
+struct cand {
     char *path;
+    const char *name; /* in path */
     struct timespec t;
+    bool log_name; /* named like a log */
 };
 
-/* Whether a file of time t named p beats the pick: newer; ties: the name that sorts last. */
-static bool beats(const struct pick *k, const struct timespec *t, const char *p)
+/* Log-like names first, then the newest; ties: the name that sorts last. */
+static int cmp_cand(const void *pa, const void *pb)
 {
-    if (!k->path)
-        return true;
-    if (t->tv_sec != k->t.tv_sec)
-        return t->tv_sec > k->t.tv_sec;
-    if (t->tv_nsec != k->t.tv_nsec)
-        return t->tv_nsec > k->t.tv_nsec;
-    return strcmp(p, k->path) > 0;
+    const struct cand *a = pa, *b = pb;
+    if (a->log_name != b->log_name)
+        return a->log_name ? -1 : 1;
+    if (a->t.tv_sec != b->t.tv_sec)
+        return a->t.tv_sec > b->t.tv_sec ? -1 : 1;
+    if (a->t.tv_nsec != b->t.tv_nsec)
+        return a->t.tv_nsec > b->t.tv_nsec ? -1 : 1;
+    return -strcmp(a->path, b->path);
 }
 
-/* Offer the file p (taken over) to the pick; frees what loses. */
-static void offer(struct pick *k, char *p, const struct timespec *t)
+/* Whether the file is a log by its first lines (sniff.h): a trace, TORCH_LOGS text, or an
+ * empty file named like a log (a trace of a process that compiled nothing yet). */
+static bool is_log(const struct cand *c, char *why, size_t whylen)
 {
-    if (beats(k, t, p)) {
-        free(k->path);
-        k->path = p;
-        k->t = *t;
-    } else {
-        free(p);
+    struct tl_reader *r;
+    struct tl_err err;
+    if (tl_reader_open(&r, c->path, &err) < 0) {
+        snprintf(why, whylen, "%s", err.msg);
+        return false;
     }
+    const char *p;
+    size_t n;
+    enum tl_sniff_kind kind = TL_SNIFF_NOT_LOG;
+    if (tl_reader_peek(r, TL_SNIFF_WINDOW, &p, &n, &err) < 0)
+        snprintf(why, whylen, "%s", err.msg);
+    else
+        kind = tl_sniff(p, n, n < TL_SNIFF_WINDOW, why, whylen);
+    tl_reader_free(r);
+    if (kind == TL_SNIFF_EMPTY && !c->log_name)
+        snprintf(why, whylen, "it is empty");
+    return kind == TL_SNIFF_TRACE || kind == TL_SNIFF_TEXT ||
+           (kind == TL_SNIFF_EMPTY && c->log_name);
 }
 
-/* The newest regular file of dir whose name looks like a log, else the newest of all (ties:
- * the name that sorts last). */
+/* The newest log of dir: of the regular files whose name looks like a log, else of the
+ * others, the newest (ties: the name that sorts last) whose first lines are a log's. */
 static int newest_in(const char *dir, char **out, size_t *others, struct tl_err *err)
 {
     DIR *d = opendir(dir);
@@ -71,8 +88,8 @@ static int newest_in(const char *dir, char **out, size_t *others, struct tl_err 
         return tl_error_code(err, TL_ERR_INPUT, "Couldn't access directory %s: %s", dir,
                              strerror(errno));
     struct dirent *e;
-    struct pick logs = {NULL, {0, 0}}, any = {NULL, {0, 0}};
-    size_t count = 0;
+    struct cand *c = NULL;
+    size_t n = 0, cap = 0;
     while ((e = readdir(d))) {
         if (!is_log_name(e->d_name))
             continue;
@@ -84,23 +101,54 @@ static int newest_in(const char *dir, char **out, size_t *others, struct tl_err 
             free(p);
             continue;
         }
-        count++;
-        if (looks_like_log(e->d_name))
-            offer(&logs, p, &st.st_mtim);
-        else
-            offer(&any, p, &st.st_mtim);
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            c = tl_xrealloc(c, cap * sizeof(*c));
+        }
+        c[n].path = p;
+        c[n].name = p + strlen(dir) + 1;
+        c[n].t = st.st_mtim;
+        c[n].log_name = looks_like_log(e->d_name);
+        n++;
     }
     closedir(d);
-    if (logs.path) {
-        free(any.path);
-        *out = logs.path;
-    } else if (any.path) {
-        *out = any.path;
-    } else {
+    if (!n) {
+        free(c);
         return tl_error_code(err, TL_ERR_INPUT, "No files found in directory %s", dir);
     }
-    *others = count - 1;
-    return 0;
+    qsort(c, n, sizeof(*c), cmp_cand);
+    size_t pick = n;
+    char why[256], first_why[256] = "";
+    const char *first_name = NULL;
+    for (size_t i = 0; i < n && pick == n; i++) {
+        if (is_log(&c[i], why, sizeof(why)))
+            pick = i;
+        else if (!first_name) {
+            first_name = c[i].name;
+            snprintf(first_why, sizeof(first_why), "%s", why);
+        }
+    }
+    int rc = 0;
+    if (pick < n) {
+        *out = c[pick].path;
+        c[pick].path = NULL;
+        *others = n - 1;
+    } else {
+        if (n == 1)
+            rc = tl_error_code(err, TL_ERR_INPUT,
+                               "No log found in directory %s: %s is not a TORCH_TRACE log or "
+                               "TORCH_LOGS text: %s",
+                               dir, first_name, first_why);
+        else
+            rc = tl_error_code(err, TL_ERR_INPUT,
+                               "No log found in directory %s: none of its %zu files is a "
+                               "TORCH_TRACE log or TORCH_LOGS text (%s: %s)",
+                               dir, n, first_name, first_why);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(c[i].path);
+    free(c);
+    return rc;
 }
 
 int tl_input_locate(const char *path_in, bool latest, char **path, long *others_out,

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Which log to read: the PATH of the command line is a log file (plain, .gz, .zst), a pipe,
- * "-" (standard input), or a folder, whose newest log is taken: the newest regular file whose
- * name looks like a log (dedicated_log_torch_trace_*, *.log, *.log.gz, *.log.zst), else the
- * newest regular file (ties: the name that sorts last). Hidden files are not logs. Depends
- * on err, xalloc.
+ * "-" (standard input), or a folder, whose newest log is taken: of the regular files whose
+ * name looks like a log (dedicated_log_torch_trace_*, *.log, *.log.gz, *.log.zst), else of
+ * the others, the newest (ties: the name that sorts last) whose first lines are a log's
+ * (sniff.h; an empty file counts when its name looks like a log). Hidden files are not logs.
+ * Depends on err, xalloc, reader, sniff.
  */
 #ifndef TL_LOCATE_H
 #define TL_LOCATE_H

@@ -45,6 +45,9 @@ struct tl_reader {
     tl_reader_tee_fn tee;
     void *tee_ctx;
     const char *path;
+    bool truncated; /* the compressed stream was cut off: its end is the end of input */
+    tl_reader_truncated_fn on_truncated;
+    void *truncated_ctx;
 };
 
 static int detect(int fd, enum tl_reader_kind *kind)
@@ -181,6 +184,22 @@ static int skip_long(struct tl_reader *r, struct tl_str *line, struct tl_err *er
     return TL_READER_LONG;
 }
 
+void tl_reader_on_truncated(struct tl_reader *r, tl_reader_truncated_fn fn, void *ctx)
+{
+    r->on_truncated = fn;
+    r->truncated_ctx = ctx;
+}
+
+/* The end of input: a cut-off stream is said, with the lines read. */
+static int at_end(struct tl_reader *r)
+{
+    if (r->truncated && r->on_truncated) {
+        r->on_truncated(r->truncated_ctx, r->kind == TL_READER_GZIP ? "gzip" : "zstd", r->lineno);
+        r->on_truncated = NULL;
+    }
+    return 0;
+}
+
 int tl_reader_set_tee(struct tl_reader *r, tl_reader_tee_fn fn, void *ctx, struct tl_err *err)
 {
     r->tee = fn;
@@ -212,8 +231,8 @@ static ssize_t read_zstd(struct tl_reader *r, char *dst, size_t n, struct tl_err
             if (got < 0)
                 return -1;
             if (got == 0) {
-                if (!r->zframe_done)
-                    return tl_error_code(err, TL_ERR_INPUT, "%s: truncated zstd stream", r->path);
+                /* A cut-off frame: what was decoded is read, and the end said once. */
+                r->truncated = !r->zframe_done;
                 return 0;
             }
             r->zbuf.size = (size_t)got;
@@ -240,7 +259,13 @@ static ssize_t fill(struct tl_reader *r, struct tl_err *err)
         int g = gzread(r->gz, dst, want);
         int zerr = Z_OK;
         const char *msg = gzerror(r->gz, &zerr);
-        /* A cut-off stream reads as end of input with Z_BUF_ERROR set. */
+        /* A cut-off stream reads as end of input with Z_BUF_ERROR set: what was decoded is
+         * read, and the end said once (tl_reader_on_truncated). */
+        if (g == 0 && zerr == Z_BUF_ERROR) {
+            r->truncated = true;
+            got = 0;
+            break;
+        }
         if (g < 0 || (g == 0 && zerr != Z_OK)) {
             /* zlib puts the name it was opened with first: "<fd:5>: ..." */
             const char *colon = strstr(msg, ": ");
@@ -356,7 +381,7 @@ int tl_reader_next(struct tl_reader *r, struct tl_str *line, struct tl_err *err)
         scan = r->end;
         if (r->eof) {
             if (r->start == r->end)
-                return 0;
+                return at_end(r);
             const char *p = r->buf + r->start;
             size_t len = r->end - r->start;
             r->offset += len;
@@ -429,6 +454,11 @@ uint64_t tl_reader_file_size(const struct tl_reader *r)
 enum tl_reader_kind tl_reader_kind(const struct tl_reader *r)
 {
     return r->kind;
+}
+
+bool tl_reader_truncated(const struct tl_reader *r)
+{
+    return r->truncated;
 }
 
 bool tl_reader_last_unterminated(const struct tl_reader *r)

@@ -27,6 +27,10 @@ struct tl_reader;
 /** Called with every decompressed chunk, in order (for copying the log out). */
 typedef int (*tl_reader_tee_fn)(void *ctx, const char *p, size_t n, struct tl_err *err);
 
+/** Called once at the end of a compressed input that was cut off ("gzip" or "zstd"), with the
+ * number of lines read. */
+typedef void (*tl_reader_truncated_fn)(void *ctx, const char *format, uint64_t lines);
+
 /** Open path. Returns 0 and *out (free with tl_reader_free), or -1 and err. */
 int tl_reader_open(struct tl_reader **out, const char *path, struct tl_err *err);
 /** Open an in-memory log (not copied: p must outlive the reader). */
@@ -38,6 +42,12 @@ void tl_reader_free(struct tl_reader *r);
  * tl_reader_peek() read already is handed to it at once (its error returned).
  */
 int tl_reader_set_tee(struct tl_reader *r, tl_reader_tee_fn fn, void *ctx, struct tl_err *err);
+
+/**
+ * A compressed input cut off before its end (a copy interrupted, a disk full) reads as what
+ * could be decoded, then the end of input; fn is called then. NULL: not said.
+ */
+void tl_reader_on_truncated(struct tl_reader *r, tl_reader_truncated_fn fn, void *ctx);
 
 /**
  * The first bytes of the input (up to want, at most 1 MiB; fewer at its end), without
@@ -77,6 +87,8 @@ uint64_t tl_reader_file_size(const struct tl_reader *r);
 enum tl_reader_kind tl_reader_kind(const struct tl_reader *r);
 /** Whether the input is a pipe or a device (no size, cannot be read twice). */
 bool tl_reader_is_stream(const struct tl_reader *r);
+/** Whether the compressed input was found cut off (so far: at its end, for certain). */
+bool tl_reader_truncated(const struct tl_reader *r);
 /** Whether the last line ended without a newline (a truncated file). */
 bool tl_reader_last_unterminated(const struct tl_reader *r);
 
