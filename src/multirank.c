@@ -1124,6 +1124,10 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
     memset(&sum, 0, sizeof(sum));
     struct tl_reader *reader;
     int rc = tl_reader_open(&reader, opt->path, &err);
+    enum tl_sniff_kind kind;
+    /* what is no log is a broken rank here as in a one-step run (parse_rank) */
+    if (rc == 0 && (rc = tl_log_sniff(reader, opt->path, &kind, &err)) < 0)
+        tl_reader_free(reader);
     if (rc == 0) {
         struct tl_log_job job = {.opt = opt,
                                  .reader = reader,

@@ -51,10 +51,21 @@ run() {
     [ -z "$left" ] || bad "temporary folder left: $left"
 }
 # err_is LINE...: stderr is exactly these lines.
+# A run that wrote a report ends with the line that says where it is and what it found
+# (after Stats); it is checked here, and the other lines against LINE... .
+LAST='^tlparse: o_[A-Za-z0-9_]+/index\.html: [0-9]+ compile ids?, [0-9]+ graph breaks?, [0-9]+ recompiles?, [0-9]+ failures?$'
 err_is() {
-    local want
+    local want got
     want=$(printf '%s\n' "$@")
-    [ "$(cat err.txt)" = "$want" ] || bad "stderr is:
+    got=$(cat err.txt)
+    if [ -e "$out/index.html" ]; then
+        if tail -n 1 err.txt | grep -Eq "$LAST"; then
+            got=$(sed '$d' err.txt)
+        else
+            bad "no last line 'tlparse: $out/index.html: ...': $(tail -n 1 err.txt)"
+        fi
+    fi
+    [ "$got" = "$want" ] || bad "stderr is:
 $(head -c 1500 err.txt)
 --- want:
 $want"
@@ -151,15 +162,23 @@ tree_is -_0_0_0/dynamo_output_graph_0.txt
 content_is "$out/-_0_0_0/dynamo_output_graph_0.txt" ''
 
 begin warnings_capped_per_kind
-for i in $(seq 25); do printf '\torphan %d\n' "$i"; done >t.log
+# a trace (its first line is an entry) followed by 25 orphaned payload lines
+{
+    printf '%s{"dynamo_start": {"stack": []}, %s}\n' "$P" "$CID"
+    for i in $(seq 25); do printf '\torphan %d\n' "$i"; done
+} >t.log
 run 0 t.log
 want=()
-for i in $(seq 20); do want+=("tlparse: warning: t.log:$i: Failed to parse glog prefix"); done
+for i in $(seq 2 21); do want+=("tlparse: warning: t.log:$i: Failed to parse glog prefix"); done
 err_is "${want[@]}" \
     "tlparse: warning: t.log: further messages of this kind are not shown; the Stats line counts them" \
-    "tlparse: warning: t.log has no TORCH_TRACE entries: is it a trace? (traces are the files written with TORCH_TRACE=/some/dir, not TORCH_LOGS output)" \
-    "Stats { fail_glog: 25 }"
+    "Stats { ok: 1, fail_glog: 25 }"
 tree_is
+# the same lines alone are no log at all: an error, and no report
+for i in $(seq 25); do printf '\torphan %d\n' "$i"; done >t.log
+run 1 t.log
+err_is "tlparse: error: t.log is not a TORCH_TRACE log or TORCH_LOGS text: none of its 25 lines has a glog prefix or is a TORCH_LOGS message"
+[ ! -e "$out" ] || bad "a report was left for a file that is no log"
 
 begin md5_mismatch
 good=$(md5 'graph')
@@ -549,22 +568,13 @@ no_report
 
 begin png_file
 printf '\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x02\x00\x00\x00\x90\x91h6\x00\x00\x00\x0cIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\xfe\x02\xfe\x00\x00\x00\x00IEND\xaeB`\x82' >img.png
-run 0 img.png
-err_is "tlparse: warning: img.png:1: Failed to parse glog prefix" \
-    "tlparse: warning: img.png:2: Failed to parse glog prefix" \
-    "tlparse: warning: img.png:3: Failed to parse glog prefix" \
-    "tlparse: warning: img.png has no TORCH_TRACE entries: is it a trace? (traces are the files written with TORCH_TRACE=/some/dir, not TORCH_LOGS output)" \
-    "Stats { fail_glog: 3 }"
-tree_is
-cmp -s img.png "$out/raw.log" || bad "raw.log is not the PNG"
+# not a log: an error that says so, and no report (with or without --strict)
+run 1 img.png
+err_is "tlparse: error: img.png is not a TORCH_TRACE log or TORCH_LOGS text: its first lines are binary"
+[ ! -e "$out" ] || bad "a report was left for a PNG"
 run 1 img.png --strict
-err_is "tlparse: warning: img.png:1: Failed to parse glog prefix" \
-    "tlparse: warning: img.png:2: Failed to parse glog prefix" \
-    "tlparse: warning: img.png:3: Failed to parse glog prefix" \
-    "tlparse: warning: img.png has no TORCH_TRACE entries: is it a trace? (traces are the files written with TORCH_TRACE=/some/dir, not TORCH_LOGS output)" \
-    "Stats { fail_glog: 3 }" \
-    "tlparse: error: Something went wrong (--strict: the log has problems; see the Stats line)"
-tree_is
+err_is "tlparse: error: img.png is not a TORCH_TRACE log or TORCH_LOGS text: its first lines are binary"
+[ ! -e "$out" ] || bad "a report was left for a PNG"
 
 begin torch_logs_text_log
 # TORCH_LOGS output (not TORCH_TRACE): glog-prefixed guard lines and a plain recompile
@@ -593,14 +603,11 @@ has "$out/summary.json" '"kind": "torch_logs"'
 has "$out/summary.json" '"guard": "tensor '"'"'L['"'"'x'"'"']'"'"' size mismatch at index 0"'
 
 begin text_that_is_no_log
-# Text that is neither a trace nor TORCH_LOGS output: read as a trace, every line is a bad one.
+# Text that is neither a trace nor TORCH_LOGS output: an error that says so, no report.
 printf 'hello\nworld {"a": 1}\n' >notes.txt
-run 0 notes.txt
-err_is "tlparse: warning: notes.txt:1: Failed to parse glog prefix" \
-    "tlparse: warning: notes.txt:2: Failed to parse glog prefix" \
-    "tlparse: warning: notes.txt has no TORCH_TRACE entries: is it a trace? (traces are the files written with TORCH_TRACE=/some/dir, not TORCH_LOGS output)" \
-    "Stats { fail_glog: 2 }"
-tree_is
+run 1 notes.txt
+err_is "tlparse: error: notes.txt is not a TORCH_TRACE log or TORCH_LOGS text: none of its 2 lines has a glog prefix or is a TORCH_LOGS message"
+[ ! -e "$out" ] || bad "a report was left for notes.txt"
 
 begin raw_jsonl_key_conflict
 printf '%s{"timestamp": "mine", %s}\n%s{"lineno": 3, "dynamo_output_graph": {}, %s}\n' \
