@@ -324,7 +324,7 @@ assert s["compile_ids"] == 5, s["compile_ids"]
 counts = {k: len(s[k]) for k in ("graph_breaks", "recompiles", "specializations", "failures",
                                  "limits_hit", "export", "graphs")}
 assert counts == {"graph_breaks": 1, "recompiles": 1, "specializations": 3, "failures": 1,
-                  "limits_hit": 0, "export": 0, "graphs": 6}, counts
+                  "limits_hit": 0, "export": 0, "graphs": 5}, counts
 assert s["graph_breaks"][0]["compile_ids"] == ["[1/0]"], s["graph_breaks"][0]
 assert s["graph_breaks"][0]["locations"] == ["/home/user/projects/demo/demo_model.py:25"]
 assert s["recompiles"][0]["function"] == "forward", s["recompiles"][0]
