@@ -806,7 +806,6 @@ int main(int argc, char **argv)
 
     struct tl_result res;
     rc = tl_run(opt, &res);
-    free(cmdline);
     if (res.summary) {
         fputs(res.summary, stdout);
         free(res.summary);
@@ -826,7 +825,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "tlparse: error: --fail-on: nothing was read to check\n");
             rc = TL_EXIT_ERROR;
         } else if (res.ranks_left && !res.ranks) {
-            rc = fail_on_ranks(c.fail_on, opt);
+            rc = fail_on_ranks(c.fail_on, opt); /* opt->command_line still held */
         } else if (res.ranks_left) {
             fprintf(stderr, "tlparse: --fail-on: %u rank%s could not be read\n", res.ranks_left,
                     res.ranks_left == 1 ? "" : "s");
@@ -845,5 +844,6 @@ int main(int argc, char **argv)
         tl_cli_open_browser(page);
     if (report)
         say_done(opt, &res);
+    free(cmdline);
     return run_status > 0 ? run_status : rc;
 }

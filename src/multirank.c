@@ -1077,7 +1077,8 @@ size_t tl_rank_folder_ranks(const char *path)
     if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode) ||
         tl_rank_logs_find(path, false, &logs, &n, NULL) < 0)
         return 0;
-    qsort(logs, n, sizeof(*logs), cmp_log_rank);
+    if (n) /* logs is NULL when there are none */
+        qsort(logs, n, sizeof(*logs), cmp_log_rank);
     for (size_t i = 0; i < n; i++)
         distinct += i == 0 || logs[i].rank != logs[i - 1].rank;
     tl_rank_logs_free(logs, n);
