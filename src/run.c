@@ -116,6 +116,13 @@ int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **pa
 void tl_say_truncated(void *msg, const char *format, uint64_t lines)
 {
     struct tl_messages *m = msg;
+    if (!lines) {
+        tl_say(m, TL_MSG_WARNING,
+               "tlparse: warning: %s is truncated (its %s data is cut off): no line of it could "
+               "be read",
+               m->input, format);
+        return;
+    }
     tl_say(m, TL_MSG_WARNING,
            "tlparse: warning: %s is truncated (its %s data is cut off): only its first %llu "
            "line%s could be read",
