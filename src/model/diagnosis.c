@@ -797,6 +797,8 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
 static struct tl_str without_boilerplate(struct tl_str r)
 {
     static const char *const tails[] = {"Set TORCH_LOGS=", "You can suppress this exception"};
+    if (!r.p)
+        return r;
     for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
         for (long from = 0;;) {
             long at = tl_str_find(tl_str_make(r.p + from, r.n - (size_t)from), tails[i]);
