@@ -185,10 +185,7 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
     tl_page_overview(out, model, p->nfailures, TL_OVERVIEW_MAX_BARS);
     if (p->diag) {
         tl_page_diagnosis(out, p->diag, "#", NULL);
-        if (tl_page_shapes_wanted(p->diag))
-            tl_buf_adds(out, "<p>Dynamic shapes: the symbols of dynamic sizes, their sources, and "
-                             "the guards and specializations on them, per compile id, are in "
-                             "<a href=\"dynamic_shapes.html\">dynamic_shapes.html</a>.</p>\n");
+        tl_page_shapes_link(out, p->diag);
     }
     tl_buf_adds(out, intro);
     tl_page_trie(out, &model->trie, "Stack", &model->strtab, true);

@@ -182,6 +182,14 @@ static const char style[] =
     "code.src { color: #57606a; }\n"
     "</style>\n";
 
+void tl_page_shapes_link(struct tl_buf *out, const struct tl_diag *d)
+{
+    if (tl_page_shapes_wanted(d))
+        tl_buf_adds(out, "<p>Dynamic shapes: the symbols of dynamic sizes, their sources, and the "
+                         "guards and specializations on them, per compile id, are in "
+                         "<a href=\"dynamic_shapes.html\">dynamic_shapes.html</a>.</p>\n");
+}
+
 void tl_page_shapes(struct tl_buf *out, const struct tl_diag *d, const char *cid_href)
 {
     tl_page_head(out, "Dynamic shapes");

@@ -75,10 +75,7 @@ int tl_page_textlog_index(const struct tl_page_sink *sink, const struct tl_textl
                 (unsigned long long)p->messages, p->messages == 1 ? "" : "s",
                 (unsigned long long)p->unrecognized, p->unrecognized == 1 ? "" : "s");
     tl_page_diagnosis(out, p->diag, "log.html#", "log.html#L");
-    if (tl_page_shapes_wanted(p->diag))
-        tl_buf_adds(out, "<p>Dynamic shapes: the symbols of dynamic sizes, their sources, and the "
-                         "guards and specializations on them, per compile id, are in "
-                         "<a href=\"dynamic_shapes.html\">dynamic_shapes.html</a>.</p>\n");
+    tl_page_shapes_link(out, p->diag);
     if (tl_page_flush(sink))
         return -1;
     tl_buf_adds(out, "<h2>Compile ids</h2>\n");

@@ -62,6 +62,8 @@ static inline bool tl_page_shapes_wanted(const struct tl_diag *d)
 {
     return d->ndynamic || d->nspecs;
 }
+/** The paragraph of an index that links dynamic_shapes.html (nothing when there is none). */
+void tl_page_shapes_link(struct tl_buf *out, const struct tl_diag *d);
 
 /** "file:line" of a location (file alone without a line; "" when unknown). */
 void tl_summary_loc(struct tl_buf *out, const struct tl_diag_loc *l);
