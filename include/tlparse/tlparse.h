@@ -134,6 +134,10 @@ TL_API const char *tl_version(void);
  * changes), or "" when unknown (built from a tree without git history). */
 TL_API const char *tl_version_revision(void);
 
+/** The rank of a log file named as TORCH_TRACE names a rank's log
+ * (dedicated_log_torch_trace_rank_N_*.log), or -1 for any other name. */
+TL_API long tl_rank_of_log_name(const char *name);
+
 /* ---- Diff: two runs compared ----------------------------------------------------------- */
 
 /*

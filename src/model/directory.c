@@ -6,6 +6,7 @@
 #include "base/config.h"
 #include "model/directory.h"
 
+#include <math.h>
 #include <string.h>
 
 void tl_directory_init(struct tl_directory *d, struct tl_arena *arena)
@@ -114,4 +115,20 @@ bool tl_dirkey_attempt_base(struct tl_buf *out, const struct tl_directory *d,
     base.has &= (uint8_t)~TL_CID_ATTEMPT;
     tl_cid_display(out, &base);
     return true;
+}
+
+void tl_dirkey_add_metrics(struct tl_arena *arena, struct tl_dirkey *key, uint8_t status,
+                           bool has_time, double seconds, const char *function)
+{
+    if (!key->overview)
+        key->overview = tl_arena_calloc(arena, 1, sizeof(struct tl_overview_cid));
+    struct tl_overview_cid *c = key->overview;
+    c->status |= status;
+    c->nmetrics++;
+    if (has_time && isfinite(seconds) && seconds >= 0) {
+        c->has_time = true;
+        c->time_s += seconds;
+    }
+    if (function)
+        c->function = function;
 }

@@ -38,7 +38,14 @@ struct tl_artifact {
     uint8_t is_link; /* url is a link from the log, not a file of the report */
 };
 
-struct tl_overview_cid;
+/* What the compilation_metrics records of one compile id said. */
+struct tl_overview_cid {
+    double time_s;        /* entire_frame_compile_time_s, summed over its records */
+    const char *function; /* co_name of its last record that had one (interned), or NULL */
+    uint32_t nmetrics;    /* its compilation_metrics records */
+    uint8_t status;       /* TL_CS_* bits (model.h) of its records, or'ed */
+    bool has_time;        /* some record gave a (finite, non-negative) time */
+};
 
 struct tl_dirkey {
     bool unknown; /* the "unknown" key (absent compile id) */
@@ -68,6 +75,13 @@ static inline uint32_t tl_directory_number(struct tl_directory *d)
 /** Append an artifact to k. Strings are copied. readable may be NULL. */
 struct tl_artifact *tl_directory_add(struct tl_directory *d, struct tl_dirkey *k, const char *url,
                                      const char *name, uint32_t number, bool is_link);
+/**
+ * A compilation_metrics record of the compile id listed under key (kept in key->overview,
+ * allocated in arena): or its status bits in, add its time (has_time false: none given), keep
+ * its function (NULL: none; borrowed, must live as long as the run).
+ */
+void tl_dirkey_add_metrics(struct tl_arena *arena, struct tl_dirkey *key, uint8_t status,
+                           bool has_time, double seconds, const char *function);
 /** Append the folder name of a key: its compile id's folder ("-_0_0_0"), "(unknown)" for the
  * unknown key (the name its provenance page takes, spec modes.md §3.2). */
 void tl_dirkey_folder(struct tl_buf *out, const struct tl_dirkey *k);

@@ -23,6 +23,7 @@ void tl_model_init(struct tl_model *m, struct tl_arena *arena)
     tl_trie_init(&m->unknown_trie, arena);
     tl_map_init(&m->compiles, arena);
     tl_map_init(&m->strings, arena);
+    tl_diag_init(&m->diag);
 }
 
 void tl_model_release(struct tl_model *m)
@@ -33,6 +34,7 @@ void tl_model_release(struct tl_model *m)
     }
     tl_map_release(&m->compiles);
     tl_map_release(&m->strings);
+    tl_diag_release(&m->diag);
     tl_trie_release(&m->trie);
     tl_trie_release(&m->unknown_trie);
     tl_directory_release(&m->dir);
@@ -181,8 +183,8 @@ static void apply_metrics(struct tl_model *m, const struct tl_record *r)
     if (r->cid_ok && r->key) {
         double secs = 0;
         bool timed = tl_metrics_seconds(x, &secs);
-        tl_overview_metrics(m->arena, r->key, status, timed, secs,
-                            x->co_name.p ? c->co_name : NULL);
+        tl_dirkey_add_metrics(m->arena, r->key, status, timed, secs,
+                              x->co_name.p ? c->co_name : NULL);
     }
     if (x->co_filename.p)
         c->co_filename = tl_model_intern(m, x->co_filename);

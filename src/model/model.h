@@ -26,7 +26,7 @@
 #include "input/compile_id.h"
 #include "model/directory.h"
 #include "model/metrics.h"
-#include "model/overview.h"
+#include "model/diagnosis.h"
 #include "model/stack_trie.h"
 #include "model/strtab.h"
 
@@ -112,6 +112,7 @@ struct tl_model {
     struct tl_trie unknown_trie; /* top-level stacks of entries */
     struct tl_map compiles;      /* tl_cid_key -> struct tl_compile */
     struct tl_map strings;       /* interned strings of the facts */
+    struct tl_diag diag;         /* the diagnosis: whole once the log is read */
 };
 
 void tl_model_init(struct tl_model *m, struct tl_arena *arena);

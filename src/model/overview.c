@@ -14,22 +14,6 @@
 
 _Static_assert(TL_CACHE_KINDS == 3 && TL_CACHE_RESULTS == 3, "tl_overview_summary.cache");
 
-void tl_overview_metrics(struct tl_arena *arena, struct tl_dirkey *key, uint8_t status,
-                         bool has_time, double seconds, const char *function)
-{
-    if (!key->overview)
-        key->overview = tl_arena_calloc(arena, 1, sizeof(struct tl_overview_cid));
-    struct tl_overview_cid *c = key->overview;
-    c->status |= status;
-    c->nmetrics++;
-    if (has_time && isfinite(seconds) && seconds >= 0) {
-        c->has_time = true;
-        c->time_s += seconds;
-    }
-    if (function)
-        c->function = function;
-}
-
 const struct tl_overview_cid *tl_overview_get(const struct tl_dirkey *key)
 {
     return key->overview;

@@ -20,22 +20,6 @@
 
 struct tl_model;
 
-/* What the compilation_metrics records of one compile id said. */
-struct tl_overview_cid {
-    double time_s;        /* entire_frame_compile_time_s, summed over its records */
-    const char *function; /* co_name of its last record that had one (interned), or NULL */
-    uint32_t nmetrics;    /* its compilation_metrics records */
-    uint8_t status;       /* TL_CS_* bits (model.h) of its records, or'ed */
-    bool has_time;        /* some record gave a (finite, non-negative) time */
-};
-
-/**
- * A compilation_metrics record of the compile id listed under key (kept in key->overview,
- * allocated in arena): or its status bits in, add its time (has_time false: none given), keep
- * its function (NULL: none; borrowed, must live as long as the run).
- */
-void tl_overview_metrics(struct tl_arena *arena, struct tl_dirkey *key, uint8_t status,
-                         bool has_time, double seconds, const char *function);
 /** What the records of the compile id listed under key said, or NULL (no metrics). */
 const struct tl_overview_cid *tl_overview_get(const struct tl_dirkey *key);
 

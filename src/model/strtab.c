@@ -4,6 +4,7 @@
  */
 #include "base/config.h"
 #include "model/strtab.h"
+#include "base/json_write.h"
 #include "base/xalloc.h"
 
 #include <stdlib.h>
@@ -42,4 +43,21 @@ struct tl_str tl_strtab_get(const struct tl_strtab *t, uint32_t id)
     if (id >= t->len)
         return TL_STR_NULL;
     return t->s[id];
+}
+
+void tl_strtab_json(struct tl_buf *out, const struct tl_strtab *st)
+{
+    tl_buf_adds(out, "{\"string_table\":[");
+    if (!st->len)
+        tl_buf_adds(out, "null");
+    for (size_t i = 0; i < st->len; i++) {
+        if (i)
+            tl_buf_addch(out, ',');
+        struct tl_str s = st->s[i];
+        if (s.p)
+            tl_json_write_string(out, s.p, s.n);
+        else
+            tl_buf_adds(out, "null");
+    }
+    tl_buf_adds(out, "]}\n");
 }

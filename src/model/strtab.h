@@ -9,6 +9,7 @@
 #define TL_STRTAB_H
 
 #include "base/config.h"
+#include "base/buf.h"
 #include "base/arena.h"
 #include "base/str.h"
 
@@ -32,5 +33,8 @@ void tl_strtab_release(struct tl_strtab *t);
 bool tl_strtab_set(struct tl_strtab *t, uint32_t id, struct tl_str s);
 /** The string under id, or .p == NULL when there is none. */
 struct tl_str tl_strtab_get(const struct tl_strtab *t, uint32_t id);
+
+/** raw.jsonl's first line: {"string_table":[...]} and a newline (null for ids not set). */
+void tl_strtab_json(struct tl_buf *out, const struct tl_strtab *st);
 
 #endif

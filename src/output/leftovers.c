@@ -8,11 +8,14 @@
  * has not changed for ten minutes.
  */
 #include "base/config.h"
-#include "output/outdir.h"
+#include "output/leftovers.h"
+#include "base/buf.h"
+#include "output/writer.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,6 +24,19 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)ftw;
+    int r = (flag == FTW_DP || flag == FTW_D) ? rmdir(path) : unlink(path);
+    return r < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int tl_remove_tree(const char *path)
+{
+    return nftw(path, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
+}
 
 #define OWNER ".tlparse-owner"
 #define ORPHAN_AGE_S (10 * 60)

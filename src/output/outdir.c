@@ -11,7 +11,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,19 +22,6 @@
 
 static int open_target(struct tl_outdir *o, const char *target, const char *given, bool overwrite,
                        struct tl_err *err);
-
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)ftw;
-    int r = (flag == FTW_DP || flag == FTW_D) ? rmdir(path) : unlink(path);
-    return r < 0 && errno != ENOENT ? -1 : 0;
-}
-
-int tl_remove_tree(const char *path)
-{
-    return nftw(path, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
-}
 
 /* mkdir -p for the target's parents; remembers which folders it made so that
  * a failed run can remove them again. */

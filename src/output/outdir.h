@@ -11,6 +11,7 @@
 #define TL_OUTDIR_H
 
 #include "base/config.h"
+#include "output/leftovers.h"
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/err.h"
@@ -121,22 +122,6 @@ bool tl_outdir_is_dir(struct tl_outdir *o, const char *rel);
 int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err);
 /** Remove the temporary folder and release the struct. Safe to call twice. */
 void tl_outdir_abort(struct tl_outdir *o);
-
-/** Remove a folder tree without following symbolic links. */
-int tl_remove_tree(const char *path);
-
-/* ---- leftovers.c: temporary folders of killed runs ---- */
-
-/** Record this process as the owner of a new temporary folder (.tlparse-owner). */
-int tl_owner_write(int dirfd);
-/** Remove the owner file before the folder becomes the report. */
-void tl_owner_remove(int dirfd);
-/**
- * Remove the folders ".<base>.tlparse-XXXXXX" of dir whose owner process is gone (or that
- * have no owner and have not changed for ten minutes); their names are appended to names,
- * separated by ", ", when it is not NULL. Returns how many were removed.
- */
-size_t tl_leftovers_remove(const char *dir, const char *base, struct tl_buf *names);
 
 /* A buffered output file. */
 struct tl_outfile {

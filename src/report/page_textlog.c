@@ -6,7 +6,7 @@
  * index.html: the diagnosis, then the compile ids with their lines. Everything is escaped.
  */
 #include "base/config.h"
-#include "report/textlog.h"
+#include "report/page_textlog.h"
 #include "report/assets.h"
 #include "report/html.h"
 #include "report/summary.h"

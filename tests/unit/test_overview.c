@@ -54,7 +54,7 @@ static struct tl_dirkey *key(uint32_t frame, uint32_t fcid, uint32_t attempt)
 
 static void metrics(struct tl_dirkey *k, uint8_t status, double t, const char *fn)
 {
-    tl_overview_metrics(&arena, k, TL_CS_METRICS | status, true, t, fn);
+    tl_dirkey_add_metrics(&arena, k, TL_CS_METRICS | status, true, t, fn);
 }
 
 static void test_status_of(void **state)

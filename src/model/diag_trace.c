@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The diagnosis of a structured trace, as a consumer of records: compilation metrics give the
- * compilations (function, time, graph size), their failures and restarts (graph breaks); the
+ * The diagnosis of a structured trace, fed record by record by the engine: compilation metrics give
+ * the compilations (function, time, graph size), their failures and restarts (graph breaks); the
  * recompile_reasons artifacts and the metrics' recompile_reason give the failing guards of a
  * recompile; symbolic_shape_specialization and guard_added_fast records give the
  * specializations with the user's line; cache artifacts their hits and misses; a backward
@@ -9,16 +9,15 @@
  * a graph break's line comes from the name of the frame that resumes after it; guard_added
  * (evaluated), propagate_real_tensors(_provenance), missing_fake_kernel and
  * mismatched_fake_kernel records give what blocked torch.export.
- * At the end it writes summary.json (when there is a report folder) and leaves the findings
- * in log->diag for the index page and for `--summary` / `--json`.
+ * The findings go to the model's diagnosis, which the engine finishes at the end of the log,
+ * for every sink and mode to read.
  */
 #include "base/config.h"
-#include "run.h"
+#include "model/diag_trace.h"
 #include "base/json.h"
 #include "base/json_out.h"
 #include "base/xalloc.h"
 #include "input/envelope.h"
-#include "report/summary.h"
 
 #include <md5.h>
 #include <stdint.h>
@@ -62,7 +61,14 @@ struct seq_node {
     struct tl_diag_fact_loc where;
 };
 
-struct diag_consumer {
+/* What a record's facts are read against: the model (its string table; the diagnosis they
+ * go into) and the entry's scratch memory. */
+struct in {
+    struct tl_model *model;
+    struct tl_arena *scratch;
+};
+
+struct tl_diag_trace {
     struct tl_arena arena;
     struct tl_map pending; /* metrics key -> struct pending */
     struct pending *first, *last;
@@ -74,12 +80,12 @@ struct diag_consumer {
     const char *limit_name;
 };
 
-static struct tl_str keep(struct diag_consumer *c, struct tl_str s)
+static struct tl_str keep(struct tl_diag_trace *c, struct tl_str s)
 {
     return s.p ? tl_arena_str(&c->arena, s) : s;
 }
 
-static struct pending *pending_of(struct diag_consumer *c, const struct tl_compile_id *cid)
+static struct pending *pending_of(struct tl_diag_trace *c, const struct tl_compile_id *cid)
 {
     struct tl_compile_id m = tl_cid_metrics_key(*cid);
     char key[TL_CID_KEY_LEN];
@@ -103,7 +109,7 @@ static struct pending *pending_of(struct diag_consumer *c, const struct tl_compi
  * trusted: the older `propagate_real_tensors` record is not one the envelope decoder knows, so
  * nothing validated its stack.
  */
-static struct tl_diag_fact_loc frame_at(struct tl_log *log, const struct tl_json *f)
+static struct tl_diag_fact_loc frame_at(struct in *in, const struct tl_json *f)
 {
     struct tl_diag_fact_loc l;
     memset(&l, 0, sizeof(l));
@@ -113,7 +119,7 @@ static struct tl_diag_fact_loc frame_at(struct tl_log *log, const struct tl_json
     l.file = tl_env_str(f, "uninterned_filename");
     if (!l.file.p && (v = tl_env_get(f, "filename")) && v->type == TL_JSON_NUMBER &&
         v->u.num.kind == TL_JSON_UINT && v->u.num.u <= UINT32_MAX)
-        l.file = tl_strtab_get(&log->model.strtab, (uint32_t)v->u.num.u);
+        l.file = tl_strtab_get(&in->model->strtab, (uint32_t)v->u.num.u);
     if ((v = tl_env_get(f, "line")) && v->type == TL_JSON_NUMBER && v->u.num.kind == TL_JSON_UINT &&
         v->u.num.u <= INT32_MAX)
         l.line = (uint32_t)v->u.num.u;
@@ -123,32 +129,32 @@ static struct tl_diag_fact_loc frame_at(struct tl_log *log, const struct tl_json
 }
 
 /* The innermost frame of a stack: the user's line, for a user_stack. */
-static struct tl_diag_fact_loc frame_loc(struct tl_log *log, const struct tl_json *stack)
+static struct tl_diag_fact_loc frame_loc(struct in *in, const struct tl_json *stack)
 {
     if (!stack || stack->type != TL_JSON_ARRAY || !stack->u.arr.n) {
         struct tl_diag_fact_loc none;
         memset(&none, 0, sizeof(none));
         return none;
     }
-    return frame_at(log, &stack->u.arr.items[stack->u.arr.n - 1]);
+    return frame_at(in, &stack->u.arr.items[stack->u.arr.n - 1]);
 }
 
 /* The user's line of a record: the last frame of its user_stack; without one (older records
  * log only the whole stack, framework frames innermost), the innermost frame that is not
  * PyTorch's or Python's, from the record's stack or else the envelope's. */
-static struct tl_diag_fact_loc user_loc(struct tl_log *log, const struct tl_record *r,
+static struct tl_diag_fact_loc user_loc(struct in *in, const struct tl_record *r,
                                         const struct tl_json *rec)
 {
     const struct tl_json *us = tl_env_get(rec, "user_stack");
     if (us && us->type == TL_JSON_ARRAY && us->u.arr.n)
-        return frame_loc(log, us);
+        return frame_loc(in, us);
     const struct tl_json *st = tl_env_get(rec, "stack");
     if (!st || st->type != TL_JSON_ARRAY)
         st = r->env->key[TL_K_STACK];
     struct tl_diag_fact_loc l;
     memset(&l, 0, sizeof(l));
     for (size_t i = st && st->type == TL_JSON_ARRAY ? st->u.arr.n : 0; i > 0; i--) {
-        l = frame_at(log, &st->u.arr.items[i - 1]);
+        l = frame_at(in, &st->u.arr.items[i - 1]);
         if (l.file.p && l.file.n && !tl_diag_framework_file(l.file))
             return l;
     }
@@ -192,7 +198,7 @@ static const struct tl_diag_fact_loc *user_caller(const struct pending *p)
  * The traceback's innermost frame is where it broke; the model attributes a break inside
  * PyTorch to the user's frame that led there (else to the compiled frame's caller).
  */
-static void break_artifact(struct diag_consumer *c, struct tl_log *log, const struct tl_record *r)
+static void break_artifact(struct tl_diag_trace *c, struct in *in, const struct tl_record *r)
 {
     if (!r->cid_ok)
         return;
@@ -227,9 +233,9 @@ static void break_artifact(struct diag_consumer *c, struct tl_log *log, const st
             fr->file = tl_str_make(rest.p, (size_t)qt);
             const char *num = rest.p + qt + 8;
             fr->line = (uint32_t)strtoul(num, NULL, 10);
-            long in = tl_str_find(rest, ", in ");
-            if (in > qt)
-                fr->function = tl_str_make(rest.p + in + 5, rest.n - (size_t)in - 5);
+            long at = tl_str_find(rest, ", in ");
+            if (at > qt)
+                fr->function = tl_str_make(rest.p + at + 5, rest.n - (size_t)at - 5);
         } else if (state == 2 && tl_str_has_prefix(l, "    ") && ntb && !tb[ntb - 1].code.p) {
             tb[ntb - 1].code = l;
         } else if (state == 2 && (!l.n || tl_str_has_prefix(l, "Traceback"))) {
@@ -243,21 +249,21 @@ static void break_artifact(struct diag_consumer *c, struct tl_log *log, const st
         f.where = *caller;
     f.stack = tb;
     f.nstack = ntb;
-    tl_diag_graph_break(&log->diag, &r->cid, &f);
+    tl_diag_graph_break(&in->model->diag, &r->cid, &f);
 }
 
 /* A symbol created while compiling (s0 for L['x'].size()[0], zf0 = 0.05 for
  * L['self'].param_groups[0]['lr']): a dynamic dimension, with the user's line that made it;
  * a float one is also what a restart of the frame's analysis was for. */
-static void create_symbol(struct diag_consumer *c, struct tl_log *log, const struct tl_record *r,
+static void create_symbol(struct tl_diag_trace *c, struct in *in, const struct tl_record *r,
                           const struct tl_json *v)
 {
     struct tl_str sym = tl_env_str(v, "symbol"), src = tl_env_str(v, "source");
     if (sym.p && src.p) {
-        struct tl_diag_fact_loc where = user_loc(log, r, v);
-        tl_diag_symbol(&log->diag, sym, src);
-        tl_diag_dynamic(&log->diag, r->cid_ok ? &r->cid : NULL, sym, tl_env_str(v, "val"), src,
-                        tl_env_str(v, "vr"), &where);
+        struct tl_diag_fact_loc where = user_loc(in, r, v);
+        tl_diag_symbol(&in->model->diag, sym, src);
+        tl_diag_dynamic(&in->model->diag, r->cid_ok ? &r->cid : NULL, sym, tl_env_str(v, "val"),
+                        src, tl_env_str(v, "vr"), &where);
     }
     if (!r->cid_ok || !src.p || !tl_str_has_prefix(sym, "zf"))
         return;
@@ -274,7 +280,7 @@ static void create_symbol(struct diag_consumer *c, struct tl_log *log, const str
 /* Emit the graph breaks waiting for their line, given the compilation that comes next (NULL
  * at the end of the log): a resume function of the same function gives the line; another
  * attempt of the same frame leaves them waiting; anything else, the function's own line. */
-static void flush_breaks(struct diag_consumer *c, struct tl_diag *d, const struct tl_metrics *next,
+static void flush_breaks(struct tl_diag_trace *c, struct tl_diag *d, const struct tl_metrics *next,
                          const struct tl_compile_id *next_cid)
 {
     size_t kept = 0;
@@ -312,7 +318,7 @@ static void flush_breaks(struct diag_consumer *c, struct tl_diag *d, const struc
     c->nbreaks = kept;
 }
 
-static void failure(struct diag_consumer *c, struct tl_diag *d, const struct tl_compile_id *cid,
+static void failure(struct tl_diag_trace *c, struct tl_diag *d, const struct tl_compile_id *cid,
                     const struct tl_metrics *m)
 {
     struct tl_diag_fact_failure f;
@@ -336,7 +342,7 @@ static void failure(struct diag_consumer *c, struct tl_diag *d, const struct tl_
 
 /* The recompile limit in a metrics record's dynamo_config (a JSON text in a string):
  * "recompile_limit": 8 (or, before PyTorch 2.6, "cache_size_limit": 8). */
-static void note_limit(struct diag_consumer *c, const struct tl_record *r)
+static void note_limit(struct tl_diag_trace *c, const struct tl_record *r)
 {
     struct tl_str cfg = tl_env_str(r->env->key[TL_K_COMPILATION_METRICS], "dynamo_config");
     static const char *const names[] = {"recompile_limit", "cache_size_limit"};
@@ -365,7 +371,7 @@ static bool limit_failure(struct tl_str type)
  * as the TORCH_LOGS text does) and the limit's finding, not a failure of its own. The last
  * reason is the last guard listed, as PyTorch's warning gives it.
  */
-static void limit_hit(struct diag_consumer *c, struct tl_diag *d, const struct tl_compile_id *cid,
+static void limit_hit(struct tl_diag_trace *c, struct tl_diag *d, const struct tl_compile_id *cid,
                       struct tl_str fail_reason)
 {
     struct pending *p = pending_of(c, cid);
@@ -386,7 +392,7 @@ static void limit_hit(struct diag_consumer *c, struct tl_diag *d, const struct t
 
 /* A function compiled as many times as the limit allows hit it (the trace has no message
  * for it): the frames the diagnosis counted, against the limit the config gave. */
-static void limits_hit(struct diag_consumer *c, struct tl_diag *d)
+static void limits_hit(struct tl_diag_trace *c, struct tl_diag *d)
 {
     if (!c->limit)
         return;
@@ -412,7 +418,7 @@ static void limits_hit(struct diag_consumer *c, struct tl_diag *d)
 /* A dynamo_start: the user's frames that called the frame being compiled. Older PyTorch logs
  * its own frames around them (convert_frame, nn.Module's __call__): those and Python's are
  * left out, so that the same call gives the same callers whatever the version. */
-static void dynamo_start(struct diag_consumer *c, struct tl_log *log, const struct tl_record *r,
+static void dynamo_start(struct tl_diag_trace *c, struct in *in, const struct tl_record *r,
                          const struct tl_json *v)
 {
     if (!r->cid_ok)
@@ -426,7 +432,7 @@ static void dynamo_start(struct diag_consumer *c, struct tl_log *log, const stru
         return;
     p->callers = tl_arena_alloc(&c->arena, (st->u.arr.n ? st->u.arr.n : 1) * sizeof(*p->callers));
     for (size_t i = 0; i < st->u.arr.n; i++) {
-        struct tl_diag_fact_loc l = frame_at(log, &st->u.arr.items[i]);
+        struct tl_diag_fact_loc l = frame_at(in, &st->u.arr.items[i]);
         if (!l.file.p || !l.file.n || tl_diag_framework_file(l.file) || !l.function.p)
             continue;
         l.file = keep(c, l.file);
@@ -487,9 +493,9 @@ static void graph_hash(struct tl_diag *d, const struct tl_record *r)
 
 /* A compilation_metrics record: the compilation, its time and graph, its recompile, its
  * restarts (graph breaks) and its failure. */
-static void metrics(struct diag_consumer *c, struct tl_log *log, const struct tl_record *r)
+static void metrics(struct tl_diag_trace *c, struct in *in, const struct tl_record *r)
 {
-    struct tl_diag *d = &log->diag;
+    struct tl_diag *d = &in->model->diag;
     const struct tl_metrics *m = r->metrics;
     struct tl_diag_fact_loc fn = function_loc(m);
     flush_breaks(c, d, m, r->cid_ok ? &r->cid : NULL);
@@ -552,11 +558,10 @@ static void metrics(struct diag_consumer *c, struct tl_log *log, const struct tl
 }
 
 /* recompile_reasons: a JSON list of "0/0: guard" strings. */
-static void recompile_reasons(struct diag_consumer *c, struct tl_log *log,
-                              const struct tl_record *r)
+static void recompile_reasons(struct tl_diag_trace *c, struct in *in, const struct tl_record *r)
 {
     struct tl_json v;
-    if (!r->cid_ok || tl_json_parse(&log->scratch, r->payload.p, r->payload.n, &v, NULL) < 0 ||
+    if (!r->cid_ok || tl_json_parse(in->scratch, r->payload.p, r->payload.n, &v, NULL) < 0 ||
         v.type != TL_JSON_ARRAY)
         return;
     struct pending *p = pending_of(c, &r->cid);
@@ -591,7 +596,7 @@ static bool eq_symbol_constant(struct tl_str e, struct tl_str *sym, struct tl_st
     return true;
 }
 
-static void shape_rec(struct tl_log *log, const struct tl_record *r, const struct tl_json *rec,
+static void shape_rec(struct in *in, const struct tl_record *r, const struct tl_json *rec,
                       bool specialization)
 {
     struct tl_diag_fact_spec s;
@@ -603,7 +608,7 @@ static void shape_rec(struct tl_log *log, const struct tl_record *r, const struc
     const struct tl_json *src = tl_env_get(rec, "sources");
     if (src && src->u.arr.n)
         s.source = src->u.arr.items[0].u.str;
-    s.where = frame_loc(log, tl_env_get(rec, "user_stack"));
+    s.where = frame_loc(in, tl_env_get(rec, "user_stack"));
     struct tl_str sym, val;
     if (!specialization && eq_symbol_constant(s.expr, &sym, &val)) {
         /* a guard Eq(s0, 8): the size became the constant 8 */
@@ -612,14 +617,14 @@ static void shape_rec(struct tl_log *log, const struct tl_record *r, const struc
         s.value = val;
     }
     if (s.symbol.p && s.source.p)
-        tl_diag_symbol(&log->diag, s.symbol, s.source);
+        tl_diag_symbol(&in->model->diag, s.symbol, s.source);
     struct tl_buf expr = TL_BUF_INIT;
     if (specialization && !s.expr.p && s.symbol.p && s.value.p) {
         tl_buf_addf(&expr, "Eq(%.*s, %.*s)", (int)s.symbol.n, s.symbol.p, (int)s.value.n,
                     s.value.p);
         s.expr = tl_buf_str(&expr);
     }
-    tl_diag_spec(&log->diag, r->cid_ok ? &r->cid : NULL, &s);
+    tl_diag_spec(&in->model->diag, r->cid_ok ? &r->cid : NULL, &s);
     tl_buf_release(&expr);
 }
 
@@ -630,7 +635,7 @@ static void shape_rec(struct tl_log *log, const struct tl_record *r, const struc
  * specialized to its example value, a guard export evaluated, an operator without a fake
  * kernel or with a wrong one. Any field may be missing: the finding keeps what is there.
  */
-static void export_rec(struct tl_log *log, const struct tl_record *r, const struct tl_json *rec,
+static void export_rec(struct in *in, const struct tl_record *r, const struct tl_json *rec,
                        enum tl_export_problem_kind kind)
 {
     struct tl_diag_fact_export e;
@@ -641,35 +646,36 @@ static void export_rec(struct tl_log *log, const struct tl_record *r, const stru
     e.op = tl_env_str(rec, "op");
     e.reason = tl_env_str(rec, "reason");
     if (kind == TL_EXPORT_PROBLEM_DATA || kind == TL_EXPORT_PROBLEM_GUARD)
-        e.where = user_loc(log, r, rec);
+        e.where = user_loc(in, r, rec);
     /* "s0": "L['args'][0][0].size()[0]": which input dimension the guard is about */
     const struct tl_json *src = tl_env_get(rec, "symbol_to_sources");
     for (size_t i = 0; src && src->type == TL_JSON_OBJECT && i < src->u.obj.n; i++)
         if (src->u.obj.items[i].value.type == TL_JSON_STRING)
-            tl_diag_symbol(&log->diag, src->u.obj.items[i].key, src->u.obj.items[i].value.u.str);
-    tl_diag_export(&log->diag, r->cid_ok ? &r->cid : NULL, &e);
+            tl_diag_symbol(&in->model->diag, src->u.obj.items[i].key,
+                           src->u.obj.items[i].value.u.str);
+    tl_diag_export(&in->model->diag, r->cid_ok ? &r->cid : NULL, &e);
 }
 
 /* The export records of an entry. guard_added without prefix "eval" is export's ordinary
  * bookkeeping (an export log holds many), not a problem. */
-static void export_recs(struct tl_log *log, const struct tl_record *r)
+static void export_recs(struct in *in, const struct tl_record *r)
 {
     const struct tl_json *v;
     if ((v = r->env->key[TL_K_CREATE_UNBACKED_SYMBOL])) {
-        struct tl_diag_fact_loc where = frame_loc(log, tl_env_get(v, "user_stack"));
-        tl_diag_unbacked(&log->diag, tl_env_str(v, "symbol"), &where);
+        struct tl_diag_fact_loc where = frame_loc(in, tl_env_get(v, "user_stack"));
+        tl_diag_unbacked(&in->model->diag, tl_env_str(v, "symbol"), &where);
     }
     if ((v = r->env->key[TL_K_GUARD_ADDED]) && tl_str_eq_cstr(tl_env_str(v, "prefix"), "eval"))
-        export_rec(log, r, v, TL_EXPORT_PROBLEM_GUARD);
+        export_rec(in, r, v, TL_EXPORT_PROBLEM_GUARD);
     if ((v = r->env->key[TL_K_PROPAGATE_REAL_TENSORS_PROVENANCE]))
-        export_rec(log, r, v, TL_EXPORT_PROBLEM_DATA);
+        export_rec(in, r, v, TL_EXPORT_PROBLEM_DATA);
     /* Its older name, which the envelope decoder leaves unknown (as the reference does). */
     if ((v = tl_env_get(r->root, "propagate_real_tensors")) && v->type == TL_JSON_OBJECT)
-        export_rec(log, r, v, TL_EXPORT_PROBLEM_DATA);
+        export_rec(in, r, v, TL_EXPORT_PROBLEM_DATA);
     if ((v = r->env->key[TL_K_MISSING_FAKE_KERNEL]))
-        export_rec(log, r, v, TL_EXPORT_PROBLEM_MISSING_FAKE);
+        export_rec(in, r, v, TL_EXPORT_PROBLEM_MISSING_FAKE);
     if ((v = r->env->key[TL_K_MISMATCHED_FAKE_KERNEL]))
-        export_rec(log, r, v, TL_EXPORT_PROBLEM_MISMATCHED_FAKE);
+        export_rec(in, r, v, TL_EXPORT_PROBLEM_MISMATCHED_FAKE);
 }
 
 /* "seq_nr" and the number after it (": 12", "=12", "': 12"), or -1. */
@@ -700,7 +706,7 @@ static void seq_key(struct tl_buf *b, const struct tl_compile_id *cid, long seq)
  * A forward (or joint) graph: remember which node carries which seq_nr, with the "# File:
  * F:L in fn, code: C" comment above it (print_readable's form).
  */
-static void forward_graph(struct diag_consumer *c, const struct tl_record *r)
+static void forward_graph(struct tl_diag_trace *c, const struct tl_record *r)
 {
     if (!r->cid_ok || tl_str_find(r->payload, "seq_nr") < 0)
         return;
@@ -759,14 +765,14 @@ static void forward_graph(struct diag_consumer *c, const struct tl_record *r)
     }
 }
 
-static void backward_failure(struct diag_consumer *c, struct tl_log *log, const struct tl_record *r)
+static void backward_failure(struct tl_diag_trace *c, struct in *in, const struct tl_record *r)
 {
     const struct tl_bwd_metrics *m = r->bwd_metrics;
     if (!m->fail.type.p)
         return;
     /* PyTorch 2.6 logs a frame stopped by the recompile limit under this name. */
     if (limit_failure(m->fail.type) && r->cid_ok) {
-        limit_hit(c, &log->diag, &r->cid, m->fail.reason);
+        limit_hit(c, &in->model->diag, &r->cid, m->fail.reason);
         return;
     }
     struct tl_diag_fact_failure f;
@@ -785,24 +791,22 @@ static void backward_failure(struct diag_consumer *c, struct tl_log *log, const 
             f.forward_where = n->where;
         }
     }
-    tl_diag_failure(&log->diag, r->cid_ok ? &r->cid : NULL, &f);
+    tl_diag_failure(&in->model->diag, r->cid_ok ? &r->cid : NULL, &f);
 }
 
-/* ---- the consumer ------------------------------------------------------------------------- */
+/* ---- the record stream ------------------------------------------------------------------- */
 
-static void *diag_create(struct tl_log *log)
+struct tl_diag_trace *tl_diag_trace_new(void)
 {
-    (void)log;
-    struct diag_consumer *c = tl_xcalloc(1, sizeof(*c));
+    struct tl_diag_trace *c = tl_xcalloc(1, sizeof(*c));
     tl_arena_init(&c->arena, 64 * 1024);
     tl_map_init(&c->pending, &c->arena);
     tl_map_init(&c->seq, &c->arena);
     return c;
 }
 
-static bool diag_wants_payload(void *self, const struct tl_record *r)
+bool tl_diag_trace_wants_payload(const struct tl_record *r)
 {
-    (void)self;
     if (tl_record_has(r, TL_K_AOT_FORWARD_GRAPH) || tl_record_has(r, TL_K_AOT_JOINT_GRAPH) ||
         tl_record_has(r, TL_K_DYNAMO_OUTPUT_GRAPH))
         return true;
@@ -810,27 +814,27 @@ static bool diag_wants_payload(void *self, const struct tl_record *r)
                                   tl_str_eq_cstr(r->artifact_name, "dynamo_graph_break_reason"));
 }
 
-static int diag_record(void *self, struct tl_log *log, struct tl_record *r, struct tl_err *err)
+void tl_diag_trace_record(struct tl_diag_trace *c, struct tl_model *model,
+                          const struct tl_record *r, int64_t rank, struct tl_arena *scratch)
 {
-    (void)err;
-    struct diag_consumer *c = self;
-    struct tl_diag *d = &log->diag;
+    struct in in_ = {model, scratch}, *in = &in_;
+    struct tl_diag *d = &model->diag;
     /* A log is one process's: once its rank is known, every finding is that rank's. */
-    if (log->have_rank && log->rank <= INT32_MAX)
-        d->at_rank = (int32_t)log->rank;
+    if (rank >= 0 && rank <= INT32_MAX)
+        d->at_rank = (int32_t)rank;
     if (r->cid_ok)
         tl_diag_compile_id(d, &r->cid);
     if (r->metrics)
-        metrics(c, log, r);
+        metrics(c, in, r);
     if (r->bwd_metrics)
-        backward_failure(c, log, r);
+        backward_failure(c, in, r);
     if (r->artifact_name.p) {
         enum tl_cache_kind kind;
         enum tl_cache_result result;
         if (tl_str_eq_cstr(r->artifact_name, "recompile_reasons"))
-            recompile_reasons(c, log, r);
+            recompile_reasons(c, in, r);
         else if (tl_str_eq_cstr(r->artifact_name, "dynamo_graph_break_reason"))
-            break_artifact(c, log, r);
+            break_artifact(c, in, r);
         else if (tl_cache_event(r->artifact_name, &kind, &result) && kind != TL_CACHE_OTHER)
             tl_diag_cache(d, kind == TL_CACHE_FX_GRAPH ? 0 : 1,
                           result == TL_CACHE_HIT    ? 0
@@ -839,52 +843,40 @@ static int diag_record(void *self, struct tl_log *log, struct tl_record *r, stru
     }
     const struct tl_json *v;
     if ((v = r->env->key[TL_K_SYMBOLIC_SHAPE_SPECIALIZATION]))
-        shape_rec(log, r, v, true);
+        shape_rec(in, r, v, true);
     if ((v = r->env->key[TL_K_GUARD_ADDED_FAST]))
-        shape_rec(log, r, v, false);
-    export_recs(log, r);
+        shape_rec(in, r, v, false);
+    export_recs(in, r);
     if ((v = r->env->key[TL_K_DYNAMO_START]))
-        dynamo_start(c, log, r, v);
+        dynamo_start(c, in, r, v);
     if ((v = r->env->key[TL_K_CREATE_SYMBOL]))
-        create_symbol(c, log, r, v);
+        create_symbol(c, in, r, v);
     if (tl_record_has(r, TL_K_DYNAMO_OUTPUT_GRAPH))
         graph_hash(d, r);
     if (tl_record_has(r, TL_K_AOT_FORWARD_GRAPH) || tl_record_has(r, TL_K_AOT_JOINT_GRAPH))
         forward_graph(c, r);
-    return 0;
 }
 
-static int diag_finish(void *self, struct tl_log *log, struct tl_err *err)
+void tl_diag_trace_finish(struct tl_diag_trace *c, struct tl_model *model)
 {
-    struct diag_consumer *c = self;
-    flush_breaks(c, &log->diag, NULL, NULL);
+    struct tl_diag *d = &model->diag;
+    flush_breaks(c, d, NULL, NULL);
     /* Recompiles whose compilation never logged its metrics (the log ends, or the process
      * died): their guards failed all the same. */
     for (struct pending *p = c->first; p; p = p->next)
         if (p->nguards && !p->metrics_seen && (p->cid.has & TL_CID_FCID) && p->cid.fcid > 0)
-            tl_diag_recompile(&log->diag, &p->cid, NULL, p->guards, p->nguards);
-    limits_hit(c, &log->diag);
-    tl_diag_finish(&log->diag);
-    log->diag_ready = true;
-    (void)err;
-    return 0;
+            tl_diag_recompile(d, &p->cid, NULL, p->guards, p->nguards);
+    limits_hit(c, d);
+    tl_diag_finish(d);
 }
 
-static void diag_destroy(void *self)
+void tl_diag_trace_free(struct tl_diag_trace *c)
 {
-    struct diag_consumer *c = self;
+    if (!c)
+        return;
     free(c->breaks);
     tl_map_release(&c->pending);
     tl_map_release(&c->seq);
     tl_arena_release(&c->arena);
     free(c);
 }
-
-const struct tl_consumer_ops tl_consumer_diagnosis = {
-    .name = "diagnosis",
-    .create = diag_create,
-    .wants_payload = diag_wants_payload,
-    .record = diag_record,
-    .finish = diag_finish,
-    .destroy = diag_destroy,
-};

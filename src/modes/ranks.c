@@ -13,7 +13,7 @@
  * depend on the number of threads.
  */
 #include "base/config.h"
-#include "run.h"
+#include "modes/modes.h"
 #include "base/json.h"
 #include "base/json_write.h"
 #include "base/pool.h"
@@ -149,6 +149,16 @@ static void rank_broken(struct multi *m, struct rank *r, const char *name, const
         set_fatal(m, &err);
 }
 
+/* The rank's string table, for the ranks after it (raw.jsonl's first line). */
+static void keep_strtab(void *ctx, const struct tl_model *model, const struct tl_runinfo *info)
+{
+    (void)info;
+    struct tl_strtab *out = ctx;
+    for (size_t i = 0; i < model->strtab.len; i++)
+        if (model->strtab.s[i].p)
+            tl_strtab_set(out, (uint32_t)i, model->strtab.s[i]);
+}
+
 static void parse_rank(struct multi *m, struct rank *r)
 {
     struct tl_messages msg = {.opt = &r->opt, .input = r->log.path};
@@ -174,16 +184,18 @@ static void parse_rank(struct multi *m, struct rank *r)
         set_fatal(m, &err);
         return;
     }
-    struct tl_log_job job = {.opt = &r->opt,
-                             .reader = reader,
-                             .path = r->log.path,
-                             .name = r->log.path,
-                             .out = &sub,
-                             .rank_summary = &r->s,
-                             .rank_arena = &r->arena,
-                             .strtab_out = &r->strtab};
-    struct tl_log_summary sum;
-    int rc = tl_log_run(&job, &sum, &err);
+    struct tl_engine_job job = {.opt = &r->opt,
+                                .reader = reader,
+                                .path = r->log.path,
+                                .name = r->log.path,
+                                .out = &sub,
+                                .done = keep_strtab,
+                                .done_ctx = &r->strtab};
+    struct tl_rank_params rank = {&r->s, &r->arena};
+    struct tl_trace_sinks params;
+    tl_trace_sinks(&job, &params, &rank);
+    struct tl_engine_result sum;
+    int rc = tl_engine_run(&job, &sum, &err);
     free(sum.summary);
     if (rc == 0)
         rc = tl_log_check_entries(r->log.path, &sum, &err);
@@ -208,7 +220,7 @@ static void diagnose_rank(struct multi *m, struct rank *r)
 {
     struct tl_err err = {TL_ERR_NONE, ""};
     struct tl_reader *reader;
-    struct tl_log_summary sum;
+    struct tl_engine_result sum;
     int rc = tl_reader_open(&reader, r->log.path, &err);
     if (rc == 0)
         rc = tl_run_log(&r->opt, reader, r->log.path, NULL, &sum, &err);
@@ -484,7 +496,7 @@ static int rewrite_header(struct multi *m, const struct rank *r, const struct tl
         close(in);
         return -1;
     }
-    tl_rawjsonl_header(&f.buf, st);
+    tl_strtab_json(&f.buf, st);
     int rc = tl_outfile_flush(&f, err);
     if (rc == 0 && tl_copy_fd(in, f.fd) < 0)
         rc = tl_error(err, "cannot write %s/%s: %s", m->out_name, rel, strerror(errno));
@@ -1069,6 +1081,11 @@ static int from_summaries(struct multi *m, struct tl_result *res)
     return finish_run(m, rc, &err, res);
 }
 
+long tl_rank_of_log_name(const char *name)
+{
+    return tl_rank_of_name(name);
+}
+
 size_t tl_rank_folder_ranks(const char *path)
 {
     struct stat st;
@@ -1121,7 +1138,7 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
     memset(&s, 0, sizeof(s));
     s.rank = (uint32_t)rank;
     s.log = base;
-    struct tl_log_summary sum;
+    struct tl_engine_result sum;
     memset(&sum, 0, sizeof(sum));
     struct tl_reader *reader;
     int rc = tl_reader_open(&reader, opt->path, &err);
@@ -1130,14 +1147,12 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
     if (rc == 0 && (rc = tl_log_sniff(reader, opt->path, &kind, &err)) < 0)
         tl_reader_free(reader);
     if (rc == 0) {
-        struct tl_log_job job = {.opt = opt,
-                                 .reader = reader,
-                                 .path = opt->path,
-                                 .name = opt->path,
-                                 .out = &out,
-                                 .rank_summary = &s,
-                                 .rank_arena = &arena};
-        rc = tl_log_run(&job, &sum, &err);
+        struct tl_engine_job job = {
+            .opt = opt, .reader = reader, .path = opt->path, .name = opt->path, .out = &out};
+        struct tl_rank_params rp = {&s, &arena};
+        struct tl_trace_sinks params;
+        tl_trace_sinks(&job, &params, &rp);
+        rc = tl_engine_run(&job, &sum, &err);
         free(sum.summary);
     }
     if (rc == 0 && tl_interrupted)

@@ -9,7 +9,7 @@
  * summary and skipped, never fatal.
  */
 #include "base/config.h"
-#include "run.h"
+#include "sinks/sinks.h"
 #include "base/json.h"
 #include "base/json_write.h"
 #include "base/xalloc.h"
@@ -26,7 +26,8 @@
 struct rank {
     struct tl_arena *arena; /* the summary's: the caller's */
     struct tl_rank_summary *s;
-    struct tl_buf notes; /* what could not be read, for the landing page */
+    struct tl_buf notes;      /* what could not be read, for the landing page */
+    uint64_t chromium_events; /* the rank's chromium events that are JSON */
 };
 
 static const char *sdup(struct rank *rk, const char *p, size_t n)
@@ -375,7 +376,7 @@ static const char *key_of(const struct tl_rank_summary *s, const char *folder)
 }
 
 /* Folder by folder: runtime, tensor meta, schedules, parity. */
-static int artifacts(struct rank *rk, struct tl_log *log, char **names, size_t nnames,
+static int artifacts(struct rank *rk, struct tl_sink_ctx *ctx, char **names, size_t nnames,
                      struct tl_err *err)
 {
     struct tl_rank_summary *s = rk->s;
@@ -386,25 +387,25 @@ static int artifacts(struct rank *rk, struct tl_log *log, char **names, size_t n
     struct tl_parity_entry *par = tl_xcalloc(cap, sizeof(*par));
     size_t nrt = 0, nmeta = 0, nsch = 0, npar = 0;
     struct tl_buf text = TL_BUF_INIT;
-    bool fs_order = !log->opt->name_order;
+    bool fs_order = !ctx->opt->name_order;
     for (size_t i = 0; i < nnames; i++) {
-        if (!tl_outdir_is_dir(log->out, names[i]))
+        if (!tl_outdir_is_dir(ctx->out, names[i]))
             continue;
         char **files;
         size_t nfiles;
-        if (tl_outdir_list(log->out, names[i], fs_order, &files, &nfiles) < 0)
+        if (tl_outdir_list(ctx->out, names[i], fs_order, &files, &nfiles) < 0)
             continue;
         struct found f;
         find_files(files, nfiles, &f);
         struct tl_json v;
         if (f.runtime) {
-            if (read_json(log->out, names[i], f.runtime, &log->scratch, &text, &v) == 0)
+            if (read_json(ctx->out, names[i], f.runtime, ctx->scratch, &text, &v) == 0)
                 runtime_file(rk, names[i], &v, rt, &nrt, meta, &nmeta, f.runtime);
             else
                 note(rk, names[i], f.runtime, "is not valid JSON");
         }
         if (f.schedule) {
-            if (read_json(log->out, names[i], f.schedule, &log->scratch, &text, &v) == 0 &&
+            if (read_json(ctx->out, names[i], f.schedule, ctx->scratch, &text, &v) == 0 &&
                 string_list(rk, &v, &sch[nsch].ops, &sch[nsch].nops) == 0) {
                 if (sch[nsch].nops)
                     sch[nsch++].graph = sdupc(rk, names[i]);
@@ -413,13 +414,13 @@ static int artifacts(struct rank *rk, struct tl_log *log, char **names, size_t n
             }
         }
         uint64_t off, miss;
-        if (parity(log->out, names[i], &f, &log->scratch, &text, &off, &miss)) {
+        if (parity(ctx->out, names[i], &f, ctx->scratch, &text, &off, &miss)) {
             const char *key = key_of(s, names[i]);
             par[npar++] =
                 (struct tl_parity_entry){sdupc(rk, names[i]), key ? key : "unknown", off, miss};
         }
         tl_outdir_list_free(files, nfiles);
-        tl_arena_reset(&log->scratch);
+        tl_arena_reset(ctx->scratch);
     }
     s->runtime = rt;
     s->nruntime = nrt;
@@ -429,7 +430,7 @@ static int artifacts(struct rank *rk, struct tl_log *log, char **names, size_t n
     s->nschedules = nsch;
     tl_buf_reset(&text);
     tl_parity_json(&text, par, npar);
-    int rc = tl_outdir_write(log->out, "collectives_parity.json", text.buf, text.len, NULL, err);
+    int rc = tl_outdir_write(ctx->out, "collectives_parity.json", text.buf, text.len, NULL, err);
     tl_buf_release(&text);
     free(par);
     return rc;
@@ -523,49 +524,59 @@ static void diag_counts(struct rank *rk, struct tl_rank_diag *c, const struct tl
 
 /* ---- the consumer --------------------------------------------------------------------------- */
 
-static bool no_payload(void *self, const struct tl_record *r)
+/* Only chromium events: it counts the ones the report writes (those that are JSON). */
+static bool rank_wants_payload(void *self, const struct tl_record *r)
 {
-    (void)self, (void)r;
-    return false;
+    (void)self;
+    return tl_record_has(r, TL_K_CHROMIUM_EVENT);
 }
 
-static void *rank_create(struct tl_log *log)
+static void *rank_create(struct tl_sink_ctx *ctx, const void *params)
 {
+    (void)ctx;
+    const struct tl_rank_params *p = params;
     struct rank *rk = tl_xcalloc(1, sizeof(*rk));
-    rk->arena = log->rank_arena;
-    rk->s = log->rank_summary;
+    rk->arena = p->arena;
+    rk->s = p->summary;
     tl_buf_init(&rk->notes, 0);
     return rk;
 }
 
-static int rank_record(void *self, struct tl_log *log, struct tl_record *r, struct tl_err *err)
+static int rank_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r, struct tl_err *err)
 {
-    (void)self, (void)log, (void)r, (void)err;
+    (void)err;
+    struct rank *rk = self;
+    struct tl_json v;
+    if (r->status == TL_REC_OK && tl_record_has(r, TL_K_CHROMIUM_EVENT) &&
+        tl_json_parse(ctx->scratch, r->payload.p, r->payload.n, &v, NULL) == 0)
+        rk->chromium_events++;
     return 0;
 }
 
-static int rank_finish(void *self, struct tl_log *log, struct tl_err *err)
+static int rank_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
 {
     struct rank *rk = self;
     struct tl_rank_summary *s = rk->s;
-    const struct tl_directory *dir = &log->model.dir;
+    const struct tl_directory *dir = &ctx->model->dir;
     size_t nkeys;
     struct key_ref *keys = sorted_keys(dir, &nkeys);
     compile_ids(rk, keys, nkeys); /* sorted, as the keys are */
     cache_sequence(rk, dir);
-    s->chromium_events = log->chromium_events;
+    s->chromium_events = rk->chromium_events;
     char **names = NULL;
     size_t nnames = 0;
-    tl_outdir_list(log->out, "", !log->opt->name_order, &names, &nnames);
-    folders(rk, keys, nkeys, names, nnames, log->out);
-    exec_order(rk, dir, log->out, &log->scratch);
-    tl_arena_reset(&log->scratch);
-    int rc = artifacts(rk, log, names, nnames, err);
+    tl_outdir_list(ctx->out, "", !ctx->opt->name_order, &names, &nnames);
+    folders(rk, keys, nkeys, names, nnames, ctx->out);
+    exec_order(rk, dir, ctx->out, ctx->scratch);
+    tl_arena_reset(ctx->scratch);
+    int rc = artifacts(rk, ctx, names, nnames, err);
     tl_outdir_list_free(names, nnames);
     free(keys);
-    diag_counts(rk, &s->diag, &log->diag);
+    diag_counts(rk, &s->diag, &ctx->model->diag);
     if (rk->notes.len)
         s->notes = sdup(rk, rk->notes.buf, rk->notes.len);
+    if (rc == 0)
+        rc = tl_sink_write_summary(ctx, s, err);
     return rc;
 }
 
@@ -576,9 +587,9 @@ static void rank_destroy(void *self)
     free(rk);
 }
 
-const struct tl_consumer_ops tl_consumer_rank = {
+const struct tl_sink_ops tl_sink_rank = {
     .name = "rank",
-    .wants_payload = no_payload,
+    .wants_payload = rank_wants_payload,
     .create = rank_create,
     .record = rank_record,
     .finish = rank_finish,

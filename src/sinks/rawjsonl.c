@@ -7,7 +7,7 @@
  * appended behind it at the end.
  */
 #include "base/config.h"
-#include "run.h"
+#include "sinks/sinks.h"
 #include "base/json_write.h"
 #include "base/xalloc.h"
 
@@ -56,7 +56,7 @@ static char *timestamp(struct tl_arena *a, int year, const struct tl_glog *g)
 }
 
 /* One raw.jsonl line: the envelope plus where it came from (spec §5.1). */
-static void raw_line(struct rawjsonl *rj, struct tl_log *log, const struct tl_record *r)
+static void raw_line(struct rawjsonl *rj, struct tl_sink_ctx *ctx, const struct tl_record *r)
 {
     const struct tl_json *root = r->root;
     const struct tl_glog *g = r->glog;
@@ -66,11 +66,11 @@ static void raw_line(struct rawjsonl *rj, struct tl_log *log, const struct tl_re
     size_t nadd = payload_filename ? 5 : 4;
     for (size_t i = 0; i < nadd; i++) {
         if (tl_json_get(root, added[i])) {
-            log->stats.fail_key_conflict++;
-            tl_log_warn(log, TL_W_RAWJSONL, r->lineno,
-                        "Key conflict: '%s' already exists in JSON payload, skipping raw.jsonl "
-                        "JSONL conversion",
-                        added[i]);
+            ctx->stats->fail_key_conflict++;
+            tl_sink_warn(ctx, TL_W_RAWJSONL, r->lineno,
+                         "Key conflict: '%s' already exists in JSON payload, skipping raw.jsonl "
+                         "JSONL conversion",
+                         added[i]);
             return;
         }
     }
@@ -78,10 +78,10 @@ static void raw_line(struct rawjsonl *rj, struct tl_log *log, const struct tl_re
     obj.type = TL_JSON_OBJECT;
     obj.u.obj.n = 0;
     obj.u.obj.items =
-        tl_arena_alloc(&log->scratch, (root->u.obj.n + 5) * sizeof(struct tl_json_member));
+        tl_arena_alloc(ctx->scratch, (root->u.obj.n + 5) * sizeof(struct tl_json_member));
     for (size_t i = 0; i < root->u.obj.n; i++)
         obj.u.obj.items[obj.u.obj.n++] = root->u.obj.items[i];
-    char *ts = timestamp(&log->scratch, log->year, g);
+    char *ts = timestamp(ctx->scratch, ctx->year, g);
     struct tl_json v;
     memset(&v, 0, sizeof(v));
     v.type = TL_JSON_STRING;
@@ -113,70 +113,54 @@ static void raw_line(struct rawjsonl *rj, struct tl_log *log, const struct tl_re
     tl_buf_addch(&rj->body.buf, '\n');
 }
 
-static void *rawjsonl_create(struct tl_log *log)
+static void *rawjsonl_create(struct tl_sink_ctx *ctx, const void *params)
 {
-    (void)log;
+    (void)ctx, (void)params;
     struct rawjsonl *rj = tl_xcalloc(1, sizeof(*rj));
     rj->body.fd = -1;
     tl_buf_init(&rj->body.buf, 0);
     return rj;
 }
 
-static int rawjsonl_start(void *self, struct tl_log *log, struct tl_err *err)
+static int rawjsonl_start(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
 {
     struct rawjsonl *rj = self;
-    return tl_outfile_open(&rj->body, log->out, BODY, err);
+    return tl_outfile_open(&rj->body, ctx->out, BODY, err);
 }
 
-static int rawjsonl_record(void *self, struct tl_log *log, struct tl_record *r, struct tl_err *err)
+static int rawjsonl_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r,
+                           struct tl_err *err)
 {
     struct rawjsonl *rj = self;
     if (tl_record_has(r, TL_K_CHROMIUM_EVENT))
         return 0;
-    raw_line(rj, log, r);
+    raw_line(rj, ctx, r);
     return tl_outfile_maybe_flush(&rj->body, err);
 }
 
-void tl_rawjsonl_header(struct tl_buf *out, const struct tl_strtab *st)
-{
-    tl_buf_adds(out, "{\"string_table\":[");
-    if (!st->len)
-        tl_buf_adds(out, "null");
-    for (size_t i = 0; i < st->len; i++) {
-        if (i)
-            tl_buf_addch(out, ',');
-        struct tl_str s = st->s[i];
-        if (s.p)
-            tl_json_write_string(out, s.p, s.n);
-        else
-            tl_buf_adds(out, "null");
-    }
-    tl_buf_adds(out, "]}\n");
-}
-
 /* {"string_table": [...]} and then the body. */
-static int rawjsonl_finish(void *self, struct tl_log *log, struct tl_err *err)
+static int rawjsonl_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
 {
     struct rawjsonl *rj = self;
     if (tl_outfile_close(&rj->body, err) < 0)
         return -1;
-    const struct tl_strtab *st = &log->model.strtab;
+    const struct tl_strtab *st = &ctx->model->strtab;
     struct tl_outfile f;
-    if (tl_outfile_open(&f, log->out, "raw.jsonl", err) < 0)
+    if (tl_outfile_open(&f, ctx->out, "raw.jsonl", err) < 0)
         return -1;
-    tl_rawjsonl_header(&f.buf, st);
+    tl_strtab_json(&f.buf, st);
     /* The body is read back and appended behind the header: both must be on disk first. */
-    if (tl_outfile_flush(&f, err) < 0 || tl_outdir_sync(log->out, err) < 0)
+    if (tl_outfile_flush(&f, err) < 0 || tl_outdir_sync(ctx->out, err) < 0)
         goto fail;
-    int in = openat(log->out->dirfd, BODY, O_RDONLY | O_CLOEXEC);
+    int in = openat(ctx->out->dirfd, BODY, O_RDONLY | O_CLOEXEC);
     if (in < 0 || tl_copy_fd(in, f.fd) < 0) {
-        tl_error(err, "cannot write %s/raw.jsonl: %s", log->out->target, strerror(errno));
+        tl_error(err, "cannot write %s/raw.jsonl: %s", ctx->out->target, strerror(errno));
         if (in >= 0)
             close(in);
         goto fail;
     }
     close(in);
-    unlinkat(log->out->dirfd, BODY, 0);
+    unlinkat(ctx->out->dirfd, BODY, 0);
     return tl_outfile_close(&f, err);
 fail:
     tl_outfile_close(&f, NULL);
@@ -190,7 +174,7 @@ static void rawjsonl_destroy(void *self)
     free(rj);
 }
 
-const struct tl_consumer_ops tl_consumer_rawjsonl = {
+const struct tl_sink_ops tl_sink_rawjsonl = {
     .name = "raw.jsonl",
     .wants = TL_WANT_OTHER_RANK | TL_WANT_BAD,
     .create = rawjsonl_create,

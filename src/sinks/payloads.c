@@ -8,7 +8,8 @@
  * get one. With --redact the name is the md5 of the redacted payload the file holds.
  */
 #include "base/config.h"
-#include "run.h"
+#include "sinks/sinks.h"
+#include "input/md5q.h"
 
 #include <string.h>
 
@@ -21,13 +22,14 @@ static bool md5_is_name(const void *p, size_t n, void *ctx)
     return want->n == 32 && memcmp(hex, want->p, 32) == 0;
 }
 
-static void *payloads_create(struct tl_log *log)
+static void *payloads_create(struct tl_sink_ctx *ctx, const void *params)
 {
-    (void)log;
-    return (void *)&tl_consumer_payloads; /* no state of its own */
+    (void)ctx, (void)params;
+    return (void *)&tl_sink_payloads; /* no state of its own */
 }
 
-static int payloads_record(void *self, struct tl_log *log, struct tl_record *r, struct tl_err *err)
+static int payloads_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r,
+                           struct tl_err *err)
 {
     (void)self;
     if (!r->has_payload || !r->payload.n || r->payload_file.len ||
@@ -35,7 +37,7 @@ static int payloads_record(void *self, struct tl_log *log, struct tl_record *r, 
         return 0;
     struct tl_str name = r->env->key[TL_K_HAS_PAYLOAD]->u.str;
     char hex[33];
-    if (log->redacting) { /* the logged md5 is the model's payload's: it would confirm a guess */
+    if (ctx->redacting) { /* the logged md5 is the model's payload's: it would confirm a guess */
         tl_md5_hex(r->payload.p, r->payload.n, hex);
         name = tl_str_make(hex, 32);
     }
@@ -43,7 +45,7 @@ static int payloads_record(void *self, struct tl_log *log, struct tl_record *r, 
     tl_buf_adds(&path, "payloads/");
     tl_path_safe(&path, name, false);
     tl_buf_adds(&path, ".txt");
-    int rc = tl_outdir_write_rightful(log->out, path.buf, r->payload.p, r->payload.n, md5_is_name,
+    int rc = tl_outdir_write_rightful(ctx->out, path.buf, r->payload.p, r->payload.n, md5_is_name,
                                       &name, &r->payload_file, err);
     tl_buf_release(&path);
     return rc;
@@ -54,7 +56,7 @@ static void payloads_destroy(void *self)
     (void)self;
 }
 
-const struct tl_consumer_ops tl_consumer_payloads = {
+const struct tl_sink_ops tl_sink_payloads = {
     .name = "payloads",
     .create = payloads_create,
     .record = payloads_record,

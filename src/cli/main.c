@@ -7,8 +7,7 @@
  */
 #include "base/config.h"
 #include "tlparse/tlparse.h"
-#include "main.h"
-#include "input/rankfiles.h"
+#include "cli/cli.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -185,22 +184,6 @@ static int usage_error(const char *what, const char *arg)
     return TL_EXIT_USAGE;
 }
 
-static void on_signal(int sig)
-{
-    (void)sig;
-    tl_interrupted = 1;
-}
-
-void tl_cli_catch_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-}
-
 /* What --fail-on can fail on. */
 enum fail_kind {
     F_GRAPH_BREAKS = 1 << 0,
@@ -218,179 +201,6 @@ static const struct {
     {"graph-breaks", F_GRAPH_BREAKS},       {"recompiles", F_RECOMPILES}, {"failures", F_FAILURES},
     {"specializations", F_SPECIALIZATIONS}, {"export", F_EXPORT},         {"any", F_ANY},
 };
-
-/* ---- opening the report ------------------------------------------------------------------ */
-
-static bool set(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v;
-}
-
-/* Run argv[0] with argv; wait: its exit status, else 0 once it is started (in its own
- * session, reaped by init: a browser that stays open does not hold tlparse). -1: it could
- * not be started. */
-static int spawn(const char *const argv[], bool wait)
-{
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        if (!wait) {
-            setsid();
-            if (fork() != 0)
-                _exit(0);
-        }
-        /* Quiet, unless it is a terminal browser waited for at the terminal. */
-        int devnull = open("/dev/null", O_WRONLY);
-        if (devnull >= 0 && (!wait || !isatty(1))) {
-            dup2(devnull, 1);
-            dup2(devnull, 2);
-        }
-        execvp(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    int status;
-    if (waitpid(pid, &status, 0) < 0)
-        return -1;
-    if (!wait)
-        return 0;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/*
- * Open the report: with $BROWSER (its first entry; "%s" stands for the page, else the page is
- * its last argument; a terminal browser is waited for), else with xdg-open when there is a
- * display (DISPLAY, WAYLAND_DISPLAY). Without either, nothing: a CI job or an ssh session.
- */
-void tl_cli_open_browser(const char *path)
-{
-    bool display = set("DISPLAY") || set("WAYLAND_DISPLAY");
-    int rc;
-    if (set("BROWSER")) {
-        char cmd[4096];
-        const char *b = getenv("BROWSER");
-        size_t n = strcspn(b, ":");
-        const char *pct = strstr(b, "%s");
-        if (pct && (size_t)(pct - b) < n)
-            snprintf(cmd, sizeof(cmd), "%.*s\"$1\"%.*s", (int)(pct - b), b,
-                     (int)(n - (size_t)(pct - b) - 2), pct + 2);
-        else
-            snprintf(cmd, sizeof(cmd), "%.*s \"$1\"", (int)n, b);
-        const char *argv[] = {"/bin/sh", "-c", cmd, "tlparse", path, NULL};
-        rc = spawn(argv, !display && isatty(1));
-    } else if (display) {
-        const char *argv[] = {"xdg-open", path, NULL};
-        rc = spawn(argv, true);
-    } else {
-        return;
-    }
-    if (rc != 0)
-        fprintf(stderr, "tlparse: warning: could not open a browser; the report is %s\n", path);
-}
-
-/* ---- --run ---------------------------------------------------------------------------------- */
-
-/* The rank logs TORCH_TRACE wrote into dir (named as --all-ranks-html takes them), and
- * whether it wrote any file at all. */
-static size_t rank_logs(const char *dir, bool *any)
-{
-    *any = false;
-    size_t n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        *any = true;
-        n += tl_rank_of_name(e->d_name) >= 0;
-    }
-    closedir(d);
-    return n;
-}
-
-/*
- * --run: cmd with TORCH_TRACE set to a new folder (dir, kept: it is the evidence). Ctrl-C
- * goes to the command, and tlparse still reports on what it traced. The command's exit
- * status (128+N when signal N ended it), or -1 when it could not be run.
- */
-static int run_command(char **cmd, char *dir, size_t dirlen)
-{
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, dirlen, "%s/tlparse-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        fprintf(stderr, "tlparse: error: cannot create a folder for the trace (%s): %s\n", dir,
-                strerror(errno));
-        return -1;
-    }
-    fprintf(stderr, "tlparse: running %s with TORCH_TRACE=%s\n", cmd[0], dir);
-    struct sigaction ign, old_int, old_quit;
-    memset(&ign, 0, sizeof(ign));
-    ign.sa_handler = SIG_IGN;
-    sigaction(SIGINT, &ign, &old_int);
-    sigaction(SIGQUIT, &ign, &old_quit);
-    pid_t pid = fork();
-    if (pid == 0) {
-        signal(SIGINT, SIG_DFL);
-        signal(SIGQUIT, SIG_DFL);
-        setenv("TORCH_TRACE", dir, 1);
-        execvp(cmd[0], cmd);
-        fprintf(stderr, "tlparse: error: cannot run %s: %s\n", cmd[0], strerror(errno));
-        _exit(127);
-    }
-    int status = 0;
-    pid_t got = pid < 0 ? -1 : waitpid(pid, &status, 0);
-    while (got < 0 && errno == EINTR)
-        got = waitpid(pid, &status, 0);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGQUIT, &old_quit, NULL);
-    if (got < 0) {
-        fprintf(stderr, "tlparse: error: cannot run %s: %s\n", cmd[0], strerror(errno));
-        return -1;
-    }
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    if (code != 0)
-        fprintf(stderr, "tlparse: %s exited with status %d; reporting on what it traced\n", cmd[0],
-                code);
-    return code;
-}
-
-/* ---- the command line ---------------------------------------------------------------------- */
-
-/* The command as a shell would take it back: "tlparse" and each argument, single-quoted when
- * it holds anything but [A-Za-z0-9_@%+=:,./-]. For the report's footer. */
-char *tl_cli_command_line(int argc, char **argv)
-{
-    size_t cap = 16;
-    for (int i = 1; i < argc; i++)
-        cap += 4 * strlen(argv[i]) + 3;
-    char *out = malloc(cap), *w = out;
-    if (!out)
-        return NULL;
-    w += sprintf(w, "tlparse");
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        *w++ = ' ';
-        if (*a &&
-            strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-") ==
-                strlen(a)) {
-            w += sprintf(w, "%s", a);
-            continue;
-        }
-        *w++ = '\'';
-        for (; *a; a++) {
-            if (*a == '\'')
-                w += sprintf(w, "'\\''");
-            else
-                *w++ = *a;
-        }
-        *w++ = '\'';
-    }
-    *w = 0;
-    return out;
-}
 
 /* ---- --fail-on ------------------------------------------------------------------------------ */
 
@@ -786,9 +596,9 @@ int main(int argc, char **argv)
     int run_status = 0;
     char trace_dir[4096];
     if (c.run) {
-        run_status = run_command(c.run, trace_dir, sizeof(trace_dir));
+        run_status = tl_cli_run_command(c.run, trace_dir, sizeof(trace_dir));
         bool any = false;
-        size_t ranks = run_status < 0 ? 0 : rank_logs(trace_dir, &any);
+        size_t ranks = run_status < 0 ? 0 : tl_cli_rank_logs(trace_dir, &any);
         if (run_status < 0 || !any) {
             if (run_status >= 0 && rmdir(trace_dir) == 0)
                 fprintf(stderr,

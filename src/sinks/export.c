@@ -9,7 +9,7 @@
  * the reference.
  */
 #include "base/config.h"
-#include "run.h"
+#include "sinks/sinks.h"
 #include "base/xalloc.h"
 #include "model/export.h"
 #include "report/pages.h"
@@ -20,12 +20,17 @@
 struct export
 {
     struct tl_export x;
+    struct tl_trie pool; /* the export's strings and frames */
+    struct tl_buf page;  /* the page being written */
 };
 
-static void *export_create(struct tl_log *log)
+static void *export_create(struct tl_sink_ctx *ctx, const void *params)
 {
+    (void)params;
     struct export *e = tl_xcalloc(1, sizeof(*e));
-    tl_export_init(&e->x, &log->model.trie);
+    tl_buf_init(&e->page, 0);
+    tl_trie_init(&e->pool, ctx->arena);
+    tl_export_init(&e->x, &e->pool);
     return e;
 }
 
@@ -38,23 +43,22 @@ static bool export_wants_payload(void *self, const struct tl_record *r)
 
 /* A file of the record's compile folder, named NAME_N.EXT with the next output number and
  * listed under its key; its path goes to *path. */
-static int emit(struct tl_log *log, struct tl_record *r, const char *name, const char *ext,
+static int emit(struct tl_sink_ctx *ctx, struct tl_record *r, const char *name, const char *ext,
                 const char *data, size_t n, struct tl_buf *path, struct tl_err *err)
 {
-    struct tl_directory *dir = &log->model.dir;
     struct tl_buf want = TL_BUF_INIT;
-    tl_buf_addf(&want, "%s/%s_%u%s", r->folder, name, dir->next_number, ext);
-    int rc = tl_outdir_write(log->out, want.buf, data, n, path, err);
+    tl_buf_addf(&want, "%s/%s_%u%s", r->folder, name, tl_sink_next_number(ctx), ext);
+    int rc = tl_outdir_write(ctx->out, want.buf, data, n, path, err);
     tl_buf_release(&want);
     if (rc == 0)
-        tl_directory_add(dir, r->key, path->buf, path->buf, tl_directory_number(dir), false);
+        tl_sink_list_file(ctx, r->key, path->buf, path->buf, false);
     return rc;
 }
 
-static int exported_program(struct tl_log *log, struct tl_record *r, struct tl_err *err)
+static int exported_program(struct tl_sink_ctx *ctx, struct tl_record *r, struct tl_err *err)
 {
     struct tl_buf path = TL_BUF_INIT;
-    int rc = emit(log, r, "exported_program", ".txt", r->payload.p, r->payload.n, &path, err);
+    int rc = emit(ctx, r, "exported_program", ".txt", r->payload.p, r->payload.n, &path, err);
     if (rc == 0) {
         tl_buf_reset(&r->payload_file);
         tl_buf_addstr(&r->payload_file, tl_buf_str(&path));
@@ -63,22 +67,23 @@ static int exported_program(struct tl_log *log, struct tl_record *r, struct tl_e
     return rc;
 }
 
-static int export_record(void *self, struct tl_log *log, struct tl_record *r, struct tl_err *err)
+static int export_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r,
+                         struct tl_err *err)
 {
     struct export *e = self;
     if (tl_record_has(r, TL_K_EXPORTED_PROGRAM) && r->has_payload &&
-        exported_program(log, r, err) < 0)
+        exported_program(ctx, r, err) < 0)
         return -1;
     struct tl_export_view v;
-    if (!tl_export_take(&e->x, r, &v, &log->scratch))
+    if (!tl_export_take(&e->x, r, &v, ctx->scratch))
         return 0;
     struct tl_buf path = TL_BUF_INIT;
     int rc = 0;
     if (v.problem.kind == TL_EXPORT_PROBLEM_GUARD || v.problem.kind == TL_EXPORT_PROBLEM_DATA) {
-        tl_buf_reset(&log->page);
-        tl_page_symbolic_guard(&log->page, &e->x, &v, &log->model.strtab);
-        rc = emit(log, r, "symbolic_guard_information", ".html", log->page.buf, log->page.len,
-                  &path, err);
+        tl_buf_reset(&e->page);
+        tl_page_symbolic_guard(&e->page, &e->x, &v, &ctx->model->strtab);
+        rc = emit(ctx, r, "symbolic_guard_information", ".html", e->page.buf, e->page.len, &path,
+                  err);
         v.problem.page = path.buf;
     }
     if (rc == 0)
@@ -101,30 +106,32 @@ static const char *first_exported_program(const struct tl_directory *dir)
     return NULL;
 }
 
-static int export_finish(void *self, struct tl_log *log, struct tl_err *err)
+static int export_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
 {
     struct export *e = self;
     struct tl_export_index_page p = {
-        .custom_header_html = log->opt->custom_header_html,
+        .custom_header_html = ctx->opt->custom_header_html,
         .x = &e->x,
-        .exported_program = first_exported_program(&log->model.dir),
-        .diag = log->diag_ready ? &log->diag : NULL,
-        .strtab = &log->model.strtab,
-        .info = &log->info,
+        .exported_program = first_exported_program(&ctx->model->dir),
+        .diag = &ctx->model->diag,
+        .strtab = &ctx->model->strtab,
+        .info = ctx->info,
     };
-    tl_buf_reset(&log->page);
-    tl_page_export_index(&log->page, &p);
-    return tl_outdir_write(log->out, "index.html", log->page.buf, log->page.len, NULL, err);
+    tl_buf_reset(&e->page);
+    tl_page_export_index(&e->page, &p);
+    return tl_outdir_write(ctx->out, "index.html", e->page.buf, e->page.len, NULL, err);
 }
 
 static void export_destroy(void *self)
 {
     struct export *e = self;
     tl_export_release(&e->x);
+    tl_trie_release(&e->pool);
+    tl_buf_release(&e->page);
     free(e);
 }
 
-const struct tl_consumer_ops tl_consumer_export = {
+const struct tl_sink_ops tl_sink_export = {
     .name = "export",
     .wants_payload = export_wants_payload,
     .create = export_create,

@@ -7,7 +7,7 @@
  * temporary file beside FILE and renamed into place when complete.
  */
 #include "base/config.h"
-#include "run.h"
+#include "modes/modes.h"
 #include "base/xalloc.h"
 #include "output/zip.h"
 #include "report/bundle_html.h"

@@ -6,7 +6,7 @@
  * reads (decompressed), as it reads it.
  */
 #include "base/config.h"
-#include "run.h"
+#include "sinks/sinks.h"
 #include "base/xalloc.h"
 
 #include <errno.h>
@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 struct rawlog {
-    struct tl_outfile tee; /* fed by the reader */
+    const char *copy_path; /* a plain file, copied on a thread; NULL: the bytes as read */
+    struct tl_outfile tee; /* fed with the bytes as they are read */
     pthread_t thread;      /* the copy of a plain file */
     int in, out;
     int rc, err;
@@ -32,39 +33,42 @@ static void *copy_main(void *arg)
     return NULL;
 }
 
-static int tee_chunk(void *ctx, const char *p, size_t n, struct tl_err *err)
+static int rawlog_bytes(void *self, struct tl_sink_ctx *ctx, const char *p, size_t n,
+                        struct tl_err *err)
 {
-    struct tl_outfile *f = ctx;
-    tl_buf_add(&f->buf, p, n);
-    return tl_outfile_maybe_flush(f, err);
+    (void)ctx;
+    struct rawlog *rl = self;
+    if (rl->tee.fd < 0)
+        return 0;
+    tl_buf_add(&rl->tee.buf, p, n);
+    return tl_outfile_maybe_flush(&rl->tee, err);
 }
 
-static void *rawlog_create(struct tl_log *log)
+static void *rawlog_create(struct tl_sink_ctx *ctx, const void *params)
 {
-    (void)log;
+    (void)ctx;
+    const struct tl_rawlog_params *p = params;
     struct rawlog *rl = tl_xcalloc(1, sizeof(*rl));
+    rl->copy_path = p ? p->copy_path : NULL;
     rl->tee.fd = rl->in = rl->out = -1;
     tl_buf_init(&rl->tee.buf, 0);
     return rl;
 }
 
-static int rawlog_start(void *self, struct tl_log *log, struct tl_err *err)
+static int rawlog_start(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
 {
     struct rawlog *rl = self;
-    if (!log->path)
-        return tl_outdir_write(log->out, "raw.log", log->opt->mem_input, log->opt->mem_len, NULL,
+    if (ctx->opt->mem_input)
+        return tl_outdir_write(ctx->out, "raw.log", ctx->opt->mem_input, ctx->opt->mem_len, NULL,
                                err);
-    if (tl_reader_kind(log->reader) != TL_READER_PLAIN || tl_reader_is_stream(log->reader)) {
-        if (tl_outfile_open(&rl->tee, log->out, "raw.log", err) < 0)
-            return -1;
-        return tl_reader_set_tee(log->reader, tee_chunk, &rl->tee, err);
-    }
-    rl->in = open(log->path, O_RDONLY | O_CLOEXEC);
+    if (!rl->copy_path)
+        return tl_outfile_open(&rl->tee, ctx->out, "raw.log", err);
+    rl->in = open(rl->copy_path, O_RDONLY | O_CLOEXEC);
     if (rl->in < 0)
-        return tl_error(err, "cannot read %s: %s", log->path, strerror(errno));
-    if (tl_outdir_create(log->out, "raw.log", &rl->out, NULL, err) < 0)
+        return tl_error(err, "cannot read %s: %s", rl->copy_path, strerror(errno));
+    if (tl_outdir_create(ctx->out, "raw.log", &rl->out, NULL, err) < 0)
         return -1;
-    if (log->threads && pthread_create(&rl->thread, NULL, copy_main, rl) == 0) {
+    if (ctx->threads && pthread_create(&rl->thread, NULL, copy_main, rl) == 0) {
         rl->started = true;
         return 0;
     }
@@ -73,14 +77,15 @@ static int rawlog_start(void *self, struct tl_log *log, struct tl_err *err)
     return 0;
 }
 
-static int rawlog_record(void *self, struct tl_log *log, struct tl_record *r, struct tl_err *err)
+static int rawlog_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r,
+                         struct tl_err *err)
 {
-    (void)self, (void)log, (void)r, (void)err;
+    (void)self, (void)ctx, (void)r, (void)err;
     return 0;
 }
 
 /* Wait for the copy and close everything; -1 (err filled when not NULL) if it failed. */
-static int settle(struct rawlog *rl, struct tl_log *log, struct tl_err *err)
+static int settle(struct rawlog *rl, struct tl_sink_ctx *ctx, struct tl_err *err)
 {
     int rc = 0;
     if (rl->tee.fd >= 0 && tl_outfile_close(&rl->tee, err) < 0)
@@ -102,14 +107,14 @@ static int settle(struct rawlog *rl, struct tl_log *log, struct tl_err *err)
     if (status < 0 && rc == 0) {
         rc = -1;
         if (err)
-            tl_error(err, "cannot write %s/raw.log: %s", log->out->target, strerror(e));
+            tl_error(err, "cannot write %s/raw.log: %s", ctx->out->target, strerror(e));
     }
     return rc;
 }
 
-static int rawlog_finish(void *self, struct tl_log *log, struct tl_err *err)
+static int rawlog_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
 {
-    return settle(self, log, err);
+    return settle(self, ctx, err);
 }
 
 static void rawlog_destroy(void *self)
@@ -119,10 +124,11 @@ static void rawlog_destroy(void *self)
     free(rl);
 }
 
-const struct tl_consumer_ops tl_consumer_rawlog = {
+const struct tl_sink_ops tl_sink_rawlog = {
     .name = "raw.log",
     .create = rawlog_create,
     .start = rawlog_start,
+    .bytes = rawlog_bytes,
     .record = rawlog_record,
     .finish = rawlog_finish,
     .destroy = rawlog_destroy,

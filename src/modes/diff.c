@@ -7,7 +7,7 @@
  * page and diff.json in OUT, or returned as text or JSON.
  */
 #include "base/config.h"
-#include "run.h"
+#include "modes/modes.h"
 #include "base/pool.h"
 #include "base/xalloc.h"
 #include "model/diff.h"
@@ -163,7 +163,7 @@ static int side_log(struct side_job *j)
         free(path);
         return -1;
     }
-    struct tl_log_summary sum;
+    struct tl_engine_result sum;
     if (!j->out) {
         int rc = tl_run_log(&opt, reader, path, NULL, &sum, &j->err);
         free(path);

@@ -7,10 +7,10 @@
  * summary.json and raw.log. Memory: the diagnosis and one entry per compile id.
  */
 #include "base/config.h"
-#include "run.h"
+#include "modes/modes.h"
 #include "input/torchlogs.h"
 #include "report/summary.h"
-#include "report/textlog.h"
+#include "report/page_textlog.h"
 #include "base/xalloc.h"
 
 #include <stdlib.h>
@@ -468,7 +468,7 @@ static int start_report(struct textlog *t, struct tl_reader *r, const char *name
 }
 
 int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const char *name,
-                   struct tl_outdir *out, struct tl_log_summary *sum, struct tl_err *err)
+                   struct tl_outdir *out, struct tl_engine_result *sum, struct tl_err *err)
 {
     struct textlog t;
     memset(&t, 0, sizeof(t));
@@ -504,15 +504,8 @@ int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const
     const struct tl_tlog_stats *st = tl_tlog_stats(p);
     if (rc == 0 && out)
         rc = finish_report(&t, name, st, err);
-    if (rc == 0 && opt->summary != TL_SUMMARY_NONE) {
-        struct tl_buf b = TL_BUF_INIT;
-        struct tl_summary_source src = {name, "torch_logs", NULL, &t.info};
-        if (opt->summary == TL_SUMMARY_JSON)
-            tl_summary_json(&b, &t.diag, &src, true);
-        else
-            tl_summary_text(&b, &t.diag, &src, opt->color);
-        sum->summary = tl_buf_detach(&b, NULL);
-    }
+    if (rc == 0 && opt->summary != TL_SUMMARY_NONE)
+        sum->summary = tl_summary_of(opt, &t.diag, name, "torch_logs", &t.info);
     if (rc == 0 && opt->summary == TL_SUMMARY_NONE)
         tl_say(&t.msg, TL_MSG_INFO,
                "TORCH_LOGS text: %llu lines, %llu messages, %llu lines not understood",

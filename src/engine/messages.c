@@ -5,7 +5,8 @@
  * characters made printable, and stop after 20 of a kind (the Stats line counts them all).
  */
 #include "base/config.h"
-#include "run.h"
+#include "engine/messages.h"
+#include "base/buf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -83,4 +84,20 @@ int tl_report_error(const struct tl_options *opt, const struct tl_err *err)
     emit(opt, NULL, TL_MSG_ERROR, b.buf);
     tl_buf_release(&b);
     return code;
+}
+
+void tl_say_truncated(void *msg, const char *format, uint64_t lines)
+{
+    struct tl_messages *m = msg;
+    if (!lines) {
+        tl_say(m, TL_MSG_WARNING,
+               "tlparse: warning: %s is truncated (its %s data is cut off): no line of it could "
+               "be read",
+               m->input, format);
+        return;
+    }
+    tl_say(m, TL_MSG_WARNING,
+           "tlparse: warning: %s is truncated (its %s data is cut off): only its first %llu "
+           "line%s could be read",
+           m->input, format, (unsigned long long)lines, lines == 1 ? "" : "s");
 }

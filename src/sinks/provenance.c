@@ -10,7 +10,7 @@
  * consumer comes after the payloads consumer, which names that file.
  */
 #include "base/config.h"
-#include "run.h"
+#include "sinks/sinks.h"
 #include "base/json.h"
 #include "base/xalloc.h"
 #include "model/provenance.h"
@@ -47,14 +47,16 @@ struct found {
 #define MAX_TEXT ((size_t)512 << 20)
 
 struct prov {
+    struct tl_buf page; /* the page being written */
     struct tl_arena arena;
     struct tl_map raw_code; /* highlighted output-code page -> its raw payload's path */
 };
 
-static void *prov_create(struct tl_log *log)
+static void *prov_create(struct tl_sink_ctx *ctx, const void *params)
 {
-    (void)log;
+    (void)ctx, (void)params;
     struct prov *p = tl_xcalloc(1, sizeof(*p));
+    tl_buf_init(&p->page, 0);
     tl_arena_init(&p->arena, 16 * 1024);
     tl_map_init(&p->raw_code, &p->arena);
     return p;
@@ -68,11 +70,11 @@ static bool prov_wants_payload(void *self, const struct tl_record *r)
 
 /* An output-code record: the page the report wrote (the key's last file) and the file that
  * holds the raw code (set by the payloads consumer). */
-static int prov_record(void *self, struct tl_log *log, struct tl_record *r, struct tl_err *err)
+static int prov_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r, struct tl_err *err)
 {
     (void)err;
     struct prov *p = self;
-    if (log->opt->plain_text || !tl_record_has(r, TL_K_INDUCTOR_OUTPUT_CODE) || !r->key ||
+    if (ctx->opt->plain_text || !tl_record_has(r, TL_K_INDUCTOR_OUTPUT_CODE) || !r->key ||
         !r->key->last || !r->payload_file.len)
         return 0;
     const char *page = r->key->last->url;
@@ -93,7 +95,8 @@ static bool split_url(const char *url, struct tl_str *folder, const char **name)
 }
 
 /* For every folder, its most recent file of each role. */
-static void find_files(struct tl_directory *dir, struct tl_map *folders, struct tl_arena *arena)
+static void find_files(const struct tl_directory *dir, struct tl_map *folders,
+                       struct tl_arena *arena)
 {
     size_t nkeys = tl_map_len(&dir->keys);
     for (size_t i = 0; i < nkeys; i++) {
@@ -136,25 +139,25 @@ static const char *role_file(struct prov *p, const struct found *f, enum role ro
 }
 
 /* Read a role's file into buf (left empty when there is none or it cannot be read). */
-static void read_role(struct prov *p, struct tl_log *log, const struct found *f, enum role role,
-                      struct tl_buf *buf)
+static void read_role(struct prov *p, struct tl_sink_ctx *ctx, const struct found *f,
+                      enum role role, struct tl_buf *buf)
 {
     const char *rel = role_file(p, f, role);
     struct tl_err err = {TL_ERR_NONE, ""};
-    if (rel && tl_outdir_read(log->out, rel, buf, MAX_TEXT, &err) < 0) {
+    if (rel && tl_outdir_read(ctx->out, rel, buf, MAX_TEXT, &err) < 0) {
         tl_buf_reset(buf);
-        tl_log_warn(log, TL_W_OTHER, 0, "provenance tracking: %s", err.msg);
+        tl_sink_warn(ctx, TL_W_OTHER, 0, "provenance tracking: %s", err.msg);
     }
 }
 
 /* provenance_tracking_<folder>.html of one key. */
-static int folder_page(struct prov *p, struct tl_log *log, const char *folder,
+static int folder_page(struct prov *p, struct tl_sink_ctx *ctx, const char *folder,
                        const struct found *f, struct tl_err *err)
 {
     struct tl_buf text[ROLE__COUNT];
     for (int i = 0; i < ROLE__COUNT; i++) {
         tl_buf_init(&text[i], 0);
-        read_role(p, log, f, (enum role)i, &text[i]);
+        read_role(p, ctx, f, (enum role)i, &text[i]);
     }
     struct tl_arena arena;
     tl_arena_init(&arena, 64 * 1024);
@@ -172,13 +175,13 @@ static int folder_page(struct prov *p, struct tl_log *log, const char *folder,
     struct tl_prov_result res;
     tl_prov_compute(&in, &arena, &res);
     struct tl_prov_page page = {folder, in.pre, in.post, &res};
-    tl_buf_reset(&log->page);
-    tl_page_provenance(&log->page, &page);
+    tl_buf_reset(&p->page);
+    tl_page_provenance(&p->page, &page);
     struct tl_buf name = TL_BUF_INIT;
     tl_buf_adds(&name, "provenance_tracking_");
     tl_path_safe(&name, tl_str_make(folder, strlen(folder)), false);
     tl_buf_adds(&name, ".html");
-    int rc = tl_outdir_write(log->out, name.buf, log->page.buf, log->page.len, NULL, err);
+    int rc = tl_outdir_write(ctx->out, name.buf, p->page.buf, p->page.len, NULL, err);
     tl_buf_release(&name);
     tl_arena_release(&arena);
     for (int i = 0; i < ROLE__COUNT; i++)
@@ -187,10 +190,10 @@ static int folder_page(struct prov *p, struct tl_log *log, const char *folder,
 }
 
 /* A page for every key of the directory, in its order (spec §3.2). */
-static int prov_finish(void *self, struct tl_log *log, struct tl_err *err)
+static int prov_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
 {
     struct prov *p = self;
-    struct tl_directory *dir = &log->model.dir;
+    const struct tl_directory *dir = &ctx->model->dir;
     struct tl_map folders;
     tl_map_init(&folders, &p->arena);
     find_files(dir, &folders, &p->arena);
@@ -202,7 +205,7 @@ static int prov_finish(void *self, struct tl_log *log, struct tl_err *err)
         tl_buf_reset(&folder);
         tl_dirkey_folder(&folder, k);
         const struct found *f = tl_map_get(&folders, tl_buf_str(&folder));
-        rc = folder_page(p, log, folder.buf, f, err);
+        rc = folder_page(p, ctx, folder.buf, f, err);
     }
     tl_buf_release(&folder);
     tl_map_release(&folders);
@@ -213,11 +216,12 @@ static void prov_destroy(void *self)
 {
     struct prov *p = self;
     tl_map_release(&p->raw_code);
+    tl_buf_release(&p->page);
     tl_arena_release(&p->arena);
     free(p);
 }
 
-const struct tl_consumer_ops tl_consumer_provenance = {
+const struct tl_sink_ops tl_sink_provenance = {
     .name = "provenance",
     .wants_payload = prov_wants_payload,
     .create = prov_create,

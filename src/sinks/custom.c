@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The library's two doors onto the record stream, as consumers:
+ * The library's two doors onto the record stream, as sinks:
  *   - custom parsers (tl_options.parsers): each record with one of a parser's keys is shown
  *     to it as a public struct tl_entry; the files and links it adds go into the report
- *     through the same numbering and listing as the built-in parsers' (consumer_report.c);
+ *     through the same numbering and listing as the built-in parsers' (files.c);
  *   - tl_each_entry(): every record of the log, as a struct tl_entry, to a callback.
  * Both see only the usable records of the log's rank (TL_REC_OK).
  */
 #include "base/config.h"
-#include "run.h"
+#include "sinks/sinks.h"
+#include "sinks/files.h"
 #include "base/xalloc.h"
 
 #include <stdlib.h>
@@ -17,9 +18,9 @@
 /* ---- the public view of a record ------------------------------------------------------------ */
 
 /* A NUL-terminated copy in the entry's scratch arena. */
-static const char *scratch_str(struct tl_log *log, struct tl_str s)
+static const char *scratch_str(struct tl_sink_ctx *ctx, struct tl_str s)
 {
-    return s.p ? tl_arena_memdupz(&log->scratch, s.p, s.n) : "";
+    return s.p ? tl_arena_memdupz(ctx->scratch, s.p, s.n) : "";
 }
 
 /* The name a record's kind gives it (artifact, graph dump, dump file, ...), or "". */
@@ -33,7 +34,7 @@ static struct tl_str record_name(const struct tl_record *r)
     return TL_STR_LIT("");
 }
 
-void tl_entry_of(struct tl_entry *e, struct tl_log *log, const struct tl_record *r)
+static void entry_of(struct tl_entry *e, struct tl_sink_ctx *ctx, const struct tl_record *r)
 {
     memset(e, 0, sizeof(*e));
     const struct tl_envelope *env = r->env;
@@ -41,10 +42,10 @@ void tl_entry_of(struct tl_entry *e, struct tl_log *log, const struct tl_record 
     if (r->kind < TL_K__COUNT)
         e->kind = tl_key_name(r->kind);
     else if (env && env->n_unknown)
-        e->kind = scratch_str(log, env->unknown[0]);
+        e->kind = scratch_str(ctx, env->unknown[0]);
     else
         e->kind = "";
-    e->name = scratch_str(log, record_name(r));
+    e->name = scratch_str(ctx, record_name(r));
     e->compile_id = r->display && r->cid_ok && r->cid.has ? r->display : "";
     e->folder = r->folder ? r->folder : "";
     const struct tl_compile_id *c = &r->cid;
@@ -54,10 +55,10 @@ void tl_entry_of(struct tl_entry *e, struct tl_log *log, const struct tl_record 
     e->attempt = cid && (c->has & TL_CID_ATTEMPT) ? (int64_t)c->attempt : -1;
     const struct tl_json *rank = env ? env->key[TL_K_RANK] : NULL;
     e->rank = rank ? (int64_t)rank->u.num.u : -1;
-    e->envelope = scratch_str(log, r->glog->envelope);
+    e->envelope = scratch_str(ctx, r->glog->envelope);
     e->envelope_len = r->glog->envelope.n;
     e->has_payload = r->has_payload;
-    e->payload = r->has_payload ? scratch_str(log, r->payload) : "";
+    e->payload = r->has_payload ? scratch_str(ctx, r->payload) : "";
     e->payload_len = r->has_payload ? r->payload.n : 0;
 }
 
@@ -77,7 +78,7 @@ struct custom {
 };
 
 struct tl_parser_output {
-    struct tl_log *log;
+    struct tl_sink_ctx *ctx;
     struct tl_record *rec;
     struct tl_err *err;
     int rc; /* -1 once a write failed */
@@ -98,11 +99,12 @@ static bool takes(const struct parser_keys *k, const struct tl_record *r)
     return false;
 }
 
-static void *custom_create(struct tl_log *log)
+static void *custom_create(struct tl_sink_ctx *ctx, const void *params)
 {
+    (void)params;
     struct custom *c = tl_xcalloc(1, sizeof(*c));
-    c->parsers = log->opt->parsers;
-    c->n = log->opt->nparsers;
+    c->parsers = ctx->opt->parsers;
+    c->n = ctx->opt->nparsers;
     c->keys = tl_xcalloc(c->n ? c->n : 1, sizeof(*c->keys));
     for (size_t i = 0; i < c->n; i++) {
         struct parser_keys *k = &c->keys[i];
@@ -125,7 +127,8 @@ static bool custom_wants_payload(void *self, const struct tl_record *r)
     return false;
 }
 
-static int custom_record(void *self, struct tl_log *log, struct tl_record *r, struct tl_err *err)
+static int custom_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r,
+                         struct tl_err *err)
 {
     struct custom *c = self;
     if (r->status != TL_REC_OK)
@@ -137,17 +140,17 @@ static int custom_record(void *self, struct tl_log *log, struct tl_record *r, st
         if (!p->parse || !takes(&c->keys[i], r))
             continue;
         if (!have_entry) {
-            tl_entry_of(&e, log, r);
+            entry_of(&e, ctx, r);
             have_entry = true;
         }
-        struct tl_parser_output out = {log, r, err, 0};
+        struct tl_parser_output out = {ctx, r, err, 0};
         int rc = p->parse(p->ctx, &e, &out);
         if (out.rc < 0)
             return -1;
         if (rc != 0) {
-            log->stats.fail_parser++;
-            tl_log_warn(log, TL_W_PARSER, r->lineno, "Parser %s failed on this entry",
-                        p->name ? p->name : "(unnamed)");
+            ctx->stats->fail_parser++;
+            tl_sink_warn(ctx, TL_W_PARSER, r->lineno, "Parser %s failed on this entry",
+                         p->name ? p->name : "(unnamed)");
         }
     }
     return 0;
@@ -160,7 +163,7 @@ static void custom_destroy(void *self)
     free(c);
 }
 
-const struct tl_consumer_ops tl_consumer_custom = {
+const struct tl_sink_ops tl_sink_custom = {
     .name = "custom",
     .wants_payload = custom_wants_payload,
     .create = custom_create,
@@ -172,7 +175,7 @@ int tl_parser_add_file(struct tl_parser_output *out, const char *name, const cha
 {
     if (out->rc < 0 || !name || !*name)
         return -1;
-    out->rc = tl_report_emit_file(out->log, out->rec, tl_str_make(name, strlen(name)), data, len,
+    out->rc = tl_files_emit_named(out->ctx, out->rec, tl_str_make(name, strlen(name)), data, len,
                                   out->err);
     return out->rc;
 }
@@ -189,7 +192,7 @@ int tl_parser_add_global_file(struct tl_parser_output *out, const char *name, co
         return -1;
     struct tl_buf safe = TL_BUF_INIT;
     tl_path_safe(&safe, tl_str_make(name, strlen(name)), true);
-    out->rc = tl_outdir_write(out->log->out, safe.buf, data, len, NULL, out->err);
+    out->rc = tl_outdir_write(out->ctx->out, safe.buf, data, len, NULL, out->err);
     tl_buf_release(&safe);
     return out->rc;
 }
@@ -198,76 +201,43 @@ int tl_parser_add_link(struct tl_parser_output *out, const char *text, const cha
 {
     if (out->rc < 0 || !text || !url)
         return -1;
-    tl_report_add_link(out->log, out->rec, tl_str_make(text, strlen(text)),
-                       tl_str_make(url, strlen(url)));
+    tl_files_add_link(out->ctx, out->rec, tl_str_make(text, strlen(text)),
+                      tl_str_make(url, strlen(url)));
     return 0;
 }
 
 /* ---- tl_each_entry() ------------------------------------------------------------------------ */
 
-static void *entries_create(struct tl_log *log)
+static void *entries_create(struct tl_sink_ctx *ctx, const void *params)
 {
-    return log;
+    (void)ctx;
+    struct tl_entries_params *p = tl_xmalloc(sizeof(*p));
+    *p = *(const struct tl_entries_params *)params;
+    return p;
 }
 
-static int entries_record(void *self, struct tl_log *log, struct tl_record *r, struct tl_err *err)
+static int entries_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r,
+                          struct tl_err *err)
 {
-    (void)self;
+    const struct tl_entries_params *p = self;
     if (r->status != TL_REC_OK)
         return 0;
     struct tl_entry e;
-    tl_entry_of(&e, log, r);
-    if (log->entry_fn(log->entry_ctx, &e) != 0)
+    entry_of(&e, ctx, r);
+    if (p->fn(p->ctx, &e) != 0)
         return tl_error_code(err, TL_ERR_STOP, "stopped by the entry callback");
     return 0;
 }
 
 static void entries_destroy(void *self)
 {
-    (void)self;
+    free(self);
 }
 
 /* Every payload: the callback may want any. */
-const struct tl_consumer_ops tl_consumer_entries = {
+const struct tl_sink_ops tl_sink_entries = {
     .name = "entries",
     .create = entries_create,
     .record = entries_record,
     .destroy = entries_destroy,
 };
-
-int tl_each_entry(const struct tl_options *opt, int (*fn)(void *ctx, const struct tl_entry *e),
-                  void *ctx)
-{
-    struct tl_err err = {TL_ERR_NONE, ""};
-    if (!fn || (!opt->path && !opt->mem_input)) {
-        tl_error_code(&err, TL_ERR_USAGE, "tl_each_entry wants a log and a callback");
-        return tl_report_error(opt, &err);
-    }
-    struct tl_messages msg = {.opt = opt};
-    struct tl_reader *reader;
-    char *path;
-    if (tl_open_log(opt, &msg, &path, &reader, &err) < 0) {
-        free(path);
-        return tl_report_error(opt, &err);
-    }
-    const char *name = path ? path : "<memory>";
-    bool text;
-    int rc = tl_log_is_text(reader, &text, &err);
-    if (rc == 0 && text)
-        rc = tl_error_code(&err, TL_ERR_USAGE,
-                           "%s is TORCH_LOGS text, not a TORCH_TRACE log: it has no entries", name);
-    if (rc < 0) {
-        tl_reader_free(reader);
-        free(path);
-        return tl_report_error(opt, &err);
-    }
-    struct tl_log_job job = {
-        .opt = opt, .reader = reader, .path = path, .name = name, .entry_fn = fn, .entry_ctx = ctx};
-    struct tl_log_summary sum;
-    rc = tl_log_run(&job, &sum, &err);
-    free(sum.summary);
-    free(path);
-    if (rc < 0 && err.code != TL_ERR_STOP)
-        return tl_report_error(opt, &err);
-    return TL_EXIT_OK;
-}

@@ -4,7 +4,7 @@
  * --fail-on to what it counted, print the text or JSON, open the page.
  */
 #include "base/config.h"
-#include "main.h"
+#include "cli/cli.h"
 #include "tlparse/tlparse.h"
 
 #include <math.h>

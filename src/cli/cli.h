@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What the command's files share (main.c: `tlparse PATH`, diff.c: `tlparse diff`, run.c:
+ * --run, common.c). Not part of the library: the CLI only, which uses only the public header.
+ */
+#ifndef TL_CLI_CLI_H
+#define TL_CLI_CLI_H
+
+#include "base/config.h"
+#include "tlparse/tlparse.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/** The command as a shell would take it back, for the report's footer; free() it. */
+char *tl_cli_command_line(int argc, char **argv);
+/** Open a page in $BROWSER, else xdg-open when there is a display; else nothing. */
+void tl_cli_open_browser(const char *path);
+/** Handle SIGINT, SIGTERM and SIGHUP by setting tl_interrupted. */
+void tl_cli_catch_signals(void);
+/** The rank logs TORCH_TRACE wrote into dir (named as --all-ranks-html takes them), and
+ * whether it wrote any file at all. */
+size_t tl_cli_rank_logs(const char *dir, bool *any);
+/** --run: cmd with TORCH_TRACE set to a new folder, made into dir (dirlen bytes): the
+ * command's exit status (128+N when signal N ended it), or -1 when it could not be run. */
+int tl_cli_run_command(char **cmd, char *dir, size_t dirlen);
+/** `tlparse diff ...`: argv[0] is "diff". Returns the exit code. */
+int tl_cli_diff(int argc, char **argv, const char *command_line);
+
+#endif

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The engine, as the modes use it: one log (a structured trace) through the sinks a mode
+ * chose, into the model, with the run's messages, counters and --redact. The engine picks
+ * no sink and no output of its own: the mode hands it both (sinks are added in the order
+ * they see each record). It never includes a mode.
+ */
+#ifndef TL_ENGINE_ENGINE_H
+#define TL_ENGINE_ENGINE_H
+
+#include "base/config.h"
+#include "tlparse/tlparse.h"
+#include "base/arena.h"
+#include "base/err.h"
+#include "engine/messages.h"
+#include "engine/sink.h"
+#include "input/reader.h"
+#include "model/diagnosis.h"
+#include "model/runinfo.h"
+#include "model/stats.h"
+#include "output/outdir.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TL_ENGINE_MAX_SINKS 10
+
+/* A sink as a mode adds it: its operations and its own parameters (borrowed for the run). */
+struct tl_sink_use {
+    const struct tl_sink_ops *ops;
+    const void *params;
+};
+
+/* One log to run through the engine (tl_engine_run). */
+struct tl_engine_job {
+    const struct tl_options *opt;
+    struct tl_reader *reader; /* the open log, taken over: freed by tl_engine_run */
+    const char *path;         /* its file; NULL for opt->mem_input */
+    const char *name;         /* its name in messages */
+    struct tl_outdir *out;    /* NULL: no output (--summary, --json, tl_each_entry) */
+    struct tl_sink_use sinks[TL_ENGINE_MAX_SINKS];
+    size_t nsinks;
+    /* When not NULL: called with the whole model after the sinks finished, before the engine
+     * releases it (what a mode keeps of it: --summary's text, a rank's string table). */
+    void (*done)(void *ctx, const struct tl_model *model, const struct tl_runinfo *info);
+    void *done_ctx;
+};
+
+/* What tl_engine_run() tells its caller about the log. */
+struct tl_engine_result {
+    uint64_t bytes_in, lines;
+    struct tl_stats stats;
+    bool saw_unknown_cid;    /* an entry had no usable compile id (--strict-compile-id) */
+    size_t compile_ids;      /* keys of the compile directory */
+    struct tl_counts counts; /* the diagnosis, counted */
+    bool no_entries;         /* a trace that had lines, and not one TORCH_TRACE entry in them */
+    bool truncated;          /* a compressed log cut off: read up to there (--strict fails) */
+    char *summary;           /* what the mode made of it (--summary's text; malloc'd) */
+};
+
+/** Add a sink (in the order it sees each record). */
+void tl_engine_job_add(struct tl_engine_job *job, const struct tl_sink_ops *ops,
+                       const void *params);
+
+/**
+ * Run the log of job through its sinks: every entry decoded into a typed record, handed to
+ * each sink, then to the model; at the end the diagnosis finished, the sinks finished, and
+ * the Stats line printed. The output is neither committed nor aborted: the caller does that.
+ * *res is filled either way.
+ */
+int tl_engine_run(const struct tl_engine_job *job, struct tl_engine_result *res,
+                  struct tl_err *err);
+
+/** The public counts of a diagnosis (tl_diag_finish() done). */
+void tl_counts_of(struct tl_counts *out, const struct tl_diag *d);
+
+/** What made a report of the log at path (NULL: a buffer) named name: the version, the
+ * revision, opt->command_line, and the file's size and modification time. */
+void tl_runinfo_fill(struct tl_runinfo *ri, const struct tl_options *opt, const char *path,
+                     const char *name);
+
+#endif

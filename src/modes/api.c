@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * tl_run(): check the options, and hand them to the mode they ask for: the ranks (ranks.c),
+ * one rank (--rank-only), one log (single.c); --bundle runs one of them into a folder and
+ * makes the bundle of it (bundle.c).
+ */
+#include "base/config.h"
+#include "modes/modes.h"
+#include "base/xalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+extern const char tl_revision[]; /* revision.c, written by cmake/Revision.cmake */
+
+const char *tl_version(void)
+{
+    return TL_VERSION;
+}
+
+const char *tl_version_revision(void)
+{
+    return tl_revision;
+}
+
+/* Options that do not go together. */
+static int check_modes(const struct tl_options *opt, struct tl_err *err)
+{
+    if (opt->all_ranks_html && opt->latest)
+        return tl_error_code(err, TL_ERR_INPUT, "--latest cannot be used with --all-ranks-html");
+    const char *clash =
+        opt->all_ranks_html && opt->rank_only         ? "--rank-only with --all-ranks-html"
+        : opt->from_summaries && !opt->all_ranks_html ? "--from-summaries without --all-ranks-html"
+        : opt->from_summaries && opt->out_dir
+            ? "-o with --from-summaries (the landing page goes into PATH)"
+        : opt->has_rank && !opt->rank_only ? "--rank without --rank-only"
+        : opt->rank_only && opt->latest    ? "--latest with --rank-only"
+        : opt->rank_only && opt->summary
+            ? "--summary or --json with --rank-only (it writes summary.json)"
+        : opt->from_summaries && opt->summary
+            ? "--summary or --json with --from-summaries (it writes the landing "
+              "page)"
+        : opt->summary && opt->out_dir ? "-o with --summary or --json (they write no report)"
+        : opt->summary && opt->overwrite
+            ? "--overwrite with --summary or --json (they write no report)"
+        : opt->summary && opt->custom_header_html
+            ? "--custom-header-html with --summary or --json (they write no "
+              "report)"
+        : opt->summary && opt->plain_text
+            ? "--plain-text with --summary or --json (they write no report)"
+        : opt->summary && opt->inductor_provenance
+            ? "--inductor-provenance with --summary or --json (they write no "
+              "report)"
+        : (opt->all_ranks_html || opt->rank_only) && opt->export_mode
+            ? "--export with a multi-rank run (an export trace is one process's)"
+            : NULL;
+    if (clash)
+        return tl_error_code(err, TL_ERR_USAGE, "cannot use %s", clash);
+    return 0;
+}
+
+static int run(const struct tl_options *opt, struct tl_result *res);
+
+/* The folder a run writes its report to: out_dir, or PATH itself with --from-summaries. */
+static const char *report_folder(const struct tl_options *opt)
+{
+    return opt->from_summaries ? opt->path : opt->out_dir ? opt->out_dir : "tl_out";
+}
+
+/*
+ * --bundle: the report, then the report as one file. Without -o (and for a --from-summaries
+ * landing page, whose folder is PATH) the report is written into a temporary folder beside
+ * the bundle and removed once the bundle is complete.
+ */
+static int run_bundled(const struct tl_options *opt, struct tl_result *res)
+{
+    struct tl_err err = {TL_ERR_NONE, ""};
+    if (opt->summary != TL_SUMMARY_NONE)
+        tl_error_code(&err, TL_ERR_USAGE, "cannot use --bundle with --summary or --json");
+    else if (opt->rank_only)
+        tl_error_code(&err, TL_ERR_USAGE, "cannot use --bundle with --rank-only");
+    if (err.code != TL_ERR_NONE || tl_bundle_check(opt->bundle, opt->overwrite, &err) < 0)
+        return tl_report_error(opt, &err);
+    struct tl_options o = *opt;
+    o.bundle = NULL;
+    char *tmp = NULL;
+    if (!opt->out_dir && !opt->from_summaries) {
+        struct tl_buf t = TL_BUF_INIT;
+        const char *slash = strrchr(opt->bundle, '/');
+        if (slash)
+            tl_buf_add(&t, opt->bundle, (size_t)(slash - opt->bundle + 1));
+        tl_buf_adds(&t, ".tlparse-bundle-XXXXXX");
+        tmp = tl_buf_detach(&t, NULL);
+        if (!mkdtemp(tmp)) {
+            tl_error(&err, "cannot create a folder beside %s: %s", opt->bundle, strerror(errno));
+            free(tmp);
+            return tl_report_error(opt, &err);
+        }
+        struct tl_buf r = TL_BUF_INIT;
+        tl_buf_addf(&r, "%s/report", tmp);
+        o.out_dir = tl_buf_detach(&r, NULL);
+    }
+    int code = run(&o, res);
+    if (code == TL_EXIT_OK || (code == TL_EXIT_ERROR && res->index_path[0])) {
+        /* a report was written (--strict failures too): bundle it */
+        if (tl_bundle_write(report_folder(&o), opt->bundle, opt->overwrite, &err) < 0)
+            code = tl_report_error(opt, &err);
+        else
+            snprintf(res->bundle_path, sizeof(res->bundle_path), "%s", opt->bundle);
+    }
+    if (tmp) {
+        tl_remove_tree(tmp);
+        res->index_path[0] = '\0';
+        free((char *)o.out_dir);
+        free(tmp);
+    }
+    return code;
+}
+
+int tl_run(const struct tl_options *opt, struct tl_result *res)
+{
+    struct tl_result ignored;
+    res = res ? res : &ignored;
+    memset(res, 0, sizeof(*res)); /* whatever fails first, the caller reads a clean result */
+    if (opt->bundle)
+        return run_bundled(opt, res);
+    return run(opt, res);
+}
+
+static int run(const struct tl_options *opt, struct tl_result *res)
+{
+    struct tl_err err = {TL_ERR_NONE, ""};
+    struct tl_result ignored;
+    res = res ? res : &ignored;
+    memset(res, 0, sizeof(*res));
+    if (check_modes(opt, &err) < 0)
+        return tl_report_error(opt, &err);
+    if (opt->all_ranks_html)
+        return tl_ranks_run(opt, res);
+    if (opt->rank_only)
+        return tl_rank_only_run(opt, res);
+    /* A folder of rank logs: --summary and --json answer for every rank; a report is of its
+     * newest log, and says so. */
+    size_t ranks = opt->latest || opt->mem_input ? 0 : tl_rank_folder_ranks(opt->path);
+    if (ranks > 1 && opt->summary != TL_SUMMARY_NONE)
+        return tl_ranks_run(opt, res);
+    return tl_single_run(opt, ranks, res);
+}

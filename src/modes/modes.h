@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What the modes share (not public): each mode (one log, the ranks, diff, bundle, entries)
+ * picks its sinks and its output and hands them to the engine; these are the steps they
+ * have in common: open the log, tell what it is, choose the sinks of a trace's report, run
+ * a log (trace or TORCH_LOGS text) into an output, apply --strict.
+ */
+#ifndef TL_MODES_MODES_H
+#define TL_MODES_MODES_H
+
+#include "base/config.h"
+#include "tlparse/tlparse.h"
+#include "base/err.h"
+#include "engine/engine.h"
+#include "engine/messages.h"
+#include "input/reader.h"
+#include "input/sniff.h"
+#include "model/ranks.h"
+#include "output/outdir.h"
+#include "sinks/sinks.h"
+
+#include <stdbool.h>
+
+/* ---- what the modes share (common.c) ----------------------------------------------------------
+ */
+
+/** The log to read, opened: opt->path (a folder gives its newest log, and msg says which;
+ * "-" is standard input) or opt->mem_input. *path: the file read (malloc'd), NULL for a
+ * buffer. */
+int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **path,
+                struct tl_reader **reader, struct tl_err *err);
+/** Whether the log is TORCH_LOGS text rather than a trace, told by its first 256 KiB. */
+int tl_log_is_text(struct tl_reader *reader, bool *text, struct tl_err *err);
+/**
+ * What the log is, told by its first 256 KiB (input/sniff.h): a trace, TORCH_LOGS text or an
+ * empty file; anything else is an error (TL_ERR_INPUT, "NAME is not a TORCH_TRACE log or
+ * TORCH_LOGS text: WHY"). Call it before reading lines.
+ */
+int tl_log_sniff(struct tl_reader *reader, const char *name, enum tl_sniff_kind *kind,
+                 struct tl_err *err);
+/** The same error, after the engine ran, for a trace none of whose lines was an entry. */
+int tl_log_check_entries(const char *name, const struct tl_engine_result *res, struct tl_err *err);
+
+/* What a trace's report is made of, for the sinks' parameters (they must outlive the run). */
+struct tl_trace_sinks {
+    struct tl_report_params report;
+    struct tl_rawlog_params rawlog;
+    struct tl_rank_params rank;
+};
+/**
+ * The sinks of a trace's report into job->out, in the order they see each record: the report
+ * (or export's), the custom parsers right after it (their files are numbered in its
+ * sequence), the payloads after the writers of files (it writes what none of them did),
+ * raw.jsonl and raw.log (not when redacting), provenance, and summary.json, or a rank's
+ * summary when rank is not NULL. p holds their parameters. Nothing with no output.
+ */
+void tl_trace_sinks(struct tl_engine_job *job, struct tl_trace_sinks *p,
+                    const struct tl_rank_params *rank);
+
+/* ---- one log (single.c) -----------------------------------------------------------------------
+ */
+
+/** One log into its report or its --summary (opt->path; ranks: the rank logs its folder
+ * holds, when it is one, for a message): the exit code. */
+int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *res);
+
+/**
+ * One log into out (NULL: no output, the diagnosis in res->summary as opt->summary says): a
+ * structured trace or TORCH_LOGS text, told apart by its first 256 KiB. Takes the reader (it
+ * is freed). The output is neither committed nor aborted.
+ */
+int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
+               struct tl_outdir *out, struct tl_engine_result *res, struct tl_err *err);
+
+/** Whether --strict or --strict-compile-id fail on the log (the report is written anyway). */
+bool tl_strict_failed(const struct tl_options *opt, const struct tl_engine_result *res);
+/** Say so when they do: the exit code (TL_EXIT_ERROR or TL_EXIT_OK). */
+int tl_strict_exit(const struct tl_options *opt, struct tl_messages *msg,
+                   const struct tl_engine_result *res);
+
+/** The diagnosis as --summary or --json print it (malloc'd). */
+char *tl_summary_of(const struct tl_options *opt, const struct tl_diag *d, const char *input,
+                    const char *kind, const struct tl_runinfo *info);
+
+/* ---- TORCH_LOGS text (text.c) --------------------------------------------------------------- */
+
+/** The diagnosis of its messages, and with an output its pages (index.html, log.html),
+ * summary.json and raw.log. */
+int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const char *name,
+                   struct tl_outdir *out, struct tl_engine_result *res, struct tl_err *err);
+
+/* ---- multi-rank runs (ranks.c) ----------------------------------------------------------------
+ */
+
+/** --all-ranks-html (with or without --from-summaries), and --summary or --json of a folder of
+ * rank logs (every rank's diagnosis, and across them, in result.summary): the exit code. */
+int tl_ranks_run(const struct tl_options *opt, struct tl_result *res);
+/** The number of ranks whose logs path (a folder) holds (rankfiles.h); 0: not a folder. */
+size_t tl_rank_folder_ranks(const char *path);
+/** --rank-only: one rank's report and its summary.json; the exit code. */
+int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res);
+
+/* ---- --bundle (bundle.c) ----------------------------------------------------------------------
+ */
+
+enum { TL_BUNDLE_ZIP = 1, TL_BUNDLE_HTML = 2 };
+/** What kind of bundle path names, by its extension (.zip, .html), or -1 (a usage error). */
+int tl_bundle_kind(const char *path, struct tl_err *err);
+/** Whether path may be written: a known kind, and not there yet unless overwrite (and then a
+ * file, not a folder). */
+int tl_bundle_check(const char *path, bool overwrite, struct tl_err *err);
+/** The report folder as one file at path, written beside it and renamed into place; a .zip
+ * holds it in one folder named after the file (r.zip: r/...). */
+int tl_bundle_write(const char *folder, const char *path, bool overwrite, struct tl_err *err);
+
+#endif

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One log into one report (or into --summary's text): find the log (a folder gives its
+ * newest), tell what it is, open the report folder (a hidden temporary folder beside the
+ * target), run it through the engine with the sinks of its report (a trace) or through the
+ * TORCH_LOGS text reader (text.c), apply --strict, commit the report into place or remove it.
+ */
+#include "base/config.h"
+#include "modes/modes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A text log cut off (text.c reads it): said, and marked for --strict. */
+static void text_truncated(void *msg, const char *format, uint64_t lines)
+{
+    struct tl_messages *m = msg;
+    m->warned[TL_W_TRUNCATED]++;
+    tl_say_truncated(m, format, lines);
+}
+
+/* --summary, --json: the diagnosis as text, made from the finished model. */
+struct summary_done {
+    const struct tl_options *opt;
+    const char *name;
+    char *text;
+};
+
+static void keep_summary(void *ctx, const struct tl_model *model, const struct tl_runinfo *info)
+{
+    struct summary_done *s = ctx;
+    s->text = tl_summary_of(s->opt, &model->diag, s->name, "torch_trace", info);
+}
+
+int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
+               struct tl_outdir *out, struct tl_engine_result *sum, struct tl_err *err)
+{
+    const char *name = path ? path : "<memory>";
+    enum tl_sniff_kind kind;
+    if (tl_log_sniff(reader, name, &kind, err) < 0) {
+        memset(sum, 0, sizeof(*sum));
+        tl_reader_free(reader);
+        return -1;
+    }
+    bool text = kind == TL_SNIFF_TEXT;
+    if (text && opt->redact) {
+        memset(sum, 0, sizeof(*sum));
+        tl_reader_free(reader);
+        return tl_error_code(err, TL_ERR_USAGE,
+                             "--redact reads structured traces (TORCH_TRACE) only, and %s is "
+                             "TORCH_LOGS text: share its --summary, or the trace",
+                             name);
+    }
+    if (text) {
+        struct tl_messages msg = {.opt = opt, .input = name};
+        tl_reader_on_truncated(reader, text_truncated, &msg);
+        int rc = tl_textlog_run(opt, reader, name, out, sum, err);
+        sum->truncated = msg.warned[TL_W_TRUNCATED] > 0;
+        return rc;
+    }
+    struct tl_engine_job job = {
+        .opt = opt, .reader = reader, .path = path, .name = name, .out = out};
+    struct tl_trace_sinks params;
+    tl_trace_sinks(&job, &params, NULL);
+    struct summary_done done = {opt, name, NULL};
+    if (opt->summary != TL_SUMMARY_NONE) {
+        job.done = keep_summary;
+        job.done_ctx = &done;
+    }
+    int rc = tl_engine_run(&job, sum, err);
+    sum->summary = done.text;
+    if (rc < 0)
+        return -1;
+    return tl_log_check_entries(name, sum, err);
+}
+
+/* --summary, --json: the diagnosis, and no report. */
+static int summary_only(const struct tl_options *opt, struct tl_reader *reader, char *path,
+                        struct tl_result *res)
+{
+    struct tl_err err = {TL_ERR_NONE, ""};
+    struct tl_engine_result sum;
+    int rc = tl_run_log(opt, reader, path, NULL, &sum, &err);
+    free(path);
+    if (rc == 0 && tl_interrupted)
+        rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
+    res->bytes_in = sum.bytes_in;
+    res->lines = sum.lines;
+    if (rc < 0) {
+        /* no diagnosis of what is no log */
+        free(sum.summary);
+        return tl_report_error(opt, &err);
+    }
+    res->summary = sum.summary;
+    res->has_counts = true;
+    res->counts = sum.counts;
+    /* --strict means the same as with a report: the diagnosis is printed, the exit code 1 */
+    struct tl_messages msg = {.opt = opt};
+    return tl_strict_exit(opt, &msg, &sum);
+}
+
+int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *res)
+{
+    struct tl_err err = {TL_ERR_NONE, ""};
+    struct tl_messages msg = {.opt = opt};
+    char *path = NULL;
+    struct tl_reader *reader = NULL;
+    if (tl_open_log(opt, &msg, &path, &reader, &err) < 0) {
+        free(path);
+        return tl_report_error(opt, &err);
+    }
+    /* Not a log: said before anything is written (or an existing folder is named). */
+    enum tl_sniff_kind kind;
+    if (tl_log_sniff(reader, path ? path : "<memory>", &kind, &err) < 0) {
+        tl_reader_free(reader);
+        free(path);
+        return tl_report_error(opt, &err);
+    }
+    struct tl_options o = *opt;
+    o.out_dir = opt->out_dir ? opt->out_dir : "tl_out";
+    if (opt->summary != TL_SUMMARY_NONE)
+        return summary_only(&o, reader, path, res);
+    struct tl_outdir out;
+    if (tl_outdir_open(&out, o.out_dir, o.overwrite, &err) < 0) {
+        tl_reader_free(reader);
+        free(path);
+        return tl_report_error(opt, &err);
+    }
+    if (ranks > 1) {
+        res->ranks_left = (uint32_t)(ranks - 1);
+        tl_say(&msg, TL_MSG_INFO,
+               "tlparse: %s holds the logs of %zu ranks; this report is of the newest "
+               "(--all-ranks-html reports on all)",
+               opt->path, ranks);
+    }
+    if (out.nleftovers)
+        tl_say(&msg, TL_MSG_WARNING,
+               "tlparse: warning: removed %zu unfinished report folder%s of killed runs into "
+               "%s: %s",
+               out.nleftovers, out.nleftovers == 1 ? "" : "s", o.out_dir, out.leftovers.buf);
+    struct tl_engine_result sum;
+    int rc = tl_run_log(&o, reader, path, &out, &sum, &err);
+    res->bytes_in = sum.bytes_in;
+    res->lines = sum.lines;
+    res->has_counts = rc == 0;
+    res->counts = sum.counts;
+    int code = rc == 0 ? tl_strict_exit(opt, &msg, &sum) : TL_EXIT_OK;
+    if (rc == 0 && tl_interrupted)
+        rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
+    if (rc == 0) {
+        rc = tl_outdir_commit(&out, &err);
+        if (rc == 0)
+            snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", o.out_dir);
+    } else {
+        tl_outdir_abort(&out);
+    }
+    free(path);
+    return rc < 0 ? tl_report_error(opt, &err) : code;
+}
