@@ -14,7 +14,6 @@ enum tl_err_code {
     TL_ERR_USAGE,  /* bad arguments */
     TL_ERR_INPUT,  /* the input cannot be used at all */
     TL_ERR_EXISTS, /* the output folder exists and --overwrite was not given */
-    TL_ERR_STRICT, /* --strict / --strict-compile-id found problems */
     TL_ERR_SIGNAL, /* interrupted */
     TL_ERR_STOP,   /* a library callback asked to stop: not an error */
 };

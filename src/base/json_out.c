@@ -8,7 +8,6 @@
 #include "base/json_num.h"
 #include "base/json_write.h"
 
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,12 +100,6 @@ void tl_jw_u64(struct tl_jw *w, uint64_t v)
 {
     item(w);
     tl_buf_addu(w->out, v);
-}
-
-void tl_jw_i64(struct tl_jw *w, int64_t v)
-{
-    item(w);
-    tl_buf_addf(w->out, "%" PRId64, v);
 }
 
 void tl_jw_f64(struct tl_jw *w, double v)

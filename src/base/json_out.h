@@ -36,7 +36,6 @@ void tl_jw_key(struct tl_jw *w, const char *key);
 void tl_jw_str(struct tl_jw *w, const char *s);
 void tl_jw_strn(struct tl_jw *w, const char *p, size_t n);
 void tl_jw_u64(struct tl_jw *w, uint64_t v);
-void tl_jw_i64(struct tl_jw *w, int64_t v);
 /** A float in serde_json's form (1.0, 0.5, 1e-7). */
 void tl_jw_f64(struct tl_jw *w, double v);
 /**

@@ -583,16 +583,6 @@ const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str te
     return &tb->rules[tb->n - 1].advice;
 }
 
-size_t tl_advice_count(enum tl_advice_table t)
-{
-    return tables[t].n;
-}
-
-const struct tl_advice *tl_advice_at(enum tl_advice_table t, size_t i)
-{
-    return i < tables[t].n ? &tables[t].rules[i].advice : NULL;
-}
-
 /* ---- placeholders ------------------------------------------------------------------------- */
 
 static void fill(struct tl_buf *out, struct tl_str v, const char *stand_in)

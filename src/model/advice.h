@@ -42,10 +42,6 @@ struct tl_advice {
 /** The rule of table t that matches text (never NULL: each table ends with a catch-all). */
 const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str text);
 
-/** The rules of a table, in order, for the tests and the documentation. */
-size_t tl_advice_count(enum tl_advice_table t);
-const struct tl_advice *tl_advice_at(enum tl_advice_table t, size_t i);
-
 /* Values for the placeholders of a rule's text. */
 struct tl_advice_vars {
     struct tl_str tensor, index, expr, value, limit; /* .p NULL: unknown */

@@ -44,11 +44,6 @@ const char *tl_guards_check(const struct tl_json *v)
     return NULL;
 }
 
-void tl_page_guards(struct tl_buf *out, const struct tl_json *guards)
-{
-    tl_page_guards_of(out, guards, NULL);
-}
-
 void tl_page_guards_of(struct tl_buf *out, const struct tl_json *guards, const char *display)
 {
     tl_page_head_cid(out, "Guards", display);

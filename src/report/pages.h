@@ -125,10 +125,8 @@ void tl_page_aot_bwd_metrics(struct tl_buf *out, const struct tl_aot_bwd_metrics
 
 /* ---- small pages (page_misc.c) ---- */
 
-/** dynamo_guards_N.html from a validated guard list (array of objects with "code"),
- * titled "Guards". */
-void tl_page_guards(struct tl_buf *out, const struct tl_json *guards);
-/** The same, titled with its compile id: "Guards [0/1]" (display NULL: "Guards"). */
+/** dynamo_guards_N.html from a validated guard list (array of objects with "code"), titled
+ * with its compile id: "Guards [0/1]" (display NULL: "Guards"). */
 void tl_page_guards_of(struct tl_buf *out, const struct tl_json *guards, const char *display);
 
 /**
