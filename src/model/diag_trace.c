@@ -31,7 +31,7 @@
 /* What a compile id (metrics form) collected before its compilation_metrics arrived. */
 struct pending {
     struct tl_compile_id cid;
-    struct tl_str *guards; /* recompile_reasons, in the consumer's arena */
+    struct tl_str *guards; /* recompile_reasons, in the sink's arena */
     size_t nguards;
     bool metrics_seen;                /* its first metrics record came: it was counted */
     bool break_artifacts;             /* graph breaks came as artifacts with their locations */

@@ -2,8 +2,8 @@
 /*
  * The diagnosis: what a log says about why a model recompiles, where its graphs break, which
  * dynamic dimension got specialized, what failed, what blocked torch.export, and what compiling
- * cost. Facts come in one at a time, from a structured trace (src/consumer_diagnosis.c) or from
- * TORCH_LOGS text (src/textlog.c), in the same calls; tl_diag_finish() groups them into
+ * cost. Facts come in one at a time, from a structured trace (model/diag_trace.c) or from
+ * TORCH_LOGS text (modes/text.c), in the same calls; tl_diag_finish() groups them into
  * findings, each with the plain-language explanation and fix of its rule (advice.h), ordered
  * most costly first.
  *

@@ -12,8 +12,8 @@
  *     specializations and guards, its cache hits and misses;
  *   - per compile id as the index lists it, the status and time of its own metrics records,
  *     on its directory key (the overview at the top of index.html).
- * The driver calls tl_model_apply() once per record, after the consumers have seen it (so a
- * consumer sees the model as it was before the record, plus the record). It knows no page and
+ * The engine calls tl_model_apply() once per record, after the sinks have seen it (so a
+ * sink sees the model as it was before the record, plus the record). It knows no page and
  * no file. Strings live in the run arena given at init.
  */
 #ifndef TL_MODEL_H
@@ -130,7 +130,7 @@ const struct tl_compile *tl_model_compile_at(const struct tl_model *m, size_t i)
 const char *tl_model_intern(struct tl_model *m, struct tl_str s);
 
 /**
- * Update the model with a record the consumers have seen (TL_REC_OK records only).
+ * Update the model with a record the sinks have seen (TL_REC_OK records only).
  * Temporary memory comes from scratch (the entry's arena).
  */
 void tl_model_apply(struct tl_model *m, const struct tl_record *r, struct tl_arena *scratch);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Typed records: where an entry's outputs go (compile folder, display id and directory key,
- * spec core.md §1.8) and the typed views of the envelope keys the consumers read.
+ * spec core.md §1.8) and the typed views of the envelope keys the sinks read.
  */
 #include "base/config.h"
 #include "model/record.h"

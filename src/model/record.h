@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A typed record: one entry of the log, decoded once by the driver and handed to every
- * consumer (the HTML report, raw.jsonl, the diagnosis, ...). It holds what the input layer
+ * sink (the HTML report, raw.jsonl, the diagnosis, ...). It holds what the input layer
  * read (the glog prefix, the JSON envelope with its type-checked keys, the payload) and what
- * the model makes of it (compile folder and key, typed views of the keys the consumers use).
+ * the model makes of it (compile folder and key, typed views of the keys the sinks use).
  *
  * Lifetime: everything a record points to lives in the entry's scratch arena or the reader's
- * buffers and is valid during the entry only; a consumer that keeps anything copies it.
- * A consumer that writes the payload as a file names it in payload_file, for the consumers
+ * buffers and is valid during the entry only; a sink that keeps anything copies it.
+ * A sink that writes the payload as a file names it in payload_file, for the sinks
  * after it (raw.jsonl says which file holds each payload).
  */
 #ifndef TL_RECORD_H
@@ -62,7 +62,7 @@ struct tl_record {
     struct tl_str dump_file_name;                   /* dump_file */
     struct tl_str output_code_filename;             /* inductor_output_code */
 
-    /* Set by the consumer that wrote the payload as a file (its path in the report). */
+    /* Set by the sink that wrote the payload as a file (its path in the report). */
     struct tl_buf payload_file;
 };
 

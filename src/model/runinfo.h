@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What made a report: the tlparse that ran, its command line, and the input it read. The
- * driver fills it (run.c, log.c); the report prints it in the index's footer and in
+ * engine fills it (tl_runinfo_fill); the report prints it in the index's footer and in
  * summary.json's "generated_by" member, so that a report attached to a bug report says what
  * it came from. Plain data; depends on nothing.
  */

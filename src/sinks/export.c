@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Export mode (-e, spec modes.md §2), as a consumer of records: in place of the report, the
+ * Export mode (-e, spec modes.md §2), as a sink of records: in place of the report, the
  * exported program of each exported_program entry as <folder>/exported_program_N.txt, a
  * symbolic_guard_information_N.html page per guard or data-dependent expression that kept
  * export from producing a sound graph, and at the end index.html, which lists those problems
- * (model/export.h) with what to do about each. The diagnosis and the payloads consumers run
+ * (model/export.h) with what to do about each. The diagnosis and the payloads sinks run
  * beside it (summary.json, payloads/<md5>.txt); nothing else of the report is written, as in
  * the reference.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * payloads/<md5>.txt (spec core.md §1.8): the payload of a record that no consumer before
+ * payloads/<md5>.txt (spec core.md §1.8): the payload of a record that no sink before
  * this one wrote as a file, named by the has_payload md5 the log gave it. The same payload
  * repeats in a log, so the file is written once. A name that repeats with other bytes (a
  * bad has_payload) keeps the bytes whose md5 it is, as the reference's file does when the

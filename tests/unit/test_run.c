@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests of the driver (run.c, log.c, the consumers) through tl_run() on logs held in
+ * Unit tests of the engine, sinks and modes through tl_run() on logs held in
  * memory: every message goes to the callback, in line order and with exact text; options
  * replace the environment (year, threads); files of the report have their exact contents;
  * a failures row links the metrics page that was written even when its name had to change;
