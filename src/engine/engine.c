@@ -10,8 +10,10 @@
 #include "base/json.h"
 #include "base/map.h"
 #include "base/utf8.h"
+#include "base/xalloc.h"
 #include "input/envelope.h"
 #include "input/glog.h"
+#include "input/lines.h"
 #include "input/md5q.h"
 #include "model/diag_trace.h"
 #include "model/redact.h"
@@ -26,7 +28,6 @@ struct tl_engine {
     bool threads; /* helper threads (md5 checks, writes, the raw.log copy) */
     struct tl_messages msg;
     struct tl_progress progress;
-    struct tl_reader *reader;
     struct tl_arena arena;   /* run lifetime */
     struct tl_arena scratch; /* reset after every entry */
     struct tl_model model;
@@ -43,8 +44,20 @@ struct tl_engine {
     struct tl_redact redact;
     char *redacted_input, *redacted_command; /* runinfo's, with --redact=paths */
 
-    /* the entry being read */
-    struct tl_buf env_text; /* its envelope, copied out of the reader */
+    /* the bytes fed, as lines */
+    struct tl_lines lines;
+    /* the entry being read: its head line is decoded as it comes; its payload lines follow
+     * (kept when some sink or the diagnosis reads them), and it is handed on when a line
+     * that is not one of them comes, or the input ends */
+    enum { ENTRY_NONE, ENTRY_SKIP, ENTRY_PAYLOAD } state;
+    bool keep;            /* ENTRY_PAYLOAD: its payload is kept (else skipped) */
+    bool ours;            /* ENTRY_PAYLOAD: an entry of the log's rank */
+    bool payload_started; /* a payload line was kept */
+    struct tl_record rec; /* its record */
+    struct tl_glog glog;  /* its prefix (views into env_text) */
+    struct tl_json root;  /* its envelope's JSON (in scratch) */
+    struct tl_envelope env;
+    struct tl_buf env_text; /* its envelope and path, copied out of the line */
     struct tl_buf payload;  /* its payload */
     struct tl_buf redacted; /* its payload as --redact leaves it */
     struct tl_buf utf8_fix; /* its line, with invalid UTF-8 repaired */
@@ -53,6 +66,8 @@ struct tl_engine {
     bool md5_truncated;
     struct tl_str md5_want; /* has_payload, borrowed until the entry is done */
 
+    void (*job_done)(void *ctx, const struct tl_model *model, const struct tl_runinfo *info);
+    void *job_done_ctx;
     struct tl_sink_ctx ctx; /* what the sinks see */
     struct {
         const struct tl_sink_ops *ops;
@@ -156,14 +171,6 @@ uint32_t tl_sink_next_number(const struct tl_sink_ctx *ctx)
     return ctx->model->dir.next_number;
 }
 
-/* A compressed log cut off: what was read is used, and said (reader.h). */
-static void log_truncated(void *ctx, const char *format, uint64_t lines)
-{
-    struct tl_engine *eng = ctx;
-    drain_md5(eng);
-    tl_say_truncated(&eng->msg, format, lines);
-}
-
 static void long_line(struct tl_engine *eng, uint64_t lineno, uint64_t len)
 {
     eng->stats.fail_line_too_long++;
@@ -171,58 +178,7 @@ static void long_line(struct tl_engine *eng, uint64_t lineno, uint64_t len)
                  (unsigned long long)len, TL_READER_MAX_LINE >> 20);
 }
 
-/* ---- the lines of an entry -------------------------------------------------------------- */
-
-/*
- * The tab-indented payload lines after an envelope (spec §1.6), into eng->payload when keep,
- * else skipped; stops before the first line that is not one. *truncated: the log ended in
- * the middle of a kept payload line.
- */
-static int payload_lines(struct tl_engine *eng, bool keep, bool *truncated, struct tl_err *err)
-{
-    struct tl_reader *r = eng->reader;
-    struct tl_str line;
-    bool first = true;
-    int got;
-    if (keep)
-        tl_buf_reset(&eng->payload);
-    *truncated = false;
-    while ((got = tl_reader_next(r, &line, err)) >= 1) {
-        bool tab =
-            got == TL_READER_LONG ? tl_reader_long_first(r) == '\t' : line.n && line.p[0] == '\t';
-        if (got == 1 && line.n == 0)
-            continue;
-        if (!tab) {
-            tl_reader_unread(r);
-            got = 1;
-            break;
-        }
-        if (got == TL_READER_LONG) {
-            long_line(eng, tl_reader_lineno(r), line.n);
-            continue;
-        }
-        if (!keep)
-            continue;
-        if (!tl_utf8_valid(line.p, line.n)) {
-            /* The reference drops the line and then fails the whole run; we
-             * keep the bytes as they are (the md5 is over what was written). */
-            eng->stats.fail_utf8++;
-            engine_warnf(eng, TL_W_UTF8, tl_reader_lineno(r),
-                         "invalid UTF-8 in a payload line; kept as is");
-        }
-        if (!first)
-            tl_buf_addch(&eng->payload, '\n');
-        first = false;
-        tl_buf_add(&eng->payload, line.p + 1, line.n - 1);
-        if (tl_interrupted)
-            break;
-    }
-    if (got < 0)
-        return -1;
-    /* Ending at a line boundary is indistinguishable from a wrong md5. */
-    *truncated = keep && got == 0 && !first && tl_reader_last_unterminated(r);
-    return 0;
-}
+/* ---- an entry ---------------------------------------------------------------------------- */
 
 static void record_unknown(struct tl_engine *eng, const struct tl_envelope *env)
 {
@@ -266,29 +222,6 @@ static bool payload_needed(struct tl_engine *eng, const struct tl_record *rec)
             return true;
     }
     return false;
-}
-
-/* The payload of the entry; its md5 is checked once the entry is done with it (md5q.h).
- * A payload no sink needs is skipped, unchecked. */
-static int read_payload(struct tl_engine *eng, struct tl_record *rec, struct tl_err *err)
-{
-    const struct tl_json *hp = rec->env->key[TL_K_HAS_PAYLOAD];
-    rec->payload = TL_STR_LIT("");
-    if (!hp)
-        return 0;
-    bool truncated;
-    if (!payload_needed(eng, rec))
-        return payload_lines(eng, false, &truncated, err);
-    if (payload_lines(eng, true, &truncated, err) < 0)
-        return -1;
-    if (tl_interrupted)
-        return tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
-    eng->md5_due = true;
-    eng->md5_want = hp->u.str;
-    eng->md5_truncated = truncated;
-    rec->has_payload = true;
-    rec->payload = tl_buf_str(&eng->payload);
-    return 0;
 }
 
 /* Entries of another rank than the log's first are not this log's (spec §1.8 step 5). */
@@ -364,42 +297,84 @@ static int dispatch(struct tl_engine *eng, struct tl_record *rec, struct tl_err 
     return 0;
 }
 
-/* An envelope that decoded: its payload, its rank, then the sinks and the model. */
-static int use_envelope(struct tl_engine *eng, struct tl_record *rec, struct tl_err *err)
+/* The entry is done: its scratch memory and record go, its payload check is queued. */
+static void end_entry(struct tl_engine *eng)
 {
+    if (eng->md5_due)
+        tl_md5q_submit(eng->md5q, eng->rec.lineno, eng->md5_want, eng->md5_truncated,
+                       &eng->payload);
+    eng->md5_due = false;
+    tl_record_release(&eng->rec);
+    tl_arena_reset(&eng->scratch);
+    eng->state = ENTRY_NONE;
+}
+
+/* An entry with its payload (truncated: the input ended in the middle of it): to the sinks,
+ * the diagnosis and the model. Its payload's md5 is checked once it is done (md5q.h). */
+static int complete_entry(struct tl_engine *eng, bool truncated, struct tl_err *err)
+{
+    struct tl_record *rec = &eng->rec;
+    int rc = 0;
+    if (eng->keep) {
+        eng->md5_due = true;
+        eng->md5_want = rec->env->key[TL_K_HAS_PAYLOAD]->u.str;
+        eng->md5_truncated = truncated;
+        rec->has_payload = true;
+        rec->payload = tl_buf_str(&eng->payload);
+    }
+    if (eng->redacting && rec->has_payload)
+        redact_payload(eng, rec);
+    if (!eng->ours) {
+        eng->stats.other_rank++;
+        rc = dispatch(eng, rec, err);
+    } else {
+        eng->stats.ok++;
+        rc = dispatch(eng, rec, err);
+        if (rc == 0) {
+            tl_diag_trace_record(eng->diag, &eng->model, rec,
+                                 eng->have_rank ? (int64_t)eng->rank : -1, &eng->scratch);
+            tl_model_apply(&eng->model, rec, &eng->scratch);
+        }
+    }
+    end_entry(eng);
+    return rc;
+}
+
+/* An envelope that decoded: its string table, or its rank and record; with a payload to
+ * come, the entry waits for it. */
+static int use_envelope(struct tl_engine *eng, struct tl_err *err)
+{
+    struct tl_record *rec = &eng->rec;
     const struct tl_envelope *env = rec->env;
     record_unknown(eng, env);
     if (env->key[TL_K_STR]) {
         string_table(eng, env, rec->lineno);
+        end_entry(eng);
         return 0;
     }
-    bool ours = rank_is_ours(eng, env);
-    if (ours) {
+    eng->ours = rank_is_ours(eng, env);
+    if (eng->ours) {
         tl_record_decode(rec, &eng->model.dir, &eng->scratch);
         if (!rec->cid_ok)
             eng->saw_unknown_cid = true;
     } else {
         rec->status = TL_REC_OTHER_RANK;
     }
-    if (read_payload(eng, rec, err) < 0)
-        return -1;
-    if (eng->redacting && rec->has_payload)
-        redact_payload(eng, rec);
-    if (!ours) {
-        eng->stats.other_rank++;
-        return dispatch(eng, rec, err);
-    }
-    eng->stats.ok++;
-    if (dispatch(eng, rec, err) < 0)
-        return -1;
-    tl_diag_trace_record(eng->diag, &eng->model, rec, eng->have_rank ? (int64_t)eng->rank : -1,
-                         &eng->scratch);
-    tl_model_apply(&eng->model, rec, &eng->scratch);
+    rec->payload = TL_STR_LIT("");
+    eng->keep = false;
+    if (!env->key[TL_K_HAS_PAYLOAD])
+        return complete_entry(eng, false, err);
+    /* A payload nobody reads is skipped, unchecked. */
+    eng->keep = payload_needed(eng, rec);
+    eng->payload_started = false;
+    if (eng->keep)
+        tl_buf_reset(&eng->payload);
+    eng->state = ENTRY_PAYLOAD;
     return 0;
 }
 
-/* The glog prefix and the envelope of a line; the payload lines that follow move the
- * reader's buffer, so the envelope and path are copied first. */
+/* The glog prefix and the envelope of a line, copied out of it (the line is gone by the time
+ * the payload has come). */
 static bool split_line(struct tl_engine *eng, struct tl_str line, uint64_t lineno,
                        struct tl_glog *g)
 {
@@ -417,12 +392,15 @@ static bool split_line(struct tl_engine *eng, struct tl_str line, uint64_t linen
     return true;
 }
 
-/* One entry: its line, payload and records. */
-static int entry(struct tl_engine *eng, struct tl_str line, struct tl_record *rec,
-                 struct tl_err *err)
+/* The first line of an entry: its prefix and envelope, decoded. Its payload lines, if any,
+ * come next (ENTRY_SKIP: skipped, the entry being unusable). */
+static int entry_head(struct tl_engine *eng, struct tl_str line, uint64_t lineno,
+                      struct tl_err *err)
 {
-    uint64_t lineno = tl_reader_lineno(eng->reader);
-    bool repaired = !tl_utf8_valid(line.p, line.n), skip;
+    struct tl_record *rec = &eng->rec;
+    tl_record_init(rec);
+    eng->md5_due = false;
+    bool repaired = !tl_utf8_valid(line.p, line.n);
     if (repaired) {
         /* The reference skips the line and then fails the whole run; we replace the bad
          * bytes and keep the entry. It is counted once: below, unless a worse problem
@@ -431,71 +409,110 @@ static int entry(struct tl_engine *eng, struct tl_str line, struct tl_record *re
         tl_utf8_sanitize(&eng->utf8_fix, line.p, line.n);
         line = tl_buf_str(&eng->utf8_fix);
     }
-    struct tl_glog g;
-    if (!split_line(eng, line, lineno, &g))
+    if (!split_line(eng, line, lineno, &eng->glog)) {
+        end_entry(eng);
         return 0;
-    struct tl_json root;
+    }
     struct tl_json_error je;
-    struct tl_envelope env;
     char why[256];
     rec->lineno = lineno;
-    rec->glog = &g;
-    rec->root = &root;
-    if (tl_json_parse(&eng->scratch, g.envelope.p, g.envelope.n, &root, &je) < 0) {
+    rec->glog = &eng->glog;
+    rec->root = &eng->root;
+    const struct tl_str e = eng->glog.envelope;
+    if (tl_json_parse(&eng->scratch, e.p, e.n, &eng->root, &je) < 0) {
         eng->stats.fail_json++;
         engine_warnf(eng, TL_W_JSON, lineno, "Failed to parse metadata JSON: %s at column %zu",
                      je.msg, je.offset + 1);
-        return payload_lines(eng, false, &skip, err);
+        eng->state = ENTRY_SKIP;
+        return 0;
     }
     /* Before anything reads it: the diagnosis, the pages and every file see it redacted. */
     if (eng->redacting)
-        tl_redact_json(&eng->redact, &eng->scratch, &root, NULL);
-    if (tl_envelope_decode(&root, &env, &eng->scratch, why, sizeof(why)) < 0) {
+        tl_redact_json(&eng->redact, &eng->scratch, &eng->root, NULL);
+    if (tl_envelope_decode(&eng->root, &eng->env, &eng->scratch, why, sizeof(why)) < 0) {
         eng->stats.fail_json++;
         engine_warnf(eng, TL_W_JSON, lineno, "Failed to parse metadata JSON: %s", why);
         rec->status = TL_REC_BAD;
-        if (root.type == TL_JSON_OBJECT && dispatch(eng, rec, err) < 0)
+        if (eng->root.type == TL_JSON_OBJECT && dispatch(eng, rec, err) < 0)
             return -1;
-        return payload_lines(eng, false, &skip, err);
+        eng->state = ENTRY_SKIP;
+        return 0;
     }
     if (repaired) {
         eng->stats.fail_utf8++;
         engine_warnf(eng, TL_W_UTF8, lineno, "invalid UTF-8 replaced by U+FFFD");
     }
-    rec->env = &env;
-    return use_envelope(eng, rec, err);
+    rec->env = &eng->env;
+    return use_envelope(eng, err);
 }
 
-/* Every line of the log. */
-static int parse(struct tl_engine *eng, struct tl_err *err)
+/* A payload line of the entry (its leading tab included): kept, or skipped. */
+static void payload_line(struct tl_engine *eng, const struct tl_line *l)
 {
-    struct tl_str line;
-    int got, rc = 0;
-    while (rc == 0 && (got = tl_reader_next(eng->reader, &line, err)) >= 1) {
-        if (tl_interrupted)
-            return tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
-        tl_progress_update(&eng->progress, tl_reader_file_pos(eng->reader));
-        if (got == TL_READER_LONG) {
-            long_line(eng, tl_reader_lineno(eng->reader), line.n);
-            continue;
-        }
-        if (line.n == 0)
-            continue;
-        uint64_t lineno = tl_reader_lineno(eng->reader);
-        struct tl_record rec;
-        tl_record_init(&rec);
-        eng->md5_due = false;
-        rc = entry(eng, line, &rec, err);
-        if (eng->md5_due)
-            tl_md5q_submit(eng->md5q, lineno, eng->md5_want, eng->md5_truncated, &eng->payload);
-        tl_record_release(&rec);
-        tl_arena_reset(&eng->scratch);
+    if (l->long_line) {
+        long_line(eng, l->lineno, l->len);
+        return;
     }
-    if (rc == 0 && got < 0)
-        rc = -1;
-    if (rc == 0 && tl_interrupted)
-        rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
-    return rc;
+    if (eng->state != ENTRY_PAYLOAD || !eng->keep)
+        return;
+    struct tl_str t = l->text;
+    if (!tl_utf8_valid(t.p, t.n)) {
+        /* The reference drops the line and then fails the whole run; we keep the bytes as
+         * they are (the md5 is over what was written). */
+        eng->stats.fail_utf8++;
+        engine_warnf(eng, TL_W_UTF8, l->lineno, "invalid UTF-8 in a payload line; kept as is");
+    }
+    if (eng->payload_started)
+        tl_buf_addch(&eng->payload, '\n');
+    eng->payload_started = true;
+    tl_buf_add(&eng->payload, t.p + 1, t.n - 1);
+}
+
+/* Every line of the log (tl_lines): an entry's first line, one of its payload lines, or a
+ * line that ends the entry before it. */
+static int on_line(void *ctx, const struct tl_line *l, struct tl_err *err)
+{
+    struct tl_engine *eng = ctx;
+    if (tl_interrupted)
+        return tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
+    if (eng->state != ENTRY_NONE) {
+        if (!l->long_line && l->len == 0)
+            return 0; /* blank lines inside a payload are not part of it */
+        if (l->first == '\t') {
+            payload_line(eng, l);
+            return 0;
+        }
+        if (eng->state == ENTRY_PAYLOAD && complete_entry(eng, false, err) < 0)
+            return -1;
+        end_entry(eng);
+    }
+    if (l->long_line) {
+        long_line(eng, l->lineno, l->len);
+        return 0;
+    }
+    if (l->len == 0)
+        return 0;
+    return entry_head(eng, l->text, l->lineno, err);
+}
+
+/* The end of the input (truncated: the name of a compressed format whose data was cut off):
+ * its last line, what is said of a cut-off input, and the entry it cut short, if any. */
+static int end_of_input(struct tl_engine *eng, const char *truncated, struct tl_err *err)
+{
+    if (tl_lines_finish(&eng->lines, on_line, eng, err) < 0)
+        return -1;
+    if (truncated) {
+        drain_md5(eng);
+        tl_say_truncated(&eng->msg, truncated, eng->lines.lineno);
+    }
+    if (eng->state == ENTRY_PAYLOAD) {
+        /* Ending at a line boundary is indistinguishable from a wrong md5. */
+        bool cut = eng->keep && eng->payload_started && eng->lines.last_unterminated;
+        return complete_entry(eng, cut, err);
+    }
+    if (eng->state != ENTRY_NONE)
+        end_entry(eng);
+    return 0;
 }
 
 /* ---- set-up and the end ----------------------------------------------------------------- */
@@ -546,13 +563,14 @@ static void engine_init(struct tl_engine *eng, const struct tl_engine_job *job)
     const char *name = job->name;
     memset(eng, 0, sizeof(*eng));
     eng->opt = opt;
-    eng->reader = job->reader;
+    eng->job_done = job->done;
+    eng->job_done_ctx = job->done_ctx;
     /* In-memory runs (the fuzzer) stay single-threaded and deterministic. */
     eng->threads = !opt->no_threads && !opt->mem_input;
     eng->msg.opt = opt;
     eng->msg.progress = &eng->progress;
     eng->msg.input = name;
-    tl_reader_on_truncated(eng->reader, log_truncated, eng);
+    tl_lines_init(&eng->lines, TL_READER_MAX_LINE);
     tl_runinfo_fill(&eng->info, opt, job->path, name);
     if (opt->redact)
         redact_init(eng);
@@ -594,7 +612,9 @@ static void engine_release(struct tl_engine *eng)
 {
     for (size_t i = 0; i < eng->nsinks; i++)
         eng->sinks[i].ops->destroy(eng->sinks[i].self);
-    tl_reader_free(eng->reader);
+    if (eng->state != ENTRY_NONE)
+        end_entry(eng);
+    tl_lines_release(&eng->lines);
     tl_md5q_free(eng->md5q);
     tl_diag_trace_free(eng->diag);
     tl_map_release(&eng->unknown_keys);
@@ -618,34 +638,44 @@ void tl_engine_job_add(struct tl_engine_job *job, const struct tl_sink_ops *ops,
     job->nsinks++;
 }
 
-/* The log's bytes, as the reader reads them, to the sinks that take them (raw.log). */
-static int tee_bytes(void *ctx, const char *p, size_t n, struct tl_err *err)
+struct tl_engine *tl_engine_new(const struct tl_engine_job *job)
 {
-    struct tl_engine *eng = ctx;
+    struct tl_engine *eng = tl_xmalloc(sizeof(*eng));
+    engine_init(eng, job);
+    return eng;
+}
+
+void tl_engine_free(struct tl_engine *eng)
+{
+    if (!eng)
+        return;
+    engine_release(eng);
+    free(eng);
+}
+
+int tl_engine_start(struct tl_engine *eng, uint64_t size, struct tl_err *err)
+{
+    tl_progress_init(&eng->progress, eng->opt->progress, size);
+    eng->md5q = tl_md5q_new(4u << 20, eng->threads);
+    if (eng->ctx.out)
+        tl_outdir_write_behind(eng->ctx.out, eng->threads);
     for (size_t i = 0; i < eng->nsinks; i++) {
         const struct tl_sink_ops *ops = eng->sinks[i].ops;
-        if (ops->bytes && ops->bytes(eng->sinks[i].self, &eng->ctx, p, n, err) < 0)
+        if (ops->start && ops->start(eng->sinks[i].self, &eng->ctx, err) < 0)
             return -1;
     }
     return 0;
 }
 
-static int start(struct tl_engine *eng, struct tl_err *err)
+int tl_engine_feed(struct tl_engine *eng, const char *p, size_t n, struct tl_err *err)
 {
-    tl_progress_init(&eng->progress, eng->opt->progress, tl_reader_file_size(eng->reader));
-    eng->md5q = tl_md5q_new(4u << 20, eng->threads);
-    if (eng->ctx.out)
-        tl_outdir_write_behind(eng->ctx.out, eng->threads);
-    bool tee = false;
+    /* The bytes as they came, to the sinks that take them (raw.log), before their records. */
     for (size_t i = 0; i < eng->nsinks; i++) {
         const struct tl_sink_ops *ops = eng->sinks[i].ops;
-        tee |= ops->bytes != NULL;
-        if (ops->start && ops->start(eng->sinks[i].self, &eng->ctx, err) < 0)
+        if (ops->bytes && ops->bytes(eng->sinks[i].self, &eng->ctx, p, n, err) < 0)
             return -1;
     }
-    if (tee && tl_reader_set_tee(eng->reader, tee_bytes, eng, err) < 0)
-        return -1;
-    return 0;
+    return tl_lines_feed(&eng->lines, p, n, on_line, eng, err);
 }
 
 static int finish(struct tl_engine *eng, struct tl_err *err)
@@ -688,39 +718,66 @@ static void print_stats(struct tl_engine *eng, uint64_t bytes)
     tl_buf_release(&b);
 }
 
-int tl_engine_run(const struct tl_engine_job *job, struct tl_engine_result *res, struct tl_err *err)
+int tl_engine_finish(struct tl_engine *eng, const char *truncated, int rc,
+                     struct tl_engine_result *res, struct tl_err *err)
 {
-    struct tl_engine eng;
-    engine_init(&eng, job);
-    int rc = start(&eng, err);
     if (rc == 0)
-        rc = parse(&eng, err);
+        rc = end_of_input(eng, truncated, err);
+    if (rc == 0 && tl_interrupted)
+        rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
     memset(res, 0, sizeof(*res));
-    res->bytes_in = tl_reader_offset(eng.reader);
-    res->lines = tl_reader_lineno(eng.reader);
-    res->truncated = tl_reader_truncated(eng.reader);
-    tl_reader_free(eng.reader);
-    eng.reader = NULL;
-    tl_progress_clear(&eng.progress);
-    drain_md5(&eng);
+    res->bytes_in = eng->lines.bytes;
+    res->lines = eng->lines.lineno;
+    res->truncated = truncated != NULL;
+    tl_progress_clear(&eng->progress);
+    drain_md5(eng);
     if (rc == 0)
-        rc = finish(&eng, err);
-    if (rc == 0 && job->done)
-        job->done(job->done_ctx, &eng.model, &eng.info);
+        rc = finish(eng, err);
+    if (rc == 0 && eng->job_done)
+        eng->job_done(eng->job_done_ctx, &eng->model, &eng->info);
     /* --summary and --json leave out the Stats line of a log that was read, unless --strict
      * fails on it: its error points at the line. */
-    bool strict_fails = eng.opt->strict && (tl_stats_strict_failures(&eng.stats) || res->truncated);
-    if (rc == 0 && !(eng.opt->summary && eng.stats.ok && !strict_fails))
-        print_stats(&eng, res->bytes_in);
-    res->stats = eng.stats;
+    bool strict_fails = eng->opt->strict && (tl_stats_strict_failures(&eng->stats) || truncated);
+    if (rc == 0 && !(eng->opt->summary && eng->stats.ok && !strict_fails))
+        print_stats(eng, res->bytes_in);
+    res->stats = eng->stats;
     if (rc == 0)
-        tl_counts_of(&res->counts, &eng.model.diag);
-    res->saw_unknown_cid = eng.saw_unknown_cid;
+        tl_counts_of(&res->counts, &eng->model.diag);
+    res->saw_unknown_cid = eng->saw_unknown_cid;
     /* Lines, and not one entry in them (nor a string table): not a trace. */
-    res->no_entries = !eng.stats.ok && !eng.stats.other_rank && !eng.model.strtab.len &&
-                      (eng.stats.fail_glog || eng.stats.fail_json || eng.stats.fail_line_too_long);
-    res->compile_ids = tl_map_len(&eng.model.dir.keys);
-    engine_release(&eng);
+    res->no_entries =
+        !eng->stats.ok && !eng->stats.other_rank && !eng->model.strtab.len &&
+        (eng->stats.fail_glog || eng->stats.fail_json || eng->stats.fail_line_too_long);
+    res->compile_ids = tl_map_len(&eng->model.dir.keys);
+    return rc;
+}
+
+/* A compressed log cut off (reader.h): said by tl_engine_finish, after the last line. */
+static void note_truncated(void *ctx, const char *format, uint64_t lines)
+{
+    (void)lines;
+    *(const char **)ctx = format;
+}
+
+int tl_engine_run(const struct tl_engine_job *job, struct tl_engine_result *res, struct tl_err *err)
+{
+    struct tl_engine *eng = tl_engine_new(job);
+    struct tl_reader *r = job->reader;
+    const char *truncated = NULL;
+    tl_reader_on_truncated(r, note_truncated, &truncated);
+    int rc = tl_engine_start(eng, tl_reader_file_size(r), err);
+    const char *p;
+    size_t n;
+    int got = 0;
+    while (rc == 0 && (got = tl_reader_read(r, &p, &n, err)) > 0) {
+        rc = tl_engine_feed(eng, p, n, err);
+        tl_progress_update(&eng->progress, tl_reader_file_pos(r));
+    }
+    if (rc == 0 && got < 0)
+        rc = -1;
+    tl_reader_free(r);
+    rc = tl_engine_finish(eng, truncated, rc, res, err);
+    tl_engine_free(eng);
     return rc;
 }
 

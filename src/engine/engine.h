@@ -62,6 +62,30 @@ struct tl_engine_result {
 void tl_engine_job_add(struct tl_engine_job *job, const struct tl_sink_ops *ops,
                        const void *params);
 
+/* One log being run through its sinks (engine.c). */
+struct tl_engine;
+
+/**
+ * The engine of job, for a log whose bytes come as they are written (job->reader is not
+ * used): tl_engine_start, then tl_engine_feed as bytes arrive, then tl_engine_finish. Free
+ * with tl_engine_free.
+ */
+struct tl_engine *tl_engine_new(const struct tl_engine_job *job);
+/** Start the sinks (size: the log's size when known, for the progress bar; else 0). */
+int tl_engine_start(struct tl_engine *eng, uint64_t size, struct tl_err *err);
+/** Bytes of the log, as they arrive: each entry they complete goes to the sinks and the model
+ * (an entry's payload is complete when a line that is not one of it comes). */
+int tl_engine_feed(struct tl_engine *eng, const char *p, size_t n, struct tl_err *err);
+/**
+ * The end of the log: its last entry, the diagnosis finished, the sinks finished, the Stats
+ * line. truncated: the compressed format ("gzip", "zstd") whose data was cut off, else NULL.
+ * rc: how feeding went (not 0: the sinks are not finished). *res is filled either way;
+ * returns rc, or -1 when finishing failed.
+ */
+int tl_engine_finish(struct tl_engine *eng, const char *truncated, int rc,
+                     struct tl_engine_result *res, struct tl_err *err);
+void tl_engine_free(struct tl_engine *eng);
+
 /**
  * Run the log of job through its sinks: every entry decoded into a typed record, handed to
  * each sink, then to the model; at the end the diagnosis finished, the sinks finished, and

@@ -415,6 +415,41 @@ int tl_reader_next(struct tl_reader *r, struct tl_str *line, struct tl_err *err)
     }
 }
 
+int tl_reader_read(struct tl_reader *r, const char **p, size_t *n, struct tl_err *err)
+{
+    if (r->mem_mode) {
+        if (r->start >= r->mem_len)
+            return 0;
+        *p = r->mem + r->start;
+        *n = r->mem_len - r->start;
+        r->start = r->mem_len;
+        r->offset = r->file_pos = r->mem_len;
+        return 1;
+    }
+    if (r->end > r->start) { /* what tl_reader_peek() read, first */
+        *p = r->buf + r->start;
+        *n = r->end - r->start;
+        r->offset += *n;
+        r->start = r->end = 0;
+        return 1;
+    }
+    r->start = r->end = 0;
+    if (r->eof)
+        return at_end(r);
+    ssize_t got = fill(r, err);
+    if (got < 0)
+        return -1;
+    if (got == 0) {
+        r->eof = true;
+        return at_end(r);
+    }
+    *p = r->buf;
+    *n = (size_t)got;
+    r->offset += *n;
+    r->end = 0; /* handed over: the next read refills the buffer from its start */
+    return 1;
+}
+
 void tl_reader_unread(struct tl_reader *r)
 {
     r->pushed = true;

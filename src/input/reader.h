@@ -74,6 +74,12 @@ void tl_reader_set_max_line(struct tl_reader *r, size_t max_line);
 int tl_reader_next(struct tl_reader *r, struct tl_str *line, struct tl_err *err);
 /** The first byte of the last line returned as TL_READER_LONG. */
 char tl_reader_long_first(const struct tl_reader *r);
+/**
+ * The input as chunks of bytes instead of lines (decompressed; what tl_reader_peek() read
+ * comes first): 1 and a view valid until the next call, 0 at the end of the input, -1 on a
+ * read or decompression error. Do not mix with tl_reader_next().
+ */
+int tl_reader_read(struct tl_reader *r, const char **p, size_t *n, struct tl_err *err);
 /** Make the next tl_reader_next() return the last line again. */
 void tl_reader_unread(struct tl_reader *r);
 
