@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Inductor provenance tracking (-i, spec modes.md §3), as a consumer of records: at the end
- * of the log, for every compile-directory key, provenance_tracking_<folder>.html at the top
- * of the report. Its inputs are files the report already wrote (spec §3.1): for each role
- * the most recent file of the folder whose name starts with the role's pattern, read back
- * from the report folder, one folder at a time, so memory holds one compile's texts at most.
- * The generated Python is taken from the raw payload (payloads/<md5>.txt, or the .txt of
- * --plain-text), not from the highlighted page, so both modes give the same mappings. This
- * consumer comes after the payloads consumer, which names that file.
+ * Inductor provenance tracking (-i, spec modes.md §3), as a sink of records: at the end of
+ * the log, for every compile-directory key, provenance_tracking_<folder>.html at the top of
+ * the report. Its inputs are the files the report wrote (spec §3.1): for each role the most
+ * recent file of the folder whose name starts with the role's pattern. Their texts are taken
+ * from the records as they pass (what the report wrote is the payload or a rendering of it,
+ * written.c), never read back. The generated Python is the raw payload, not the highlighted
+ * page, so both modes give the same mappings. This sink comes after the ones that write files.
  */
 #include "base/config.h"
 #include "sinks/sinks.h"
+#include "sinks/written.h"
 #include "base/json.h"
 #include "base/xalloc.h"
 #include "model/provenance.h"
@@ -38,18 +38,27 @@ static const char *const patterns[ROLE__COUNT][2] = {
     [ROLE_MAPPINGS] = {"inductor_provenance_tracking_node_mappings", NULL},
 };
 
-/* A folder's most recent file per role and pattern. */
-struct found {
-    const struct tl_artifact *a[ROLE__COUNT][2];
-};
-
 /* Texts bigger than this are left out of a page (a warning says so). */
 #define MAX_TEXT ((size_t)512 << 20)
+
+/*
+ * A folder's latest text per role and pattern, as the report wrote it (or, for the generated
+ * Python, its raw payload). What this costs: for every compile folder that has provenance
+ * inputs, one text per role (the second pattern's only until the first pattern has a file),
+ * i.e. its latest pre- and post-grad graphs, output code, wrapper code and node mappings;
+ * older versions of a role are freed as newer ones pass. Nothing else of the log is kept.
+ */
+struct slot {
+    struct tl_buf text[ROLE__COUNT][2];
+    uint32_t number[ROLE__COUNT][2];
+    bool have[ROLE__COUNT][2];
+};
 
 struct prov {
     struct tl_buf page; /* the page being written */
     struct tl_arena arena;
-    struct tl_map raw_code; /* highlighted output-code page -> its raw payload's path */
+    struct tl_map folders; /* url folder -> struct slot */
+    struct tl_written written;
 };
 
 static void *prov_create(struct tl_sink_ctx *ctx, const void *params)
@@ -58,29 +67,15 @@ static void *prov_create(struct tl_sink_ctx *ctx, const void *params)
     struct prov *p = tl_xcalloc(1, sizeof(*p));
     tl_buf_init(&p->page, 0);
     tl_arena_init(&p->arena, 16 * 1024);
-    tl_map_init(&p->raw_code, &p->arena);
+    tl_map_init(&p->folders, &p->arena);
+    tl_written_init(&p->written, &p->arena);
     return p;
 }
 
 static bool prov_wants_payload(void *self, const struct tl_record *r)
 {
-    (void)self, (void)r;
-    return false; /* it reads files of the report, not payloads */
-}
-
-/* An output-code record: the page the report wrote (the key's last file) and the file that
- * holds the raw code (set by the payloads consumer). */
-static int prov_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r, struct tl_err *err)
-{
-    (void)err;
-    struct prov *p = self;
-    if (ctx->opt->plain_text || !tl_record_has(r, TL_K_INDUCTOR_OUTPUT_CODE) || !r->key ||
-        !r->key->last || !r->payload_file.len)
-        return 0;
-    const char *page = r->key->last->url;
-    struct tl_map_entry *e = tl_map_upsert(&p->raw_code, tl_str_make(page, strlen(page)), NULL);
-    e->value = tl_arena_memdupz(&p->arena, r->payload_file.buf, r->payload_file.len);
-    return 0;
+    (void)self;
+    return tl_written_wants_payload(r);
 }
 
 /* The folder of a file ("-_0_0_0" of "-_0_0_0/x.txt") and the name within it. */
@@ -94,82 +89,99 @@ static bool split_url(const char *url, struct tl_str *folder, const char **name)
     return true;
 }
 
-/* For every folder, its most recent file of each role. */
-static void find_files(const struct tl_directory *dir, struct tl_map *folders,
-                       struct tl_arena *arena)
+struct seen_arg {
+    struct prov *p;
+    struct tl_sink_ctx *ctx;
+    const struct tl_record *r;
+};
+
+/* The text of a role's file: the generated Python's raw payload when the report wrote it
+ * highlighted (the key's last file of an output-code record whose payload has a file of its
+ * own), else what the report wrote. */
+static void role_text(const struct seen_arg *s, const struct tl_artifact *a, enum role role,
+                      struct tl_buf *out)
 {
-    size_t nkeys = tl_map_len(&dir->keys);
-    for (size_t i = 0; i < nkeys; i++) {
-        const struct tl_dirkey *k = tl_map_at(&dir->keys, i)->value;
-        for (const struct tl_artifact *a = k->first; a; a = a->next) {
-            struct tl_str folder;
-            const char *name;
-            if (a->is_link || !split_url(a->url, &folder, &name))
+    const struct tl_record *r = s->r;
+    if (role == ROLE_PY && !s->ctx->opt->plain_text &&
+        tl_record_has(r, TL_K_INDUCTOR_OUTPUT_CODE) && r->key->last == a && r->payload_file.len) {
+        tl_buf_add(out, r->payload.p, r->payload.n);
+        return;
+    }
+    if (!tl_written_bytes(s->ctx, r, a, out))
+        tl_sink_warn(s->ctx, TL_W_OTHER, r->lineno, "provenance tracking: %s: not known", a->url);
+}
+
+/* A file of the record: the latest of its folder for the roles whose pattern it starts with. */
+static void seen_file(void *arg, const struct tl_artifact *a)
+{
+    struct seen_arg *s = arg;
+    struct tl_str folder;
+    const char *name;
+    if (!split_url(a->url, &folder, &name))
+        return;
+    for (int role = 0; role < ROLE__COUNT; role++)
+        for (int pat = 0; pat < 2 && patterns[role][pat]; pat++) {
+            const char *want = patterns[role][pat];
+            if (strncmp(name, want, strlen(want)))
                 continue;
-            for (int role = 0; role < ROLE__COUNT; role++)
-                for (int pat = 0; pat < 2 && patterns[role][pat]; pat++) {
-                    const char *want = patterns[role][pat];
-                    if (strncmp(name, want, strlen(want)))
-                        continue;
-                    struct tl_map_entry *e = tl_map_upsert(folders, folder, NULL);
-                    if (!e->value)
-                        e->value = tl_arena_calloc(arena, 1, sizeof(struct found));
-                    struct found *f = e->value;
-                    if (!f->a[role][pat] || f->a[role][pat]->number < a->number)
-                        f->a[role][pat] = a;
+            struct tl_map_entry *e = tl_map_upsert(&s->p->folders, folder, NULL);
+            if (!e->value) {
+                struct slot *sl = tl_arena_calloc(&s->p->arena, 1, sizeof(*sl));
+                for (int i = 0; i < ROLE__COUNT; i++) {
+                    tl_buf_init(&sl->text[i][0], 0);
+                    tl_buf_init(&sl->text[i][1], 0);
                 }
+                e->value = sl;
+            }
+            struct slot *sl = e->value;
+            if (pat == 1 && sl->have[role][0])
+                continue; /* the first pattern wins */
+            if (sl->have[role][pat] && sl->number[role][pat] >= a->number)
+                continue;
+            sl->have[role][pat] = true;
+            sl->number[role][pat] = a->number;
+            tl_buf_reset(&sl->text[role][pat]);
+            role_text(s, a, (enum role)role, &sl->text[role][pat]);
+            if (sl->text[role][pat].len > MAX_TEXT) {
+                tl_buf_release(&sl->text[role][pat]);
+                tl_sink_warn(s->ctx, TL_W_OTHER, 0, "provenance tracking: %s is too big", a->url);
+            }
+            if (pat == 0)
+                tl_buf_release(&sl->text[role][1]);
         }
-    }
 }
 
-/* The file of a role: the first pattern's most recent one, else the second's. */
-static const char *role_file(struct prov *p, const struct found *f, enum role role)
+static int prov_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r, struct tl_err *err)
 {
-    if (!f)
-        return NULL;
-    const struct tl_artifact *a = f->a[role][0] ? f->a[role][0] : f->a[role][1];
-    if (!a)
-        return NULL;
-    if (role == ROLE_PY) {
-        const char *raw = tl_map_get(&p->raw_code, tl_str_make(a->url, strlen(a->url)));
-        if (raw)
-            return raw;
-    }
-    return a->url;
+    (void)err;
+    struct seen_arg s = {self, ctx, r};
+    tl_written_each(&s.p->written, r, seen_file, &s);
+    return 0;
 }
 
-/* Read a role's file into buf (left empty when there is none or it cannot be read). */
-static void read_role(struct prov *p, struct tl_sink_ctx *ctx, const struct found *f,
-                      enum role role, struct tl_buf *buf)
+/* The text of a role: the first pattern's latest, else the second's (empty: none). */
+static struct tl_str role_of(const struct slot *sl, enum role role)
 {
-    const char *rel = role_file(p, f, role);
-    struct tl_err err = {TL_ERR_NONE, ""};
-    if (rel && tl_outdir_read(ctx->out, rel, buf, MAX_TEXT, &err) < 0) {
-        tl_buf_reset(buf);
-        tl_sink_warn(ctx, TL_W_OTHER, 0, "provenance tracking: %s", err.msg);
-    }
+    if (!sl)
+        return tl_str_make("", 0);
+    const struct tl_buf *b = sl->have[role][0] ? &sl->text[role][0] : &sl->text[role][1];
+    return tl_buf_str(b);
 }
 
 /* provenance_tracking_<folder>.html of one key. */
 static int folder_page(struct prov *p, struct tl_sink_ctx *ctx, const char *folder,
-                       const struct found *f, struct tl_err *err)
+                       const struct slot *sl, struct tl_err *err)
 {
-    struct tl_buf text[ROLE__COUNT];
-    for (int i = 0; i < ROLE__COUNT; i++) {
-        tl_buf_init(&text[i], 0);
-        read_role(p, ctx, f, (enum role)i, &text[i]);
-    }
     struct tl_arena arena;
     tl_arena_init(&arena, 64 * 1024);
     struct tl_json mappings;
-    bool have =
-        text[ROLE_MAPPINGS].len && tl_json_parse(&arena, text[ROLE_MAPPINGS].buf,
-                                                 text[ROLE_MAPPINGS].len, &mappings, NULL) == 0;
+    struct tl_str map = role_of(sl, ROLE_MAPPINGS);
+    bool have = map.n && tl_json_parse(&arena, map.p, map.n, &mappings, NULL) == 0;
     struct tl_prov_input in = {
-        .pre = tl_buf_str(&text[ROLE_PRE]),
-        .post = tl_buf_str(&text[ROLE_POST]),
-        .py_code = tl_buf_str(&text[ROLE_PY]),
-        .cpp_code = tl_buf_str(&text[ROLE_CPP]),
+        .pre = role_of(sl, ROLE_PRE),
+        .post = role_of(sl, ROLE_POST),
+        .py_code = role_of(sl, ROLE_PY),
+        .cpp_code = role_of(sl, ROLE_CPP),
         .mappings = have ? &mappings : NULL,
     };
     struct tl_prov_result res;
@@ -184,8 +196,6 @@ static int folder_page(struct prov *p, struct tl_sink_ctx *ctx, const char *fold
     int rc = tl_outdir_write(ctx->out, name.buf, p->page.buf, p->page.len, NULL, err);
     tl_buf_release(&name);
     tl_arena_release(&arena);
-    for (int i = 0; i < ROLE__COUNT; i++)
-        tl_buf_release(&text[i]);
     return rc;
 }
 
@@ -194,9 +204,6 @@ static int prov_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
 {
     struct prov *p = self;
     const struct tl_directory *dir = &ctx->model->dir;
-    struct tl_map folders;
-    tl_map_init(&folders, &p->arena);
-    find_files(dir, &folders, &p->arena);
     struct tl_buf folder = TL_BUF_INIT;
     int rc = 0;
     size_t nkeys = tl_map_len(&dir->keys);
@@ -204,18 +211,25 @@ static int prov_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
         const struct tl_dirkey *k = tl_map_at(&dir->keys, i)->value;
         tl_buf_reset(&folder);
         tl_dirkey_folder(&folder, k);
-        const struct found *f = tl_map_get(&folders, tl_buf_str(&folder));
-        rc = folder_page(p, ctx, folder.buf, f, err);
+        const struct slot *sl = tl_map_get(&p->folders, tl_buf_str(&folder));
+        rc = folder_page(p, ctx, folder.buf, sl, err);
     }
     tl_buf_release(&folder);
-    tl_map_release(&folders);
     return rc;
 }
 
 static void prov_destroy(void *self)
 {
     struct prov *p = self;
-    tl_map_release(&p->raw_code);
+    for (size_t i = 0; i < tl_map_len(&p->folders); i++) {
+        struct slot *sl = tl_map_at(&p->folders, i)->value;
+        for (int r = 0; r < ROLE__COUNT; r++) {
+            tl_buf_release(&sl->text[r][0]);
+            tl_buf_release(&sl->text[r][1]);
+        }
+    }
+    tl_written_release(&p->written);
+    tl_map_release(&p->folders);
     tl_buf_release(&p->page);
     tl_arena_release(&p->arena);
     free(p);
