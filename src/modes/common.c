@@ -94,7 +94,7 @@ void tl_trace_sinks(struct tl_engine_job *job, struct tl_trace_sinks *p,
     tl_engine_job_add(job, &tl_sink_payloads, NULL);
     /* A redacted report leaves out the log itself, as logged and as JSON lines. */
     if (!opt->redact) {
-        tl_engine_job_add(job, &tl_sink_rawjsonl, NULL);
+        tl_engine_job_add(job, &tl_sink_rawjsonl, &p->rawjsonl);
         /* A plain file is copied by the kernel; anything else as it is read. */
         if (job->path && tl_reader_kind(job->reader) == TL_READER_PLAIN &&
             !tl_reader_is_stream(job->reader))

@@ -13,6 +13,7 @@
 #include "model/diff.h"
 #include "output/outdir.h"
 #include "report/diff.h"
+#include "report/summary.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -144,6 +145,42 @@ static void side_message(void *ctx, enum tl_message_kind kind, const char *line)
     tl_buf_release(&b);
 }
 
+/* A trace's summary, made from the engine's finished model: the bytes its report's
+ * summary.json holds (the summary sink writes them with the same call), kept in memory. */
+struct side_done {
+    struct side_job *j;
+    const char *name;
+};
+
+static void keep_side_summary(void *ctx, const struct tl_model *model,
+                              const struct tl_runinfo *info)
+{
+    const struct side_done *s = ctx;
+    struct tl_summary_source src = {s->name, "torch_trace", NULL, info};
+    tl_buf_reset(&s->j->json);
+    tl_summary_json(&s->j->json, &model->diag, &src, true);
+}
+
+/* A trace into its report in sub, its summary taken from the model as the run ends. */
+static int side_trace(struct side_job *j, const struct tl_options *opt, struct tl_reader *reader,
+                      const char *path, struct tl_outdir *sub)
+{
+    const char *name = path ? path : "<memory>";
+    struct tl_engine_job job = {
+        .opt = opt, .reader = reader, .path = path, .name = name, .out = sub};
+    struct tl_trace_sinks params;
+    tl_trace_sinks(&job, &params, NULL);
+    struct side_done done = {j, name};
+    job.done = keep_side_summary;
+    job.done_ctx = &done;
+    struct tl_engine_result sum;
+    int rc = tl_engine_run(&job, &sum, &j->err);
+    free(sum.summary);
+    if (rc == 0)
+        rc = tl_log_check_entries(name, &sum, &j->err);
+    return rc;
+}
+
 /* A log side: parsed into out/<label>/ (its report), or into its diagnosis alone. */
 static int side_log(struct side_job *j)
 {
@@ -178,14 +215,25 @@ static int side_log(struct side_job *j)
         free(path);
         return -1;
     }
-    int rc = tl_run_log(&opt, reader, path, &sub, &sum, &j->err);
+    /* A trace's summary comes from the run; a TORCH_LOGS text's (and what is no log, which
+     * tl_run_log says) is read back from its report. */
+    enum tl_sniff_kind kind;
+    struct tl_err serr;
+    bool trace =
+        tl_log_sniff(reader, path ? path : "<memory>", &kind, &serr) == 0 && kind != TL_SNIFF_TEXT;
+    int rc;
+    if (trace) {
+        rc = side_trace(j, &opt, reader, path, &sub);
+    } else {
+        rc = tl_run_log(&opt, reader, path, &sub, &sum, &j->err);
+        free(sum.summary);
+    }
     free(path);
-    free(sum.summary);
     if (rc == 0)
         rc = tl_outdir_commit(&sub, &j->err);
     else
         tl_outdir_abort(&sub);
-    if (rc == 0) {
+    if (rc == 0 && !trace) {
         struct tl_buf rel = TL_BUF_INIT;
         tl_buf_addf(&rel, "%s/summary.json", j->label);
         rc = tl_outdir_read(j->out, rel.buf, &j->json, MAX_SUMMARY, &j->err);

@@ -44,6 +44,7 @@ int tl_log_check_entries(const char *name, const struct tl_engine_result *res, s
 /* What a trace's report is made of, for the sinks' parameters (they must outlive the run). */
 struct tl_trace_sinks {
     struct tl_report_params report;
+    struct tl_rawjsonl_params rawjsonl;
     struct tl_rawlog_params rawlog;
     struct tl_rank_params rank;
 };

@@ -6,8 +6,9 @@
  *   --rank-only LOG -o OUT/rank_N   one rank's report with its summary, on the machine that
  *                             holds its log;
  *   --all-ranks-html --from-summaries OUT   the landing page of rank_N/ folders made that way.
- * The last step is the same for all: it reads each rank's summary (struct tl_rank_summary,
- * in memory or from rank_N/summary.json) and its chromium_events.json, never a log. Ranks
+ * The last step is the same for all: it takes each rank's summary (struct tl_rank_summary,
+ * in memory or from rank_N/summary.json) and its chromium events (spooled by the rank's run
+ * as the combined file holds them, or from rank_N/chromium_events.json), never a log. Ranks
  * are taken in the order the file system lists them, as the reference does (in name order
  * with --name-order), and their messages printed together in that order; the files do not
  * depend on the number of threads.
@@ -21,6 +22,7 @@
 #include "input/rankfiles.h"
 #include "model/ranks_read.h"
 #include "model/strtab.h"
+#include "output/writer.h"
 #include "report/landing.h"
 #include "report/summary.h"
 
@@ -38,16 +40,29 @@
 #define MAX_SUMMARY ((size_t)64 << 20)
 
 /* One rank of the run. */
+struct multi;
+
+/* A rank's events for the combined chromium_events.json, spooled in its folder as the
+ * combined file will hold them (pid set), and appended there in rank order at the end. */
+#define EVENTS_SPOOL ".chromium_events.combined"
+
 struct rank {
-    struct tl_rank_log log;   /* rank, file name, path (one-step runs) */
-    struct tl_rank_summary s; /* what the landing page needs from it */
-    struct tl_arena arena;    /* the summary's */
-    struct tl_options opt;    /* the run's, with its messages captured */
-    struct tl_buf msgs;       /* captured messages: kind byte, line, NUL */
-    struct tl_strtab strtab;  /* its log's string table (in arena) */
-    bool done;                /* parsed, messages may be printed */
-    bool strict_failed;       /* --strict found problems in its log */
-    bool parsed;              /* parsed in this run: counts holds its diagnosis */
+    struct multi *m;
+    struct tl_rank_log log;         /* rank, file name, path (one-step runs) */
+    struct tl_rank_summary s;       /* what the landing page needs from it */
+    struct tl_arena arena;          /* the summary's */
+    struct tl_options opt;          /* the run's, with its messages captured */
+    struct tl_buf msgs;             /* captured messages: kind byte, line, NUL */
+    struct tl_strtab strtab;        /* its log's string table (in arena) */
+    struct tl_outdir *sub;          /* its folder, while it is parsed */
+    struct tl_outfile events;       /* EVENTS_SPOOL, open from its first event (fd -1: not) */
+    uint64_t nevents;               /* events in it */
+    struct tl_json_member *members; /* scratch: an event's members and its pid */
+    size_t nmembers;
+    bool done;          /* parsed, messages may be printed */
+    bool settled;       /* parsed or given up: its string table is final */
+    bool strict_failed; /* --strict found problems in its log */
+    bool parsed;        /* parsed in this run: counts holds its diagnosis */
     struct tl_counts counts;
     char *diagnosis; /* --summary, --json: the rank's, as text or JSON (malloc'd) */
 };
@@ -62,7 +77,11 @@ struct multi {
     bool direct;        /* one rank at a time: messages go out as they come */
     pthread_mutex_t mu; /* the rest: */
     size_t printed;     /* ranks whose messages were printed */
-    bool fatal;         /* an error that stops the run (err) */
+    pthread_cond_t cv;  /* a rank settled */
+    size_t settled;     /* ranks [0, settled) settled, their string tables in carry */
+    struct tl_arena carry_arena;
+    struct tl_strtab carry; /* the string tables of the ranks settled, later ones on top */
+    bool fatal;             /* an error that stops the run (err) */
     struct tl_err err;
 };
 
@@ -159,6 +178,96 @@ static void keep_strtab(void *ctx, const struct tl_model *model, const struct tl
             tl_strtab_set(out, (uint32_t)i, model->strtab.s[i]);
 }
 
+/* A rank's string table is final (or it will have none): the ranks after it may carry it. */
+static void settle(struct multi *m, struct rank *r)
+{
+    pthread_mutex_lock(&m->mu);
+    r->settled = true;
+    while (m->settled < m->n && m->ranks[m->settled].settled) {
+        const struct rank *s = &m->ranks[m->settled++];
+        if (s->s.error)
+            continue; /* a rank without a report carries nothing */
+        for (size_t id = 0; id < s->strtab.len; id++)
+            if (s->strtab.s[id].p)
+                tl_strtab_set(&m->carry, (uint32_t)id, s->strtab.s[id]);
+    }
+    pthread_cond_broadcast(&m->cv);
+    pthread_mutex_unlock(&m->mu);
+}
+
+/*
+ * raw.jsonl's first line. The reference keeps one string table for the whole run, so a rank's
+ * raw.jsonl lists the strings of the ranks taken before it as well, its own on top (spec
+ * modes.md §1.3). Here each rank parses with its own table, and its raw.jsonl, written at the
+ * end of its log, waits for the ranks before it to settle (the pool starts them first, so
+ * they run or ran: no wait goes round in a circle). The cost: a thread whose rank ends before
+ * an earlier one idles until that one ends; memory is the string tables, not the logs.
+ */
+static void carried_header(void *ctx, const struct tl_strtab *own, struct tl_buf *out)
+{
+    struct rank *r = ctx;
+    struct multi *m = r->m;
+    size_t i = (size_t)(r - m->ranks);
+    pthread_mutex_lock(&m->mu);
+    while (m->settled < i)
+        pthread_cond_wait(&m->cv, &m->mu);
+    bool differs = false;
+    for (size_t id = 0; id < m->carry.len && !differs; id++)
+        differs = m->carry.s[id].p && !tl_strtab_get(own, (uint32_t)id).p;
+    if (!differs) {
+        pthread_mutex_unlock(&m->mu);
+        tl_strtab_json(out, own);
+        return;
+    }
+    struct tl_arena arena;
+    tl_arena_init(&arena, 16 * 1024);
+    struct tl_strtab t;
+    tl_strtab_init(&t, &arena);
+    for (size_t id = 0; id < m->carry.len; id++)
+        if (m->carry.s[id].p)
+            tl_strtab_set(&t, (uint32_t)id, m->carry.s[id]);
+    pthread_mutex_unlock(&m->mu);
+    for (size_t id = 0; id < own->len; id++)
+        if (own->s[id].p)
+            tl_strtab_set(&t, (uint32_t)id, own->s[id]);
+    tl_strtab_json(out, &t);
+    tl_strtab_release(&t);
+    tl_arena_release(&arena);
+}
+
+/* A chromium event of the rank, into its spool as the combined file holds it: with pid = the
+ * rank (a last "pid" member wins when written, sorted, see json_write.h). Memory: one event's
+ * members and the spool's buffer; the spool on disk is as big as the rank's events. */
+static int spool_event(void *ctx, const struct tl_json *event, struct tl_err *err)
+{
+    struct rank *r = ctx;
+    struct tl_json j = *event;
+    if (j.type == TL_JSON_OBJECT) {
+        size_t k = j.u.obj.n;
+        if (k + 1 > r->nmembers) {
+            r->nmembers = 2 * (k + 1);
+            r->members = tl_xrealloc(r->members, r->nmembers * sizeof(*r->members));
+        }
+        if (k)
+            memcpy(r->members, j.u.obj.items, k * sizeof(*r->members));
+        struct tl_json_member *pid = &r->members[k];
+        pid->key = TL_STR_LIT("pid");
+        memset(&pid->value, 0, sizeof(pid->value));
+        pid->value.type = TL_JSON_NUMBER;
+        pid->value.u.num.kind = TL_JSON_UINT;
+        pid->value.u.num.u = r->log.rank;
+        pid->value.u.num.d = r->log.rank;
+        j.u.obj.items = r->members;
+        j.u.obj.n = k + 1;
+    }
+    if (r->events.fd < 0 && tl_outfile_open(&r->events, r->sub, EVENTS_SPOOL, err) < 0)
+        return -1;
+    if (r->nevents++)
+        tl_buf_adds(&r->events.buf, ",\n  ");
+    tl_json_write_pretty(&r->events.buf, &j, 1);
+    return tl_outfile_maybe_flush(&r->events, err);
+}
+
 static void parse_rank(struct multi *m, struct rank *r)
 {
     struct tl_messages msg = {.opt = &r->opt, .input = r->log.path};
@@ -194,9 +303,18 @@ static void parse_rank(struct multi *m, struct rank *r)
     struct tl_rank_params rank = {&r->s, &r->arena};
     struct tl_trace_sinks params;
     tl_trace_sinks(&job, &params, &rank);
+    params.rawjsonl.header = carried_header;
+    params.rawjsonl.header_ctx = r;
+    params.report.chromium = spool_event;
+    params.report.chromium_ctx = r;
+    r->sub = &sub;
+    r->events.fd = -1;
     struct tl_engine_result sum;
     int rc = tl_engine_run(&job, &sum, &err);
     free(sum.summary);
+    if (tl_outfile_close(&r->events, rc == 0 ? &err : NULL) < 0)
+        rc = -1;
+    r->sub = NULL;
     if (rc == 0)
         rc = tl_log_check_entries(r->log.path, &sum, &err);
     if (rc == 0)
@@ -246,6 +364,7 @@ static void rank_job(void *ctx, size_t i)
     struct rank *r = &m->ranks[i];
     if (!stopping(m))
         parse_rank(m, r);
+    settle(m, r);
     rank_done(m, r);
 }
 
@@ -379,7 +498,8 @@ static int next_element(struct elements *e, struct tl_str *v)
     }
 }
 
-/* Append the events of a rank's chromium_events.json to the combined file, with pid = the rank
+/* --from-summaries: append the events of a rank's chromium_events.json (written by its
+ * --rank-only run) to the combined file, with pid = the rank
  * (a last "pid" member wins when written, sorted, see json_write.h). A file that is not a JSON
  * array adds nothing; an element that is not JSON is skipped. */
 static int combine_rank_events(struct multi *m, const struct tl_rank_summary *s,
@@ -432,7 +552,45 @@ static int combine_rank_events(struct multi *m, const struct tl_rank_summary *s,
     return rc;
 }
 
-/* The combined chromium_events.json (§1.7), written only when there are events. */
+/* The rank parsed in this run whose summary is s, or NULL (--from-summaries). */
+static struct rank *parsed_rank(struct multi *m, const struct tl_rank_summary *s)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->ranks[i].parsed && m->ranks[i].s.rank == s->rank)
+            return &m->ranks[i];
+    return NULL;
+}
+
+/* Append the spool of a rank parsed in this run (its events as the combined file holds
+ * them) to the combined file, and remove it. */
+static int append_spool(struct multi *m, struct rank *r, struct tl_outfile *out, uint64_t *count,
+                        struct tl_err *err)
+{
+    if (!r->nevents)
+        return 0;
+    char rel[64];
+    snprintf(rel, sizeof(rel), "rank_%u/" EVENTS_SPOOL, r->log.rank);
+    if (out->fd < 0 && tl_outfile_open(out, &m->root, "chromium_events.json", err) < 0)
+        return -1;
+    tl_buf_adds(&out->buf, *count ? ",\n  " : "[\n  ");
+    *count += r->nevents;
+    /* the bytes before the spool's must be on disk first */
+    if (tl_outfile_flush(out, err) < 0 || tl_outdir_sync(&m->root, err) < 0)
+        return -1;
+    int in = openat(m->root.dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (in < 0 || tl_copy_fd(in, out->fd) < 0) {
+        tl_error(err, "cannot write %s/chromium_events.json: %s", m->out_name, strerror(errno));
+        if (in >= 0)
+            close(in);
+        return -1;
+    }
+    close(in);
+    unlinkat(m->root.dirfd, rel, 0);
+    return 0;
+}
+
+/* The combined chromium_events.json (§1.7), written only when there are events: the ranks'
+ * spools, or (--from-summaries) the chromium_events.json of each rank_N/ folder. */
 static int combined_events(struct multi *m, const struct tl_ranks *an, bool *written,
                            struct tl_err *err)
 {
@@ -442,7 +600,9 @@ static int combined_events(struct multi *m, const struct tl_ranks *an, bool *wri
     for (size_t i = 0; i < an->nranks; i++) {
         if (an->ranks[i].error)
             continue;
-        if (combine_rank_events(m, &an->ranks[i], &out, &count, err) < 0) {
+        struct rank *r = parsed_rank(m, &an->ranks[i]);
+        if ((r ? append_spool(m, r, &out, &count, err)
+               : combine_rank_events(m, &an->ranks[i], &out, &count, err)) < 0) {
             tl_outfile_close(&out, NULL);
             return -1;
         }
@@ -465,82 +625,6 @@ static int root_file(struct multi *m, const char *name, const struct tl_buf *b, 
         return 0;
     }
     return tl_outdir_write(&m->root, name, b->buf, b->len, NULL, err);
-}
-
-/* rank_N/raw.jsonl with another first line: the file is copied behind the new one. */
-static int rewrite_header(struct multi *m, const struct rank *r, const struct tl_strtab *st,
-                          struct tl_err *err)
-{
-    char rel[64], tmp[64];
-    snprintf(rel, sizeof(rel), "rank_%u/raw.jsonl", r->log.rank);
-    snprintf(tmp, sizeof(tmp), "rank_%u/.raw.jsonl.carry", r->log.rank);
-    int in = openat(m->root.dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (in < 0)
-        return tl_error(err, "cannot read %s/%s: %s", m->out_name, rel, strerror(errno));
-    /* past the first line */
-    char buf[4096];
-    off_t at = 0;
-    bool found = false;
-    ssize_t got;
-    while (!found && (got = read(in, buf, sizeof(buf))) > 0) {
-        const char *nl = memchr(buf, '\n', (size_t)got);
-        found = nl != NULL;
-        at += found ? nl - buf + 1 : got;
-    }
-    if (lseek(in, at, SEEK_SET) < 0) {
-        close(in);
-        return tl_error(err, "cannot read %s/%s: %s", m->out_name, rel, strerror(errno));
-    }
-    struct tl_outfile f;
-    if (tl_outfile_open(&f, &m->root, tmp, err) < 0) {
-        close(in);
-        return -1;
-    }
-    tl_strtab_json(&f.buf, st);
-    int rc = tl_outfile_flush(&f, err);
-    if (rc == 0 && tl_copy_fd(in, f.fd) < 0)
-        rc = tl_error(err, "cannot write %s/%s: %s", m->out_name, rel, strerror(errno));
-    close(in);
-    if (tl_outfile_close(&f, rc == 0 ? err : NULL) < 0)
-        rc = -1;
-    if (rc == 0 && renameat(m->root.dirfd, tmp, m->root.dirfd, rel) < 0)
-        rc = tl_error(err, "cannot write %s/%s: %s", m->out_name, rel, strerror(errno));
-    return rc;
-}
-
-/*
- * The reference keeps one string table for the whole run, so a rank's raw.jsonl lists the
- * strings of the ranks parsed before it as well, its own on top (spec modes.md §1.3). Here the
- * ranks are parsed side by side, each with its own table; afterwards, in the order the ranks
- * were taken, each rank whose header lacks an earlier rank's string gets the carried table.
- * (A rank parsed alone, with --rank-only, has its own table only.)
- */
-static int carry_string_tables(struct multi *m, struct tl_err *err)
-{
-    struct tl_arena arena;
-    tl_arena_init(&arena, 16 * 1024);
-    struct tl_strtab carry;
-    tl_strtab_init(&carry, &arena);
-    int rc = 0;
-    for (size_t i = 0; i < m->n && rc == 0; i++) {
-        const struct rank *r = &m->ranks[i];
-        if (r->s.error)
-            continue;
-        const struct tl_strtab *own = &r->strtab;
-        for (size_t id = 0; id < own->len; id++) {
-            struct tl_str s = own->s[id], c = tl_strtab_get(&carry, (uint32_t)id);
-            if (s.p && !(c.p && tl_str_eq(c, s)))
-                tl_strtab_set(&carry, (uint32_t)id, s);
-        }
-        bool differs = false;
-        for (size_t id = 0; id < carry.len && !differs; id++)
-            differs = carry.s[id].p && !tl_strtab_get(own, (uint32_t)id).p;
-        if (differs)
-            rc = rewrite_header(m, r, &carry, err);
-    }
-    tl_strtab_release(&carry);
-    tl_arena_release(&arena);
-    return rc;
 }
 
 static int cmp_rank(const void *a, const void *b)
@@ -620,6 +704,9 @@ static void multi_init(struct multi *m, const struct tl_options *opt)
     m->msg.opt = opt;
     m->root.dirfd = -1;
     pthread_mutex_init(&m->mu, NULL);
+    pthread_cond_init(&m->cv, NULL);
+    tl_arena_init(&m->carry_arena, 16 * 1024);
+    tl_strtab_init(&m->carry, &m->carry_arena);
 }
 
 static void multi_release(struct multi *m)
@@ -629,8 +716,12 @@ static void multi_release(struct multi *m)
         tl_arena_release(&m->ranks[i].arena);
         tl_buf_release(&m->ranks[i].msgs);
         free(m->ranks[i].diagnosis);
+        free(m->ranks[i].members);
     }
     free(m->ranks);
+    tl_strtab_release(&m->carry);
+    tl_arena_release(&m->carry_arena);
+    pthread_cond_destroy(&m->cv);
     pthread_mutex_destroy(&m->mu);
 }
 
@@ -650,6 +741,7 @@ static void take_logs(struct multi *m, struct tl_rank_log *logs, size_t n)
             continue;
         }
         struct rank *r = &m->ranks[m->n++];
+        r->m = m;
         r->log = logs[i];
         r->log.name = tl_xstrdup(logs[i].name);
         r->log.path = tl_xstrdup(logs[i].path);
@@ -788,9 +880,6 @@ static int all_ranks(struct multi *m, struct tl_result *res)
         err = m->err;
         rc = -1;
     }
-    /* (a redacted report has no raw.jsonl to carry them into) */
-    if (rc == 0 && !tl_interrupted && !opt->redact)
-        rc = carry_string_tables(m, &err);
     if (rc == 0 && !tl_interrupted)
         rc = landing(m, &err);
     rc = finish_run(m, rc, &err, res);

@@ -21,6 +21,7 @@
 
 struct rawjsonl {
     struct tl_outfile body;
+    struct tl_rawjsonl_params params;
 };
 
 static void add_member(struct tl_json *obj, const char *key, struct tl_json v)
@@ -115,8 +116,10 @@ static void raw_line(struct rawjsonl *rj, struct tl_sink_ctx *ctx, const struct 
 
 static void *rawjsonl_create(struct tl_sink_ctx *ctx, const void *params)
 {
-    (void)ctx, (void)params;
+    (void)ctx;
     struct rawjsonl *rj = tl_xcalloc(1, sizeof(*rj));
+    if (params)
+        rj->params = *(const struct tl_rawjsonl_params *)params;
     rj->body.fd = -1;
     tl_buf_init(&rj->body.buf, 0);
     return rj;
@@ -148,7 +151,10 @@ static int rawjsonl_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *e
     struct tl_outfile f;
     if (tl_outfile_open(&f, ctx->out, "raw.jsonl", err) < 0)
         return -1;
-    tl_strtab_json(&f.buf, st);
+    if (rj->params.header)
+        rj->params.header(rj->params.header_ctx, st, &f.buf);
+    else
+        tl_strtab_json(&f.buf, st);
     /* The body is read back and appended behind the header: both must be on disk first. */
     if (tl_outfile_flush(&f, err) < 0 || tl_outdir_sync(ctx->out, err) < 0)
         goto fail;

@@ -347,6 +347,8 @@ static int chromium_event(struct report *rp, struct tl_sink_ctx *ctx, const stru
     tl_buf_adds(&rp->chromium.buf, rp->nchromium ? ",\n  " : "[\n  ");
     tl_json_write_pretty(&rp->chromium.buf, &v, 1);
     rp->nchromium++;
+    if (rp->params.chromium && rp->params.chromium(rp->params.chromium_ctx, &v, err) < 0)
+        return -1;
     return tl_outfile_maybe_flush(&rp->chromium, err);
 }
 

@@ -9,12 +9,20 @@
 
 #include "base/config.h"
 #include "tlparse/tlparse.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/json.h"
 #include "engine/sink.h"
 #include "model/ranks.h"
+#include "model/strtab.h"
 
 /* The HTML report: pages, artifacts, chromium_events.json, index.html at the end. */
 struct tl_report_params {
     bool collectives_parity; /* a rank's collectives_parity.json is written: link it */
+    /* When not NULL: each chromium event that chromium_events.json holds, as it is written
+     * (a multi-rank run's combined file); event is valid during the call only. */
+    int (*chromium)(void *ctx, const struct tl_json *event, struct tl_err *err);
+    void *chromium_ctx;
 };
 extern const struct tl_sink_ops tl_sink_report;
 /* tlparse's custom parsers (opt->parsers): files numbered in the report's own sequence (add
@@ -23,6 +31,12 @@ extern const struct tl_sink_ops tl_sink_custom;
 /* payloads/<md5>.txt: the payloads no other sink wrote. */
 extern const struct tl_sink_ops tl_sink_payloads;
 /* raw.jsonl: every entry as a JSON line. */
+struct tl_rawjsonl_params {
+    /* When not NULL: writes the first line (the string table) into out, from the log's own
+     * table (a multi-rank run carries the tables of the ranks before it); NULL: own table. */
+    void (*header)(void *ctx, const struct tl_strtab *own, struct tl_buf *out);
+    void *header_ctx;
+};
 extern const struct tl_sink_ops tl_sink_rawjsonl;
 /* raw.log: the log as it was read. */
 struct tl_rawlog_params {
