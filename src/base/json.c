@@ -339,105 +339,125 @@ static inline bool is_digit(unsigned c)
     return c - '0' < 10;
 }
 
-static int parse_number(struct parser *ps, struct tl_json *out)
-{
-    const unsigned char *s = ps->p;
-    const unsigned char *p = s;
-    const unsigned char *end = ps->end;
-    bool neg = false;
-    bool is_float = false;
-    bool inexact = false; /* m lost digits (integer overflow or long fraction) */
-    uint64_t m = 0;
-    int frac_digits = 0;
-    long exp10 = 0;
+/* A number as scanned: its digits in m (with frac_digits of them after the point) and its
+ * exponent; inexact when m lost digits (integer overflow or a long fraction). */
+struct numscan {
+    uint64_t m;
+    int frac_digits;
+    long exp10;
+    bool neg, is_float, inexact;
+};
 
-    if (*p == '-') {
-        neg = true;
-        p++;
+/* The integer part: "0" or a digit 1-9 then digits. NULL (and ps's error set) when invalid. */
+static inline const unsigned char *scan_int_part(struct parser *ps, const unsigned char *p,
+                                                 const unsigned char *end, struct numscan *n)
+{
+    if (p >= end || !is_digit(*p)) {
+        fail(ps, p, "invalid number");
+        return NULL;
     }
-    if (p >= end || !is_digit(*p))
-        return fail(ps, p, "invalid number");
     if (*p == '0') {
         p++;
-        if (p < end && is_digit(*p))
-            return fail(ps, p, "invalid number");
-    } else {
-        do {
-            unsigned d = *p - '0';
-            /* 1844674407370955161 * 10 + 5 == UINT64_MAX */
-            if (TL_LIKELY(m < 1844674407370955161ULL) || (m == 1844674407370955161ULL && d <= 5))
-                m = m * 10 + d;
-            else
-                inexact = true;
-            p++;
-        } while (p < end && is_digit(*p));
-    }
-    if (p < end && *p == '.') {
-        is_float = true;
-        p++;
-        if (p >= end || !is_digit(*p))
-            return fail(ps, p, "invalid number");
-        do {
-            if (m < 1844674407370955161ULL) {
-                m = m * 10 + (unsigned)(*p - '0');
-                frac_digits++;
-            } else {
-                inexact = true;
-            }
-            p++;
-        } while (p < end && is_digit(*p));
-    }
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        is_float = true;
-        p++;
-        bool eneg = false;
-        if (p < end && (*p == '+' || *p == '-')) {
-            eneg = *p == '-';
-            p++;
+        if (p < end && is_digit(*p)) {
+            fail(ps, p, "invalid number");
+            return NULL;
         }
-        if (p >= end || !is_digit(*p))
-            return fail(ps, p, "invalid number");
-        do {
-            if (exp10 < 100000)
-                exp10 = exp10 * 10 + (*p - '0');
-            p++;
-        } while (p < end && is_digit(*p));
-        if (eneg)
-            exp10 = -exp10;
+        return p;
     }
-    ps->p = p;
-    out->type = TL_JSON_NUMBER;
-    out->u.num.u = 0;
-    out->u.num.i = 0;
+    uint64_t m = n->m;
+    do {
+        unsigned d = *p - '0';
+        /* 1844674407370955161 * 10 + 5 == UINT64_MAX */
+        if (TL_LIKELY(m < 1844674407370955161ULL) || (m == 1844674407370955161ULL && d <= 5))
+            m = m * 10 + d;
+        else
+            n->inexact = true;
+        p++;
+    } while (p < end && is_digit(*p));
+    n->m = m;
+    return p;
+}
 
-    if (!is_float && !inexact) {
-        if (!neg) {
-            out->u.num.kind = TL_JSON_UINT;
-            out->u.num.u = m;
-            out->u.num.d = (double)m;
-            return 0;
-        }
-        /* serde_json turns "-0" into the float -0.0 */
-        if (m != 0 && m <= (uint64_t)INT64_MAX + 1) {
-            out->u.num.kind = TL_JSON_INT;
-            out->u.num.i = m == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)m;
-            out->u.num.d = (double)out->u.num.i;
-            return 0;
-        }
+/* The digits after a '.' (p is past it), added to m while they fit. */
+static inline const unsigned char *scan_fraction(struct parser *ps, const unsigned char *p,
+                                                 const unsigned char *end, struct numscan *n)
+{
+    if (p >= end || !is_digit(*p)) {
+        fail(ps, p, "invalid number");
+        return NULL;
     }
+    do {
+        if (n->m < 1844674407370955161ULL) {
+            n->m = n->m * 10 + (unsigned)(*p - '0');
+            n->frac_digits++;
+        } else {
+            n->inexact = true;
+        }
+        p++;
+    } while (p < end && is_digit(*p));
+    return p;
+}
+
+/* The exponent after an 'e' or 'E' (p is past it), capped so that it cannot overflow. */
+static inline const unsigned char *scan_exponent(struct parser *ps, const unsigned char *p,
+                                                 const unsigned char *end, struct numscan *n)
+{
+    bool eneg = false;
+    if (p < end && (*p == '+' || *p == '-')) {
+        eneg = *p == '-';
+        p++;
+    }
+    if (p >= end || !is_digit(*p)) {
+        fail(ps, p, "invalid number");
+        return NULL;
+    }
+    long exp10 = 0;
+    do {
+        if (exp10 < 100000)
+            exp10 = exp10 * 10 + (*p - '0');
+        p++;
+    } while (p < end && is_digit(*p));
+    n->exp10 = eneg ? -exp10 : exp10;
+    return p;
+}
+
+/* An exact integer as a u64 or i64; false when it must be a float. */
+static inline bool store_integer(struct tl_json *out, const struct numscan *n)
+{
+    if (n->is_float || n->inexact)
+        return false;
+    if (!n->neg) {
+        out->u.num.kind = TL_JSON_UINT;
+        out->u.num.u = n->m;
+        out->u.num.d = (double)n->m;
+        return true;
+    }
+    /* serde_json turns "-0" into the float -0.0 */
+    if (n->m != 0 && n->m <= (uint64_t)INT64_MAX + 1) {
+        out->u.num.kind = TL_JSON_INT;
+        out->u.num.i = n->m == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)n->m;
+        out->u.num.d = (double)out->u.num.i;
+        return true;
+    }
+    return false;
+}
+
+/* A float, the number s..p scanned into n. */
+static inline int store_float(struct parser *ps, struct tl_json *out, const struct numscan *n,
+                              const unsigned char *s, const unsigned char *p)
+{
     out->u.num.kind = TL_JSON_FLOAT;
-    double d;
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-    long e = exp10 - frac_digits;
-    if (!inexact && m <= (1ULL << 53) && e >= -22 && e <= 22) {
+    long e = n->exp10 - n->frac_digits;
+    if (!n->inexact && n->m <= (1ULL << 53) && e >= -22 && e <= 22) {
         /* Clinger's fast path: both operands are exact, so one IEEE
          * operation rounds correctly. */
-        d = (double)m;
+        double d = (double)n->m;
         if (e < 0)
             d /= pow10_exact[-e];
         else
             d *= pow10_exact[e];
-        out->u.num.d = neg ? -d : d;
+        out->u.num.d = n->neg ? -d : d;
         return 0;
     }
 #endif
@@ -449,6 +469,41 @@ static int parse_number(struct parser *ps, struct tl_json *out)
         return fail(ps, s, "number out of range");
     out->u.num.d = num.d;
     return 0;
+}
+
+static int parse_number(struct parser *ps, struct tl_json *out)
+{
+    const unsigned char *s = ps->p;
+    const unsigned char *p = s;
+    const unsigned char *end = ps->end;
+    struct numscan n = {0, 0, 0, false, false, false};
+
+    if (*p == '-') {
+        n.neg = true;
+        p++;
+    }
+    p = scan_int_part(ps, p, end, &n);
+    if (!p)
+        return -1;
+    if (p < end && *p == '.') {
+        n.is_float = true;
+        p = scan_fraction(ps, p + 1, end, &n);
+        if (!p)
+            return -1;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        n.is_float = true;
+        p = scan_exponent(ps, p + 1, end, &n);
+        if (!p)
+            return -1;
+    }
+    ps->p = p;
+    out->type = TL_JSON_NUMBER;
+    out->u.num.u = 0;
+    out->u.num.i = 0;
+    if (store_integer(out, &n))
+        return 0;
+    return store_float(ps, out, &n, s, p);
 }
 
 static void push(struct parser *ps, const struct tl_str *key, const struct tl_json *v)

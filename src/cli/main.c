@@ -566,6 +566,86 @@ static int parse_args(struct cli *c, int argc, char **argv)
     return -1;
 }
 
+/* The options the environment sets. It is read here, at the edge; the library takes options
+ * only. */
+static void options_from_env(struct cli *c)
+{
+    struct tl_options *opt = &c->opt;
+    opt->progress = c->progress < 0 ? isatty(2) : c->progress;
+    const char *year = getenv("TLPARSE_YEAR"); /* reproducible raw.jsonl for tests */
+    if (year && *year)
+        opt->year = atoi(year);
+    opt->no_threads = getenv("TLPARSE_NO_THREADS") != NULL;
+    const char *term = getenv("TERM");
+    opt->color = isatty(1) && !getenv("NO_COLOR") && !(term && !strcmp(term, "dumb"));
+}
+
+/* --run: runs the program with tracing into trace_dir, which becomes the input. Returns -1
+ * when there is a trace to read, else the exit code. */
+static int run_program(struct cli *c, char *trace_dir, size_t size, int *run_status)
+{
+    struct tl_options *opt = &c->opt;
+    *run_status = tl_cli_run_command(c->run, trace_dir, size);
+    bool any = false;
+    size_t ranks = *run_status < 0 ? 0 : tl_cli_rank_logs(trace_dir, &any);
+    if (*run_status < 0 || !any) {
+        if (*run_status >= 0 && rmdir(trace_dir) == 0)
+            fprintf(stderr,
+                    "tlparse: error: %s wrote no trace (into %s, now removed): does it "
+                    "call torch.compile or torch.export?\n",
+                    c->run[0], trace_dir);
+        return *run_status > 0 ? *run_status : TL_EXIT_ERROR;
+    }
+    opt->path = trace_dir;
+    opt->all_ranks_html = ranks > 1 && !opt->summary;
+    return -1;
+}
+
+/* --summary's text goes to stdout; a failed write fails the run. */
+static int print_summary(struct tl_result *res, int rc)
+{
+    if (!res->summary)
+        return rc;
+    fputs(res->summary, stdout);
+    free(res->summary);
+    if (fflush(stdout) != 0 && rc == TL_EXIT_OK) {
+        fprintf(stderr, "tlparse: error: cannot write the summary to stdout\n");
+        rc = TL_EXIT_ERROR;
+    }
+    return rc;
+}
+
+/* --fail-on, checked on the counts of a run that went well. */
+static int check_fail_on(const struct cli *c, const struct tl_result *res, int rc)
+{
+    if (rc != TL_EXIT_OK || !c->fail_on)
+        return rc;
+    if (!res->has_counts) {
+        fprintf(stderr, "tlparse: error: --fail-on: nothing was read to check\n");
+        return TL_EXIT_ERROR;
+    }
+    if (res->ranks_left && !res->ranks)
+        return fail_on_ranks(c->fail_on, &c->opt); /* opt->command_line still held */
+    if (res->ranks_left) {
+        fprintf(stderr, "tlparse: --fail-on: %u rank%s could not be read\n", res->ranks_left,
+                res->ranks_left == 1 ? "" : "s");
+        return TL_EXIT_ERROR;
+    }
+    return fail_on(c->fail_on, &res->counts, res->ranks);
+}
+
+/* The page to open: the report's index, else a single-page bundle. */
+static void open_page(const struct tl_result *res)
+{
+    char page[4096];
+    size_t blen = strlen(res->bundle_path);
+    snprintf(page, sizeof(page), "%s", res->index_path);
+    if (!page[0] && blen > 5 && !strcasecmp(res->bundle_path + blen - 5, ".html"))
+        snprintf(page, sizeof(page), "%s", res->bundle_path);
+    if (page[0])
+        tl_cli_open_browser(page);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "diff")) {
@@ -582,76 +662,31 @@ int main(int argc, char **argv)
     if (rc >= 0)
         return rc;
     struct tl_options *opt = &c.opt;
-    opt->progress = c.progress < 0 ? isatty(2) : c.progress;
-    /* The environment is read here, at the edge; the library takes options only. */
-    const char *year = getenv("TLPARSE_YEAR"); /* reproducible raw.jsonl for tests */
-    if (year && *year)
-        opt->year = atoi(year);
-    opt->no_threads = getenv("TLPARSE_NO_THREADS") != NULL;
-    const char *term = getenv("TERM");
-    opt->color = isatty(1) && !getenv("NO_COLOR") && !(term && !strcmp(term, "dumb"));
+    options_from_env(&c);
     char *cmdline = tl_cli_command_line(argc, argv);
     opt->command_line = cmdline;
 
     int run_status = 0;
     char trace_dir[4096];
-    if (c.run) {
-        run_status = tl_cli_run_command(c.run, trace_dir, sizeof(trace_dir));
-        bool any = false;
-        size_t ranks = run_status < 0 ? 0 : tl_cli_rank_logs(trace_dir, &any);
-        if (run_status < 0 || !any) {
-            if (run_status >= 0 && rmdir(trace_dir) == 0)
-                fprintf(stderr,
-                        "tlparse: error: %s wrote no trace (into %s, now removed): does it "
-                        "call torch.compile or torch.export?\n",
-                        c.run[0], trace_dir);
-            free(cmdline);
-            return run_status > 0 ? run_status : TL_EXIT_ERROR;
-        }
-        opt->path = trace_dir;
-        opt->all_ranks_html = ranks > 1 && !opt->summary;
+    if (c.run && (rc = run_program(&c, trace_dir, sizeof(trace_dir), &run_status)) >= 0) {
+        free(cmdline);
+        return rc;
     }
 
     tl_cli_catch_signals();
 
     struct tl_result res;
     rc = tl_run(opt, &res);
-    if (res.summary) {
-        fputs(res.summary, stdout);
-        free(res.summary);
-        if (fflush(stdout) != 0 && rc == TL_EXIT_OK) {
-            fprintf(stderr, "tlparse: error: cannot write the summary to stdout\n");
-            rc = TL_EXIT_ERROR;
-        }
-    }
+    rc = print_summary(&res, rc);
     if (c.run)
         fprintf(stderr, "tlparse: the trace is kept in %s\n", trace_dir);
     /* a report was written (--strict failed on it, or not): it is named last */
     bool report = (rc == TL_EXIT_OK || rc == TL_EXIT_ERROR) && opt->summary == TL_SUMMARY_NONE &&
                   (res.index_path[0] || res.bundle_path[0]);
     bool open_it = report && rc == TL_EXIT_OK && !c.no_browser;
-    if (rc == TL_EXIT_OK && c.fail_on) {
-        if (!res.has_counts) {
-            fprintf(stderr, "tlparse: error: --fail-on: nothing was read to check\n");
-            rc = TL_EXIT_ERROR;
-        } else if (res.ranks_left && !res.ranks) {
-            rc = fail_on_ranks(c.fail_on, opt); /* opt->command_line still held */
-        } else if (res.ranks_left) {
-            fprintf(stderr, "tlparse: --fail-on: %u rank%s could not be read\n", res.ranks_left,
-                    res.ranks_left == 1 ? "" : "s");
-            rc = TL_EXIT_ERROR;
-        } else {
-            rc = fail_on(c.fail_on, &res.counts, res.ranks);
-        }
-    }
-    /* the page to open: the report's index, else a single-page bundle */
-    char page[4096];
-    size_t blen = strlen(res.bundle_path);
-    snprintf(page, sizeof(page), "%s", res.index_path);
-    if (!page[0] && blen > 5 && !strcasecmp(res.bundle_path + blen - 5, ".html"))
-        snprintf(page, sizeof(page), "%s", res.bundle_path);
-    if (open_it && page[0])
-        tl_cli_open_browser(page);
+    rc = check_fail_on(&c, &res, rc);
+    if (open_it)
+        open_page(&res);
     if (report)
         say_done(opt, &res);
     free(cmdline);

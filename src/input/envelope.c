@@ -476,100 +476,130 @@ static int cid_part(struct tl_str k)
     return 0;
 }
 
+/* The state of one envelope's decoding: which keys were seen, how the compile id fares. */
+struct decoder {
+    struct ctx c;
+    struct tl_envelope *env;
+    struct tl_arena *scratch;
+    size_t n; /* members of the envelope: bounds the unknown keys */
+    bool seen[TL_K__COUNT];
+    uint8_t cid_seen;
+    bool cid_broken;
+    struct tl_map seen_unknown;
+};
+
+/* A key of the flattened compile id. False when it counts as unknown instead. */
+static inline bool cid_member(struct decoder *d, int part, const struct tl_json *v)
+{
+    struct tl_envelope *env = d->env;
+    if (d->cid_broken) {
+        /* The reference's flattened compile id stops consuming its
+         * keys after a bad one: later ones count as unknown. */
+        return false;
+    }
+    if (d->cid_seen & part) {
+        /* serde's flattened Option<CompileId> stops at its first
+         * error, a duplicate as much as a bad type: later group
+         * keys stay unconsumed and count as unknown. */
+        env->cid_ok = false;
+        d->cid_broken = true;
+        return true;
+    }
+    d->cid_seen |= (uint8_t)part;
+    if (v->type == TL_JSON_NULL)
+        return true;
+    if (!is_u32(v)) {
+        env->cid_ok = false;
+        d->cid_broken = true;
+        return true;
+    }
+    uint32_t x = (uint32_t)v->u.num.u;
+    env->cid.has |= (uint8_t)part;
+    if (part == TL_CID_CA)
+        env->cid.ca = x;
+    else if (part == TL_CID_FRAME)
+        env->cid.frame = x;
+    else if (part == TL_CID_FCID)
+        env->cid.fcid = x;
+    else
+        env->cid.attempt = x;
+    return true;
+}
+
+/* A known top-level key: once only, of its type (null is as absent). */
+static inline int known_member(struct decoder *d, int k, const struct tl_json *v)
+{
+    if (d->seen[k]) {
+        snprintf(d->c.msg, d->c.msglen, "duplicate field \"%s\"", key_names[k]);
+        return -1;
+    }
+    d->seen[k] = true;
+    if (v->type == TL_JSON_NULL)
+        return 0;
+    if (check(&d->c, key_names[k], v, top_types[k].ty, top_types[k].sub) < 0)
+        return -1;
+    d->env->key[k] = v;
+    return 0;
+}
+
+static void unknown_member(struct decoder *d, struct tl_str key)
+{
+    struct tl_envelope *env = d->env;
+    if (!env->unknown)
+        env->unknown = tl_arena_alloc(d->scratch, d->n * sizeof(*env->unknown));
+    /* The reference collects unknown keys in a map: a repeated one counts
+     * once. A scan for the few usual ones, a hash set for many. */
+    if (env->n_unknown < 16) {
+        bool dup = false;
+        for (size_t j = 0; j < env->n_unknown && !dup; j++)
+            dup = tl_str_eq(env->unknown[j], key);
+        if (!dup)
+            env->unknown[env->n_unknown++] = key;
+    } else {
+        if (!d->seen_unknown.arena) {
+            tl_map_init(&d->seen_unknown, d->scratch);
+            for (size_t j = 0; j < env->n_unknown; j++)
+                tl_map_put(&d->seen_unknown, env->unknown[j], (void *)1);
+        }
+        int created;
+        tl_map_upsert(&d->seen_unknown, key, &created);
+        if (created)
+            env->unknown[env->n_unknown++] = key;
+    }
+}
+
+/* One member of the envelope: a compile id part, a known key or an unknown one. */
+static inline int decode_member(struct decoder *d, const struct tl_json_member *m)
+{
+    int part = cid_part(m->key);
+    if (part) {
+        if (cid_member(d, part, &m->value))
+            return 0;
+    } else {
+        int k = lookup_key(m->key);
+        if (k >= 0)
+            return known_member(d, k, &m->value);
+    }
+    unknown_member(d, m->key);
+    return 0;
+}
+
 int tl_envelope_decode(const struct tl_json *root, struct tl_envelope *env,
                        struct tl_arena *scratch, char *msg, size_t msglen)
 {
-    struct ctx c = {msg, msglen};
     memset(env, 0, sizeof(*env));
     if (root->type != TL_JSON_OBJECT) {
         snprintf(msg, msglen, "the envelope is not a JSON object");
         return -1;
     }
-    size_t n = root->u.obj.n;
-    bool seen[TL_K__COUNT] = {false};
-    uint8_t cid_seen = 0;
-    bool cid_broken = false;
-    struct tl_map seen_unknown = {0};
+    struct decoder d = {{msg, msglen}, env, scratch, root->u.obj.n, {false}, 0, false, {0}};
     env->cid_ok = true;
-    for (size_t i = 0; i < n; i++) {
-        const struct tl_json_member *m = &root->u.obj.items[i];
-        int part = cid_part(m->key);
-        if (part) {
-            if (cid_broken) {
-                /* The reference's flattened compile id stops consuming its
-                 * keys after a bad one: later ones count as unknown. */
-                goto unknown;
-            }
-            if (cid_seen & part) {
-                /* serde's flattened Option<CompileId> stops at its first
-                 * error, a duplicate as much as a bad type: later group
-                 * keys stay unconsumed and count as unknown. */
-                env->cid_ok = false;
-                cid_broken = true;
-                continue;
-            }
-            cid_seen |= (uint8_t)part;
-            const struct tl_json *v = &m->value;
-            if (v->type == TL_JSON_NULL)
-                continue;
-            if (!is_u32(v)) {
-                env->cid_ok = false;
-                cid_broken = true;
-                continue;
-            }
-            uint32_t x = (uint32_t)v->u.num.u;
-            env->cid.has |= (uint8_t)part;
-            if (part == TL_CID_CA)
-                env->cid.ca = x;
-            else if (part == TL_CID_FRAME)
-                env->cid.frame = x;
-            else if (part == TL_CID_FCID)
-                env->cid.fcid = x;
-            else
-                env->cid.attempt = x;
-            continue;
-        }
-        int k = lookup_key(m->key);
-        if (k < 0)
-            goto unknown;
-        if (seen[k]) {
-            snprintf(msg, msglen, "duplicate field \"%s\"", key_names[k]);
-            tl_map_release(&seen_unknown);
-            return -1;
-        }
-        seen[k] = true;
-        if (m->value.type == TL_JSON_NULL)
-            continue;
-        if (check(&c, key_names[k], &m->value, top_types[k].ty, top_types[k].sub) < 0) {
-            tl_map_release(&seen_unknown);
-            return -1;
-        }
-        env->key[k] = &m->value;
-        continue;
-    unknown:
-        if (!env->unknown)
-            env->unknown = tl_arena_alloc(scratch, n * sizeof(*env->unknown));
-        /* The reference collects unknown keys in a map: a repeated one counts
-         * once. A scan for the few usual ones, a hash set for many. */
-        if (env->n_unknown < 16) {
-            bool dup = false;
-            for (size_t j = 0; j < env->n_unknown && !dup; j++)
-                dup = tl_str_eq(env->unknown[j], m->key);
-            if (!dup)
-                env->unknown[env->n_unknown++] = m->key;
-        } else {
-            if (!seen_unknown.arena) {
-                tl_map_init(&seen_unknown, scratch);
-                for (size_t j = 0; j < env->n_unknown; j++)
-                    tl_map_put(&seen_unknown, env->unknown[j], (void *)1);
-            }
-            int created;
-            tl_map_upsert(&seen_unknown, m->key, &created);
-            if (created)
-                env->unknown[env->n_unknown++] = m->key;
-        }
-    }
-    tl_map_release(&seen_unknown);
+    int rc = 0;
+    for (size_t i = 0; i < d.n && rc == 0; i++)
+        rc = decode_member(&d, &root->u.obj.items[i]);
+    tl_map_release(&d.seen_unknown);
+    if (rc < 0)
+        return -1;
     if (!env->cid_ok)
         memset(&env->cid, 0, sizeof(env->cid));
     return 0;

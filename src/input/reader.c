@@ -327,6 +327,80 @@ int tl_reader_peek(struct tl_reader *r, size_t want, const char **p, size_t *n, 
     return 0;
 }
 
+/* Hands out p[0..len) as the current line (p NULL for an overlong one). */
+static inline void set_line(struct tl_reader *r, struct tl_str *line, const char *p, size_t len)
+{
+    r->last = tl_str_make(p, len);
+    r->lineno++;
+    *line = r->last;
+}
+
+/* The next line of an in-memory input: a view into it, nothing copied. */
+static inline int next_mem(struct tl_reader *r, struct tl_str *line)
+{
+    if (r->start >= r->mem_len)
+        return 0;
+    const char *p = r->mem + r->start;
+    size_t avail = r->mem_len - r->start;
+    const char *nl = memchr(p, '\n', avail);
+    size_t len = nl ? (size_t)(nl - p) : avail;
+    r->start += len + (nl != NULL);
+    if (len > r->max_line) {
+        r->long_first = p[0];
+        r->offset = r->start;
+        r->last_unterminated = nl == NULL;
+        set_line(r, line, NULL, len);
+        return TL_READER_LONG;
+    }
+    r->offset = r->start;
+    r->file_pos = r->start;
+    r->last_unterminated = nl == NULL;
+    if (nl && len && p[len - 1] == '\r')
+        len--;
+    set_line(r, line, p, len);
+    return 1;
+}
+
+/* The buffered line that ends at nl, without its "\n" or "\r\n". */
+static inline int line_to_newline(struct tl_reader *r, struct tl_str *line, const char *nl)
+{
+    const char *p = r->buf + r->start;
+    size_t len = (size_t)(nl - p);
+    r->offset += len + 1;
+    r->start += len + 1;
+    r->last_unterminated = false;
+    if (len && p[len - 1] == '\r')
+        len--;
+    set_line(r, line, p, len);
+    return 1;
+}
+
+/* At the end of input, the bytes after the last newline make a line of their own. */
+static int unterminated_line(struct tl_reader *r, struct tl_str *line)
+{
+    const char *p = r->buf + r->start;
+    size_t len = r->end - r->start;
+    r->offset += len;
+    r->start = r->end;
+    r->last_unterminated = true; /* a "\r" stays: it ends no line */
+    set_line(r, line, p, len);
+    return 1;
+}
+
+/* No newline in the buffer: move the partial line to the front (to read more behind it) and
+ * return where the newline scan goes on. */
+static size_t compact(struct tl_reader *r, size_t scan)
+{
+    if (r->start > 0) {
+        size_t keep = r->end - r->start;
+        memmove(r->buf, r->buf + r->start, keep);
+        scan -= r->start;
+        r->start = 0;
+        r->end = keep;
+    }
+    return scan;
+}
+
 int tl_reader_next(struct tl_reader *r, struct tl_str *line, struct tl_err *err)
 {
     if (r->pushed) {
@@ -335,74 +409,20 @@ int tl_reader_next(struct tl_reader *r, struct tl_str *line, struct tl_err *err)
         *line = r->last;
         return r->last.p ? 1 : TL_READER_LONG;
     }
-    if (r->mem_mode) {
-        if (r->start >= r->mem_len)
-            return 0;
-        const char *p = r->mem + r->start;
-        size_t avail = r->mem_len - r->start;
-        const char *nl = memchr(p, '\n', avail);
-        size_t len = nl ? (size_t)(nl - p) : avail;
-        r->start += len + (nl != NULL);
-        if (len > r->max_line) {
-            r->long_first = p[0];
-            r->offset = r->start;
-            r->last_unterminated = nl == NULL;
-            r->last = tl_str_make(NULL, len);
-            r->lineno++;
-            *line = r->last;
-            return TL_READER_LONG;
-        }
-        r->offset = r->start;
-        r->file_pos = r->start;
-        r->last_unterminated = nl == NULL;
-        if (nl && len && p[len - 1] == '\r')
-            len--;
-        r->last = tl_str_make(p, len);
-        r->lineno++;
-        *line = r->last;
-        return 1;
-    }
+    if (r->mem_mode)
+        return next_mem(r, line);
     size_t scan = r->start;
     for (;;) {
         const char *nl = memchr(r->buf + scan, '\n', r->end - scan);
-        if (nl) {
-            const char *p = r->buf + r->start;
-            size_t len = (size_t)(nl - p);
-            r->offset += len + 1;
-            r->start += len + 1;
-            r->last_unterminated = false;
-            if (len && p[len - 1] == '\r')
-                len--;
-            r->last = tl_str_make(p, len);
-            r->lineno++;
-            *line = r->last;
-            return 1;
-        }
+        if (nl)
+            return line_to_newline(r, line, nl);
         scan = r->end;
-        if (r->eof) {
-            if (r->start == r->end)
-                return at_end(r);
-            const char *p = r->buf + r->start;
-            size_t len = r->end - r->start;
-            r->offset += len;
-            r->start = r->end;
-            r->last_unterminated = true; /* a "\r" stays: it ends no line */
-            r->last = tl_str_make(p, len);
-            r->lineno++;
-            *line = r->last;
-            return 1;
-        }
-        /* No newline in the buffer: move the partial line to the front, grow if
-         * it fills the whole buffer, and read more. */
-        if (r->start > 0) {
-            size_t keep = r->end - r->start;
-            memmove(r->buf, r->buf + r->start, keep);
-            scan -= r->start;
-            r->start = 0;
-            r->end = keep;
-        }
+        if (r->eof)
+            return r->start == r->end ? at_end(r) : unterminated_line(r, line);
+        scan = compact(r, scan);
         if (r->end - r->start >= r->max_line)
             return skip_long(r, line, err);
+        /* a partial line fills the whole buffer: grow it */
         if (r->end == r->cap) {
             r->cap *= 2;
             r->buf = tl_xrealloc(r->buf, r->cap + 1);

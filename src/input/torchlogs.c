@@ -376,18 +376,11 @@ static uint64_t mix(uint64_t h, const void *data, size_t n)
     return h ^ (h >> 29);
 }
 
-/* tl_tlog_split, also telling which prefix it found. */
-static enum pfx split_line(struct tl_str line, struct tl_tlog_line *out)
+/* The worker prefixes: "N: " (srun -l) first, then "[defaultN]:" (torchrun --tee) and
+ * "[rankN]:" (torch.distributed); a [rankN] wins over the others. Sets out->rank and returns
+ * where the rest of the line starts. */
+static inline size_t worker_prefixes(const char *s, size_t n, struct tl_tlog_line *out)
 {
-    const char *s = line.p ? line.p : "";
-    size_t n = line.p ? line.n : 0;
-    if (n && s[n - 1] == '\r')
-        n--;
-    memset(out, 0, sizeof(*out));
-    out->rank = -1;
-
-    /* worker prefixes: "N: " (srun -l) first, then "[defaultN]:" (torchrun --tee) and
-     * "[rankN]:" (torch.distributed); a [rankN] wins over the others */
     size_t i = 0;
     int rank_tag = -1, worker = -1;
     {
@@ -413,83 +406,135 @@ static enum pfx split_line(struct tl_str line, struct tl_tlog_line *out)
         i += w;
     }
     out->rank = rank_tag >= 0 ? rank_tag : worker;
+    return i;
+}
 
-    enum pfx type = PFX_NONE;
-    size_t rb = 0, pos = i, key0 = 0, key1 = 0, cid0 = 0, cid1 = 0;
+/* The log prefix found on a line: its type, where the body starts, and the bytes that identify
+ * the logging call (key) and the compile id (cid), as offsets into the line. */
+struct pmatch {
+    enum pfx type;
+    size_t pos, key0, key1, cid0, cid1;
+};
+
+/* The bracket prefix's key is its logger name (out->tag). */
+static inline void bracket_key(const char *s, const struct tl_tlog_line *out, struct pmatch *m)
+{
+    m->type = PFX_BRACKET;
+    m->key0 = (size_t)(out->tag.p ? out->tag.p - s : 0);
+    m->key1 = m->key0 + out->tag.n;
+}
+
+/* A prefix glued after other output (a progress bar), glog or bracket: tried at every position
+ * after i (glog_at's ']' cache keeps this linear). */
+static void glued_prefix(const char *s, size_t n, size_t i, size_t *rb, struct gmatch *g,
+                         struct tl_tlog_line *out, struct pmatch *m)
+{
+    for (size_t j = i + 1; j + 22 <= n; j++) {
+        if (level_tab[(unsigned char)s[j]] && dig(s[j + 1]) && glog_at(s, n, j, rb, g)) {
+            m->type = PFX_GLOG;
+            return;
+        }
+        if (s[j] == '[' && dig(s[j + 1]) && bracket_at(s, n, j, out, &m->cid0, &m->cid1, &m->pos)) {
+            bracket_key(s, out, m);
+            return;
+        }
+    }
+}
+
+/* Which log prefix starts the line at s[i]: glog, bracket, elided, path, or glued. */
+static inline void match_prefix(const char *s, size_t n, size_t i, struct tl_tlog_line *out,
+                                struct pmatch *m)
+{
+    size_t rb = 0;
     struct gmatch g;
     if (glog_at(s, n, i, &rb, &g)) {
-        type = PFX_GLOG;
-    } else if (i < n && s[i] == '[' && bracket_at(s, n, i, out, &cid0, &cid1, &pos)) {
-        type = PFX_BRACKET;
-        key0 = (size_t)(out->tag.p ? out->tag.p - s : 0);
-        key1 = key0 + out->tag.n;
+        m->type = PFX_GLOG;
+    } else if (i < n && s[i] == '[' && bracket_at(s, n, i, out, &m->cid0, &m->cid1, &m->pos)) {
+        bracket_key(s, out, m);
     } else if (n - i >= 5 && memcmp(s + i, "... [", 5) == 0) {
-        type = PFX_ELIDED;
-        pos = i + 4;
-    } else if (path_at(s, n, i, &pos)) {
-        type = PFX_PATH;
-        key0 = i;
-        key1 = pos;
+        m->type = PFX_ELIDED;
+        m->pos = i + 4;
+    } else if (path_at(s, n, i, &m->pos)) {
+        m->type = PFX_PATH;
+        m->key0 = i;
+        m->key1 = m->pos;
     } else if (n - i > 4 && level_tab[(unsigned char)s[i]] && s[i + 1] == ' ' &&
-               path_at(s, n, i + 2, &pos)) {
+               path_at(s, n, i + 2, &m->pos)) {
         /* a glog prefix cut to its level and path ("W convert_frame.py:1676] ") */
-        type = PFX_PATH;
+        m->type = PFX_PATH;
         out->level = s[i];
-        key0 = i;
-        key1 = pos;
+        m->key0 = i;
+        m->key1 = m->pos;
     } else {
-        /* a prefix glued after other output (a progress bar), glog or bracket */
-        for (size_t j = i + 1; j + 22 <= n; j++) {
-            if (level_tab[(unsigned char)s[j]] && dig(s[j + 1]) && glog_at(s, n, j, &rb, &g)) {
-                type = PFX_GLOG;
-                break;
-            }
-            if (s[j] == '[' && dig(s[j + 1]) && bracket_at(s, n, j, out, &cid0, &cid1, &pos)) {
-                type = PFX_BRACKET;
-                key0 = (size_t)(out->tag.p ? out->tag.p - s : 0);
-                key1 = key0 + out->tag.n;
-                break;
-            }
-        }
+        glued_prefix(s, n, i, &rb, &g, out, m);
     }
-    if (type == PFX_GLOG) {
+    if (m->type == PFX_GLOG) {
         out->level = g.level;
-        key0 = g.key0;
-        key1 = g.key1;
-        pos = g.body;
+        m->key0 = g.key0;
+        m->key1 = g.key1;
+        m->pos = g.body;
     }
-    if (type != PFX_BRACKET) {
-        size_t k = bracket_cid(s + pos, n - pos, &out->cid);
-        if (k) {
-            out->has_cid = true;
-            cid0 = pos;
-            cid1 = pos + k;
-            pos += k + (pos + k < n);
-        }
-        k = bracket_tag(s + pos, n - pos, &out->tag);
-        if (k)
-            pos += k + (pos + k < n);
-        if (type == PFX_NONE && (out->has_cid || out->tag.n))
-            type = PFX_CID;
-        if (type == PFX_ELIDED && !out->has_cid && !out->tag.n) {
-            type = PFX_NONE;
-            pos = i;
-        }
+}
+
+/* After any prefix but the bracket one (which has its own): "[cid] " then "[__tag] ". Alone
+ * they make a prefix; an elided prefix without them is none. */
+static inline void cid_and_tag(const char *s, size_t n, size_t i, struct tl_tlog_line *out,
+                               struct pmatch *m)
+{
+    size_t pos = m->pos;
+    size_t k = bracket_cid(s + pos, n - pos, &out->cid);
+    if (k) {
+        out->has_cid = true;
+        m->cid0 = pos;
+        m->cid1 = pos + k;
+        pos += k + (pos + k < n);
     }
-    out->body = tl_str_make(s + pos, n - pos);
-    out->has_prefix = type != PFX_NONE;
-    if (type != PFX_NONE) {
-        char head[2] = {(char)type, out->level};
-        uint64_t h = mix(0x51ED27071F2A3B5DULL, head, 2);
-        h = mix(h, s + key0, key1 - key0);
-        h = mix(h, s + cid0, cid1 - cid0);
-        h = mix(h, out->tag.p, out->tag.n);
-        h = mix(h, &out->rank, sizeof(out->rank));
-        out->prefix_key = (uint32_t)(h ^ (h >> 32));
-        if (out->prefix_key == 0)
-            out->prefix_key = 1;
+    k = bracket_tag(s + pos, n - pos, &out->tag);
+    if (k)
+        pos += k + (pos + k < n);
+    if (m->type == PFX_NONE && (out->has_cid || out->tag.n))
+        m->type = PFX_CID;
+    if (m->type == PFX_ELIDED && !out->has_cid && !out->tag.n) {
+        m->type = PFX_NONE;
+        pos = i;
     }
-    return type;
+    m->pos = pos;
+}
+
+/* A hash of what identifies the logging call (never 0), to group a message's lines. */
+static inline uint32_t prefix_key(const char *s, const struct tl_tlog_line *out,
+                                  const struct pmatch *m)
+{
+    char head[2] = {(char)m->type, out->level};
+    uint64_t h = mix(0x51ED27071F2A3B5DULL, head, 2);
+    h = mix(h, s + m->key0, m->key1 - m->key0);
+    h = mix(h, s + m->cid0, m->cid1 - m->cid0);
+    h = mix(h, out->tag.p, out->tag.n);
+    h = mix(h, &out->rank, sizeof(out->rank));
+    uint32_t key = (uint32_t)(h ^ (h >> 32));
+    return key ? key : 1;
+}
+
+/* tl_tlog_split, also telling which prefix it found. */
+static enum pfx split_line(struct tl_str line, struct tl_tlog_line *out)
+{
+    const char *s = line.p ? line.p : "";
+    size_t n = line.p ? line.n : 0;
+    if (n && s[n - 1] == '\r')
+        n--;
+    memset(out, 0, sizeof(*out));
+    out->rank = -1;
+
+    size_t i = worker_prefixes(s, n, out);
+    struct pmatch m = {PFX_NONE, i, 0, 0, 0, 0};
+    match_prefix(s, n, i, out, &m);
+    if (m.type != PFX_BRACKET)
+        cid_and_tag(s, n, i, out, &m);
+    out->body = tl_str_make(s + m.pos, n - m.pos);
+    out->has_prefix = m.type != PFX_NONE;
+    if (m.type != PFX_NONE)
+        out->prefix_key = prefix_key(s, out, &m);
+    return m.type;
 }
 
 void tl_tlog_split(struct tl_str line, struct tl_tlog_line *out)
@@ -1266,7 +1311,9 @@ static bool take_limit(struct slot *s, struct tl_str t, bool ind, bool force)
     return ind || force;
 }
 
-static bool take_graph_break(struct slot *s, struct tl_str t, bool ind, bool force)
+/* A line that a previous one announced: the inner graph break of "Failed to handle graph break
+ * gracefully", or the reason of a nested one. */
+static bool gb_awaited(struct slot *s, struct tl_str t)
 {
     struct mstate *st = &s->st;
     if (st->await_inner && !starts(t, "Explanation:") && !starts(t, "Hint:") &&
@@ -1284,15 +1331,29 @@ static bool take_graph_break(struct slot *s, struct tl_str t, bool ind, bool for
         st->tail_ok = true;
         return true;
     }
+    return false;
+}
+
+/* The first "Reason:" line is the graph break's; later ones are taken and ignored. */
+static void gb_reason(struct slot *s, struct tl_str t)
+{
+    struct mstate *st = &s->st;
+    if (st->reason_seen)
+        return;
+    struct tl_str r = trim(after(t, (size_t)find(t, ":") + 1));
+    st->reason_seen = true;
+    st->reason = keep(s, r);
+    st->fallback = find(r, "falling back to eager") >= 0;
+    st->await_inner = tl_str_has_suffix(r, "Graph break encountered:");
+    st->tail_ok = st->suppressed || s->nframes > 0;
+}
+
+/* The labelled lines of a graph break: reason, explanation, hint, url, a nested break. */
+static bool gb_labelled(struct slot *s, struct tl_str t)
+{
+    struct mstate *st = &s->st;
     if (starts(t, "Graph Break Reason:") || starts(t, "Reason:")) {
-        if (!st->reason_seen) {
-            struct tl_str r = trim(after(t, (size_t)find(t, ":") + 1));
-            st->reason_seen = true;
-            st->reason = keep(s, r);
-            st->fallback = find(r, "falling back to eager") >= 0;
-            st->await_inner = tl_str_has_suffix(r, "Graph break encountered:");
-            st->tail_ok = st->suppressed || s->nframes > 0;
-        }
+        gb_reason(s, t);
         return true;
     }
     if (starts(t, "Explanation:")) {
@@ -1322,14 +1383,14 @@ static bool take_graph_break(struct slot *s, struct tl_str t, bool ind, bool for
         st->in_user_tb = st->in_internal_tb = st->code_pending = false;
         return true;
     }
-    if (st->warning && !st->in_user_tb) {
-        /* the rest of the warning's advice, up to where its frames start */
-        if (starts(t, "Graph break: from user code at")) {
-            st->in_user_tb = true;
-            return true;
-        }
-        return ind || force || starts(t, "or:") || starts(t, "to include these operations");
-    }
+    return false;
+}
+
+/* The tracebacks of a graph break: the user's frames are kept (with their code), the internal
+ * traceback is skipped up to its exception line. */
+static bool gb_traceback(struct slot *s, struct tl_str t, bool ind, bool force)
+{
+    struct mstate *st = &s->st;
     if (starts(t, "User code traceback:")) {
         st->in_user_tb = true;
         st->in_internal_tb = st->code_pending = false;
@@ -1365,6 +1426,22 @@ static bool take_graph_break(struct slot *s, struct tl_str t, bool ind, bool for
         starts(t, "The above exception") || starts(t, "During handling of the above exception"))
         return true;
     return force;
+}
+
+static bool take_graph_break(struct slot *s, struct tl_str t, bool ind, bool force)
+{
+    struct mstate *st = &s->st;
+    if (gb_awaited(s, t) || gb_labelled(s, t))
+        return true;
+    if (st->warning && !st->in_user_tb) {
+        /* the rest of the warning's advice, up to where its frames start */
+        if (starts(t, "Graph break: from user code at")) {
+            st->in_user_tb = true;
+            return true;
+        }
+        return ind || force || starts(t, "or:") || starts(t, "to include these operations");
+    }
+    return gb_traceback(s, t, ind, force);
 }
 
 static bool take_fallback(struct slot *s, struct tl_str t, bool ind, bool force)
@@ -1491,72 +1568,98 @@ static bool is_complete(const struct mstate *st)
     }
 }
 
-static void close_msg(struct tl_tlog *p, struct slot *s)
+/* What every message has: kind, lines, rank, compile id, function and place. */
+static void msg_head(struct slot *s, struct tl_tlog_msg *m)
 {
     const struct mstate *st = &s->st;
-    struct tl_tlog_msg m;
-    memset(&m, 0, sizeof(m));
-    m.kind = st->kind;
-    m.first_line = st->first;
-    m.last_line = st->last;
-    m.rank = st->rank;
-    m.has_cid = st->has_cid;
-    m.cid = st->cid;
-    m.cut = !is_complete(st);
-    m.truncated = st->truncated;
-    m.function = view(s, st->function);
-    m.where = loc_view(s, &st->where);
+    m->kind = st->kind;
+    m->first_line = st->first;
+    m->last_line = st->last;
+    m->rank = st->rank;
+    m->has_cid = st->has_cid;
+    m->cid = st->cid;
+    m->cut = !is_complete(st);
+    m->truncated = st->truncated;
+    m->function = view(s, st->function);
+    m->where = loc_view(s, &st->where);
     if (st->kind == TL_TLOG_RECOMPILE || st->kind == TL_TLOG_LIMIT || st->kind == TL_TLOG_START ||
         st->kind == TL_TLOG_FALLBACK)
-        m.where.function = m.function;
+        m->where.function = m->function;
+}
 
+/* The guards and the recompile limit; the views live in p's arrays until the next message. */
+static void msg_guards(struct tl_tlog *p, struct slot *s, struct tl_tlog_msg *m)
+{
+    const struct mstate *st = &s->st;
     TL_GROW(p->gv, s->nguards, p->agv);
     for (size_t i = 0; i < s->nguards; i++) {
         p->gv[i].has_cid = s->guards[i].has_cid;
         p->gv[i].cid = s->guards[i].cid;
         p->gv[i].text = view(s, s->guards[i].text);
     }
-    m.guards = p->gv;
-    m.nguards = s->nguards;
-    m.limit_name = view(s, st->limit_name);
-    m.limit = st->limit;
+    m->guards = p->gv;
+    m->nguards = s->nguards;
+    m->limit_name = view(s, st->limit_name);
+    m->limit = st->limit;
+}
 
-    m.reason = view(s, st->reason);
-    m.reason2 = view(s, st->reason2);
+/* Reasons, explanations, hints and the url of a graph break or failure. */
+static void msg_notes(struct tl_tlog *p, struct slot *s, struct tl_tlog_msg *m)
+{
+    const struct mstate *st = &s->st;
+    m->reason = view(s, st->reason);
+    m->reason2 = view(s, st->reason2);
     TL_GROW(p->ev, s->nexpl, p->aev);
     for (size_t i = 0; i < s->nexpl; i++)
         p->ev[i] = view(s, s->expl[i]);
     TL_GROW(p->hv, s->nhints, p->ahv);
     for (size_t i = 0; i < s->nhints; i++)
         p->hv[i] = view(s, s->hints[i]);
-    m.explanations = p->ev;
-    m.nexplanations = s->nexpl;
-    m.hints = p->hv;
-    m.nhints = s->nhints;
-    m.nexplanations2 = st->nexpl2;
-    m.nhints2 = st->nhints2;
-    m.url = view(s, st->url);
+    m->explanations = p->ev;
+    m->nexplanations = s->nexpl;
+    m->hints = p->hv;
+    m->nhints = s->nhints;
+    m->nexplanations2 = st->nexpl2;
+    m->nhints2 = st->nhints2;
+    m->url = view(s, st->url);
+}
+
+/* The user frames, and a graph break's place taken from the innermost of them. */
+static void msg_frames(struct tl_tlog *p, struct slot *s, struct tl_tlog_msg *m)
+{
+    const struct mstate *st = &s->st;
     TL_GROW(p->fv, s->nframes, p->afv);
     for (size_t i = 0; i < s->nframes; i++)
         p->fv[i] = loc_view(s, &s->frames[i]);
-    m.frames = p->fv;
-    m.nframes = s->nframes;
-    m.nested = st->nested;
-    m.fallback = st->fallback;
-    m.user_stack_suppressed = st->suppressed;
-    m.warning = st->warning;
+    m->frames = p->fv;
+    m->nframes = s->nframes;
+    m->nested = st->nested;
+    m->fallback = st->fallback;
+    m->user_stack_suppressed = st->suppressed;
+    m->warning = st->warning;
     if (st->kind == TL_TLOG_GRAPH_BREAK && s->nframes) {
         /* where: the innermost frame's function, and its code when it is that line */
         const struct tl_tlog_loc *in = &p->fv[s->nframes - 1];
-        if (!m.where.file.p) {
-            m.where = *in;
+        if (!m->where.file.p) {
+            m->where = *in;
         } else {
-            m.where.function = in->function;
-            if (in->line == m.where.line)
-                m.where.code = in->code;
+            m->where.function = in->function;
+            if (in->line == m->where.line)
+                m->where.code = in->code;
         }
     }
+}
 
+static void close_msg(struct tl_tlog *p, struct slot *s)
+{
+    const struct mstate *st = &s->st;
+    struct tl_tlog_msg m;
+    memset(&m, 0, sizeof(m));
+    msg_head(s, &m);
+    msg_guards(p, s, &m);
+    msg_notes(p, s, &m);
+    msg_frames(p, s, &m);
+    /* symbols and shapes; a graph's name and size */
     m.symbol = view(s, st->symbol);
     m.value = view(s, st->value);
     m.source = view(s, st->source);

@@ -414,72 +414,83 @@ static void read_failures(struct reader *r, const struct tl_json *root)
 /* A frame's identity in a run: its code and its callers. */
 static void frame_identity(struct tl_buf *b, const struct tl_diff_frame *f, int tier);
 
-static void read_frames(struct reader *r, const struct tl_json *root)
+/* The "graphs" of a frame of summary.json: each with its compile id, hash and node count. */
+static void read_frame_graphs(struct tl_diff_side *s, const struct tl_json *j,
+                              struct tl_diff_frame *f)
+{
+    const struct tl_json *g = jarr(j, "graphs");
+    if (!g || !g->u.arr.n)
+        return;
+    f->graphs = tl_arena_calloc(&s->arena, g->u.arr.n, sizeof(*f->graphs));
+    for (size_t k = 0; k < g->u.arr.n; k++) {
+        const struct tl_json *x = &g->u.arr.items[k];
+        struct tl_diff_graph *gr = &f->graphs[f->ngraphs++];
+        gr->cid = jstr(s, x, "compile_id");
+        gr->hash = jstr(s, x, "hash");
+        const struct tl_json *nodes = tl_json_get(x, "nodes");
+        gr->has_nodes = nodes && nodes->type == TL_JSON_NUMBER && nodes->u.num.kind == TL_JSON_UINT;
+        gr->nodes = gr->has_nodes ? nodes->u.num.u : 0;
+    }
+}
+
+/* A frame of summary.json's "frames". */
+static void read_frame(struct tl_diff_side *s, const struct tl_json *j, struct tl_diff_frame *f)
+{
+    memset(f, 0, sizeof(*f));
+    f->function = jstr(s, j, "function");
+    f->name = jstr(s, j, "name");
+    if (f->name && f->function && !strcmp(f->name, f->function))
+        f->name = NULL;
+    f->loc.file = jstr(s, j, "file");
+    f->loc.line = (uint32_t)ju64(j, "line", 0);
+    f->loc.function = f->function;
+    if (jarr(j, "callers")) {
+        f->callers = jstrs(s, j, "callers", &f->ncallers);
+        if (!f->callers) /* known and empty */
+            f->callers = tl_arena_alloc(&s->arena, sizeof(*f->callers));
+    }
+    f->compiles = (uint32_t)ju64(j, "compiles", 0);
+    f->cids = jstrs(s, j, "compile_ids", &f->ncids);
+    f->has_time = jnum(j, "compile_time_s", &f->seconds);
+    read_frame_graphs(s, j, f);
+}
+
+/* Frames with the same code and callers (dynamo reset, a function compiled again under another
+ * frame id) are one frame here: f is added, or merged into the one with its identity. */
+static void merge_frame(struct reader *r, const struct tl_diff_frame *f)
+{
+    struct tl_buf id = TL_BUF_INIT;
+    frame_identity(&id, f, 1);
+    int created;
+    struct tl_map_entry *e = tl_map_upsert(&r->frame_ids, tl_buf_str(&id), &created);
+    tl_buf_release(&id);
+    if (created) {
+        TL_GROW(r->frames, r->nframes + 1, r->frames_alloc);
+        TL_GROW(r->lists, r->nframes + 1, r->lists_alloc);
+        memset(&r->lists[r->nframes], 0, sizeof(r->lists[0]));
+        r->frames[r->nframes++] = *f;
+        e->value = (void *)(uintptr_t)r->nframes;
+    } else {
+        struct tl_diff_frame *m = &r->frames[(uintptr_t)e->value - 1];
+        m->compiles += f->compiles;
+        if (f->has_time) {
+            m->seconds += f->seconds;
+            m->has_time = true;
+        }
+    }
+    struct frame_lists *l = &r->lists[(uintptr_t)e->value - 1];
+    TL_GROW(l->cids, l->ncids + f->ncids, l->cids_alloc);
+    for (uint32_t k = 0; k < f->ncids; k++)
+        l->cids[l->ncids++] = f->cids[k];
+    TL_GROW(l->graphs, l->ngraphs + f->ngraphs, l->graphs_alloc);
+    for (uint32_t k = 0; k < f->ngraphs; k++)
+        l->graphs[l->ngraphs++] = f->graphs[k];
+}
+
+/* Each merged frame gets the compile ids and graphs of all its parts, in the side's arena. */
+static void finish_frames(struct reader *r)
 {
     struct tl_diff_side *s = r->side;
-    const struct tl_json *a = jarr(root, "frames");
-    for (size_t i = 0; a && i < a->u.arr.n; i++) {
-        const struct tl_json *j = &a->u.arr.items[i];
-        struct tl_diff_frame f;
-        memset(&f, 0, sizeof(f));
-        f.function = jstr(s, j, "function");
-        f.name = jstr(s, j, "name");
-        if (f.name && f.function && !strcmp(f.name, f.function))
-            f.name = NULL;
-        f.loc.file = jstr(s, j, "file");
-        f.loc.line = (uint32_t)ju64(j, "line", 0);
-        f.loc.function = f.function;
-        if (jarr(j, "callers")) {
-            f.callers = jstrs(s, j, "callers", &f.ncallers);
-            if (!f.callers) /* known and empty */
-                f.callers = tl_arena_alloc(&s->arena, sizeof(*f.callers));
-        }
-        f.compiles = (uint32_t)ju64(j, "compiles", 0);
-        f.cids = jstrs(s, j, "compile_ids", &f.ncids);
-        f.has_time = jnum(j, "compile_time_s", &f.seconds);
-        const struct tl_json *g = jarr(j, "graphs");
-        if (g && g->u.arr.n) {
-            f.graphs = tl_arena_calloc(&s->arena, g->u.arr.n, sizeof(*f.graphs));
-            for (size_t k = 0; k < g->u.arr.n; k++) {
-                const struct tl_json *x = &g->u.arr.items[k];
-                struct tl_diff_graph *gr = &f.graphs[f.ngraphs++];
-                gr->cid = jstr(s, x, "compile_id");
-                gr->hash = jstr(s, x, "hash");
-                const struct tl_json *nodes = tl_json_get(x, "nodes");
-                gr->has_nodes =
-                    nodes && nodes->type == TL_JSON_NUMBER && nodes->u.num.kind == TL_JSON_UINT;
-                gr->nodes = gr->has_nodes ? nodes->u.num.u : 0;
-            }
-        }
-        /* Frames with the same code and callers (dynamo reset, a function compiled again
-         * under another frame id) are one frame here. */
-        struct tl_buf id = TL_BUF_INIT;
-        frame_identity(&id, &f, 1);
-        int created;
-        struct tl_map_entry *e = tl_map_upsert(&r->frame_ids, tl_buf_str(&id), &created);
-        tl_buf_release(&id);
-        if (created) {
-            TL_GROW(r->frames, r->nframes + 1, r->frames_alloc);
-            TL_GROW(r->lists, r->nframes + 1, r->lists_alloc);
-            memset(&r->lists[r->nframes], 0, sizeof(r->lists[0]));
-            r->frames[r->nframes++] = f;
-            e->value = (void *)(uintptr_t)r->nframes;
-        } else {
-            struct tl_diff_frame *m = &r->frames[(uintptr_t)e->value - 1];
-            m->compiles += f.compiles;
-            if (f.has_time) {
-                m->seconds += f.seconds;
-                m->has_time = true;
-            }
-        }
-        struct frame_lists *l = &r->lists[(uintptr_t)e->value - 1];
-        TL_GROW(l->cids, l->ncids + f.ncids, l->cids_alloc);
-        for (uint32_t k = 0; k < f.ncids; k++)
-            l->cids[l->ncids++] = f.cids[k];
-        TL_GROW(l->graphs, l->ngraphs + f.ngraphs, l->graphs_alloc);
-        for (uint32_t k = 0; k < f.ngraphs; k++)
-            l->graphs[l->ngraphs++] = f.graphs[k];
-    }
     for (size_t i = 0; i < r->nframes; i++) {
         struct tl_diff_frame *m = &r->frames[i];
         struct frame_lists *l = &r->lists[i];
@@ -495,6 +506,17 @@ static void read_frames(struct reader *r, const struct tl_json *root)
         free(l->graphs);
     }
     free(r->lists);
+}
+
+static void read_frames(struct reader *r, const struct tl_json *root)
+{
+    const struct tl_json *a = jarr(root, "frames");
+    for (size_t i = 0; a && i < a->u.arr.n; i++) {
+        struct tl_diff_frame f;
+        read_frame(r->side, &a->u.arr.items[i], &f);
+        merge_frame(r, &f);
+    }
+    finish_frames(r);
 }
 
 int tl_diff_side_read(struct tl_diff_side *side, const char *path, const char *kind,

@@ -409,6 +409,102 @@ static void rank_keys_release(struct rank_keys *rk)
     tl_map_release(&rk->keys);
 }
 
+/* The ranks compared by exec_order (those with an execution order) and what it learns of them;
+ * all in exec_order's scratch arena. */
+struct exec_ranks {
+    size_t m;
+    const struct tl_rank_summary **ord;
+    struct rank_keys *rk;
+    bool *mark_schedule, *mark_cache; /* the rank has a row that mismatches */
+    const char **key_at; /* per rank, for the current row: its key, NULL past its end */
+    struct key_info **info_at;
+};
+
+static void exec_ranks_init(struct exec_ranks *e, const struct tl_rank_summary *ranks, size_t n,
+                            size_t nordered, struct tl_arena *tmp)
+{
+    e->ord = tl_arena_calloc(tmp, nordered, sizeof(*e->ord));
+    e->rk = tl_arena_calloc(tmp, nordered, sizeof(*e->rk));
+    e->mark_schedule = tl_arena_calloc(tmp, nordered, sizeof(bool));
+    e->mark_cache = tl_arena_calloc(tmp, nordered, sizeof(bool));
+    e->key_at = tl_arena_calloc(tmp, nordered, sizeof(*e->key_at));
+    e->info_at = tl_arena_calloc(tmp, nordered, sizeof(*e->info_at));
+    e->m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (usable(&ranks[i]) && ranks[i].has_exec_order) {
+            e->ord[e->m] = &ranks[i];
+            rank_keys_build(&e->rk[e->m], &ranks[i], tmp);
+            e->m++;
+        }
+}
+
+/* Compares the ranks' keys at row idx: their order, collective schedules and cache results. */
+static void exec_row(struct tl_exec_row *row, size_t idx, struct exec_ranks *e)
+{
+    row->index = idx;
+    for (size_t r = 0; r < e->m; r++) {
+        if (idx >= e->ord[r]->nexec_order) {
+            e->key_at[r] = NULL;
+            continue;
+        }
+        e->key_at[r] = nz(e->ord[r]->exec_order[idx]);
+        e->info_at[r] = tl_map_get(&e->rk[r].keys, tl_str_cstr(e->key_at[r]));
+    }
+    const char *first_key = NULL;
+    const struct tl_buf *first_schedule = NULL;
+    int first_cache = 0;
+    size_t nschedule = 0, ncache = 0;
+    bool schedule_differs = false, cache_differs = false;
+    for (size_t r = 0; r < e->m; r++) {
+        if (!e->key_at[r])
+            continue;
+        if (!first_key)
+            first_key = e->key_at[r];
+        else if (strcmp(first_key, e->key_at[r]) != 0)
+            row->order_differs = true;
+        const struct key_info *k = e->info_at[r];
+        if (k && k->has_schedule) {
+            if (nschedule++ == 0)
+                first_schedule = &k->schedule;
+            else if (first_schedule->len != k->schedule.len ||
+                     memcmp(first_schedule->buf, k->schedule.buf, k->schedule.len) != 0)
+                schedule_differs = true;
+        }
+        if (k && k->cache) {
+            if (ncache++ == 0)
+                first_cache = k->cache;
+            else if (k->cache != first_cache)
+                cache_differs = true;
+        }
+    }
+    row->schedule_mismatch = nschedule >= 2 && schedule_differs;
+    row->cache_mismatch = ncache >= 2 && cache_differs;
+}
+
+/* Marks the ranks that reach a row whose schedules or caches mismatch. */
+static void exec_mark(const struct tl_exec_row *row, struct exec_ranks *e)
+{
+    for (size_t r = 0; r < e->m; r++) {
+        if (!e->key_at[r])
+            continue;
+        if (row->schedule_mismatch)
+            e->mark_schedule[r] = true;
+        if (row->cache_mismatch)
+            e->mark_cache[r] = true;
+    }
+}
+
+/* "Rank 0, Rank 3": the marked ranks; list is room for e->m of them. */
+static const char *marked_ranks(struct tl_arena *arena, const struct exec_ranks *e,
+                                const bool *marks, uint32_t *list)
+{
+    size_t k = 0;
+    for (size_t r = 0; r < e->m; r++)
+        if (marks[r])
+            list[k++] = e->ord[r]->rank;
+    return rank_list(arena, list, k, "Rank ", true);
+}
+
 static void exec_order(struct tl_exec_order *ex, const struct tl_rank_summary *ranks, size_t n,
                        struct tl_arena *arena)
 {
@@ -426,88 +522,25 @@ static void exec_order(struct tl_exec_order *ex, const struct tl_rank_summary *r
 
     struct tl_arena tmp;
     tl_arena_init(&tmp, 0);
-    const struct tl_rank_summary **ord = tl_arena_calloc(&tmp, nordered, sizeof(*ord));
-    struct rank_keys *rk = tl_arena_calloc(&tmp, nordered, sizeof(*rk));
-    bool *mark_schedule = tl_arena_calloc(&tmp, nordered, sizeof(bool));
-    bool *mark_cache = tl_arena_calloc(&tmp, nordered, sizeof(bool));
-    const char **key_at = tl_arena_calloc(&tmp, nordered, sizeof(*key_at));
-    struct key_info **info_at = tl_arena_calloc(&tmp, nordered, sizeof(*info_at));
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (usable(&ranks[i]) && ranks[i].has_exec_order) {
-            ord[m] = &ranks[i];
-            rank_keys_build(&rk[m], &ranks[i], &tmp);
-            m++;
-        }
+    struct exec_ranks e;
+    exec_ranks_init(&e, ranks, n, nordered, &tmp);
 
     ex->rows = tl_arena_calloc(arena, longest ? longest : 1, sizeof(*ex->rows));
     ex->nrows = longest;
     for (size_t idx = 0; idx < longest; idx++) {
         struct tl_exec_row *row = &ex->rows[idx];
-        row->index = idx;
-        for (size_t r = 0; r < m; r++) {
-            if (idx >= ord[r]->nexec_order) {
-                key_at[r] = NULL;
-                continue;
-            }
-            key_at[r] = nz(ord[r]->exec_order[idx]);
-            info_at[r] = tl_map_get(&rk[r].keys, tl_str_cstr(key_at[r]));
-        }
-        const char *first_key = NULL;
-        const struct tl_buf *first_schedule = NULL;
-        int first_cache = 0;
-        size_t nschedule = 0, ncache = 0;
-        bool schedule_differs = false, cache_differs = false;
-        for (size_t r = 0; r < m; r++) {
-            if (!key_at[r])
-                continue;
-            if (!first_key)
-                first_key = key_at[r];
-            else if (strcmp(first_key, key_at[r]) != 0)
-                row->order_differs = true;
-            const struct key_info *k = info_at[r];
-            if (k && k->has_schedule) {
-                if (nschedule++ == 0)
-                    first_schedule = &k->schedule;
-                else if (first_schedule->len != k->schedule.len ||
-                         memcmp(first_schedule->buf, k->schedule.buf, k->schedule.len) != 0)
-                    schedule_differs = true;
-            }
-            if (k && k->cache) {
-                if (ncache++ == 0)
-                    first_cache = k->cache;
-                else if (k->cache != first_cache)
-                    cache_differs = true;
-            }
-        }
-        row->schedule_mismatch = nschedule >= 2 && schedule_differs;
-        row->cache_mismatch = ncache >= 2 && cache_differs;
+        exec_row(row, idx, &e);
         if (row->order_differs)
             ex->order_differs = true;
-        for (size_t r = 0; r < m; r++) {
-            if (!key_at[r])
-                continue;
-            if (row->schedule_mismatch)
-                mark_schedule[r] = true;
-            if (row->cache_mismatch)
-                mark_cache[r] = true;
-        }
+        exec_mark(row, &e);
     }
 
-    uint32_t *list = tl_arena_calloc(&tmp, m, sizeof(*list));
-    size_t k = 0;
-    for (size_t r = 0; r < m; r++)
-        if (mark_schedule[r])
-            list[k++] = ord[r]->rank;
-    ex->ranks_schedule = rank_list(arena, list, k, "Rank ", true);
-    k = 0;
-    for (size_t r = 0; r < m; r++)
-        if (mark_cache[r])
-            list[k++] = ord[r]->rank;
-    ex->ranks_cache = rank_list(arena, list, k, "Rank ", true);
+    uint32_t *list = tl_arena_calloc(&tmp, e.m, sizeof(*list));
+    ex->ranks_schedule = marked_ranks(arena, &e, e.mark_schedule, list);
+    ex->ranks_cache = marked_ranks(arena, &e, e.mark_cache, list);
 
-    for (size_t r = 0; r < m; r++)
-        rank_keys_release(&rk[r]);
+    for (size_t r = 0; r < e.m; r++)
+        rank_keys_release(&e.rk[r]);
     tl_arena_release(&tmp);
 }
 

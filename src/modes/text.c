@@ -183,6 +183,70 @@ static void guard_added(struct tl_diag *d, const struct tl_compile_id *cid,
     tl_diag_spec(d, cid, &s);
 }
 
+static void recompile(struct tl_diag *d, const struct tl_compile_id *cid,
+                      const struct tl_diag_fact_loc *fn, const struct tl_tlog_msg *m)
+{
+    struct tl_str *g = tl_xcalloc(m->nguards ? m->nguards : 1, sizeof(*g));
+    for (size_t i = 0; i < m->nguards; i++)
+        g[i] = m->guards[i].text;
+    tl_diag_recompile(d, cid, fn, g, m->nguards);
+    free(g);
+}
+
+static void create_symbol(struct tl_diag *d, const struct tl_compile_id *cid,
+                          const struct tl_tlog_msg *m)
+{
+    tl_diag_symbol(d, m->symbol, m->source);
+    struct tl_diag_fact_loc where = loc_of(&m->where, TL_STR_NULL, false);
+    tl_diag_dynamic(d, cid, m->symbol, m->value, m->source, m->range, &where);
+}
+
+static void duck_sized(struct tl_diag *d, const struct tl_compile_id *cid,
+                       const struct tl_tlog_msg *m)
+{
+    struct tl_diag_fact_spec s;
+    memset(&s, 0, sizeof(s));
+    s.kind = TL_SPEC_DUCK;
+    s.symbol = m->symbol;
+    s.source = m->source;
+    /* "L['x'].size()[1] == L['x'].size()[0]": the size it was found equal to */
+    const char *first = tl_diag_symbol_source(d, m->symbol);
+    struct tl_buf expr = TL_BUF_INIT;
+    if (first && m->source.p) {
+        tl_buf_addf(&expr, "%.*s == %s", (int)m->source.n, m->source.p, first);
+        s.expr = tl_buf_str(&expr);
+    }
+    s.where = loc_of(&m->where, TL_STR_NULL, false);
+    tl_diag_spec(d, cid, &s);
+    tl_buf_release(&expr);
+}
+
+/* A compilation that failed and ran in eager mode, at the function it was compiling. */
+static void fallback(struct tl_diag *d, const struct tl_compile_id *cid,
+                     const struct tl_diag_fact_loc *fn, const struct tl_tlog_msg *m)
+{
+    struct tl_diag_fact_failure f;
+    memset(&f, 0, sizeof(f));
+    f.type = exception_type(m->reason);
+    f.reason = m->reason;
+    f.where = *fn;
+    f.where.def = false;
+    f.fell_back_to_eager = true;
+    tl_diag_failure(d, cid, &f);
+}
+
+/* A guard that could not be created: the error fails the compilation (it is raised, not
+ * suppressed). */
+static void guard_error(struct tl_diag *d, const struct tl_compile_id *cid,
+                        const struct tl_tlog_msg *m)
+{
+    struct tl_diag_fact_failure f;
+    memset(&f, 0, sizeof(f));
+    f.type = exception_type(m->reason);
+    f.reason = m->reason;
+    tl_diag_failure(d, cid, &f);
+}
+
 static void message(struct textlog *t, const struct tl_tlog_msg *m)
 {
     struct tl_diag *d = &t->diag;
@@ -191,14 +255,9 @@ static void message(struct textlog *t, const struct tl_tlog_msg *m)
     d->at_rank = m->rank;
     struct tl_diag_fact_loc fn = loc_of(&m->where, m->function, true);
     switch (m->kind) {
-    case TL_TLOG_RECOMPILE: {
-        struct tl_str *g = tl_xcalloc(m->nguards ? m->nguards : 1, sizeof(*g));
-        for (size_t i = 0; i < m->nguards; i++)
-            g[i] = m->guards[i].text;
-        tl_diag_recompile(d, cid, &fn, g, m->nguards);
-        free(g);
+    case TL_TLOG_RECOMPILE:
+        recompile(d, cid, &fn, m);
         break;
-    }
     case TL_TLOG_LIMIT:
         tl_diag_limit(d, cid, &fn, m->limit_name, m->limit,
                       m->nguards ? m->guards[0].text : TL_STR_NULL);
@@ -206,30 +265,12 @@ static void message(struct textlog *t, const struct tl_tlog_msg *m)
     case TL_TLOG_GRAPH_BREAK:
         graph_break(t, cid, m);
         break;
-    case TL_TLOG_CREATE_SYMBOL: {
-        tl_diag_symbol(d, m->symbol, m->source);
-        struct tl_diag_fact_loc where = loc_of(&m->where, TL_STR_NULL, false);
-        tl_diag_dynamic(d, cid, m->symbol, m->value, m->source, m->range, &where);
+    case TL_TLOG_CREATE_SYMBOL:
+        create_symbol(d, cid, m);
         break;
-    }
-    case TL_TLOG_DUCK_SIZED: {
-        struct tl_diag_fact_spec s;
-        memset(&s, 0, sizeof(s));
-        s.kind = TL_SPEC_DUCK;
-        s.symbol = m->symbol;
-        s.source = m->source;
-        /* "L['x'].size()[1] == L['x'].size()[0]": the size it was found equal to */
-        const char *first = tl_diag_symbol_source(d, m->symbol);
-        struct tl_buf expr = TL_BUF_INIT;
-        if (first && m->source.p) {
-            tl_buf_addf(&expr, "%.*s == %s", (int)m->source.n, m->source.p, first);
-            s.expr = tl_buf_str(&expr);
-        }
-        s.where = loc_of(&m->where, TL_STR_NULL, false);
-        tl_diag_spec(d, cid, &s);
-        tl_buf_release(&expr);
+    case TL_TLOG_DUCK_SIZED:
+        duck_sized(d, cid, m);
         break;
-    }
     case TL_TLOG_GUARD_ADDED:
         guard_added(d, cid, m);
         break;
@@ -237,26 +278,12 @@ static void message(struct textlog *t, const struct tl_tlog_msg *m)
         if (cid)
             tl_diag_compile(d, cid, &fn);
         break;
-    case TL_TLOG_FALLBACK: {
-        struct tl_diag_fact_failure f;
-        memset(&f, 0, sizeof(f));
-        f.type = exception_type(m->reason);
-        f.reason = m->reason;
-        f.where = fn;
-        f.where.def = false;
-        f.fell_back_to_eager = true;
-        tl_diag_failure(d, cid, &f);
+    case TL_TLOG_FALLBACK:
+        fallback(d, cid, &fn, m);
         break;
-    }
-    case TL_TLOG_GUARD_ERROR: {
-        /* the error fails the compilation (it is raised, not suppressed) */
-        struct tl_diag_fact_failure f;
-        memset(&f, 0, sizeof(f));
-        f.type = exception_type(m->reason);
-        f.reason = m->reason;
-        tl_diag_failure(d, cid, &f);
+    case TL_TLOG_GUARD_ERROR:
+        guard_error(d, cid, m);
         break;
-    }
     case TL_TLOG_GRAPH:
         tl_diag_graph(d, cid, m->graph_name, m->nodes);
         break;

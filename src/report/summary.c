@@ -845,6 +845,99 @@ static void j_generated_by(struct tl_jw *w, const struct tl_runinfo *info)
     tl_jw_end(w, '}');
 }
 
+static void j_source(struct tl_jw *w, const struct tl_summary_source *src)
+{
+    tl_jw_key(w, "source");
+    tl_jw_object(w);
+    tl_jw_kstr(w, "path", src->path);
+    tl_jw_kstr(w, "kind", src->kind);
+    tl_jw_end(w, '}');
+}
+
+/* "findings": the ordered list, each pointing into its kind's array by index. */
+static void j_findings(struct tl_jw *w, const struct tl_diag *d)
+{
+    tl_jw_key(w, "findings");
+    tl_jw_array(w);
+    for (uint32_t i = 0; i < d->nfindings; i++) {
+        const struct tl_diag_finding *f = &d->findings[i];
+        tl_jw_object(w);
+        tl_jw_kstr(w, "kind", finding_kinds[f->kind]);
+        tl_jw_ku64(w, "index", f->index);
+        tl_jw_kstr(w, "category", finding_advice(d, f)->category);
+        tl_jw_kbool(w, "normal", f->normal);
+        tl_jw_end(w, '}');
+    }
+    tl_jw_end(w, ']');
+}
+
+static void j_compile_time(struct tl_jw *w, const struct tl_diag *d)
+{
+    tl_jw_key(w, "compile_time");
+    tl_jw_object(w);
+    tl_jw_key(w, "total_s");
+    if (d->have_times)
+        tl_jw_f64(w, d->total_s);
+    else
+        tl_jw_null(w);
+    tl_jw_key(w, "slowest");
+    tl_jw_array(w);
+    for (uint32_t i = 0; i < d->nslowest; i++) {
+        tl_jw_object(w);
+        tl_jw_kstr(w, "compile_id", d->slowest[i].cid);
+        tl_jw_kstr(w, "function", d->slowest[i].function);
+        tl_jw_key(w, "seconds");
+        tl_jw_f64(w, d->slowest[i].seconds);
+        tl_jw_end(w, '}');
+    }
+    tl_jw_end(w, ']');
+    tl_jw_end(w, '}');
+}
+
+static void j_caches(struct tl_jw *w, const struct tl_diag *d)
+{
+    tl_jw_key(w, "cache");
+    tl_jw_object(w);
+    j_cache(w, "fx_graph", d->cache[0]);
+    j_cache(w, "aotautograd", d->cache[1]);
+    tl_jw_end(w, '}');
+}
+
+static void j_dynamic(struct tl_jw *w, const struct tl_diag *d)
+{
+    tl_jw_key(w, "dynamic_dimensions");
+    tl_jw_array(w);
+    for (uint32_t i = 0; i < d->ndynamic; i++) {
+        const struct tl_diag_dynamic *x = &d->dynamic[i];
+        tl_jw_object(w);
+        tl_jw_kstr(w, "symbol", x->symbol);
+        tl_jw_kstr(w, "source", x->source);
+        tl_jw_kstr(w, "value", x->value);
+        tl_jw_kstr(w, "range", x->range);
+        j_loc_string(w, "location", &x->where);
+        tl_jw_kstr(w, "function", x->where.function);
+        tl_jw_kstr(w, "compile_id", x->cid);
+        tl_jw_end(w, '}');
+    }
+    tl_jw_end(w, ']');
+}
+
+/* "graph_count" and "graphs": how many graphs, and the largest of them. */
+static void j_graphs(struct tl_jw *w, const struct tl_diag *d)
+{
+    tl_jw_ku64(w, "graph_count", d->ngraphs);
+    tl_jw_key(w, "graphs");
+    tl_jw_array(w);
+    for (uint32_t i = 0; i < d->nlargest; i++) {
+        tl_jw_object(w);
+        tl_jw_kstr(w, "compile_id", d->largest[i].cid);
+        tl_jw_kstr(w, "name", d->largest[i].name);
+        tl_jw_ku64(w, "nodes", d->largest[i].nodes);
+        tl_jw_end(w, '}');
+    }
+    tl_jw_end(w, ']');
+}
+
 void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
                      const struct tl_summary_source *src, bool pretty)
 {
@@ -852,26 +945,11 @@ void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
     tl_jw_init(&w, out, pretty);
     tl_jw_object(&w);
     tl_jw_kstr(&w, "schema", "tlparse-summary/1");
-    tl_jw_key(&w, "source");
-    tl_jw_object(&w);
-    tl_jw_kstr(&w, "path", src->path);
-    tl_jw_kstr(&w, "kind", src->kind);
-    tl_jw_end(&w, '}');
+    j_source(&w, src);
     if (src->info)
         j_generated_by(&w, src->info);
     tl_jw_ku64(&w, "compile_ids", d->compile_ids);
-    tl_jw_key(&w, "findings");
-    tl_jw_array(&w);
-    for (uint32_t i = 0; i < d->nfindings; i++) {
-        const struct tl_diag_finding *f = &d->findings[i];
-        tl_jw_object(&w);
-        tl_jw_kstr(&w, "kind", finding_kinds[f->kind]);
-        tl_jw_ku64(&w, "index", f->index);
-        tl_jw_kstr(&w, "category", finding_advice(d, f)->category);
-        tl_jw_kbool(&w, "normal", f->normal);
-        tl_jw_end(&w, '}');
-    }
-    tl_jw_end(&w, ']');
+    j_findings(&w, d);
     j_breaks(&w, d);
     j_recompiles(&w, d);
     j_specs(&w, d);
@@ -880,56 +958,10 @@ void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
     j_frames(&w, d);
     j_exports(&w, d);
     j_restarts(&w, d);
-    tl_jw_key(&w, "compile_time");
-    tl_jw_object(&w);
-    tl_jw_key(&w, "total_s");
-    if (d->have_times)
-        tl_jw_f64(&w, d->total_s);
-    else
-        tl_jw_null(&w);
-    tl_jw_key(&w, "slowest");
-    tl_jw_array(&w);
-    for (uint32_t i = 0; i < d->nslowest; i++) {
-        tl_jw_object(&w);
-        tl_jw_kstr(&w, "compile_id", d->slowest[i].cid);
-        tl_jw_kstr(&w, "function", d->slowest[i].function);
-        tl_jw_key(&w, "seconds");
-        tl_jw_f64(&w, d->slowest[i].seconds);
-        tl_jw_end(&w, '}');
-    }
-    tl_jw_end(&w, ']');
-    tl_jw_end(&w, '}');
-    tl_jw_key(&w, "cache");
-    tl_jw_object(&w);
-    j_cache(&w, "fx_graph", d->cache[0]);
-    j_cache(&w, "aotautograd", d->cache[1]);
-    tl_jw_end(&w, '}');
-    tl_jw_key(&w, "dynamic_dimensions");
-    tl_jw_array(&w);
-    for (uint32_t i = 0; i < d->ndynamic; i++) {
-        const struct tl_diag_dynamic *x = &d->dynamic[i];
-        tl_jw_object(&w);
-        tl_jw_kstr(&w, "symbol", x->symbol);
-        tl_jw_kstr(&w, "source", x->source);
-        tl_jw_kstr(&w, "value", x->value);
-        tl_jw_kstr(&w, "range", x->range);
-        j_loc_string(&w, "location", &x->where);
-        tl_jw_kstr(&w, "function", x->where.function);
-        tl_jw_kstr(&w, "compile_id", x->cid);
-        tl_jw_end(&w, '}');
-    }
-    tl_jw_end(&w, ']');
-    tl_jw_ku64(&w, "graph_count", d->ngraphs);
-    tl_jw_key(&w, "graphs");
-    tl_jw_array(&w);
-    for (uint32_t i = 0; i < d->nlargest; i++) {
-        tl_jw_object(&w);
-        tl_jw_kstr(&w, "compile_id", d->largest[i].cid);
-        tl_jw_kstr(&w, "name", d->largest[i].name);
-        tl_jw_ku64(&w, "nodes", d->largest[i].nodes);
-        tl_jw_end(&w, '}');
-    }
-    tl_jw_end(&w, ']');
+    j_compile_time(&w, d);
+    j_caches(&w, d);
+    j_dynamic(&w, d);
+    j_graphs(&w, d);
     j_all_frames(&w, d);
     if (src->rank)
         j_rank(&w, src->rank);
@@ -1099,12 +1131,10 @@ static void text_export(struct text *t, const struct tl_diag_export *x)
     text_cids(t, &x->cids);
 }
 
-static void text_finding(struct text *t, const struct tl_diag *d, const struct tl_diag_finding *f,
-                         uint32_t n)
+/* "[rank 1] ", "[ranks 0, 2, 3] ": on which ranks of a log of several a finding was seen. */
+static void text_ranks(struct text *t, const struct tl_diag *d, const struct tl_diag_finding *f)
 {
     struct tl_buf *o = t->out;
-    tl_buf_addf(o, "%3u. ", n);
-    /* A log of several ranks says on which: "[rank 1]", "[ranks 0, 2, 3]". */
     const struct tl_diag_ranks *rk = tl_diag_finding_ranks(d, f);
     if (d->ranks.n > 1 && rk && rk->n) {
         tl_buf_adds(o, rk->n == 1 ? "[rank " : "[ranks ");
@@ -1114,285 +1144,401 @@ static void text_finding(struct text *t, const struct tl_diag *d, const struct t
             tl_buf_addf(o, ", ... %u in all", rk->n);
         tl_buf_adds(o, "] ");
     }
+}
+
+static void text_export_finding(struct text *t, const struct tl_diag_export *x)
+{
     struct tl_advice_vars v;
     memset(&v, 0, sizeof(v));
-    if (f->kind == TL_FIND_EXPORT) {
-        const struct tl_diag_export *x = &d->exports[f->index];
-        struct tl_buf qualname = TL_BUF_INIT;
-        tl_summary_export_vars(&v, x, &qualname);
-        text_export(t, x);
-        why_fix(t, x->advice, &v);
-        tl_buf_release(&qualname);
-    } else if (f->kind == TL_FIND_FAILURE) {
-        const struct tl_diag_failure *x = &d->failures[f->index];
-        tl_summary_failure_vars(&v, x);
-        paint(t, "1;31", x->fell_back_to_eager ? "FAILED, RAN IN EAGER" : "FAILED");
+    struct tl_buf qualname = TL_BUF_INIT;
+    tl_summary_export_vars(&v, x, &qualname);
+    text_export(t, x);
+    why_fix(t, x->advice, &v);
+    tl_buf_release(&qualname);
+}
+
+static void text_failure(struct text *t, const struct tl_diag_failure *x)
+{
+    struct tl_buf *o = t->out;
+    struct tl_advice_vars v;
+    memset(&v, 0, sizeof(v));
+    tl_summary_failure_vars(&v, x);
+    paint(t, "1;31", x->fell_back_to_eager ? "FAILED, RAN IN EAGER" : "FAILED");
+    tl_buf_addch(o, ' ');
+    safe(t, x->cid);
+    tl_buf_addch(o, ' ');
+    safe(t, x->type);
+    if (x->where.file) {
+        tl_buf_adds(o, " at ");
+        text_loc(t, &x->where);
+    }
+    tl_buf_addch(o, '\n');
+    safe_lines(t, x->reason, "     | ", 12);
+    if (x->forward_node) {
+        tl_buf_adds(o, "     from the forward node ");
+        safe(t, x->forward_node);
+        if (x->forward_where.file) {
+            tl_buf_adds(o, " at ");
+            text_loc(t, &x->forward_where);
+        }
+        tl_buf_addch(o, '\n');
+    }
+    why_fix(t, x->advice, &v);
+}
+
+/* The last reason's own advice, labelled as such rather than a second "What:". */
+static void text_last_reason_advice(struct text *t, const struct tl_diag_limit *x)
+{
+    struct tl_buf *o = t->out;
+    struct tl_advice_vars rv;
+    vars_of_guard(&rv, x->last_reason);
+    struct filled rf;
+    fill(&rf, x->reason_advice, &rv);
+    tl_buf_adds(o, "     ");
+    paint(t, "1", "Its last reason:");
+    tl_buf_addch(o, ' ');
+    tl_buf_addstr(o, tl_buf_str(&rf.title));
+    tl_buf_adds(o, ". ");
+    tl_buf_addstr(o, tl_buf_str(&rf.explanation));
+    tl_buf_adds(o, "\n     ");
+    paint(t, "1;32", "Fix:");
+    tl_buf_addch(o, ' ');
+    tl_buf_addstr(o, tl_buf_str(&rf.fix));
+    tl_buf_addch(o, '\n');
+    unfill(&rf);
+}
+
+static void text_limit(struct text *t, const struct tl_diag_limit *x)
+{
+    struct tl_buf *o = t->out;
+    struct tl_advice_vars v;
+    memset(&v, 0, sizeof(v));
+    char num[32];
+    vars_of_limit(&v, x, num, sizeof(num));
+    paint(t, "1;31", "RECOMPILE LIMIT");
+    tl_buf_addch(o, ' ');
+    safe(t, x->limit_name);
+    if (x->limit)
+        tl_buf_addf(o, " (%llu)", (unsigned long long)x->limit);
+    tl_buf_adds(o, " hit ");
+    text_loc(t, &x->where);
+    tl_buf_addch(o, '\n');
+    if (x->last_reason) {
+        tl_buf_adds(o, "     last reason: ");
+        safe(t, x->last_reason);
+        tl_buf_addch(o, '\n');
+    }
+    why_fix(t, x->advice, &v);
+    if (x->reason_advice && x->last_reason)
+        text_last_reason_advice(t, x);
+}
+
+/* "- GUARD  (Nx: v1; v2; ...)": a reason of a recompile with the values it saw. */
+static void text_guard(struct text *t, const struct tl_diag_guard *g)
+{
+    struct tl_buf *o = t->out;
+    tl_buf_adds(o, "     - ");
+    safe(t, g->guard);
+    tl_buf_addf(o, "  (%ux", g->count);
+    for (uint32_t j = 0; j < g->values.kept && j < 4; j++) {
+        tl_buf_adds(o, j ? "; " : ": ");
+        safe(t, g->values.s[j]);
+    }
+    if (g->values.n > 4)
+        tl_buf_addf(o, "; ... %u values", g->values.n);
+    tl_buf_adds(o, ")\n");
+}
+
+static void text_recompile(struct text *t, const struct tl_diag_recompile *x)
+{
+    struct tl_buf *o = t->out;
+    struct tl_advice_vars v;
+    memset(&v, 0, sizeof(v));
+    paint(t, "1;33", "RECOMPILES");
+    tl_buf_addf(o, " x%u ", x->count);
+    text_loc(t, &x->where);
+    if (x->resume_line)
+        tl_buf_addf(o, ", the part after the graph break at line %u", x->resume_line);
+    tl_buf_addch(o, '\n');
+    if (x->called_from.file) {
+        tl_buf_adds(o, "     called from ");
+        text_loc(t, &x->called_from);
+        tl_buf_addch(o, '\n');
+    }
+    for (uint32_t k = 0; k < x->nguards; k++)
+        text_guard(t, &x->guards[k]);
+    text_cids(t, &x->cids);
+    vars_of_guard(&v, x->nguards ? x->guards[0].example : NULL);
+    why_fix(t, x->advice, &v);
+}
+
+static void text_break(struct text *t, const struct tl_diag_break *x)
+{
+    struct tl_buf *o = t->out;
+    struct tl_advice_vars v;
+    memset(&v, 0, sizeof(v));
+    paint(t, "1;33", "GRAPH BREAK");
+    tl_buf_addf(o, " x%u: ", x->count);
+    safe(t, x->reason);
+    tl_buf_addch(o, '\n');
+    if (x->fell_back)
+        tl_buf_adds(o, "     dynamo could not handle it: the function was skipped and runs in "
+                       "eager mode\n");
+    if (x->in_framework && (x->inside.file || x->inside.function)) {
+        tl_buf_adds(o, "     inside PyTorch at ");
+        text_loc(t, &x->inside);
+        tl_buf_adds(o, x->nlocs ? ", reached from your code:\n" : "\n");
+    }
+    for (uint32_t k = 0; k < x->nlocs; k++) {
+        tl_buf_adds(o, x->locs[k].def ? "     " : "     at ");
+        text_loc(t, &x->locs[k]);
+        if (x->locs[k].code) {
+            tl_buf_adds(o, ": ");
+            safe(t, x->locs[k].code);
+        }
+        tl_buf_addch(o, '\n');
+    }
+    text_cids(t, &x->cids);
+    struct tl_buf inside = TL_BUF_INIT;
+    tl_summary_break_vars(&v, x, &inside);
+    why_fix(t, x->advice, &v);
+    tl_buf_release(&inside);
+}
+
+static void text_restart(struct text *t, const struct tl_diag_restart *x)
+{
+    struct tl_buf *o = t->out;
+    struct tl_advice_vars v;
+    memset(&v, 0, sizeof(v));
+    paint(t, "1", "RESTART");
+    tl_buf_addf(o, " x%u: ", x->count);
+    safe(t, x->kind);
+    tl_buf_addch(o, ' ');
+    text_loc(t, &x->where);
+    tl_buf_addch(o, '\n');
+    if (x->called_from.file) {
+        tl_buf_adds(o, "     called from ");
+        text_loc(t, &x->called_from);
+        tl_buf_addch(o, '\n');
+    }
+    text_cids(t, &x->cids);
+    struct tl_buf what = TL_BUF_INIT;
+    tl_summary_restart_vars(&v, x, &what);
+    why_fix(t, x->advice, &v);
+    tl_buf_release(&what);
+}
+
+static void text_spec(struct text *t, const struct tl_diag_spec *x)
+{
+    struct tl_buf *o = t->out;
+    struct tl_advice_vars v;
+    vars_of_spec(&v, x);
+    paint(t, "1;36",
+          x->kind == TL_SPEC_SPECIALIZED ? "SPECIALIZED"
+          : x->kind == TL_SPEC_DUCK      ? "DUCK SIZED"
+                                         : "SHAPE GUARD");
+    const char *what = x->source ? x->source : x->symbol;
+    if (what) {
+        tl_buf_addch(o, ' ');
+        safe(t, what);
+    }
+    if (x->expr) {
+        tl_buf_adds(o, what ? ": " : " ");
+        safe(t, x->expr);
+        if (x->readable) {
+            tl_buf_adds(o, ", that is ");
+            safe(t, x->readable);
+        }
+    } else if (x->value) {
+        tl_buf_adds(o, " = ");
+        safe(t, x->value);
+    }
+    if (x->where.file) {
+        tl_buf_adds(o, " at ");
+        text_loc(t, &x->where);
+    }
+    if (x->cid) {
         tl_buf_addch(o, ' ');
         safe(t, x->cid);
-        tl_buf_addch(o, ' ');
-        safe(t, x->type);
-        if (x->where.file) {
-            tl_buf_adds(o, " at ");
-            text_loc(t, &x->where);
-        }
+    }
+    tl_buf_addch(o, '\n');
+    if (x->where.code) {
+        tl_buf_adds(o, "     ");
+        safe(t, x->where.code);
         tl_buf_addch(o, '\n');
-        safe_lines(t, x->reason, "     | ", 12);
-        if (x->forward_node) {
-            tl_buf_adds(o, "     from the forward node ");
-            safe(t, x->forward_node);
-            if (x->forward_where.file) {
-                tl_buf_adds(o, " at ");
-                text_loc(t, &x->forward_where);
-            }
-            tl_buf_addch(o, '\n');
+    }
+    why_fix(t, x->advice, &v);
+}
+
+static void text_frame(struct text *t, const struct tl_diag_frame *x)
+{
+    struct tl_buf *o = t->out;
+    struct tl_advice_vars v;
+    memset(&v, 0, sizeof(v));
+    paint(t, "1;33", "COMPILED MANY TIMES");
+    tl_buf_addf(o, " x%u ", x->compiles);
+    text_loc(t, &x->where);
+    if (!x->where.file && !x->where.function)
+        tl_buf_addf(o, "frame %s", x->key);
+    tl_buf_addch(o, '\n');
+    text_cids(t, &x->cids);
+    why_fix(t, tl_advice_match(TL_ADVICE_FRAME, tl_str_cstr("")), &v);
+}
+
+static void text_finding(struct text *t, const struct tl_diag *d, const struct tl_diag_finding *f,
+                         uint32_t n)
+{
+    tl_buf_addf(t->out, "%3u. ", n);
+    text_ranks(t, d, f);
+    switch (f->kind) {
+    case TL_FIND_EXPORT:
+        text_export_finding(t, &d->exports[f->index]);
+        break;
+    case TL_FIND_FAILURE:
+        text_failure(t, &d->failures[f->index]);
+        break;
+    case TL_FIND_LIMIT:
+        text_limit(t, &d->limits[f->index]);
+        break;
+    case TL_FIND_RECOMPILE:
+        text_recompile(t, &d->recompiles[f->index]);
+        break;
+    case TL_FIND_BREAK:
+        text_break(t, &d->breaks[f->index]);
+        break;
+    case TL_FIND_RESTART:
+        text_restart(t, &d->restarts[f->index]);
+        break;
+    case TL_FIND_SPEC:
+        text_spec(t, &d->specs[f->index]);
+        break;
+    default:
+        text_frame(t, &d->frames[f->index]);
+        break;
+    }
+}
+
+/* "tlparse diagnosis of PATH (KIND): N compile ids, S s compiling" */
+static void text_header(struct text *t, const struct tl_diag *d,
+                        const struct tl_summary_source *src)
+{
+    struct tl_buf *out = t->out;
+    paint(t, "1", "tlparse diagnosis");
+    tl_buf_adds(out, " of ");
+    safe(t, src->path);
+    tl_buf_addf(out, " (%s): %llu compile id%s", src->kind, (unsigned long long)d->compile_ids,
+                d->compile_ids == 1 ? "" : "s");
+    if (d->have_times)
+        tl_buf_addf(out, ", %.2f s compiling", d->total_s);
+    tl_buf_adds(out, "\n\n");
+}
+
+/* The findings in order; the normal ones (last) under a heading of their own, brief. */
+static void text_findings(struct text *t, const struct tl_diag *d)
+{
+    struct tl_buf *out = t->out;
+    if (!d->nfindings)
+        tl_buf_adds(out, "No graph breaks, recompiles, specializations or failures found.\n");
+    for (uint32_t i = 0; i < d->nfindings; i++) {
+        if (d->findings[i].normal && !t->brief) {
+            t->brief = true;
+            paint(t, "1", i ? "Normal, nothing to do:" : "Only what is normal, nothing to do:");
+            tl_buf_adds(out, "\n\n");
         }
-        why_fix(t, x->advice, &v);
-    } else if (f->kind == TL_FIND_LIMIT) {
-        const struct tl_diag_limit *x = &d->limits[f->index];
-        char num[32];
-        vars_of_limit(&v, x, num, sizeof(num));
-        paint(t, "1;31", "RECOMPILE LIMIT");
-        tl_buf_addch(o, ' ');
-        safe(t, x->limit_name);
-        if (x->limit)
-            tl_buf_addf(o, " (%llu)", (unsigned long long)x->limit);
-        tl_buf_adds(o, " hit ");
-        text_loc(t, &x->where);
-        tl_buf_addch(o, '\n');
-        if (x->last_reason) {
-            tl_buf_adds(o, "     last reason: ");
-            safe(t, x->last_reason);
-            tl_buf_addch(o, '\n');
-        }
-        why_fix(t, x->advice, &v);
-        if (x->reason_advice && x->last_reason) {
-            /* the last reason's own advice, labelled as such rather than a second "What:" */
-            struct tl_advice_vars rv;
-            vars_of_guard(&rv, x->last_reason);
-            struct filled rf;
-            fill(&rf, x->reason_advice, &rv);
-            tl_buf_adds(o, "     ");
-            paint(t, "1", "Its last reason:");
-            tl_buf_addch(o, ' ');
-            tl_buf_addstr(o, tl_buf_str(&rf.title));
-            tl_buf_adds(o, ". ");
-            tl_buf_addstr(o, tl_buf_str(&rf.explanation));
-            tl_buf_adds(o, "\n     ");
-            paint(t, "1;32", "Fix:");
-            tl_buf_addch(o, ' ');
-            tl_buf_addstr(o, tl_buf_str(&rf.fix));
-            tl_buf_addch(o, '\n');
-            unfill(&rf);
-        }
-    } else if (f->kind == TL_FIND_RECOMPILE) {
-        const struct tl_diag_recompile *x = &d->recompiles[f->index];
-        paint(t, "1;33", "RECOMPILES");
-        tl_buf_addf(o, " x%u ", x->count);
-        text_loc(t, &x->where);
-        if (x->resume_line)
-            tl_buf_addf(o, ", the part after the graph break at line %u", x->resume_line);
-        tl_buf_addch(o, '\n');
-        if (x->called_from.file) {
-            tl_buf_adds(o, "     called from ");
-            text_loc(t, &x->called_from);
-            tl_buf_addch(o, '\n');
-        }
-        for (uint32_t k = 0; k < x->nguards; k++) {
-            const struct tl_diag_guard *g = &x->guards[k];
-            tl_buf_adds(o, "     - ");
-            safe(t, g->guard);
-            tl_buf_addf(o, "  (%ux", g->count);
-            for (uint32_t j = 0; j < g->values.kept && j < 4; j++) {
-                tl_buf_adds(o, j ? "; " : ": ");
-                safe(t, g->values.s[j]);
-            }
-            if (g->values.n > 4)
-                tl_buf_addf(o, "; ... %u values", g->values.n);
-            tl_buf_adds(o, ")\n");
-        }
-        text_cids(t, &x->cids);
-        vars_of_guard(&v, x->nguards ? x->guards[0].example : NULL);
-        why_fix(t, x->advice, &v);
-    } else if (f->kind == TL_FIND_BREAK) {
-        const struct tl_diag_break *x = &d->breaks[f->index];
-        paint(t, "1;33", "GRAPH BREAK");
-        tl_buf_addf(o, " x%u: ", x->count);
-        safe(t, x->reason);
-        tl_buf_addch(o, '\n');
-        if (x->fell_back)
-            tl_buf_adds(o, "     dynamo could not handle it: the function was skipped and runs in "
-                           "eager mode\n");
-        if (x->in_framework && (x->inside.file || x->inside.function)) {
-            tl_buf_adds(o, "     inside PyTorch at ");
-            text_loc(t, &x->inside);
-            tl_buf_adds(o, x->nlocs ? ", reached from your code:\n" : "\n");
-        }
-        for (uint32_t k = 0; k < x->nlocs; k++) {
-            tl_buf_adds(o, x->locs[k].def ? "     " : "     at ");
-            text_loc(t, &x->locs[k]);
-            if (x->locs[k].code) {
-                tl_buf_adds(o, ": ");
-                safe(t, x->locs[k].code);
-            }
-            tl_buf_addch(o, '\n');
-        }
-        text_cids(t, &x->cids);
-        struct tl_buf inside = TL_BUF_INIT;
-        tl_summary_break_vars(&v, x, &inside);
-        why_fix(t, x->advice, &v);
-        tl_buf_release(&inside);
-    } else if (f->kind == TL_FIND_RESTART) {
-        const struct tl_diag_restart *x = &d->restarts[f->index];
-        paint(t, "1", "RESTART");
-        tl_buf_addf(o, " x%u: ", x->count);
-        safe(t, x->kind);
-        tl_buf_addch(o, ' ');
-        text_loc(t, &x->where);
-        tl_buf_addch(o, '\n');
-        if (x->called_from.file) {
-            tl_buf_adds(o, "     called from ");
-            text_loc(t, &x->called_from);
-            tl_buf_addch(o, '\n');
-        }
-        text_cids(t, &x->cids);
-        struct tl_buf what = TL_BUF_INIT;
-        tl_summary_restart_vars(&v, x, &what);
-        why_fix(t, x->advice, &v);
-        tl_buf_release(&what);
-    } else if (f->kind == TL_FIND_SPEC) {
-        const struct tl_diag_spec *x = &d->specs[f->index];
-        vars_of_spec(&v, x);
-        paint(t, "1;36",
-              x->kind == TL_SPEC_SPECIALIZED ? "SPECIALIZED"
-              : x->kind == TL_SPEC_DUCK      ? "DUCK SIZED"
-                                             : "SHAPE GUARD");
-        const char *what = x->source ? x->source : x->symbol;
-        if (what) {
-            tl_buf_addch(o, ' ');
-            safe(t, what);
-        }
-        if (x->expr) {
-            tl_buf_adds(o, what ? ": " : " ");
-            safe(t, x->expr);
-            if (x->readable) {
-                tl_buf_adds(o, ", that is ");
-                safe(t, x->readable);
-            }
-        } else if (x->value) {
-            tl_buf_adds(o, " = ");
+        text_finding(t, d, &d->findings[i], i + 1);
+        tl_buf_addch(out, '\n');
+    }
+    t->brief = false;
+}
+
+static void text_dynamic(struct text *t, const struct tl_diag *d)
+{
+    struct tl_buf *out = t->out;
+    if (!d->ndynamic)
+        return;
+    paint(t, "1", "Dynamic dimensions:");
+    tl_buf_addch(out, '\n');
+    for (uint32_t i = 0; i < d->ndynamic && i < 8; i++) {
+        const struct tl_diag_dynamic *x = &d->dynamic[i];
+        tl_buf_adds(out, "     ");
+        safe(t, x->source ? x->source : x->symbol);
+        tl_buf_adds(out, " (");
+        safe(t, x->symbol);
+        if (x->value) {
+            tl_buf_adds(out, " = ");
             safe(t, x->value);
         }
+        if (x->range) {
+            tl_buf_adds(out, ", range ");
+            safe(t, x->range);
+        }
+        tl_buf_addch(out, ')');
         if (x->where.file) {
-            tl_buf_adds(o, " at ");
+            tl_buf_adds(out, " at ");
             text_loc(t, &x->where);
         }
-        if (x->cid) {
-            tl_buf_addch(o, ' ');
-            safe(t, x->cid);
-        }
-        tl_buf_addch(o, '\n');
-        if (x->where.code) {
-            tl_buf_adds(o, "     ");
-            safe(t, x->where.code);
-            tl_buf_addch(o, '\n');
-        }
-        why_fix(t, x->advice, &v);
-    } else {
-        const struct tl_diag_frame *x = &d->frames[f->index];
-        paint(t, "1;33", "COMPILED MANY TIMES");
-        tl_buf_addf(o, " x%u ", x->compiles);
-        text_loc(t, &x->where);
-        if (!x->where.file && !x->where.function)
-            tl_buf_addf(o, "frame %s", x->key);
-        tl_buf_addch(o, '\n');
-        text_cids(t, &x->cids);
-        why_fix(t, tl_advice_match(TL_ADVICE_FRAME, tl_str_cstr("")), &v);
+        tl_buf_addch(out, '\n');
     }
+    if (d->ndynamic_all > 8)
+        tl_buf_addf(out, "     ... %u in all\n", d->ndynamic_all);
+}
+
+static void text_slowest(struct text *t, const struct tl_diag *d)
+{
+    struct tl_buf *out = t->out;
+    if (!d->nslowest)
+        return;
+    paint(t, "1", "Slowest compilations:");
+    for (uint32_t i = 0; i < d->nslowest && i < 5; i++) {
+        tl_buf_adds(out, i ? ", " : " ");
+        safe(t, d->slowest[i].cid);
+        if (d->slowest[i].function) {
+            tl_buf_addch(out, ' ');
+            safe(t, d->slowest[i].function);
+        }
+        tl_buf_addf(out, " %.2f s", d->slowest[i].seconds);
+    }
+    tl_buf_addch(out, '\n');
+}
+
+static void text_caches(struct text *t, const struct tl_diag *d)
+{
+    if (!d->have_cache)
+        return;
+    paint(t, "1", "Caches:");
+    tl_buf_addf(t->out,
+                " fx_graph %u hit, %u miss, %u bypass; aotautograd %u hit, %u miss, %u "
+                "bypass\n",
+                d->cache[0][0], d->cache[0][1], d->cache[0][2], d->cache[1][0], d->cache[1][1],
+                d->cache[1][2]);
+}
+
+static void text_largest(struct text *t, const struct tl_diag *d)
+{
+    struct tl_buf *out = t->out;
+    if (!d->nlargest)
+        return;
+    paint(t, "1", "Largest graphs:");
+    for (uint32_t i = 0; i < d->nlargest && i < 5; i++) {
+        tl_buf_adds(out, i ? ", " : " ");
+        safe(t, d->largest[i].cid ? d->largest[i].cid : d->largest[i].name);
+        if (d->largest[i].cid && d->largest[i].name) {
+            tl_buf_addch(out, ' ');
+            safe(t, d->largest[i].name);
+        }
+        tl_buf_addf(out, " %llu nodes", (unsigned long long)d->largest[i].nodes);
+    }
+    tl_buf_addch(out, '\n');
 }
 
 void tl_summary_text(struct tl_buf *out, const struct tl_diag *d,
                      const struct tl_summary_source *src, bool color)
 {
     struct text t = {out, color, false};
-    paint(&t, "1", "tlparse diagnosis");
-    tl_buf_adds(out, " of ");
-    safe(&t, src->path);
-    tl_buf_addf(out, " (%s): %llu compile id%s", src->kind, (unsigned long long)d->compile_ids,
-                d->compile_ids == 1 ? "" : "s");
-    if (d->have_times)
-        tl_buf_addf(out, ", %.2f s compiling", d->total_s);
-    tl_buf_adds(out, "\n\n");
-    if (!d->nfindings)
-        tl_buf_adds(out, "No graph breaks, recompiles, specializations or failures found.\n");
-    for (uint32_t i = 0; i < d->nfindings; i++) {
-        if (d->findings[i].normal && !t.brief) {
-            t.brief = true;
-            paint(&t, "1", i ? "Normal, nothing to do:" : "Only what is normal, nothing to do:");
-            tl_buf_adds(out, "\n\n");
-        }
-        text_finding(&t, d, &d->findings[i], i + 1);
-        tl_buf_addch(out, '\n');
-    }
-    t.brief = false;
-    if (d->ndynamic) {
-        paint(&t, "1", "Dynamic dimensions:");
-        tl_buf_addch(out, '\n');
-        for (uint32_t i = 0; i < d->ndynamic && i < 8; i++) {
-            const struct tl_diag_dynamic *x = &d->dynamic[i];
-            tl_buf_adds(out, "     ");
-            safe(&t, x->source ? x->source : x->symbol);
-            tl_buf_adds(out, " (");
-            safe(&t, x->symbol);
-            if (x->value) {
-                tl_buf_adds(out, " = ");
-                safe(&t, x->value);
-            }
-            if (x->range) {
-                tl_buf_adds(out, ", range ");
-                safe(&t, x->range);
-            }
-            tl_buf_addch(out, ')');
-            if (x->where.file) {
-                tl_buf_adds(out, " at ");
-                text_loc(&t, &x->where);
-            }
-            tl_buf_addch(out, '\n');
-        }
-        if (d->ndynamic_all > 8)
-            tl_buf_addf(out, "     ... %u in all\n", d->ndynamic_all);
-    }
-    if (d->nslowest) {
-        paint(&t, "1", "Slowest compilations:");
-        for (uint32_t i = 0; i < d->nslowest && i < 5; i++) {
-            tl_buf_adds(out, i ? ", " : " ");
-            safe(&t, d->slowest[i].cid);
-            if (d->slowest[i].function) {
-                tl_buf_addch(out, ' ');
-                safe(&t, d->slowest[i].function);
-            }
-            tl_buf_addf(out, " %.2f s", d->slowest[i].seconds);
-        }
-        tl_buf_addch(out, '\n');
-    }
-    if (d->have_cache) {
-        paint(&t, "1", "Caches:");
-        tl_buf_addf(out,
-                    " fx_graph %u hit, %u miss, %u bypass; aotautograd %u hit, %u miss, %u "
-                    "bypass\n",
-                    d->cache[0][0], d->cache[0][1], d->cache[0][2], d->cache[1][0], d->cache[1][1],
-                    d->cache[1][2]);
-    }
-    if (d->nlargest) {
-        paint(&t, "1", "Largest graphs:");
-        for (uint32_t i = 0; i < d->nlargest && i < 5; i++) {
-            tl_buf_adds(out, i ? ", " : " ");
-            safe(&t, d->largest[i].cid ? d->largest[i].cid : d->largest[i].name);
-            if (d->largest[i].cid && d->largest[i].name) {
-                tl_buf_addch(out, ' ');
-                safe(&t, d->largest[i].name);
-            }
-            tl_buf_addf(out, " %llu nodes", (unsigned long long)d->largest[i].nodes);
-        }
-        tl_buf_addch(out, '\n');
-    }
+    text_header(&t, d, src);
+    text_findings(&t, d);
+    text_dynamic(&t, d);
+    text_slowest(&t, d);
+    text_caches(&t, d);
+    text_largest(&t, d);
 }
