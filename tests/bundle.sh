@@ -87,6 +87,29 @@ for n in files:
     assert strip(z.read("r/" + n)) == strip(open(os.path.join(folder, n), "rb").read()), n
 PY
 
+# a page alone: written straight from the run, nothing left beside it; the same files as the
+# folder report, index.html first (the browser shows it as soon as it has parsed it)
+mkdir page
+"$bin" "$demo" --bundle page/p.html --no-browser >/dev/null 2>err.txt || bad "--bundle page: exit $?: $(cat err.txt)"
+[ "$(ls -A page)" = "p.html" ] || bad "page/ holds: $(ls -A page)"
+python3 - page/p.html ref <<'PY' || bad "page/p.html differs from the folder report"
+import base64, gzip, os, re, sys
+s = open(sys.argv[1], encoding="utf-8").read(); folder = sys.argv[2]
+files, order, cur = {}, [], None
+for m in re.finditer(r'<script type="application/x-tlparse-(file|more)"(?: data-path="([^"]*)" data-size="(\d+)")?>([^<]*)</script>', s):
+    if m.group(1) == "file":
+        cur = m.group(2); order.append(cur); files[cur] = [m.group(4)]
+    else:
+        files[cur].append(m.group(4))
+strip = lambda b: re.sub(rb"(command: <code class='cmd'>|\"command_line\": )[^<\n]*", b"", b)
+want = sorted(os.path.relpath(os.path.join(d, f), folder) for d, _, fs in os.walk(folder) for f in fs)
+assert sorted(order) == want, (order[:3], want[:3])
+assert order[0] == "index.html", order[:3]
+for n, parts in files.items():
+    data = gzip.decompress(b"".join(base64.b64decode(x) for x in parts))
+    assert strip(data) == strip(open(os.path.join(folder, n), "rb").read()), n
+PY
+
 # an existing bundle is not replaced without --overwrite
 "$bin" "$demo" --bundle alone/r.zip --no-browser >/dev/null 2>err.txt
 [ $? = 1 ] || bad "existing bundle: exit not 1"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tl_run(): check the options, and hand them to the mode they ask for: the ranks (ranks.c),
- * one rank (--rank-only), one log (single.c); --bundle runs one of them into a folder and
- * makes the bundle of it (bundle.c).
+ * one rank (--rank-only), one log (single.c); --bundle runs one log straight into the bundle
+ * (bundle.c), and the others into a folder and makes the bundle of it.
  */
 #include "base/config.h"
 #include "modes/modes.h"
@@ -71,9 +71,10 @@ static const char *report_folder(const struct tl_options *opt)
 }
 
 /*
- * --bundle: the report, then the report as one file. Without -o (and for a --from-summaries
- * landing page, whose folder is PATH) the report is written into a temporary folder beside
- * the bundle and removed once the bundle is complete.
+ * --bundle: the report as one file. One log's report is written straight into it. Otherwise
+ * the report folder is written, then bundled: without -o (and for a --from-summaries landing
+ * page, whose folder is PATH) into a temporary folder beside the bundle, removed once the
+ * bundle is complete.
  */
 static int run_bundled(const struct tl_options *opt, struct tl_result *res)
 {
@@ -84,6 +85,11 @@ static int run_bundled(const struct tl_options *opt, struct tl_result *res)
         tl_error_code(&err, TL_ERR_USAGE, "cannot use --bundle with --rank-only");
     if (err.code != TL_ERR_NONE || tl_bundle_check(opt->bundle, opt->overwrite, &err) < 0)
         return tl_report_error(opt, &err);
+    /* One log: its report goes straight into the bundle (tl_bundle_open), no folder on disk. */
+    if (!opt->out_dir && !opt->from_summaries && !opt->all_ranks_html)
+        return run(opt, res);
+    /* A folder asked for beside the bundle (-o), or the modes of several ranks, which still
+     * read their folders back (ranks.c, rank.c): the folder, then the bundle made of it. */
     struct tl_options o = *opt;
     o.bundle = NULL;
     char *tmp = NULL;

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * `--bundle FILE`: a finished report folder as one file, a .zip (output/zip.c) that unpacks
- * into one folder named after it (r.zip: r/index.html, ...), or a single HTML page
- * (report/bundle_html.c). The folder is walked in name order, each file read in
+ * `--bundle FILE`: the report written straight into one file (tl_bundle_open: the output's
+ * zip backend, or the page format below on the output's stream backend), with no folder on
+ * disk. And, for the runs whose modes still read their folder back (several ranks, or a folder
+ * asked for with -o beside the bundle), tl_bundle_write: a finished report folder as one file, a
+ * .zip (output/zip.c) that unpacks into one folder named after it (r.zip: r/index.html, ...), or a
+ * single HTML page (report/bundle_html.c). The folder is walked in name order, each file read in
  * pieces and handed on, so memory does not grow with the report; the bundle is written to a
  * temporary file beside FILE and renamed into place when complete.
  */
 #include "base/config.h"
 #include "modes/modes.h"
 #include "base/xalloc.h"
+#include "output/writer.h"
 #include "output/zip.h"
 #include "report/bundle_html.h"
 
@@ -78,6 +82,14 @@ static int write_all(int fd, const char *p, size_t n, struct tl_err *err)
         n -= (size_t)w;
     }
     return 0;
+}
+
+/* Write out's bytes to fd and empty it. */
+static int drain_to(int fd, struct tl_buf *out, struct tl_err *err)
+{
+    int rc = write_all(fd, out->buf, out->len, err);
+    tl_buf_reset(out);
+    return rc;
 }
 
 static int drain(struct sink *s, bool all, struct tl_err *err)
@@ -259,4 +271,125 @@ int tl_bundle_write(const char *folder, const char *path, bool overwrite, struct
         unlink(tmp.buf);
     tl_buf_release(&tmp);
     return rc;
+}
+
+/* ---- the page, as a format of the output's stream backend ------------------------------- */
+
+/* The files come in the order they are completed, index.html among the last. The page shows
+ * index.html once the browser has parsed it (bundle_html.h), so it goes right after the head,
+ * and the rest follows from two spools (unnamed temporary files beside the bundle): the other
+ * files, then the big raw ones (top_rank 2), as the walk of the folder ordered them. The
+ * spools cost one more write of the page's bytes (in the kernel: copy_file_range), still less
+ * than the folder written, read back and written again as before. */
+struct pagefmt {
+    struct tl_bundle_html *b;
+    struct tl_buf out;
+    int fd;
+    int spool[2];
+    char *path;
+};
+
+static int page_begin(void *st, int fd, struct tl_err *err)
+{
+    struct pagefmt *f = st;
+    f->fd = fd;
+    for (int i = 0; i < 2; i++)
+        if ((f->spool[i] = tl_spool_open(f->path, err)) < 0)
+            return -1;
+    f->b = tl_bundle_html_begin(&f->out, "tlparse report");
+    return drain_to(f->fd, &f->out, err);
+}
+
+static int page_section(const char *name)
+{
+    int r = top_rank(name);
+    return r == 0 ? -1 : r - 1;
+}
+
+static int page_add(void *st, const char *name, const void *p, size_t n, struct tl_err *err)
+{
+    struct pagefmt *f = st;
+    int sec = page_section(name);
+    tl_bundle_html_file_begin(f->b, &f->out, name, n);
+    const char *c = p;
+    for (size_t off = 0; off < n; off += CHUNK) {
+        tl_bundle_html_file_data(f->b, &f->out, c + off, n - off < CHUNK ? n - off : CHUNK);
+        if (f->out.len >= (1u << 20) && drain_to(sec < 0 ? f->fd : f->spool[sec], &f->out, err) < 0)
+            return -1;
+    }
+    tl_bundle_html_file_end(f->b, &f->out);
+    return drain_to(sec < 0 ? f->fd : f->spool[sec], &f->out, err);
+}
+
+static int page_add_fd(void *st, const char *name, int fd, uint64_t size, struct tl_err *err)
+{
+    struct pagefmt *f = st;
+    int sec = page_section(name);
+    int to = sec < 0 ? f->fd : f->spool[sec];
+    tl_bundle_html_file_begin(f->b, &f->out, name, size);
+    char *buf = tl_xmalloc(CHUNK);
+    int rc = 0;
+    for (off_t off = 0;;) {
+        ssize_t r = pread(fd, buf, CHUNK, off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            rc = tl_error(err, "cannot read back %s: %s", name, strerror(errno));
+        if (r <= 0)
+            break;
+        off += r;
+        tl_bundle_html_file_data(f->b, &f->out, buf, (size_t)r);
+        if (f->out.len >= (1u << 20) && (rc = drain_to(to, &f->out, err)) < 0)
+            break;
+    }
+    free(buf);
+    tl_bundle_html_file_end(f->b, &f->out);
+    return rc < 0 ? -1 : drain_to(to, &f->out, err);
+}
+
+static int page_finish(void *st, struct tl_err *err)
+{
+    struct pagefmt *f = st;
+    for (int i = 0; i < 2; i++) {
+        if (lseek(f->spool[i], 0, SEEK_SET) < 0 || tl_copy_fd(f->spool[i], f->fd) < 0)
+            return tl_error(err, "cannot write %s: %s", f->path, strerror(errno));
+    }
+    tl_bundle_html_end(f->b, &f->out);
+    f->b = NULL;
+    return drain_to(f->fd, &f->out, err);
+}
+
+static void page_free(void *st)
+{
+    struct pagefmt *f = st;
+    tl_bundle_html_end(f->b, &f->out);
+    tl_buf_release(&f->out);
+    for (int i = 0; i < 2; i++)
+        if (f->spool[i] >= 0)
+            close(f->spool[i]);
+    free(f->path);
+    free(f);
+}
+
+static const struct tl_outfmt_ops page_ops = {
+    .what = "page",
+    .begin = page_begin,
+    .add = page_add,
+    .add_fd = page_add_fd,
+    .finish = page_finish,
+    .free = page_free,
+};
+
+int tl_bundle_open(struct tl_outdir *out, const char *path, bool overwrite, struct tl_err *err)
+{
+    int kind = tl_bundle_kind(path, err);
+    if (kind < 0)
+        return -1;
+    if (kind == TL_BUNDLE_ZIP)
+        return tl_outdir_open_zip(out, path, overwrite, err);
+    struct pagefmt *f = tl_xcalloc(1, sizeof(*f));
+    tl_buf_init(&f->out, 0);
+    f->spool[0] = f->spool[1] = -1;
+    f->path = tl_xstrdup(path);
+    return tl_outdir_open_stream(out, path, overwrite, &page_ops, f, err);
 }

@@ -112,6 +112,12 @@ int tl_bundle_kind(const char *path, struct tl_err *err);
 int tl_bundle_check(const char *path, bool overwrite, struct tl_err *err);
 /** The report folder as one file at path, written beside it and renamed into place; a .zip
  * holds it in one folder named after the file (r.zip: r/...). */
+/**
+ * Open out as the bundle path itself (.zip or .html, by its extension): the report's files go
+ * straight into it, with no folder on disk; written beside path and renamed into place by
+ * tl_outdir_commit. path must not exist unless overwrite.
+ */
+int tl_bundle_open(struct tl_outdir *out, const char *path, bool overwrite, struct tl_err *err);
 int tl_bundle_write(const char *folder, const char *path, bool overwrite, struct tl_err *err);
 
 #endif

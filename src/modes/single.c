@@ -122,7 +122,8 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
     if (opt->summary != TL_SUMMARY_NONE)
         return summary_only(&o, reader, path, res);
     struct tl_outdir out;
-    if (tl_outdir_open(&out, o.out_dir, o.overwrite, &err) < 0) {
+    if ((o.bundle ? tl_bundle_open(&out, o.bundle, o.overwrite, &err)
+                  : tl_outdir_open(&out, o.out_dir, o.overwrite, &err)) < 0) {
         tl_reader_free(reader);
         free(path);
         return tl_report_error(opt, &err);
@@ -150,7 +151,9 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
         rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
     if (rc == 0) {
         rc = tl_outdir_commit(&out, &err);
-        if (rc == 0)
+        if (rc == 0 && o.bundle)
+            snprintf(res->bundle_path, sizeof(res->bundle_path), "%s", o.bundle);
+        else if (rc == 0)
             snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", o.out_dir);
     } else {
         tl_outdir_abort(&out);

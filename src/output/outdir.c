@@ -196,7 +196,7 @@ static int make_parents(struct tl_outdir *o, const char *rel, struct tl_err *err
 
 /* rel with the folders after the first flattened into its file name, and
  * "~n" before the extension when n > 0: the fallback for colliding names. */
-static void flat_name(struct tl_buf *out, const char *rel, const char *tag)
+void tl_outdir_flat_name(struct tl_buf *out, const char *rel, const char *tag)
 {
     const char *slash = strchr(rel, '/');
     size_t top = slash ? (size_t)(slash - rel) + 1 : 0;
@@ -285,7 +285,7 @@ static int create(struct tl_outdir *o, const char *rel, int flags, int *fd, stru
         tl_buf_reset(&alt);
         char tag[16];
         snprintf(tag, sizeof(tag), "~%u", n);
-        flat_name(&alt, rel, n ? tag : NULL);
+        tl_outdir_flat_name(&alt, rel, n ? tag : NULL);
         r = try_open(o, alt.buf, O_CREAT | O_EXCL, fd, err);
         if (r <= 0)
             break;
@@ -304,6 +304,8 @@ static int create(struct tl_outdir *o, const char *rel, int flags, int *fd, stru
 int tl_outdir_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_buf *used,
                      struct tl_err *err)
 {
+    if (o->stream)
+        return tl_outstream_create(o, rel, fd, used, err);
     return create(o, rel, O_CREAT | O_TRUNC, fd, used, err);
 }
 
@@ -331,6 +333,8 @@ int tl_outdir_sync(struct tl_outdir *o, struct tl_err *err)
 int tl_outdir_write(struct tl_outdir *o, const char *rel, const void *p, size_t n,
                     struct tl_buf *used, struct tl_err *err)
 {
+    if (o->stream)
+        return tl_outstream_write(o, rel, p, n, false, used, err);
     int fd;
     size_t mark = used ? used->len : 0;
     if (tl_outdir_create(o, rel, &fd, used, err) < 0)
@@ -373,7 +377,7 @@ static int move_aside(struct tl_outdir *o, const char *rel, struct tl_err *err)
         else
             snprintf(tag, sizeof(tag), "~%u", k);
         tl_buf_reset(&name);
-        flat_name(&name, rel, tag);
+        tl_outdir_flat_name(&name, rel, tag);
         if (renameat2(o->dirfd, rel, o->dirfd, name.buf, RENAME_NOREPLACE) == 0)
             break;
         if (errno != EEXIST) {
@@ -395,6 +399,8 @@ static int write_named(struct tl_outdir *o, const char *rel, const void *p, size
                        struct tl_buf *used, struct tl_err *err)
 {
     struct tl_buf name = TL_BUF_INIT;
+    if (o->stream) /* nothing to move aside: the first bytes keep the name (outdir.h, streams) */
+        return tl_outstream_write(o, rel, p, n, true, used, err);
     int rc = -1;
     bool failed_io = false; /* err already says why */
     for (unsigned k = 0; k < 10000; k++) {
@@ -409,7 +415,7 @@ static int write_named(struct tl_outdir *o, const char *rel, const void *p, size
         if (k == 0)
             tl_buf_adds(&name, rel);
         else
-            flat_name(&name, rel, tag);
+            tl_outdir_flat_name(&name, rel, tag);
         int fd;
         int r = try_open(o, name.buf, O_CREAT | O_EXCL, &fd, err);
         if (r < 0) {
@@ -490,6 +496,8 @@ static void open_common(struct tl_outdir *o, const char *target)
 int tl_outdir_open_sub(struct tl_outdir *parent, const char *name, struct tl_outdir *child,
                        struct tl_err *err)
 {
+    if (parent->stream)
+        return tl_outstream_open_sub(parent, name, child, err);
     memset(child, 0, sizeof(*child));
     tl_buf_init(&child->leftovers, 0);
     child->dirfd = -1;
@@ -521,6 +529,8 @@ int tl_outdir_open_in_place(struct tl_outdir *o, const char *path, struct tl_err
 int tl_outdir_read(struct tl_outdir *o, const char *rel, struct tl_buf *out, size_t max,
                    struct tl_err *err)
 {
+    if (o->stream)
+        return tl_outstream_read(o, rel, out, max, err);
     if (tl_writer_sync(o->writer, err) < 0)
         return -1;
     int fd = openat(o->dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -555,6 +565,8 @@ int tl_outdir_list(struct tl_outdir *o, const char *rel, bool fs_order, char ***
 {
     *names = NULL;
     *n = 0;
+    if (o->stream)
+        return -1; /* a stream keeps no folder to list (the callers are going away) */
     int fd = openat(o->dirfd, *rel ? rel : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
         return -1;
@@ -589,12 +601,16 @@ void tl_outdir_list_free(char **names, size_t n)
 
 bool tl_outdir_is_dir(struct tl_outdir *o, const char *rel)
 {
+    if (o->stream)
+        return false;
     struct stat st;
     return fstatat(o->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
 }
 
 int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err)
 {
+    if (o->stream)
+        return tl_outstream_commit(o, err);
     struct stat st;
     int rc = 0;
     if (tl_writer_sync(o->writer, err) < 0) {
@@ -653,6 +669,10 @@ int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err)
 
 void tl_outdir_abort(struct tl_outdir *o)
 {
+    if (o->stream) {
+        tl_outstream_abort(o);
+        return;
+    }
     /* Stop writing first: the worker may hold files of the folder. */
     tl_writer_free(o->writer);
     o->writer = NULL;
@@ -676,6 +696,34 @@ int tl_outfile_open(struct tl_outfile *f, struct tl_outdir *o, const char *rel, 
         tl_buf_release(&f->buf);
         return -1;
     }
+    return 0;
+}
+
+int tl_outfile_open_spool(struct tl_outfile *f, struct tl_outdir *o, const char *name,
+                          struct tl_err *err)
+{
+    f->dir = o;
+    f->name = name;
+    /* Beside the output, on its file system: in the folder, unnamed (it never shows), or
+     * beside the stream's file; $TMPDIR for memory. */
+    if (o->stream) {
+        f->fd = tl_spool_open(strcmp(o->target, "<memory>") ? o->target : NULL, err);
+    } else {
+        f->fd = openat(o->dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+        if (f->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR) && o->tmp) {
+            /* no O_TMPFILE on this file system: a name in the temporary folder, unlinked */
+            struct tl_buf t = TL_BUF_INIT;
+            tl_buf_addf(&t, "%s/.spool-XXXXXX", o->tmp);
+            if ((f->fd = mkostemp(t.buf, O_CLOEXEC)) >= 0)
+                unlink(t.buf);
+            tl_buf_release(&t);
+        }
+        if (f->fd < 0)
+            tl_error(err, "cannot write %s/%s: %s", o->target, name, strerror(errno));
+    }
+    if (f->fd < 0)
+        return -1;
+    tl_buf_init(&f->buf, FLUSH_AT + 4096);
     return 0;
 }
 

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The report folder. Everything is written into a temporary folder beside
+ * The output, as an interface with several backends behind these tl_outdir_* functions: the
+ * report folder (here and in outdir.c), and the streams of outdir.h (a .zip, a single HTML
+ * page, memory), which a sink cannot tell apart: it writes and never reads back
+ * (tl_outdir_read, _list and _is_dir work on the folder only, and read on memory; they are
+ * being removed). The report folder. Everything is written into a temporary folder beside
  * the target (`.<name>.tlparse-XXXXXX`) through a directory fd, so no path
  * can leave it; tl_outdir_commit() renames it into place (swapping it with
  * an old report atomically under --overwrite), tl_outdir_abort() removes it.
@@ -41,6 +45,9 @@ struct tl_outdir {
      * (see leftovers.c): how many, and their names, for the caller to say so. */
     size_t nleftovers;
     struct tl_buf leftovers;
+    /* Not NULL: a stream backend (outdir.h, streams), and the folder's fields above are unused but
+     * for target (for messages), writer (for streamed files), bytes and files. */
+    struct tl_outstream *stream;
 };
 
 /* Bytes the writer may hold for files not yet written. */
@@ -133,6 +140,13 @@ struct tl_outfile {
 
 /** Open rel (a fixed name of ours) for buffered writing. */
 int tl_outfile_open(struct tl_outfile *f, struct tl_outdir *o, const char *rel, struct tl_err *err);
+/**
+ * Open an unnamed temporary file for buffered writing, through o's writer, on o's file system
+ * but not part of it (a spool, read back by its writer with f->fd; nothing is left however the
+ * run ends). name is for messages (borrowed).
+ */
+int tl_outfile_open_spool(struct tl_outfile *f, struct tl_outdir *o, const char *name,
+                          struct tl_err *err);
 /** Flush if more than a threshold is buffered. */
 int tl_outfile_maybe_flush(struct tl_outfile *f, struct tl_err *err);
 int tl_outfile_flush(struct tl_outfile *f, struct tl_err *err);
@@ -149,5 +163,87 @@ int tl_outfile_close(struct tl_outfile *f, struct tl_err *err);
  * than 1000 bytes is cut and tagged. The result is never empty.
  */
 void tl_path_safe(struct tl_buf *out, struct tl_str name, bool allow_slash);
+
+/* ---- streams (outstream.c) --------------------------------------------------------------
+ *
+ * The output's backends other than the folder: the report's files go straight into one file
+ * (a .zip, a single HTML page) or into memory, through a format (struct tl_outfmt_ops), with
+ * no folder on disk. The front is the tl_outdir_* functions above, which call outstream.c when
+ * o->stream is set; what follows says how to open such an output and what a format is.
+ *
+ * Names are decided here as the folder decides them (made unique with the same "~N" and flat
+ * variants), from a table of the names given so far. Files written whole (tl_outdir_write and
+ * friends) are encoded at once from the caller's bytes; files streamed (tl_outdir_create,
+ * tl_outfile_*) go to an unnamed temporary file (a spool, beside the bundle) through the
+ * write-behind thread and are encoded when their output is committed, so that every entry of
+ * the archive is contiguous whatever is open at once. Outputs of one stream (tl_outdir_open_sub,
+ * rank_N/ on worker threads) share it under one mutex: one file is encoded at a time.
+ */
+
+/**
+ * A format: how files become bytes of the output file. Called with the stream's mutex held,
+ * one file at a time. name is the file's path in the report ('/'-separated).
+ */
+struct tl_outfmt_ops {
+    const char *what; /* "archive", "page", ... for messages */
+    /** The output file is fd (-1 for memory); the format writes to it (and may keep spools). */
+    int (*begin)(void *st, int fd, struct tl_err *err);
+    /** A whole file, from the caller's bytes. */
+    int (*add)(void *st, const char *name, const void *p, size_t n, struct tl_err *err);
+    /** A whole file, read from fd (from offset 0, size bytes). */
+    int (*add_fd)(void *st, const char *name, int fd, uint64_t size, struct tl_err *err);
+    /** The end of the output: everything written out. */
+    int (*finish)(void *st, struct tl_err *err);
+    /** Release st (after finish, or instead of it on abort). */
+    void (*free)(void *st);
+};
+
+/**
+ * An output into the file path through fmt (its state st, which this takes over: freed with
+ * fmt->free, on failure too). The file is written beside path (path.tlparse-XXXXXX) and
+ * renamed into place by tl_outdir_commit, so a failed run leaves no half file; path must not
+ * exist unless overwrite (TL_ERR_EXISTS), and must not be a folder.
+ */
+int tl_outdir_open_stream(struct tl_outdir *o, const char *path, bool overwrite,
+                          const struct tl_outfmt_ops *fmt, void *st, struct tl_err *err);
+/**
+ * A .zip archive at path, its files in one top folder named after it (r.zip holds r/...).
+ * Entries come in the order files are completed.
+ */
+int tl_outdir_open_zip(struct tl_outdir *o, const char *path, bool overwrite, struct tl_err *err);
+/**
+ * Files kept in memory (tests, a server): tl_outdir_read gives them back until the output is
+ * committed or aborted, which frees them.
+ */
+void tl_outdir_open_memory(struct tl_outdir *o);
+/**
+ * The files of a memory output, in the order they were completed: *n of them, names[i] and
+ * data[i] borrowed until commit or abort. -1 for other outputs.
+ */
+int tl_outdir_memory_files(struct tl_outdir *o, const char *const **names,
+                           const struct tl_buf *const **data, size_t *n);
+
+/**
+ * An unnamed temporary file (O_TMPFILE, else a name unlinked at once) in the folder of near
+ * (the current folder for a plain name; $TMPDIR, else /tmp, for NULL), open for reading and
+ * writing. Nothing is left behind, however the process ends. Returns the fd, or -1 with err.
+ */
+int tl_spool_open(const char *near, struct tl_err *err);
+
+/* ---- for outdir.c -------------------------------------------------------------------- */
+
+struct tl_outstream;
+int tl_outstream_write(struct tl_outdir *o, const char *rel, const void *p, size_t n, bool once,
+                       struct tl_buf *used, struct tl_err *err);
+int tl_outstream_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_buf *used,
+                        struct tl_err *err);
+int tl_outstream_open_sub(struct tl_outdir *parent, const char *name, struct tl_outdir *child,
+                          struct tl_err *err);
+int tl_outstream_read(struct tl_outdir *o, const char *rel, struct tl_buf *out, size_t max,
+                      struct tl_err *err);
+int tl_outstream_commit(struct tl_outdir *o, struct tl_err *err);
+void tl_outstream_abort(struct tl_outdir *o);
+/** rel with its folders after the first flattened, and tag before the extension. */
+void tl_outdir_flat_name(struct tl_buf *out, const char *rel, const char *tag);
 
 #endif

@@ -7,7 +7,12 @@
  * Written by hand on zlib (deflate, crc32), not with libzip: Debian's libzip has no static
  * archive and would bring libssl, libcrypto and libbz2 into the wheel's statically linked
  * binary and the .deb's dependencies, for the few hundred lines of the format we use (no
- * reading, encryption or other methods). Depends on base (buf, err) and zlib.
+ * reading, encryption or other methods). libzip also writes an archive only at zip_close, from
+ * sources it seeks in, where the output's stream (outdir.h) hands files over one at a time and
+ * never seeks. libarchive would stream, but its Debian build pulls libxml2, liblzma, libzstd,
+ * liblz4, libbz2, libacl and nettle into both. This writer is one pass at zlib's deflate
+ * speed, with data descriptors and ZIP64, checked by python's zipfile (tests/unit/test_zip.c).
+ * Depends on base (buf, err) and zlib.
  */
 #ifndef TL_ZIP_H
 #define TL_ZIP_H

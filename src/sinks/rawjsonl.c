@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define BODY ".raw.jsonl.body"
+#define BODY "raw.jsonl (its body, spooled)"
 
 struct rawjsonl {
     struct tl_outfile body;
@@ -128,7 +128,7 @@ static void *rawjsonl_create(struct tl_sink_ctx *ctx, const void *params)
 static int rawjsonl_start(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
 {
     struct rawjsonl *rj = self;
-    return tl_outfile_open(&rj->body, ctx->out, BODY, err);
+    return tl_outfile_open_spool(&rj->body, ctx->out, BODY, err);
 }
 
 static int rawjsonl_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r,
@@ -145,7 +145,7 @@ static int rawjsonl_record(void *self, struct tl_sink_ctx *ctx, struct tl_record
 static int rawjsonl_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
 {
     struct rawjsonl *rj = self;
-    if (tl_outfile_close(&rj->body, err) < 0)
+    if (tl_outfile_flush(&rj->body, err) < 0)
         return -1;
     const struct tl_strtab *st = &ctx->model->strtab;
     struct tl_outfile f;
@@ -155,18 +155,15 @@ static int rawjsonl_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *e
         rj->params.header(rj->params.header_ctx, st, &f.buf);
     else
         tl_strtab_json(&f.buf, st);
-    /* The body is read back and appended behind the header: both must be on disk first. */
+    /* The body is copied from its spool behind the header: both must be written first. */
     if (tl_outfile_flush(&f, err) < 0 || tl_outdir_sync(ctx->out, err) < 0)
         goto fail;
-    int in = openat(ctx->out->dirfd, BODY, O_RDONLY | O_CLOEXEC);
-    if (in < 0 || tl_copy_fd(in, f.fd) < 0) {
+    if (lseek(rj->body.fd, 0, SEEK_SET) < 0 || tl_copy_fd(rj->body.fd, f.fd) < 0) {
         tl_error(err, "cannot write %s/raw.jsonl: %s", ctx->out->target, strerror(errno));
-        if (in >= 0)
-            close(in);
         goto fail;
     }
-    close(in);
-    unlinkat(ctx->out->dirfd, BODY, 0);
+    if (tl_outfile_close(&rj->body, err) < 0)
+        goto fail;
     return tl_outfile_close(&f, err);
 fail:
     tl_outfile_close(&f, NULL);

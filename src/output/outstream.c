@@ -1,0 +1,726 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The stream backends of the output (outdir.h, streams): a table of the names given, spools for
+ * streamed files, the output file written beside its target and renamed into place, and two
+ * formats of our own: the zip archive (on zip.c) and memory.
+ *
+ * Concurrency: the outputs of one stream (a top one and its rank_N/ sub-outputs, written on
+ * worker threads at once) share one mutex, held while a name is decided and while one file is
+ * encoded into the output, so entries never interleave. Memory: nothing per file beyond the
+ * caller's own bytes (a whole file is encoded from them; a streamed one from its spool, on
+ * disk); one format state (zlib: about 270 KB for a zip) and a name table. The cost is time:
+ * ranks wait for each other's compression.
+ */
+#include "base/config.h"
+#include "base/arena.h"
+#include "base/map.h"
+#include "base/xalloc.h"
+#include "output/outdir.h"
+#include "output/zip.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* What a name of the table stands for: a folder, or a file and a digest of its bytes (for
+ * write_once's "the same bytes are there already", without reading them back). */
+struct meta {
+    bool dir;
+    uint64_t size, h1;
+    uint32_t h2;
+};
+
+struct shared {
+    pthread_mutex_t mu;
+    const struct tl_outfmt_ops *fmt;
+    void *st;
+    int fd;     /* the output file, -1 for memory */
+    char *path; /* the target, NULL for memory */
+    char *tmp;  /* where it is written */
+    bool overwrite;
+    struct tl_arena arena;
+    struct tl_map names; /* full name -> struct meta */
+};
+
+struct spool {
+    char *name; /* full name */
+    int fd;
+};
+
+/* One output of a stream: the top one or a sub-output. */
+struct tl_outstream {
+    struct shared *sh;
+    bool top;
+    char *prefix; /* "" or "rank_0/" */
+    struct spool *spools;
+    size_t nspools, aspools;
+};
+
+int tl_spool_open(const char *near, struct tl_err *err)
+{
+    struct tl_buf dir = TL_BUF_INIT;
+    if (near) {
+        const char *slash = strrchr(near, '/');
+        if (slash)
+            tl_buf_add(&dir, near, (size_t)(slash - near) + (slash == near));
+        else
+            tl_buf_adds(&dir, ".");
+    } else {
+        const char *t = getenv("TMPDIR");
+        tl_buf_adds(&dir, t && *t ? t : "/tmp");
+    }
+    int fd = open(dir.buf, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        /* no O_TMPFILE on this file system: a name, unlinked at once */
+        tl_buf_adds(&dir, "/.tlparse-spool-XXXXXX");
+        fd = mkostemp(dir.buf, O_CLOEXEC);
+        if (fd >= 0)
+            unlink(dir.buf);
+    }
+    if (fd < 0)
+        tl_error(err, "cannot create a temporary file in %s: %s", dir.buf, strerror(errno));
+    tl_buf_release(&dir);
+    return fd;
+}
+
+/* ---- names ---------------------------------------------------------------------------- */
+
+static struct meta *meta_of(struct shared *sh, const char *full, size_t n)
+{
+    return tl_map_get(&sh->names, tl_str_make(full, n));
+}
+
+/* Whether full can be a new file: 0 when free, 1 when it collides (a folder of that name, a
+ * parent that is a file), 2 when a file of that name exists (its meta in *old). */
+static int probe(struct shared *sh, const char *full, struct meta **old)
+{
+    for (const char *s = strchr(full, '/'); s; s = strchr(s + 1, '/')) {
+        struct meta *m = meta_of(sh, full, (size_t)(s - full));
+        if (m && !m->dir)
+            return 1;
+    }
+    struct meta *m = meta_of(sh, full, strlen(full));
+    if (!m)
+        return 0;
+    if (m->dir)
+        return 1;
+    *old = m;
+    return 2;
+}
+
+/* Enter full as a file, its parents as folders. */
+static struct meta *take(struct shared *sh, const char *full)
+{
+    for (const char *s = strchr(full, '/'); s; s = strchr(s + 1, '/')) {
+        struct tl_str key = tl_str_make(full, (size_t)(s - full));
+        if (!tl_map_get(&sh->names, key)) {
+            struct meta *d = tl_arena_calloc(&sh->arena, 1, sizeof(*d));
+            d->dir = true;
+            tl_map_put(&sh->names, tl_arena_str(&sh->arena, key), d);
+        }
+    }
+    struct tl_str key = tl_str_cstr(full);
+    struct meta *m = tl_map_get(&sh->names, key);
+    if (!m) {
+        m = tl_arena_calloc(&sh->arena, 1, sizeof(*m));
+        tl_map_put(&sh->names, tl_arena_str(&sh->arena, key), m);
+    }
+    return m;
+}
+
+/* Enter full and its parents as folders. */
+static void take_dir(struct shared *sh, const char *full)
+{
+    size_t n = strlen(full);
+    for (size_t i = 1; i <= n; i++) {
+        if (i < n && full[i] != '/')
+            continue;
+        struct tl_str key = tl_str_make(full, i);
+        if (!tl_map_get(&sh->names, key)) {
+            struct meta *d = tl_arena_calloc(&sh->arena, 1, sizeof(*d));
+            d->dir = true;
+            tl_map_put(&sh->names, tl_arena_str(&sh->arena, key), d);
+        }
+    }
+}
+
+static void digest(struct meta *m, const void *p, size_t n)
+{
+    m->size = n;
+    m->h1 = tl_hash(p, n);
+    uLong c = crc32(0L, Z_NULL, 0);
+    for (size_t off = 0; off < n;) {
+        uInt k = n - off > (1u << 30) ? (1u << 30) : (uInt)(n - off);
+        c = crc32(c, (const Bytef *)p + off, k);
+        off += k;
+    }
+    m->h2 = (uint32_t)c;
+}
+
+/* The name a file gets, as the folder would give it (outdir.c create() and write_named()):
+ * rel; when it collides, flat variants "~N". With once, a file of the same bytes under a
+ * candidate name is the answer (*same set); other files' names are skipped. Without once, an
+ * existing file of that name is replaced (memory) or written again (an archive keeps the
+ * last). Returns 0 with the name in *name (relative to the output), -1 when none is free. */
+static int choose(struct tl_outdir *o, const char *rel, const void *p, size_t n, bool once,
+                  struct tl_buf *name, bool *same, struct tl_err *err)
+{
+    struct tl_outstream *s = o->stream;
+    struct tl_buf full = TL_BUF_INIT;
+    struct meta want = {0};
+    bool found = false;
+    if (once)
+        digest(&want, p, n);
+    *same = false;
+    for (unsigned k = 0; k < 10000; k++) {
+        tl_buf_reset(name);
+        char tag[24];
+        if (k == 0)
+            tl_buf_adds(name, rel);
+        else if (once && k == 1)
+            snprintf(tag, sizeof(tag), "~%016llx", (unsigned long long)tl_hash(p, n));
+        else
+            snprintf(tag, sizeof(tag), "~%u", once ? k : k - 1);
+        if (k > 0)
+            tl_outdir_flat_name(name, rel, !once && k == 1 ? NULL : tag);
+        tl_buf_reset(&full);
+        tl_buf_adds(&full, s->prefix);
+        tl_buf_addstr(&full, tl_buf_str(name));
+        struct meta *old = NULL;
+        int r = probe(s->sh, full.buf, &old);
+        if (r == 1)
+            continue;
+        if (r == 2 && once) {
+            if (old->size == want.size && old->h1 == want.h1 && old->h2 == want.h2) {
+                *same = found = true;
+                break;
+            }
+            continue;
+        }
+        if (r == 2 && k > 0)
+            continue; /* a variant name must be new */
+        struct meta *m = take(s->sh, full.buf);
+        if (once)
+            *m = want;
+        found = true;
+        break;
+    }
+    int rc = 0;
+    if (!found)
+        rc = tl_error(err, "cannot write %s/%s: no free name", o->target, rel);
+    tl_buf_release(&full);
+    return rc;
+}
+
+int tl_outstream_write(struct tl_outdir *o, const char *rel, const void *p, size_t n, bool once,
+                       struct tl_buf *used, struct tl_err *err)
+{
+    struct shared *sh = o->stream->sh;
+    struct tl_buf name = TL_BUF_INIT;
+    bool same;
+    pthread_mutex_lock(&sh->mu);
+    int rc = choose(o, rel, p, n, once, &name, &same, err);
+    if (rc == 0 && !same) {
+        struct tl_buf full = TL_BUF_INIT;
+        tl_buf_addf(&full, "%s%s", o->stream->prefix, name.buf);
+        rc = sh->fmt->add(sh->st, full.buf, p, n, err);
+        tl_buf_release(&full);
+        o->files++;
+        o->bytes += n;
+    }
+    pthread_mutex_unlock(&sh->mu);
+    if (rc == 0 && used)
+        tl_buf_addstr(used, tl_buf_str(&name));
+    tl_buf_release(&name);
+    return rc;
+}
+
+int tl_outstream_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_buf *used,
+                        struct tl_err *err)
+{
+    struct tl_outstream *s = o->stream;
+    struct shared *sh = s->sh;
+    int spool = tl_spool_open(sh->path, err);
+    if (spool < 0)
+        return -1;
+    int mine = dup(spool);
+    if (mine < 0) {
+        close(spool);
+        return tl_error(err, "cannot write %s/%s: %s", o->target, rel, strerror(errno));
+    }
+    struct tl_buf name = TL_BUF_INIT;
+    bool same;
+    pthread_mutex_lock(&sh->mu);
+    int rc = choose(o, rel, NULL, 0, false, &name, &same, err);
+    pthread_mutex_unlock(&sh->mu);
+    if (rc < 0) {
+        close(spool);
+        close(mine);
+    } else {
+        TL_GROW(s->spools, s->nspools + 1, s->aspools);
+        struct spool *sp = &s->spools[s->nspools++];
+        sp->fd = mine;
+        struct tl_buf full = TL_BUF_INIT;
+        tl_buf_addf(&full, "%s%s", s->prefix, name.buf);
+        sp->name = tl_buf_detach(&full, NULL);
+        *fd = spool;
+        o->files++;
+        if (used)
+            tl_buf_addstr(used, tl_buf_str(&name));
+    }
+    tl_buf_release(&name);
+    return rc;
+}
+
+/* The streamed files of o into the output, in the order they were created. */
+static int drain_spools(struct tl_outdir *o, struct tl_err *err)
+{
+    struct tl_outstream *s = o->stream;
+    int rc = 0;
+    for (size_t i = 0; i < s->nspools; i++) {
+        struct spool *sp = &s->spools[i];
+        struct stat st;
+        if (rc == 0 && fstat(sp->fd, &st) < 0)
+            rc = tl_error(err, "cannot read back %s: %s", sp->name, strerror(errno));
+        if (rc == 0) {
+            pthread_mutex_lock(&s->sh->mu);
+            rc = s->sh->fmt->add_fd(s->sh->st, sp->name, sp->fd, (uint64_t)st.st_size, err);
+            pthread_mutex_unlock(&s->sh->mu);
+        }
+        close(sp->fd);
+        free(sp->name);
+    }
+    free(s->spools);
+    s->spools = NULL;
+    s->nspools = s->aspools = 0;
+    return rc;
+}
+
+static void drop_spools(struct tl_outstream *s)
+{
+    for (size_t i = 0; i < s->nspools; i++) {
+        close(s->spools[i].fd);
+        free(s->spools[i].name);
+    }
+    free(s->spools);
+    s->spools = NULL;
+    s->nspools = s->aspools = 0;
+}
+
+/* ---- opening, committing -------------------------------------------------------------- */
+
+static void init_front(struct tl_outdir *o, const char *target, struct tl_outstream *s)
+{
+    o->dirfd = -1;
+    tl_buf_init(&o->leftovers, 0);
+    o->target = tl_xstrdup(target);
+    o->stream = s;
+    o->writer = tl_writer_new(o->target, WRITE_BEHIND_BYTES, false);
+}
+
+static void free_shared(struct shared *sh)
+{
+    if (sh->fmt)
+        sh->fmt->free(sh->st);
+    if (sh->fd >= 0)
+        close(sh->fd);
+    if (sh->tmp)
+        unlink(sh->tmp);
+    free(sh->tmp);
+    free(sh->path);
+    tl_map_release(&sh->names);
+    tl_arena_release(&sh->arena);
+    pthread_mutex_destroy(&sh->mu);
+    free(sh);
+}
+
+static struct shared *new_shared(const struct tl_outfmt_ops *fmt, void *st)
+{
+    struct shared *sh = tl_xcalloc(1, sizeof(*sh));
+    pthread_mutex_init(&sh->mu, NULL);
+    sh->fmt = fmt;
+    sh->st = st;
+    sh->fd = -1;
+    tl_arena_init(&sh->arena, 16 * 1024);
+    tl_map_init(&sh->names, &sh->arena);
+    return sh;
+}
+
+static struct tl_outstream *new_view(struct shared *sh, bool top, const char *prefix)
+{
+    struct tl_outstream *s = tl_xcalloc(1, sizeof(*s));
+    s->sh = sh;
+    s->top = top;
+    s->prefix = tl_xstrdup(prefix);
+    return s;
+}
+
+int tl_outdir_open_stream(struct tl_outdir *o, const char *path, bool overwrite,
+                          const struct tl_outfmt_ops *fmt, void *st, struct tl_err *err)
+{
+    memset(o, 0, sizeof(*o));
+    o->dirfd = -1;
+    tl_buf_init(&o->leftovers, 0);
+    struct stat sb;
+    if (lstat(path, &sb) == 0) {
+        int rc = !S_ISREG(sb.st_mode)
+                     ? tl_error_code(err, TL_ERR_EXISTS,
+                                     "%s exists and is not a file; not replacing it", path)
+                 : !overwrite
+                     ? tl_error_code(err, TL_ERR_EXISTS,
+                                     "%s already exists (use --overwrite to replace it)", path)
+                     : 0;
+        if (rc < 0) {
+            fmt->free(st);
+            return rc;
+        }
+    }
+    struct shared *sh = new_shared(fmt, st);
+    sh->path = tl_xstrdup(path);
+    sh->overwrite = overwrite;
+    struct tl_buf tmp = TL_BUF_INIT;
+    tl_buf_addf(&tmp, "%s.tlparse-XXXXXX", path);
+    sh->fd = mkostemp(tmp.buf, O_CLOEXEC);
+    if (sh->fd < 0) {
+        int e = errno;
+        tl_buf_release(&tmp);
+        free_shared(sh);
+        return tl_error(err, "cannot create %s: %s", path, strerror(e));
+    }
+    sh->tmp = tl_buf_detach(&tmp, NULL);
+    mode_t um = umask(0); /* umask() reads by setting: put it back */
+    umask(um);
+    fchmod(sh->fd, 0666 & ~um);
+    if (fmt->begin(st, sh->fd, err) < 0) {
+        free_shared(sh);
+        return -1;
+    }
+    init_front(o, path, new_view(sh, true, ""));
+    return 0;
+}
+
+int tl_outstream_open_sub(struct tl_outdir *parent, const char *name, struct tl_outdir *child,
+                          struct tl_err *err)
+{
+    struct tl_outstream *p = parent->stream;
+    memset(child, 0, sizeof(*child));
+    struct tl_buf prefix = TL_BUF_INIT;
+    tl_buf_addf(&prefix, "%s%s", p->prefix, name);
+    pthread_mutex_lock(&p->sh->mu);
+    struct meta *m = meta_of(p->sh, prefix.buf, prefix.len);
+    int rc = 0;
+    if (m && !m->dir) {
+        rc = tl_error(err, "cannot create %s/%s: a file has that name", parent->target, name);
+    } else {
+        take_dir(p->sh, prefix.buf);
+        tl_buf_addch(&prefix, '/');
+    }
+    pthread_mutex_unlock(&p->sh->mu);
+    if (rc == 0) {
+        struct tl_buf t = TL_BUF_INIT;
+        tl_buf_addf(&t, "%s/%s", parent->target, name);
+        init_front(child, t.buf, new_view(p->sh, false, prefix.buf));
+        child->in_place = true;
+        tl_buf_release(&t);
+    }
+    tl_buf_release(&prefix);
+    return rc;
+}
+
+static void release_front(struct tl_outdir *o)
+{
+    struct tl_outstream *s = o->stream;
+    drop_spools(s);
+    if (s->top)
+        free_shared(s->sh);
+    free(s->prefix);
+    free(s);
+    o->stream = NULL;
+    tl_writer_free(o->writer);
+    o->writer = NULL;
+    free(o->target);
+    o->target = NULL;
+    tl_buf_release(&o->leftovers);
+}
+
+int tl_outstream_commit(struct tl_outdir *o, struct tl_err *err)
+{
+    struct tl_outstream *s = o->stream;
+    struct shared *sh = s->sh;
+    int rc = tl_writer_sync(o->writer, err);
+    if (rc == 0)
+        rc = drain_spools(o, err);
+    if (rc == 0 && s->top) {
+        rc = sh->fmt->finish(sh->st, err);
+        if (rc == 0 && sh->fd >= 0) {
+            if (fsync(sh->fd) != 0 && errno != EINVAL)
+                rc = tl_error(err, "cannot write %s: %s", sh->path, strerror(errno));
+            if (close(sh->fd) != 0 && rc == 0)
+                rc = tl_error(err, "cannot write %s: %s", sh->path, strerror(errno));
+            sh->fd = -1;
+            struct stat st;
+            if (rc == 0 && !sh->overwrite && lstat(sh->path, &st) == 0)
+                rc = tl_error_code(err, TL_ERR_EXISTS,
+                                   "%s appeared while tlparse ran; not replacing it", sh->path);
+            if (rc == 0 && rename(sh->tmp, sh->path) != 0)
+                rc = tl_error(err, "cannot create %s: %s", sh->path, strerror(errno));
+            if (rc == 0) {
+                free(sh->tmp);
+                sh->tmp = NULL;
+            }
+        }
+    }
+    release_front(o);
+    return rc;
+}
+
+void tl_outstream_abort(struct tl_outdir *o)
+{
+    if (!o->stream)
+        return;
+    /* Stop writing first: the worker may hold spools. */
+    tl_writer_free(o->writer);
+    o->writer = NULL;
+    release_front(o);
+}
+
+/* ---- the zip format ------------------------------------------------------------------- */
+
+struct zipfmt {
+    struct tl_zip *z;
+    struct tl_buf name; /* the top folder, then the entry's name */
+    size_t top;
+    int64_t mtime;
+};
+
+static int zip_begin(void *st, int fd, struct tl_err *err)
+{
+    (void)err;
+    struct zipfmt *f = st;
+    f->z = tl_zip_new(fd);
+    return 0;
+}
+
+static const char *zip_name(struct zipfmt *f, const char *name)
+{
+    tl_buf_setlen(&f->name, f->top);
+    tl_buf_adds(&f->name, name);
+    return f->name.buf;
+}
+
+static int zip_add(void *st, const char *name, const void *p, size_t n, struct tl_err *err)
+{
+    struct zipfmt *f = st;
+    if (tl_zip_file_begin(f->z, zip_name(f, name), f->mtime, n, err) < 0 ||
+        tl_zip_file_data(f->z, p, n, err) < 0)
+        return -1;
+    return tl_zip_file_end(f->z, err);
+}
+
+#define CHUNK (256u * 1024)
+
+static int zip_add_fd(void *st, const char *name, int fd, uint64_t size, struct tl_err *err)
+{
+    struct zipfmt *f = st;
+    if (tl_zip_file_begin(f->z, zip_name(f, name), f->mtime, size, err) < 0)
+        return -1;
+    char *buf = tl_xmalloc(CHUNK);
+    int rc = 0;
+    for (off_t off = 0;;) {
+        ssize_t r = pread(fd, buf, CHUNK, off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            rc = tl_error(err, "cannot read back %s: %s", name, strerror(errno));
+        if (r <= 0)
+            break;
+        off += r;
+        if ((rc = tl_zip_file_data(f->z, buf, (size_t)r, err)) < 0)
+            break;
+    }
+    free(buf);
+    return rc < 0 ? -1 : tl_zip_file_end(f->z, err);
+}
+
+static int zip_finish(void *st, struct tl_err *err)
+{
+    struct zipfmt *f = st;
+    return tl_zip_close(f->z, err);
+}
+
+static void zip_free(void *st)
+{
+    struct zipfmt *f = st;
+    tl_zip_free(f->z);
+    tl_buf_release(&f->name);
+    free(f);
+}
+
+static const struct tl_outfmt_ops zip_ops = {
+    .what = "archive",
+    .begin = zip_begin,
+    .add = zip_add,
+    .add_fd = zip_add_fd,
+    .finish = zip_finish,
+    .free = zip_free,
+};
+
+int tl_outdir_open_zip(struct tl_outdir *o, const char *path, bool overwrite, struct tl_err *err)
+{
+    struct zipfmt *f = tl_xcalloc(1, sizeof(*f));
+    tl_buf_init(&f->name, 0);
+    f->mtime = (int64_t)time(NULL);
+    /* named after the archive, as people expect of a zip: r.zip unpacks into r/ */
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    n = n > 4 ? n - 4 : 0;
+    if (n)
+        tl_buf_add(&f->name, base, n);
+    else
+        tl_buf_adds(&f->name, "tlparse_report");
+    tl_buf_addch(&f->name, '/');
+    f->top = f->name.len;
+    return tl_outdir_open_stream(o, path, overwrite, &zip_ops, f, err);
+}
+
+/* ---- memory --------------------------------------------------------------------------- */
+
+struct memfmt {
+    char **names;
+    struct tl_buf *data;
+    struct tl_buf **ptrs; /* stable pointers for tl_outdir_memory_files */
+    size_t n, alloc, aptrs;
+};
+
+static int mem_begin(void *st, int fd, struct tl_err *err)
+{
+    (void)st, (void)fd, (void)err;
+    return 0;
+}
+
+/* The file name, new or replaced (the folder replaces a file written twice). */
+static struct tl_buf *mem_slot(struct memfmt *m, const char *name)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        if (!strcmp(m->names[i], name)) {
+            tl_buf_reset(m->ptrs[i]);
+            return m->ptrs[i];
+        }
+    }
+    TL_GROW(m->names, m->n + 1, m->alloc);
+    TL_GROW(m->ptrs, m->n + 1, m->aptrs);
+    m->names[m->n] = tl_xstrdup(name);
+    m->ptrs[m->n] = tl_xmalloc(sizeof(struct tl_buf));
+    tl_buf_init(m->ptrs[m->n], 0);
+    return m->ptrs[m->n++];
+}
+
+static int mem_add(void *st, const char *name, const void *p, size_t n, struct tl_err *err)
+{
+    (void)err;
+    tl_buf_add(mem_slot(st, name), p, n);
+    return 0;
+}
+
+static int mem_add_fd(void *st, const char *name, int fd, uint64_t size, struct tl_err *err)
+{
+    struct tl_buf *b = mem_slot(st, name);
+    tl_buf_grow(b, (size_t)size);
+    size_t got = 0;
+    while (got < size) {
+        ssize_t r = pread(fd, b->buf + got, (size_t)size - got, (off_t)got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return tl_error(err, "cannot read back %s: %s", name,
+                            r < 0 ? strerror(errno) : "cut short");
+        got += (size_t)r;
+    }
+    tl_buf_setlen(b, got);
+    return 0;
+}
+
+static int mem_finish(void *st, struct tl_err *err)
+{
+    (void)st, (void)err;
+    return 0;
+}
+
+static void mem_free(void *st)
+{
+    struct memfmt *m = st;
+    for (size_t i = 0; i < m->n; i++) {
+        free(m->names[i]);
+        tl_buf_release(m->ptrs[i]);
+        free(m->ptrs[i]);
+    }
+    free(m->names);
+    free(m->ptrs);
+    free(m);
+}
+
+static const struct tl_outfmt_ops mem_ops = {
+    .what = "memory",
+    .begin = mem_begin,
+    .add = mem_add,
+    .add_fd = mem_add_fd,
+    .finish = mem_finish,
+    .free = mem_free,
+};
+
+void tl_outdir_open_memory(struct tl_outdir *o)
+{
+    memset(o, 0, sizeof(*o));
+    struct shared *sh = new_shared(&mem_ops, tl_xcalloc(1, sizeof(struct memfmt)));
+    init_front(o, "<memory>", new_view(sh, true, ""));
+}
+
+int tl_outdir_memory_files(struct tl_outdir *o, const char *const **names,
+                           const struct tl_buf *const **data, size_t *n)
+{
+    if (!o->stream || o->stream->sh->fmt != &mem_ops)
+        return -1;
+    struct memfmt *m = o->stream->sh->st;
+    *names = (const char *const *)m->names;
+    *data = (const struct tl_buf *const *)m->ptrs;
+    *n = m->n;
+    return 0;
+}
+
+int tl_outstream_read(struct tl_outdir *o, const char *rel, struct tl_buf *out, size_t max,
+                      struct tl_err *err)
+{
+    struct tl_outstream *s = o->stream;
+    if (s->sh->fmt != &mem_ops)
+        return tl_error(err, "cannot read %s back from the %s being written (%s)", rel,
+                        s->sh->fmt->what, o->target);
+    if (tl_writer_sync(o->writer, err) < 0)
+        return -1;
+    struct tl_buf full = TL_BUF_INIT;
+    tl_buf_addf(&full, "%s%s", s->prefix, rel);
+    int rc = -1;
+    pthread_mutex_lock(&s->sh->mu);
+    struct memfmt *m = s->sh->st;
+    for (size_t i = 0; i < m->n; i++) {
+        if (!strcmp(m->names[i], full.buf)) {
+            if (m->ptrs[i]->len <= max) {
+                tl_buf_add(out, m->ptrs[i]->buf, m->ptrs[i]->len);
+                rc = 0;
+            }
+            break;
+        }
+    }
+    pthread_mutex_unlock(&s->sh->mu);
+    if (rc < 0)
+        tl_error(err, "%s/%s is not a file of at most %zu bytes", o->target, rel, max);
+    tl_buf_release(&full);
+    return rc;
+}
