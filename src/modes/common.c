@@ -123,6 +123,16 @@ char *tl_summary_of(const struct tl_options *opt, const struct tl_diag *d, const
     return tl_buf_detach(&b, NULL);
 }
 
+int tl_output_end(struct tl_outdir *out, int rc, struct tl_err *err)
+{
+    if (rc == 0 && tl_interrupted)
+        rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
+    if (rc == 0)
+        return tl_outdir_commit(out, err);
+    tl_outdir_abort(out);
+    return -1;
+}
+
 /* Export mode never fails on them, as in the reference: an export trace's problems are the
  * report (and the corpus's export logs have a payload whose md5 PyTorch wrote wrong). */
 bool tl_strict_failed(const struct tl_options *opt, const struct tl_engine_result *sum)

@@ -229,10 +229,7 @@ static int side_log(struct side_job *j)
         free(sum.summary);
     }
     free(path);
-    if (rc == 0)
-        rc = tl_outdir_commit(&sub, &j->err);
-    else
-        tl_outdir_abort(&sub);
+    rc = tl_output_end(&sub, rc, &j->err);
     if (rc == 0 && !trace) {
         struct tl_buf rel = TL_BUF_INIT;
         tl_buf_addf(&rel, "%s/summary.json", j->label);
@@ -480,13 +477,9 @@ int tl_diff_run(const struct tl_diff_options *opt, struct tl_diff_result *res)
         }
     }
     if (folder) {
-        if (rc == 0) {
-            rc = tl_outdir_commit(&out, &err);
-            if (rc == 0)
-                snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", out_dir);
-        } else {
-            tl_outdir_abort(&out);
-        }
+        rc = tl_output_end(&out, rc, &err);
+        if (rc == 0)
+            snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", out_dir);
     }
     tl_diff_release(&d);
     for (int i = 0; i < 2; i++) {

@@ -73,6 +73,13 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
 int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
                struct tl_outdir *out, struct tl_engine_result *res, struct tl_err *err);
 
+/**
+ * The end of every mode's output, the one path: with rc 0 (and no Ctrl-C since) the output
+ * is committed into place, else removed, and nothing else has changed. Returns 0, or -1 with
+ * err filled (the run's error, an interruption, or the commit's).
+ */
+int tl_output_end(struct tl_outdir *out, int rc, struct tl_err *err);
+
 /** Whether --strict or --strict-compile-id fail on the log (the report is written anyway). */
 bool tl_strict_failed(const struct tl_options *opt, const struct tl_engine_result *res);
 /** Say so when they do: the exit code (TL_EXIT_ERROR or TL_EXIT_OK). */

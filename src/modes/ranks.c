@@ -317,10 +317,7 @@ static void parse_rank(struct multi *m, struct rank *r)
     r->sub = NULL;
     if (rc == 0)
         rc = tl_log_check_entries(r->log.path, &sum, &err);
-    if (rc == 0)
-        rc = tl_outdir_commit(&sub, &err);
-    else
-        tl_outdir_abort(&sub);
+    rc = tl_output_end(&sub, rc, &err);
     if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_interrupted)) {
         set_fatal(m, &err);
     } else if (rc < 0) {
@@ -798,14 +795,7 @@ static void sum_counts(const struct multi *m, struct tl_counts *c)
 /* The end of a run: commit or abort, and the exit code. */
 static int finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_result *res)
 {
-    if (rc == 0 && tl_interrupted)
-        rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
-    if (rc == 0) {
-        rc = tl_outdir_commit(&m->root, err);
-    } else {
-        tl_outdir_abort(&m->root);
-    }
-    if (rc < 0)
+    if (tl_output_end(&m->root, rc, err) < 0)
         return tl_report_error(m->opt, err);
     if (res) {
         snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", m->out_name);
@@ -1261,10 +1251,7 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
         tl_arena_release(&arena);
         return tl_report_error(opt, &err);
     }
-    if (rc == 0)
-        rc = tl_outdir_commit(&out, &err);
-    else
-        tl_outdir_abort(&out);
+    rc = tl_output_end(&out, rc, &err);
     tl_arena_release(&arena);
     if (rc < 0)
         return tl_report_error(opt, &err);

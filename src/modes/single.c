@@ -147,17 +147,11 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
     res->has_counts = rc == 0;
     res->counts = sum.counts;
     int code = rc == 0 ? tl_strict_exit(opt, &msg, &sum) : TL_EXIT_OK;
-    if (rc == 0 && tl_interrupted)
-        rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
-    if (rc == 0) {
-        rc = tl_outdir_commit(&out, &err);
-        if (rc == 0 && o.bundle)
-            snprintf(res->bundle_path, sizeof(res->bundle_path), "%s", o.bundle);
-        else if (rc == 0)
-            snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", o.out_dir);
-    } else {
-        tl_outdir_abort(&out);
-    }
+    rc = tl_output_end(&out, rc, &err);
+    if (rc == 0 && o.bundle)
+        snprintf(res->bundle_path, sizeof(res->bundle_path), "%s", o.bundle);
+    else if (rc == 0)
+        snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", o.out_dir);
     free(path);
     return rc < 0 ? tl_report_error(opt, &err) : code;
 }
