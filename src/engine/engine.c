@@ -15,6 +15,7 @@
 #include "input/glog.h"
 #include "input/lines.h"
 #include "input/md5q.h"
+#include "model/diag_text.h"
 #include "model/diag_trace.h"
 #include "model/redact.h"
 
@@ -31,7 +32,8 @@ struct tl_engine {
     struct tl_arena arena;   /* run lifetime */
     struct tl_arena scratch; /* reset after every entry */
     struct tl_model model;
-    struct tl_diag_trace *diag; /* the model's diagnosis, record by record */
+    struct tl_diag_trace *diag; /* the model's diagnosis, record by record (a trace) */
+    struct tl_diag_text *text;  /* the model's diagnosis, line by line (TORCH_LOGS text) */
     struct tl_stats stats;
     struct tl_map unknown_keys; /* names of unknown fields seen (at most 1000) */
     bool have_rank;
@@ -289,7 +291,7 @@ static int dispatch(struct tl_engine *eng, struct tl_record *rec, struct tl_err 
                                                      : 0;
     for (size_t i = 0; i < eng->nsinks; i++) {
         const struct tl_sink_ops *ops = eng->sinks[i].ops;
-        if (want && !(ops->wants & want))
+        if (!ops->record || (want && !(ops->wants & want)))
             continue;
         if (ops->record(eng->sinks[i].self, &eng->ctx, rec, err) < 0)
             return -1;
@@ -468,13 +470,33 @@ static void payload_line(struct tl_engine *eng, const struct tl_line *l)
     tl_buf_add(&eng->payload, t.p + 1, t.n - 1);
 }
 
+/* A line of TORCH_LOGS text: its compile id counted, to the sinks, then to the text reader. */
+static int text_line(struct tl_engine *eng, const struct tl_line *l, struct tl_err *err)
+{
+    struct tl_text_line tl = {.lineno = l->lineno, .text = l->text};
+    if (l->long_line)
+        tl.text = TL_STR_LIT("(a line too long to read)");
+    struct tl_tlog_line split;
+    tl_tlog_split(tl.text, &split);
+    tl.cid = tl_diag_text_cid(eng->text, &split, l->lineno, &tl.first_of_cid);
+    for (size_t i = 0; i < eng->nsinks; i++) {
+        const struct tl_sink_ops *ops = eng->sinks[i].ops;
+        if (ops->text_line && ops->text_line(eng->sinks[i].self, &eng->ctx, &tl, err) < 0)
+            return -1;
+    }
+    tl_diag_text_feed(eng->text, l->lineno, tl.text);
+    return 0;
+}
+
 /* Every line of the log (tl_lines): an entry's first line, one of its payload lines, or a
- * line that ends the entry before it. */
+ * line that ends the entry before it; or a line of TORCH_LOGS text. */
 static int on_line(void *ctx, const struct tl_line *l, struct tl_err *err)
 {
     struct tl_engine *eng = ctx;
     if (tl_interrupted)
         return tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
+    if (eng->text)
+        return text_line(eng, l, err);
     if (eng->state != ENTRY_NONE) {
         if (!l->long_line && l->len == 0)
             return 0; /* blank lines inside a payload are not part of it */
@@ -583,13 +605,17 @@ static void engine_init(struct tl_engine *eng, const struct tl_engine_job *job)
     tl_arena_init(&eng->scratch, 256 * 1024);
     tl_model_init(&eng->model, &eng->arena);
     tl_map_init(&eng->unknown_keys, &eng->arena);
-    eng->diag = tl_diag_trace_new();
+    if (job->text)
+        eng->text = tl_diag_text_new(&eng->model);
+    else
+        eng->diag = tl_diag_trace_new();
     eng->ctx = (struct tl_sink_ctx){
         .opt = opt,
         .out = job->out,
         .model = &eng->model,
         .info = &eng->info,
         .input = name,
+        .text = job->text,
         .stats = &eng->stats,
         .arena = &eng->arena,
         .scratch = &eng->scratch,
@@ -617,6 +643,7 @@ static void engine_release(struct tl_engine *eng)
     tl_lines_release(&eng->lines);
     tl_md5q_free(eng->md5q);
     tl_diag_trace_free(eng->diag);
+    tl_diag_text_free(eng->text);
     tl_map_release(&eng->unknown_keys);
     tl_model_release(&eng->model);
     tl_arena_release(&eng->arena);
@@ -680,7 +707,10 @@ int tl_engine_feed(struct tl_engine *eng, const char *p, size_t n, struct tl_err
 
 static int finish(struct tl_engine *eng, struct tl_err *err)
 {
-    tl_diag_trace_finish(eng->diag, &eng->model);
+    if (eng->text)
+        tl_diag_text_finish(eng->text);
+    else
+        tl_diag_trace_finish(eng->diag, &eng->model);
     for (size_t i = 0; i < eng->nsinks; i++) {
         const struct tl_sink_ops *ops = eng->sinks[i].ops;
         if (ops->finish && ops->finish(eng->sinks[i].self, &eng->ctx, err) < 0)
@@ -689,9 +719,19 @@ static int finish(struct tl_engine *eng, struct tl_err *err)
     return 0;
 }
 
-/* The Stats line, and what the log held that this tlparse does not know. */
+/* The Stats line, and what the log held that this tlparse does not know; for TORCH_LOGS text,
+ * how much of it the text reader understood. */
 static void print_stats(struct tl_engine *eng, uint64_t bytes)
 {
+    if (eng->text) {
+        const struct tl_text_facts *t = &eng->model.text;
+        if (eng->opt->summary == TL_SUMMARY_NONE)
+            tl_say(&eng->msg, TL_MSG_INFO,
+                   "TORCH_LOGS text: %llu lines, %llu messages, %llu lines not understood",
+                   (unsigned long long)t->lines, (unsigned long long)t->messages,
+                   (unsigned long long)t->unrecognized);
+        return;
+    }
     if (bytes == 0)
         tl_say(&eng->msg, TL_MSG_WARNING,
                "tlparse: warning: %s is empty: the report has nothing in it (was the trace "
@@ -746,9 +786,9 @@ int tl_engine_finish(struct tl_engine *eng, const char *truncated, int rc,
     res->saw_unknown_cid = eng->saw_unknown_cid;
     /* Lines, and not one entry in them (nor a string table): not a trace. */
     res->no_entries =
-        !eng->stats.ok && !eng->stats.other_rank && !eng->model.strtab.len &&
+        !eng->text && !eng->stats.ok && !eng->stats.other_rank && !eng->model.strtab.len &&
         (eng->stats.fail_glog || eng->stats.fail_json || eng->stats.fail_line_too_long);
-    res->compile_ids = tl_map_len(&eng->model.dir.keys);
+    res->compile_ids = eng->text ? eng->model.text.ncids : tl_map_len(&eng->model.dir.keys);
     return rc;
 }
 

@@ -38,6 +38,7 @@ struct tl_engine_job {
     const char *path;         /* its file; NULL for opt->mem_input */
     const char *name;         /* its name in messages */
     struct tl_outdir *out;    /* NULL: no output (--summary, --json, tl_each_entry) */
+    bool text;                /* the log is TORCH_LOGS text, not a structured trace */
     struct tl_sink_use sinks[TL_ENGINE_MAX_SINKS];
     size_t nsinks;
     /* When not NULL: called with the whole model after the sinks finished, before the engine

@@ -35,6 +35,7 @@ struct tl_sink_ctx {
                                     * diagnosis */
     const struct tl_runinfo *info; /* what made the report, for footers (redacted as asked) */
     const char *input;             /* the log's name, as messages give it */
+    bool text;                     /* the log is TORCH_LOGS text: lines, no records */
     struct tl_stats *stats;        /* counters of what was wrong in the log (the Stats line) */
     struct tl_arena *arena;        /* the run's lifetime */
     struct tl_arena *scratch;      /* reset after every entry */
@@ -48,6 +49,14 @@ struct tl_sink_ctx {
 enum {
     TL_WANT_OTHER_RANK = 1, /* entries of another rank */
     TL_WANT_BAD = 2,        /* entries whose envelope failed its type checks */
+};
+
+/* A line of TORCH_LOGS text, as the text source gives it. */
+struct tl_text_line {
+    uint64_t lineno;
+    struct tl_str text; /* without its newline; a placeholder for a line too long to read */
+    const char *cid;    /* its compile id ("[0/1]"), or NULL */
+    bool first_of_cid;  /* the first line of that compile id */
 };
 
 /*
@@ -68,6 +77,10 @@ struct tl_sink_ops {
     /* The log's bytes as they are read (decompressed), before their records; may be NULL. */
     int (*bytes)(void *self, struct tl_sink_ctx *ctx, const char *p, size_t n, struct tl_err *err);
     int (*record)(void *self, struct tl_sink_ctx *ctx, struct tl_record *r, struct tl_err *err);
+    /* A line of a TORCH_LOGS text log (the text source gives lines, not records); may be
+     * NULL. */
+    int (*text_line)(void *self, struct tl_sink_ctx *ctx, const struct tl_text_line *l,
+                     struct tl_err *err);
     int (*finish)(void *self, struct tl_sink_ctx *ctx, struct tl_err *err); /* may be NULL */
     void (*destroy)(void *self); /* also after a failed run: closes what is open */
 };

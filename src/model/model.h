@@ -104,6 +104,19 @@ struct tl_compile {
     uint32_t cache[TL_CACHE_KINDS][TL_CACHE_RESULTS];
 };
 
+/* A compile id of a TORCH_LOGS text log, and its lines. */
+struct tl_textlog_cid {
+    const char *cid;
+    uint64_t first_line, lines;
+};
+
+/* What a TORCH_LOGS text log's index shows besides the diagnosis. */
+struct tl_text_facts {
+    struct tl_textlog_cid *cids; /* first-appearance order */
+    size_t ncids;
+    uint64_t lines, messages, unrecognized;
+};
+
 struct tl_model {
     struct tl_arena *arena; /* run lifetime; borrowed */
     struct tl_strtab strtab;
@@ -113,6 +126,7 @@ struct tl_model {
     struct tl_map compiles;      /* tl_cid_key -> struct tl_compile */
     struct tl_map strings;       /* interned strings of the facts */
     struct tl_diag diag;         /* the diagnosis: whole once the log is read */
+    struct tl_text_facts text;   /* TORCH_LOGS text only */
 };
 
 void tl_model_init(struct tl_model *m, struct tl_arena *arena);

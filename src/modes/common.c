@@ -74,13 +74,22 @@ int tl_log_check_entries(const char *name, const struct tl_engine_result *sum, s
                          name, (unsigned long long)sum->lines, what);
 }
 
-void tl_trace_sinks(struct tl_engine_job *job, struct tl_trace_sinks *p,
-                    const struct tl_rank_params *rank)
+void tl_log_sinks(struct tl_engine_job *job, struct tl_log_sinks *p,
+                  const struct tl_rank_params *rank)
 {
     const struct tl_options *opt = job->opt;
     memset(p, 0, sizeof(*p));
     if (!job->out)
         return; /* --summary, --json */
+    if (job->text) {
+        tl_engine_job_add(job, &tl_sink_textlog, NULL);
+        if (job->path && tl_reader_kind(job->reader) == TL_READER_PLAIN &&
+            !tl_reader_is_stream(job->reader))
+            p->rawlog.copy_path = job->path;
+        tl_engine_job_add(job, &tl_sink_rawlog, &p->rawlog);
+        tl_engine_job_add(job, &tl_sink_summary, NULL);
+        return;
+    }
     if (opt->export_mode) {
         tl_engine_job_add(job, &tl_sink_export, NULL);
         tl_engine_job_add(job, &tl_sink_payloads, NULL);

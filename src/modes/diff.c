@@ -168,8 +168,8 @@ static int side_trace(struct side_job *j, const struct tl_options *opt, struct t
     const char *name = path ? path : "<memory>";
     struct tl_engine_job job = {
         .opt = opt, .reader = reader, .path = path, .name = name, .out = sub};
-    struct tl_trace_sinks params;
-    tl_trace_sinks(&job, &params, NULL);
+    struct tl_log_sinks params;
+    tl_log_sinks(&job, &params, NULL);
     struct side_done done = {j, name};
     job.done = keep_side_summary;
     job.done_ctx = &done;

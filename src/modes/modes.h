@@ -41,22 +41,23 @@ int tl_log_sniff(struct tl_reader *reader, const char *name, enum tl_sniff_kind 
 /** The same error, after the engine ran, for a trace none of whose lines was an entry. */
 int tl_log_check_entries(const char *name, const struct tl_engine_result *res, struct tl_err *err);
 
-/* What a trace's report is made of, for the sinks' parameters (they must outlive the run). */
-struct tl_trace_sinks {
+/* What a log's report is made of, for the sinks' parameters (they must outlive the run). */
+struct tl_log_sinks {
     struct tl_report_params report;
     struct tl_rawjsonl_params rawjsonl;
     struct tl_rawlog_params rawlog;
     struct tl_rank_params rank;
 };
 /**
- * The sinks of a trace's report into job->out, in the order they see each record: the report
+ * The sinks of a log's report into job->out. TORCH_LOGS text (job->text): its pages, raw.log
+ * and summary.json. A trace, in the order they see each record: the report
  * (or export's), the custom parsers right after it (their files are numbered in its
  * sequence), the payloads after the writers of files (it writes what none of them did),
  * raw.jsonl and raw.log (not when redacting), provenance, and summary.json, or a rank's
  * summary when rank is not NULL. p holds their parameters. Nothing with no output.
  */
-void tl_trace_sinks(struct tl_engine_job *job, struct tl_trace_sinks *p,
-                    const struct tl_rank_params *rank);
+void tl_log_sinks(struct tl_engine_job *job, struct tl_log_sinks *p,
+                  const struct tl_rank_params *rank);
 
 /* ---- one log (single.c) -----------------------------------------------------------------------
  */
@@ -89,13 +90,6 @@ int tl_strict_exit(const struct tl_options *opt, struct tl_messages *msg,
 /** The diagnosis as --summary or --json print it (malloc'd). */
 char *tl_summary_of(const struct tl_options *opt, const struct tl_diag *d, const char *input,
                     const char *kind, const struct tl_runinfo *info);
-
-/* ---- TORCH_LOGS text (text.c) --------------------------------------------------------------- */
-
-/** The diagnosis of its messages, and with an output its pages (index.html, log.html),
- * summary.json and raw.log. */
-int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const char *name,
-                   struct tl_outdir *out, struct tl_engine_result *res, struct tl_err *err);
 
 /* ---- multi-rank runs (ranks.c) ----------------------------------------------------------------
  */

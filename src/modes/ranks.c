@@ -301,8 +301,8 @@ static void parse_rank(struct multi *m, struct rank *r)
                                 .done = keep_strtab,
                                 .done_ctx = &r->strtab};
     struct tl_rank_params rank = {&r->s, &r->arena};
-    struct tl_trace_sinks params;
-    tl_trace_sinks(&job, &params, &rank);
+    struct tl_log_sinks params;
+    tl_log_sinks(&job, &params, &rank);
     params.rawjsonl.header = carried_header;
     params.rawjsonl.header_ctx = r;
     params.report.chromium = spool_event;
@@ -1229,8 +1229,8 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
         struct tl_engine_job job = {
             .opt = opt, .reader = reader, .path = opt->path, .name = opt->path, .out = &out};
         struct tl_rank_params rp = {&s, &arena};
-        struct tl_trace_sinks params;
-        tl_trace_sinks(&job, &params, &rp);
+        struct tl_log_sinks params;
+        tl_log_sinks(&job, &params, &rp);
         rc = tl_engine_run(&job, &sum, &err);
         free(sum.summary);
     }

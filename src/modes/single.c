@@ -12,25 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A text log cut off (text.c reads it): said, and marked for --strict. */
-static void text_truncated(void *msg, const char *format, uint64_t lines)
-{
-    struct tl_messages *m = msg;
-    m->warned[TL_W_TRUNCATED]++;
-    tl_say_truncated(m, format, lines);
-}
-
 /* --summary, --json: the diagnosis as text, made from the finished model. */
 struct summary_done {
     const struct tl_options *opt;
     const char *name;
+    const char *kind; /* "torch_trace", "torch_logs" */
     char *text;
 };
 
 static void keep_summary(void *ctx, const struct tl_model *model, const struct tl_runinfo *info)
 {
     struct summary_done *s = ctx;
-    s->text = tl_summary_of(s->opt, &model->diag, s->name, "torch_trace", info);
+    s->text = tl_summary_of(s->opt, &model->diag, s->name, s->kind, info);
 }
 
 int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
@@ -52,18 +45,11 @@ int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const cha
                              "TORCH_LOGS text: share its --summary, or the trace",
                              name);
     }
-    if (text) {
-        struct tl_messages msg = {.opt = opt, .input = name};
-        tl_reader_on_truncated(reader, text_truncated, &msg);
-        int rc = tl_textlog_run(opt, reader, name, out, sum, err);
-        sum->truncated = msg.warned[TL_W_TRUNCATED] > 0;
-        return rc;
-    }
     struct tl_engine_job job = {
-        .opt = opt, .reader = reader, .path = path, .name = name, .out = out};
-    struct tl_trace_sinks params;
-    tl_trace_sinks(&job, &params, NULL);
-    struct summary_done done = {opt, name, NULL};
+        .opt = opt, .reader = reader, .path = path, .name = name, .out = out, .text = text};
+    struct tl_log_sinks params;
+    tl_log_sinks(&job, &params, NULL);
+    struct summary_done done = {opt, name, text ? "torch_logs" : "torch_trace", NULL};
     if (opt->summary != TL_SUMMARY_NONE) {
         job.done = keep_summary;
         job.done_ctx = &done;

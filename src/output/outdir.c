@@ -305,7 +305,7 @@ int tl_outdir_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_bu
                      struct tl_err *err)
 {
     if (o->stream)
-        return tl_outstream_create(o, rel, fd, used, err);
+        return o->stream_ops->create(o, rel, fd, used, err);
     return create(o, rel, O_CREAT | O_TRUNC, fd, used, err);
 }
 
@@ -334,7 +334,7 @@ int tl_outdir_write(struct tl_outdir *o, const char *rel, const void *p, size_t 
                     struct tl_buf *used, struct tl_err *err)
 {
     if (o->stream)
-        return tl_outstream_write(o, rel, p, n, false, used, err);
+        return o->stream_ops->write(o, rel, p, n, false, used, err);
     int fd;
     size_t mark = used ? used->len : 0;
     if (tl_outdir_create(o, rel, &fd, used, err) < 0)
@@ -400,7 +400,7 @@ static int write_named(struct tl_outdir *o, const char *rel, const void *p, size
 {
     struct tl_buf name = TL_BUF_INIT;
     if (o->stream) /* nothing to move aside: the first bytes keep the name (outdir.h, streams) */
-        return tl_outstream_write(o, rel, p, n, true, used, err);
+        return o->stream_ops->write(o, rel, p, n, true, used, err);
     int rc = -1;
     bool failed_io = false; /* err already says why */
     for (unsigned k = 0; k < 10000; k++) {
@@ -497,7 +497,7 @@ int tl_outdir_open_sub(struct tl_outdir *parent, const char *name, struct tl_out
                        struct tl_err *err)
 {
     if (parent->stream)
-        return tl_outstream_open_sub(parent, name, child, err);
+        return parent->stream_ops->open_sub(parent, name, child, err);
     memset(child, 0, sizeof(*child));
     tl_buf_init(&child->leftovers, 0);
     child->dirfd = -1;
@@ -530,7 +530,7 @@ int tl_outdir_read(struct tl_outdir *o, const char *rel, struct tl_buf *out, siz
                    struct tl_err *err)
 {
     if (o->stream)
-        return tl_outstream_read(o, rel, out, max, err);
+        return o->stream_ops->read(o, rel, out, max, err);
     if (tl_writer_sync(o->writer, err) < 0)
         return -1;
     int fd = openat(o->dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -610,7 +610,7 @@ bool tl_outdir_is_dir(struct tl_outdir *o, const char *rel)
 int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err)
 {
     if (o->stream)
-        return tl_outstream_commit(o, err);
+        return o->stream_ops->commit(o, err);
     struct stat st;
     int rc = 0;
     if (tl_writer_sync(o->writer, err) < 0) {
@@ -670,7 +670,7 @@ int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err)
 void tl_outdir_abort(struct tl_outdir *o)
 {
     if (o->stream) {
-        tl_outstream_abort(o);
+        o->stream_ops->abort(o);
         return;
     }
     /* Stop writing first: the worker may hold files of the folder. */

@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct tl_outstream_ops;
+
 struct tl_outdir {
     char *target; /* as given, without trailing slashes */
     char *tmp;    /* the temporary folder's path */
@@ -47,7 +49,8 @@ struct tl_outdir {
     struct tl_buf leftovers;
     /* Not NULL: a stream backend (outdir.h, streams), and the folder's fields above are unused but
      * for target (for messages), writer (for streamed files), bytes and files. */
-    struct tl_outstream *stream;
+    void *stream;                              /* its state (outstream.c) */
+    const struct tl_outstream_ops *stream_ops; /* its operations (outstream.c) */
 };
 
 /* Bytes the writer may hold for files not yet written. */
@@ -223,26 +226,22 @@ void tl_outdir_open_memory(struct tl_outdir *o);
 int tl_outdir_memory_files(struct tl_outdir *o, const char *const **names,
                            const struct tl_buf *const **data, size_t *n);
 
-/**
- * An unnamed temporary file (O_TMPFILE, else a name unlinked at once) in the folder of near
- * (the current folder for a plain name; $TMPDIR, else /tmp, for NULL), open for reading and
- * writing. Nothing is left behind, however the process ends. Returns the fd, or -1 with err.
- */
-int tl_spool_open(const char *near, struct tl_err *err);
-
 /* ---- for outdir.c -------------------------------------------------------------------- */
 
-struct tl_outstream;
-int tl_outstream_write(struct tl_outdir *o, const char *rel, const void *p, size_t n, bool once,
-                       struct tl_buf *used, struct tl_err *err);
-int tl_outstream_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_buf *used,
-                        struct tl_err *err);
-int tl_outstream_open_sub(struct tl_outdir *parent, const char *name, struct tl_outdir *child,
-                          struct tl_err *err);
-int tl_outstream_read(struct tl_outdir *o, const char *rel, struct tl_buf *out, size_t max,
-                      struct tl_err *err);
-int tl_outstream_commit(struct tl_outdir *o, struct tl_err *err);
-void tl_outstream_abort(struct tl_outdir *o);
+/* What the front asks of a stream backend (set by tl_outdir_open_stream): the folder's
+ * operations, done on the stream. outdir.c calls them through this table only. */
+struct tl_outstream_ops {
+    int (*write)(struct tl_outdir *o, const char *rel, const void *p, size_t n, bool once,
+                 struct tl_buf *used, struct tl_err *err);
+    int (*create)(struct tl_outdir *o, const char *rel, int *fd, struct tl_buf *used,
+                  struct tl_err *err);
+    int (*open_sub)(struct tl_outdir *parent, const char *name, struct tl_outdir *child,
+                    struct tl_err *err);
+    int (*read)(struct tl_outdir *o, const char *rel, struct tl_buf *out, size_t max,
+                struct tl_err *err);
+    int (*commit)(struct tl_outdir *o, struct tl_err *err);
+    void (*abort)(struct tl_outdir *o);
+};
 /** rel with its folders after the first flattened, and tag before the extension. */
 void tl_outdir_flat_name(struct tl_buf *out, const char *rel, const char *tag);
 

@@ -63,33 +63,6 @@ struct tl_outstream {
     size_t nspools, aspools;
 };
 
-int tl_spool_open(const char *near, struct tl_err *err)
-{
-    struct tl_buf dir = TL_BUF_INIT;
-    if (near) {
-        const char *slash = strrchr(near, '/');
-        if (slash)
-            tl_buf_add(&dir, near, (size_t)(slash - near) + (slash == near));
-        else
-            tl_buf_adds(&dir, ".");
-    } else {
-        const char *t = getenv("TMPDIR");
-        tl_buf_adds(&dir, t && *t ? t : "/tmp");
-    }
-    int fd = open(dir.buf, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        /* no O_TMPFILE on this file system: a name, unlinked at once */
-        tl_buf_adds(&dir, "/.tlparse-spool-XXXXXX");
-        fd = mkostemp(dir.buf, O_CLOEXEC);
-        if (fd >= 0)
-            unlink(dir.buf);
-    }
-    if (fd < 0)
-        tl_error(err, "cannot create a temporary file in %s: %s", dir.buf, strerror(errno));
-    tl_buf_release(&dir);
-    return fd;
-}
-
 /* ---- names ---------------------------------------------------------------------------- */
 
 static struct meta *meta_of(struct shared *sh, const char *full, size_t n)
@@ -219,17 +192,17 @@ static int choose(struct tl_outdir *o, const char *rel, const void *p, size_t n,
     return rc;
 }
 
-int tl_outstream_write(struct tl_outdir *o, const char *rel, const void *p, size_t n, bool once,
-                       struct tl_buf *used, struct tl_err *err)
+static int stream_write(struct tl_outdir *o, const char *rel, const void *p, size_t n, bool once,
+                        struct tl_buf *used, struct tl_err *err)
 {
-    struct shared *sh = o->stream->sh;
+    struct shared *sh = ((struct tl_outstream *)o->stream)->sh;
     struct tl_buf name = TL_BUF_INIT;
     bool same;
     pthread_mutex_lock(&sh->mu);
     int rc = choose(o, rel, p, n, once, &name, &same, err);
     if (rc == 0 && !same) {
         struct tl_buf full = TL_BUF_INIT;
-        tl_buf_addf(&full, "%s%s", o->stream->prefix, name.buf);
+        tl_buf_addf(&full, "%s%s", ((struct tl_outstream *)o->stream)->prefix, name.buf);
         rc = sh->fmt->add(sh->st, full.buf, p, n, err);
         tl_buf_release(&full);
         o->files++;
@@ -242,8 +215,8 @@ int tl_outstream_write(struct tl_outdir *o, const char *rel, const void *p, size
     return rc;
 }
 
-int tl_outstream_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_buf *used,
-                        struct tl_err *err)
+static int stream_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_buf *used,
+                         struct tl_err *err)
 {
     struct tl_outstream *s = o->stream;
     struct shared *sh = s->sh;
@@ -316,12 +289,16 @@ static void drop_spools(struct tl_outstream *s)
 
 /* ---- opening, committing -------------------------------------------------------------- */
 
+/* The operations the front calls (defined at the end of the file). */
+static const struct tl_outstream_ops backend;
+
 static void init_front(struct tl_outdir *o, const char *target, struct tl_outstream *s)
 {
     o->dirfd = -1;
     tl_buf_init(&o->leftovers, 0);
     o->target = tl_xstrdup(target);
     o->stream = s;
+    o->stream_ops = &backend;
     o->writer = tl_writer_new(o->target, WRITE_BEHIND_BYTES, false);
 }
 
@@ -406,8 +383,8 @@ int tl_outdir_open_stream(struct tl_outdir *o, const char *path, bool overwrite,
     return 0;
 }
 
-int tl_outstream_open_sub(struct tl_outdir *parent, const char *name, struct tl_outdir *child,
-                          struct tl_err *err)
+static int stream_open_sub(struct tl_outdir *parent, const char *name, struct tl_outdir *child,
+                           struct tl_err *err)
 {
     struct tl_outstream *p = parent->stream;
     memset(child, 0, sizeof(*child));
@@ -450,7 +427,7 @@ static void release_front(struct tl_outdir *o)
     tl_buf_release(&o->leftovers);
 }
 
-int tl_outstream_commit(struct tl_outdir *o, struct tl_err *err)
+static int stream_commit(struct tl_outdir *o, struct tl_err *err)
 {
     struct tl_outstream *s = o->stream;
     struct shared *sh = s->sh;
@@ -481,7 +458,7 @@ int tl_outstream_commit(struct tl_outdir *o, struct tl_err *err)
     return rc;
 }
 
-void tl_outstream_abort(struct tl_outdir *o)
+static void stream_abort(struct tl_outdir *o)
 {
     if (!o->stream)
         return;
@@ -686,17 +663,17 @@ void tl_outdir_open_memory(struct tl_outdir *o)
 int tl_outdir_memory_files(struct tl_outdir *o, const char *const **names,
                            const struct tl_buf *const **data, size_t *n)
 {
-    if (!o->stream || o->stream->sh->fmt != &mem_ops)
+    if (!o->stream || ((struct tl_outstream *)o->stream)->sh->fmt != &mem_ops)
         return -1;
-    struct memfmt *m = o->stream->sh->st;
+    struct memfmt *m = ((struct tl_outstream *)o->stream)->sh->st;
     *names = (const char *const *)m->names;
     *data = (const struct tl_buf *const *)m->ptrs;
     *n = m->n;
     return 0;
 }
 
-int tl_outstream_read(struct tl_outdir *o, const char *rel, struct tl_buf *out, size_t max,
-                      struct tl_err *err)
+static int stream_read(struct tl_outdir *o, const char *rel, struct tl_buf *out, size_t max,
+                       struct tl_err *err)
 {
     struct tl_outstream *s = o->stream;
     if (s->sh->fmt != &mem_ops)
@@ -724,3 +701,12 @@ int tl_outstream_read(struct tl_outdir *o, const char *rel, struct tl_buf *out, 
     tl_buf_release(&full);
     return rc;
 }
+
+static const struct tl_outstream_ops backend = {
+    .write = stream_write,
+    .create = stream_create,
+    .open_sub = stream_open_sub,
+    .read = stream_read,
+    .commit = stream_commit,
+    .abort = stream_abort,
+};

@@ -8,6 +8,7 @@
 #include "base/xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -395,4 +396,31 @@ int tl_copy_fd(int in, int out)
         if (tl_write_all(out, buf, (size_t)n) < 0)
             return -1;
     }
+}
+
+int tl_spool_open(const char *near, struct tl_err *err)
+{
+    struct tl_buf dir = TL_BUF_INIT;
+    if (near) {
+        const char *slash = strrchr(near, '/');
+        if (slash)
+            tl_buf_add(&dir, near, (size_t)(slash - near) + (slash == near));
+        else
+            tl_buf_adds(&dir, ".");
+    } else {
+        const char *t = getenv("TMPDIR");
+        tl_buf_adds(&dir, t && *t ? t : "/tmp");
+    }
+    int fd = open(dir.buf, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        /* no O_TMPFILE on this file system: a name, unlinked at once */
+        tl_buf_adds(&dir, "/.tlparse-spool-XXXXXX");
+        fd = mkostemp(dir.buf, O_CLOEXEC);
+        if (fd >= 0)
+            unlink(dir.buf);
+    }
+    if (fd < 0)
+        tl_error(err, "cannot create a temporary file in %s: %s", dir.buf, strerror(errno));
+    tl_buf_release(&dir);
+    return fd;
 }

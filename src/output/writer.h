@@ -68,4 +68,11 @@ int tl_write_all(int fd, const void *p, size_t n);
  */
 int tl_copy_fd(int in, int out);
 
+/**
+ * An unnamed temporary file (O_TMPFILE, else a name unlinked at once) in the folder of near
+ * (the current folder for a plain name; $TMPDIR, else /tmp, for NULL), open for reading and
+ * writing. Nothing is left behind, however the process ends. Returns the fd, or -1 with err.
+ */
+int tl_spool_open(const char *near, struct tl_err *err);
+
 #endif

@@ -11,6 +11,7 @@
 #include "base/buf.h"
 #include "base/str.h"
 #include "model/diagnosis.h"
+#include "model/model.h"
 #include "model/runinfo.h"
 #include "report/pages.h"
 
@@ -24,12 +25,6 @@ void tl_page_textlog_head(struct tl_buf *out, const char *title);
 void tl_page_textlog_line(struct tl_buf *out, uint64_t lineno, const char *cid, bool first_of_cid,
                           struct tl_str text);
 void tl_page_textlog_tail(struct tl_buf *out);
-
-/* A compile id of the log, and its lines. */
-struct tl_textlog_cid {
-    const char *cid;
-    uint64_t first_line, lines;
-};
 
 struct tl_textlog_index {
     const char *name;               /* the log, as given */

@@ -48,6 +48,8 @@ extern const struct tl_sink_ops tl_sink_rawlog;
 extern const struct tl_sink_ops tl_sink_provenance;
 /* Export mode's report (-e). */
 extern const struct tl_sink_ops tl_sink_export;
+/* A TORCH_LOGS text log's report: log.html, line by line, and index.html. */
+extern const struct tl_sink_ops tl_sink_textlog;
 /* summary.json (the diagnosis) and dynamic_shapes.html, at the end. */
 extern const struct tl_sink_ops tl_sink_summary;
 

@@ -17,12 +17,13 @@ int tl_sink_write_summary(struct tl_sink_ctx *ctx, const struct tl_rank_summary 
      * and a rank's findings are the same whichever machine wrote them ("generated_by" says
      * which command and input file did). */
     const char *path = rank ? rank->log : ctx->input;
-    struct tl_summary_source src = {path, "torch_trace", rank, ctx->info};
+    struct tl_summary_source src = {path, ctx->text ? "torch_logs" : "torch_trace", rank,
+                                    ctx->info};
     tl_summary_json(&json, d, &src, true);
     int rc = tl_outdir_write(ctx->out, "summary.json", json.buf, json.len, NULL, err);
     if (rc == 0 && !ctx->opt->export_mode && tl_page_shapes_wanted(d)) {
         tl_buf_reset(&json);
-        tl_page_shapes(&json, d, "index.html#");
+        tl_page_shapes(&json, d, ctx->text ? "log.html#" : "index.html#");
         rc = tl_outdir_write(ctx->out, "dynamic_shapes.html", json.buf, json.len, NULL, err);
     }
     tl_buf_release(&json);

@@ -1,16 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * One TORCH_LOGS text log (what TORCH_LOGS="recompiles,graph_breaks,dynamic,guards" prints)
- * into a report folder or a summary: every line goes to the text reader (input/torchlogs.c),
- * whose messages become facts of the diagnosis, and, with a folder, to log.html, numbered and
- * tagged with its compile id; at the end index.html (the diagnosis and the compile ids),
- * summary.json and raw.log. Memory: the diagnosis and one entry per compile id.
+ * The diagnosis of TORCH_LOGS text, line by line (diag_text.h): every line goes to the text
+ * reader (input/torchlogs.c), whose messages become facts of the model's diagnosis; the
+ * compile ids of the lines are counted for the text log's index. Memory: the diagnosis and
+ * one entry per compile id.
  */
 #include "base/config.h"
-#include "modes/modes.h"
-#include "input/torchlogs.h"
-#include "report/summary.h"
-#include "report/page_textlog.h"
+#include "model/diag_text.h"
 #include "base/xalloc.h"
 
 #include <stdlib.h>
@@ -31,17 +27,13 @@ struct held_break {
 /* At most this many user code lines are remembered with their function (see site_of). */
 #define SITES_MAX 4096
 
-struct textlog {
-    const struct tl_options *opt;
-    struct tl_runinfo info;
-    struct tl_messages msg;
-    struct tl_diag diag;
-    struct tl_outdir *out;
-    struct tl_outfile page, raw; /* log.html, raw.log */
+struct tl_diag_text {
+    struct tl_diag *diag;       /* the model's */
+    struct tl_text_facts *text; /* the model's */
+    struct tl_tlog *reader;     /* lines into messages */
     struct tl_arena arena;
-    struct tl_map cid_index; /* display -> index + 1 into cids */
-    struct tl_textlog_cid *cids;
-    size_t ncids, cids_alloc;
+    struct tl_map cid_index; /* display -> index + 1 into text->text->cids */
+    size_t cids_alloc;
     struct tl_buf scratch;
     struct held_break held;
     struct tl_buf last_break; /* the site key of the message before, when a graph break */
@@ -72,7 +64,7 @@ static struct tl_diag_fact_loc loc_of(const struct tl_tlog_loc *l, struct tl_str
  * the ones an earlier break at the same file and line gave (a line of a file is in one
  * function). Remembered here, in the run arena.
  */
-static void site_of(struct textlog *t, struct tl_diag_fact_loc *w)
+static void site_of(struct tl_diag_text *t, struct tl_diag_fact_loc *w)
 {
     if (!w->file.p || !w->file.n || !w->line)
         return;
@@ -95,10 +87,10 @@ static void site_of(struct textlog *t, struct tl_diag_fact_loc *w)
     tl_map_put(&t->sites, tl_buf_str(&t->scratch), n);
 }
 
-static void graph_break(struct textlog *t, const struct tl_compile_id *cid,
+static void graph_break(struct tl_diag_text *t, const struct tl_compile_id *cid,
                         const struct tl_tlog_msg *m)
 {
-    struct tl_diag *d = &t->diag;
+    struct tl_diag *d = t->diag;
     struct tl_diag_fact_break b;
     memset(&b, 0, sizeof(b));
     size_t ne1 = m->nexplanations - m->nexplanations2, nh1 = m->nhints - m->nhints2;
@@ -247,9 +239,9 @@ static void guard_error(struct tl_diag *d, const struct tl_compile_id *cid,
     tl_diag_failure(d, cid, &f);
 }
 
-static void message(struct textlog *t, const struct tl_tlog_msg *m)
+static void message(struct tl_diag_text *t, const struct tl_tlog_msg *m)
 {
-    struct tl_diag *d = &t->diag;
+    struct tl_diag *d = t->diag;
     const struct tl_compile_id *cid = m->has_cid ? &m->cid : NULL;
     d->at_line = m->first_line;
     d->at_rank = m->rank;
@@ -342,7 +334,7 @@ static void hold(struct held_break *h, const struct tl_tlog_msg *m)
     site_key(&h->key, m);
 }
 
-static void flush_held(struct textlog *t)
+static void flush_held(struct tl_diag_text *t)
 {
     if (!t->held.on)
         return;
@@ -358,7 +350,7 @@ static void flush_held(struct textlog *t)
  */
 static void on_message(void *ctx, const struct tl_tlog_msg *m)
 {
-    struct textlog *t = ctx;
+    struct tl_diag_text *t = ctx;
     bool is_break = m->kind == TL_TLOG_GRAPH_BREAK;
     if (is_break) {
         site_key(&t->scratch, m);
@@ -383,8 +375,7 @@ static void on_message(void *ctx, const struct tl_tlog_msg *m)
 
 /* ---- the lines ---------------------------------------------------------------------------- */
 
-/* The compile id of a line, counted: its display form, and whether this is its first line. */
-static const char *count_cid(struct textlog *t, const struct tl_tlog_line *l, uint64_t lineno,
+const char *tl_diag_text_cid(struct tl_diag_text *t, const struct tl_tlog_line *l, uint64_t lineno,
                              bool *first)
 {
     *first = false;
@@ -395,162 +386,65 @@ static const char *count_cid(struct textlog *t, const struct tl_tlog_line *l, ui
     int created;
     struct tl_map_entry *e = tl_map_upsert(&t->cid_index, tl_buf_str(&t->scratch), &created);
     if (created) {
-        TL_GROW(t->cids, t->ncids + 1, t->cids_alloc);
-        t->cids[t->ncids].cid = e->key.p;
-        t->cids[t->ncids].first_line = lineno;
-        t->cids[t->ncids].lines = 0;
-        e->value = (void *)(uintptr_t)++t->ncids;
+        TL_GROW(t->text->cids, t->text->ncids + 1, t->cids_alloc);
+        t->text->cids[t->text->ncids].cid = e->key.p;
+        t->text->cids[t->text->ncids].first_line = lineno;
+        t->text->cids[t->text->ncids].lines = 0;
+        e->value = (void *)(uintptr_t)++t->text->ncids;
         *first = true;
-        tl_diag_compile_id(&t->diag, &l->cid);
+        tl_diag_compile_id(t->diag, &l->cid);
     }
-    struct tl_textlog_cid *c = &t->cids[(uintptr_t)e->value - 1];
+    struct tl_textlog_cid *c = &t->text->cids[(uintptr_t)e->value - 1];
     c->lines++;
     return c->cid;
 }
 
-static int tee_chunk(void *ctx, const char *p, size_t n, struct tl_err *err)
+struct tl_diag_text *tl_diag_text_new(struct tl_model *model)
 {
-    struct tl_outfile *f = ctx;
-    tl_buf_add(&f->buf, p, n);
-    return tl_outfile_maybe_flush(f, err);
+    struct tl_diag_text *t = tl_xcalloc(1, sizeof(*t));
+    t->diag = &model->diag;
+    t->text = &model->text;
+    tl_buf_init(&t->scratch, 0);
+    tl_buf_init(&t->last_break, 0);
+    tl_buf_init(&t->held.key, 0);
+    tl_arena_init(&t->arena, 16 * 1024);
+    tl_arena_init(&t->held.arena, 4 * 1024);
+    tl_map_init(&t->cid_index, &t->arena);
+    tl_map_init(&t->sites, &t->arena);
+    t->reader = tl_tlog_new(on_message, t);
+    return t;
 }
 
-static int lines(struct textlog *t, struct tl_reader *r, struct tl_tlog *p, uint64_t *nlines,
-                 struct tl_err *err)
+void tl_diag_text_feed(struct tl_diag_text *t, uint64_t lineno, struct tl_str line)
 {
-    struct tl_str line;
-    int got;
-    while ((got = tl_reader_next(r, &line, err)) >= 1) {
-        if (tl_interrupted)
-            return tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
-        uint64_t lineno = tl_reader_lineno(r);
-        *nlines = lineno;
-        if (got == TL_READER_LONG)
-            line = TL_STR_LIT("(a line too long to read)");
-        struct tl_tlog_line l;
-        tl_tlog_split(line, &l);
-        bool first;
-        const char *cid = count_cid(t, &l, lineno, &first);
-        if (t->out) {
-            tl_page_textlog_line(&t->page.buf, lineno, cid, first, line);
-            if (tl_outfile_maybe_flush(&t->page, err) < 0)
-                return -1;
-        }
-        tl_tlog_feed(p, lineno, line);
-    }
-    return got < 0 ? -1 : 0;
+    tl_tlog_feed(t->reader, lineno, line);
 }
 
-struct sink_ctx {
-    struct tl_outfile *f;
-    struct tl_err *err;
-};
-
-static int sink_flush(void *ctx)
+void tl_diag_text_finish(struct tl_diag_text *t)
 {
-    struct sink_ctx *s = ctx;
-    return tl_outfile_maybe_flush(s->f, s->err);
+    tl_tlog_end(t->reader);
+    flush_held(t);
+    tl_diag_finish(t->diag);
+    const struct tl_tlog_stats *st = tl_tlog_stats(t->reader);
+    t->text->lines = st->lines;
+    t->text->messages = st->messages;
+    t->text->unrecognized = st->unrecognized;
 }
 
-/* index.html, summary.json, and the ends of log.html and raw.log. */
-static int finish_report(struct textlog *t, const char *name, const struct tl_tlog_stats *st,
-                         struct tl_err *err)
+void tl_diag_text_free(struct tl_diag_text *t)
 {
-    tl_page_textlog_tail(&t->page.buf);
-    if (tl_outfile_close(&t->page, err) < 0 || tl_outfile_close(&t->raw, err) < 0)
-        return -1;
-    struct tl_buf json = TL_BUF_INIT;
-    struct tl_summary_source src = {name, "torch_logs", NULL, &t->info};
-    tl_summary_json(&json, &t->diag, &src, true);
-    int rc = tl_outdir_write(t->out, "summary.json", json.buf, json.len, NULL, err);
-    if (rc == 0 && tl_page_shapes_wanted(&t->diag)) {
-        tl_buf_reset(&json);
-        tl_page_shapes(&json, &t->diag, "log.html#");
-        rc = tl_outdir_write(t->out, "dynamic_shapes.html", json.buf, json.len, NULL, err);
-    }
-    tl_buf_release(&json);
-    struct tl_outfile f;
-    if (rc < 0 || tl_outfile_open(&f, t->out, "index.html", err) < 0)
-        return -1;
-    struct tl_textlog_index ix = {name,         t->opt->custom_header_html, &t->diag, st->lines,
-                                  st->messages, st->unrecognized,           t->cids,  t->ncids,
-                                  &t->info};
-    struct sink_ctx ctx = {&f, err};
-    struct tl_page_sink sink = {&f.buf, sink_flush, &ctx};
-    if (tl_page_textlog_index(&sink, &ix) < 0) {
-        tl_outfile_close(&f, NULL);
-        return -1;
-    }
-    return tl_outfile_close(&f, err);
-}
-
-static int start_report(struct textlog *t, struct tl_reader *r, const char *name,
-                        struct tl_err *err)
-{
-    if (tl_outfile_open(&t->page, t->out, "log.html", err) < 0 ||
-        tl_outfile_open(&t->raw, t->out, "raw.log", err) < 0)
-        return -1;
-    tl_page_textlog_head(&t->page.buf, name);
-    return tl_reader_set_tee(r, tee_chunk, &t->raw, err);
-}
-
-int tl_textlog_run(const struct tl_options *opt, struct tl_reader *reader, const char *name,
-                   struct tl_outdir *out, struct tl_engine_result *sum, struct tl_err *err)
-{
-    struct textlog t;
-    memset(&t, 0, sizeof(t));
-    t.opt = opt;
-    t.out = out;
-    t.msg.opt = opt;
-    t.msg.input = name;
-    tl_runinfo_fill(&t.info, opt, opt->mem_input ? NULL : name, name);
-    t.page.fd = t.raw.fd = -1;
-    tl_buf_init(&t.page.buf, 0);
-    tl_buf_init(&t.raw.buf, 0);
-    tl_buf_init(&t.scratch, 0);
-    tl_buf_init(&t.last_break, 0);
-    tl_buf_init(&t.held.key, 0);
-    tl_arena_init(&t.arena, 16 * 1024);
-    tl_arena_init(&t.held.arena, 4 * 1024);
-    tl_map_init(&t.cid_index, &t.arena);
-    tl_map_init(&t.sites, &t.arena);
-    tl_diag_init(&t.diag);
-    struct tl_tlog *p = tl_tlog_new(on_message, &t);
-    memset(sum, 0, sizeof(*sum));
-    if (out)
-        tl_outdir_write_behind(out, !opt->no_threads && !opt->mem_input);
-    int rc = out ? start_report(&t, reader, name, err) : 0;
-    if (rc == 0)
-        rc = lines(&t, reader, p, &sum->lines, err);
-    sum->bytes_in = tl_reader_offset(reader);
-    tl_reader_free(reader);
-    tl_tlog_end(p);
-    flush_held(&t);
-    tl_diag_finish(&t.diag);
-    tl_counts_of(&sum->counts, &t.diag);
-    const struct tl_tlog_stats *st = tl_tlog_stats(p);
-    if (rc == 0 && out)
-        rc = finish_report(&t, name, st, err);
-    if (rc == 0 && opt->summary != TL_SUMMARY_NONE)
-        sum->summary = tl_summary_of(opt, &t.diag, name, "torch_logs", &t.info);
-    if (rc == 0 && opt->summary == TL_SUMMARY_NONE)
-        tl_say(&t.msg, TL_MSG_INFO,
-               "TORCH_LOGS text: %llu lines, %llu messages, %llu lines not understood",
-               (unsigned long long)st->lines, (unsigned long long)st->messages,
-               (unsigned long long)st->unrecognized);
-    sum->compile_ids = t.ncids;
-    tl_tlog_free(p);
-    tl_outfile_close(&t.page, NULL);
-    tl_outfile_close(&t.raw, NULL);
-    tl_diag_release(&t.diag);
-    tl_map_release(&t.cid_index);
-    tl_map_release(&t.sites);
-    tl_arena_release(&t.arena);
-    tl_arena_release(&t.held.arena);
-    tl_buf_release(&t.scratch);
-    tl_buf_release(&t.last_break);
-    tl_buf_release(&t.held.key);
-    free(t.held.frames);
-    free(t.cids);
-    return rc;
+    if (!t)
+        return;
+    tl_tlog_free(t->reader);
+    tl_map_release(&t->cid_index);
+    tl_map_release(&t->sites);
+    tl_arena_release(&t->arena);
+    tl_arena_release(&t->held.arena);
+    tl_buf_release(&t->scratch);
+    tl_buf_release(&t->last_break);
+    tl_buf_release(&t->held.key);
+    free(t->held.frames);
+    free(t->text->cids);
+    t->text->cids = NULL;
+    free(t);
 }
