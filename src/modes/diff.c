@@ -145,32 +145,34 @@ static void side_message(void *ctx, enum tl_message_kind kind, const char *line)
     tl_buf_release(&b);
 }
 
-/* A trace's summary, made from the engine's finished model: the bytes its report's
+/* A log's summary, made from the engine's finished model: the bytes its report's
  * summary.json holds (the summary sink writes them with the same call), kept in memory. */
 struct side_done {
     struct side_job *j;
     const char *name;
+    const char *kind; /* "torch_trace", "torch_logs" */
 };
 
 static void keep_side_summary(void *ctx, const struct tl_model *model,
                               const struct tl_runinfo *info)
 {
     const struct side_done *s = ctx;
-    struct tl_summary_source src = {s->name, "torch_trace", NULL, info};
+    struct tl_summary_source src = {s->name, s->kind, NULL, info};
     tl_buf_reset(&s->j->json);
     tl_summary_json(&s->j->json, &model->diag, &src, true);
 }
 
-/* A trace into its report in sub, its summary taken from the model as the run ends. */
-static int side_trace(struct side_job *j, const struct tl_options *opt, struct tl_reader *reader,
-                      const char *path, struct tl_outdir *sub)
+/* A log (a trace, or TORCH_LOGS text) into its report in sub, its summary taken from the
+ * model as the run ends. */
+static int side_report(struct side_job *j, const struct tl_options *opt, struct tl_reader *reader,
+                       const char *path, bool text, struct tl_outdir *sub)
 {
     const char *name = path ? path : "<memory>";
     struct tl_engine_job job = {
-        .opt = opt, .reader = reader, .path = path, .name = name, .out = sub};
+        .opt = opt, .reader = reader, .path = path, .name = name, .out = sub, .text = text};
     struct tl_log_sinks params;
     tl_log_sinks(&job, &params, NULL);
-    struct side_done done = {j, name};
+    struct side_done done = {j, name, text ? "torch_logs" : "torch_trace"};
     job.done = keep_side_summary;
     job.done_ctx = &done;
     struct tl_engine_result sum;
@@ -215,28 +217,15 @@ static int side_log(struct side_job *j)
         free(path);
         return -1;
     }
-    /* A trace's summary comes from the run; a TORCH_LOGS text's (and what is no log, which
-     * tl_run_log says) is read back from its report. */
+    /* What is no log is said as a one-log run says it. */
     enum tl_sniff_kind kind;
-    struct tl_err serr;
-    bool trace =
-        tl_log_sniff(reader, path ? path : "<memory>", &kind, &serr) == 0 && kind != TL_SNIFF_TEXT;
-    int rc;
-    if (trace) {
-        rc = side_trace(j, &opt, reader, path, &sub);
-    } else {
-        rc = tl_run_log(&opt, reader, path, &sub, &sum, &j->err);
-        free(sum.summary);
-    }
+    int rc = tl_log_sniff(reader, path ? path : "<memory>", &kind, &j->err);
+    if (rc < 0)
+        tl_reader_free(reader);
+    else
+        rc = side_report(j, &opt, reader, path, kind == TL_SNIFF_TEXT, &sub);
     free(path);
-    rc = tl_output_end(&sub, rc, &j->err);
-    if (rc == 0 && !trace) {
-        struct tl_buf rel = TL_BUF_INIT;
-        tl_buf_addf(&rel, "%s/summary.json", j->label);
-        rc = tl_outdir_read(j->out, rel.buf, &j->json, MAX_SUMMARY, &j->err);
-        tl_buf_release(&rel);
-    }
-    return rc;
+    return tl_output_end(&sub, rc, &j->err);
 }
 
 static void side_job(void *ctx, size_t i)
