@@ -393,6 +393,65 @@ static int write_folder(const struct tl_diff_options *opt, struct tl_outdir *out
     return rc;
 }
 
+/* Both sides at once (on two threads when both are logs): 0, or -1 with err the first side's
+ * error. */
+static int run_sides(const struct tl_diff_options *opt, struct side_job jobs[2],
+                     struct tl_outdir *out, struct tl_err *err)
+{
+    const char *paths[2] = {opt->before, opt->after};
+    static const char *const labels[2] = {"before", "after"};
+    for (int i = 0; i < 2; i++) {
+        jobs[i].dopt = opt;
+        jobs[i].label = labels[i];
+        jobs[i].path = paths[i];
+        jobs[i].kind = classify(paths[i]);
+        jobs[i].json = (struct tl_buf)TL_BUF_INIT;
+        jobs[i].err.code = TL_ERR_NONE;
+        jobs[i].out = out;
+    }
+    bool threads = !opt->no_threads && jobs[0].kind == SIDE_LOG && jobs[1].kind == SIDE_LOG;
+    tl_pool_run(2, threads ? 2 : 1, side_job, jobs);
+    int rc = 0;
+    for (int i = 0; i < 2 && rc == 0; i++)
+        if (jobs[i].rc < 0) {
+            *err = jobs[i].err;
+            rc = -1;
+        }
+    if (rc == 0 && tl_interrupted)
+        rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
+    for (int i = 0; i < 2; i++)
+        if (jobs[i].report)
+            jobs[i].report_abs = absolute(jobs[i].report);
+    return rc;
+}
+
+/* The diff of the two sides: into the folder (out not NULL), else as text or JSON. */
+static int compare(const struct tl_diff_options *opt, struct side_job jobs[2],
+                   struct tl_outdir *out, const char *out_dir, struct tl_diff *d,
+                   struct tl_diff_result *res, struct tl_err *err)
+{
+    /* a log's report is the diff folder's before/ and after/ */
+    for (int i = 0; i < 2; i++)
+        if (jobs[i].kind == SIDE_LOG && out) {
+            struct tl_buf r = TL_BUF_INIT;
+            tl_buf_addf(&r, "%s/%s", out_dir, jobs[i].label);
+            jobs[i].side.report = tl_arena_memdupz(&jobs[i].side.arena, r.buf, r.len);
+            tl_buf_release(&r);
+        }
+    tl_diff_compute(d, &jobs[0].side, &jobs[1].side);
+    res->has_tally = true;
+    fill_tally(&res->tally, d);
+    if (out)
+        return write_folder(opt, out, out_dir, jobs, d, err);
+    struct tl_buf b = TL_BUF_INIT;
+    if (opt->summary == TL_SUMMARY_JSON)
+        tl_diff_json(&b, d);
+    else
+        tl_diff_text(&b, d, opt->color);
+    res->summary = tl_buf_detach(&b, NULL);
+    return 0;
+}
+
 int tl_diff_run(const struct tl_diff_options *opt, struct tl_diff_result *res)
 {
     struct tl_diff_result ignored;
@@ -409,62 +468,16 @@ int tl_diff_run(const struct tl_diff_options *opt, struct tl_diff_result *res)
     }
     const char *out_dir = opt->out_dir ? opt->out_dir : "tl_diff";
     bool folder = opt->summary == TL_SUMMARY_NONE;
+    struct tl_outdir out;
+    if (folder && tl_outdir_open(&out, out_dir, opt->overwrite, &err) < 0)
+        return fail(opt, &err);
     struct side_job jobs[2];
     memset(jobs, 0, sizeof(jobs));
-    const char *paths[2] = {opt->before, opt->after};
-    static const char *const labels[2] = {"before", "after"};
-    for (int i = 0; i < 2; i++) {
-        jobs[i].dopt = opt;
-        jobs[i].label = labels[i];
-        jobs[i].path = paths[i];
-        jobs[i].kind = classify(paths[i]);
-        jobs[i].json = (struct tl_buf)TL_BUF_INIT;
-        jobs[i].err.code = TL_ERR_NONE;
-    }
-    struct tl_outdir out;
-    if (folder) {
-        if (tl_outdir_open(&out, out_dir, opt->overwrite, &err) < 0)
-            return fail(opt, &err);
-        jobs[0].out = jobs[1].out = &out;
-    }
-    bool threads = !opt->no_threads && jobs[0].kind == SIDE_LOG && jobs[1].kind == SIDE_LOG;
-    tl_pool_run(2, threads ? 2 : 1, side_job, jobs);
-    int rc = 0;
-    for (int i = 0; i < 2 && rc == 0; i++)
-        if (jobs[i].rc < 0) {
-            err = jobs[i].err;
-            rc = -1;
-        }
-    if (rc == 0 && tl_interrupted)
-        rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
-    for (int i = 0; i < 2; i++)
-        if (jobs[i].report)
-            jobs[i].report_abs = absolute(jobs[i].report);
     struct tl_diff d;
     memset(&d, 0, sizeof(d));
-    if (rc == 0) {
-        /* a log's report is the diff folder's before/ and after/ */
-        for (int i = 0; i < 2; i++)
-            if (jobs[i].kind == SIDE_LOG && folder) {
-                struct tl_buf r = TL_BUF_INIT;
-                tl_buf_addf(&r, "%s/%s", out_dir, jobs[i].label);
-                jobs[i].side.report = tl_arena_memdupz(&jobs[i].side.arena, r.buf, r.len);
-                tl_buf_release(&r);
-            }
-        tl_diff_compute(&d, &jobs[0].side, &jobs[1].side);
-        res->has_tally = true;
-        fill_tally(&res->tally, &d);
-        if (folder) {
-            rc = write_folder(opt, &out, out_dir, jobs, &d, &err);
-        } else {
-            struct tl_buf b = TL_BUF_INIT;
-            if (opt->summary == TL_SUMMARY_JSON)
-                tl_diff_json(&b, &d);
-            else
-                tl_diff_text(&b, &d, opt->color);
-            res->summary = tl_buf_detach(&b, NULL);
-        }
-    }
+    int rc = run_sides(opt, jobs, folder ? &out : NULL, &err);
+    if (rc == 0)
+        rc = compare(opt, jobs, folder ? &out : NULL, out_dir, &d, res, &err);
     if (folder) {
         rc = tl_output_end(&out, rc, &err);
         if (rc == 0)
