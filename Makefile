@@ -14,7 +14,7 @@ DEB_DIR ?= $(BUILD)/deb
 WHEEL_BUILD ?= build-wheel
 WHEEL_DIR ?= $(BUILD)/wheel
 
-FORMAT_FILES = src/*.c src/*.h src/*/*.c src/*/*.h include/tlparse/*.h tests/unit/*.c fuzz/*.c
+FORMAT_FILES = $(wildcard src/*/*.c src/*/*.h) include/tlparse/*.h tests/unit/*.c fuzz/*.c
 
 .PHONY: all deps check-deps check check-torch demo bench fuzz tsan format format-check clean install deb wheel
 
