@@ -5,38 +5,25 @@
 # `tlparse: warning: FILE:LINE: ...` and counted.
 # Usage: tests/badinput.sh path/to/tlparse     (needs python3; /usr/bin/time for the RSS check)
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here, shared, new_tmp; counts cases (begin, mark_failed, tally); has, hasnt; P, CID, md5
 bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-shared=${TL_SHARED:-$here/../../shared}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+new_tmp
 cd "$tmp" || exit 1
 export TLPARSE_YEAR=2024 # raw.jsonl timestamps
-pass=0 fail=0 cur="" curbad=0
 
 # ---- case bookkeeping: the final line counts cases, not assertions
-begin() {
-    finish
-    cur=$1 curbad=0
-}
-finish() {
-    [ -n "$cur" ] || return 0
-    if [ "$curbad" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
-    cur=""
-}
 bad() {
-    [ "$curbad" = 1 ] || echo "FAIL: $cur"
-    curbad=1
+    mark_failed
     echo "    $*"
 }
 
-P='V1121 10:00:00.000000 1 torch/x.py:1] '
-CID='"frame_id": 0, "frame_compile_id": 0, "attempt": 0'
+show_file=0 # a failed has names the file only
+
 STD="chromium_events.json compile_directory.json failures_and_restarts.html index.html raw.jsonl raw.log summary.json"
-md5() { printf '%s' "$1" | md5sum | cut -c1-32; }
 
 # run CODE LOG [ARGS...]: tlparse LOG -o o_<case>; checks the exit code, an empty stdout,
-# and that no temporary folder is left behind.
+# and that no temporary folder is left behind (not lib.sh's run).
 run() {
     local want=$1 log=$2
     shift 2
@@ -84,8 +71,6 @@ no_report() { [ ! -e "$out" ] || bad "$out exists"; }
 content_is() { # content_is FILE TEXT (exact bytes)
     if [ "$(cat "$1"; printf x)" = "$2x" ]; then :; else bad "$1 is '$(head -c 200 "$1")', want '$2'"; fi
 }
-has() { grep -qF -- "$2" "$1" || bad "$1 lacks '$2'"; }
-hasnt() { ! grep -qF -- "$2" "$1" || bad "$1 has '$2'"; }
 jkeys_are() { # jkeys_are JSONFILE KEY...: compile_directory.json has exactly these keys
     local got want file=$1
     shift
@@ -621,6 +606,5 @@ tree_is -_0_0_0/dynamo_output_graph_0.txt
 content_is "$out/raw.jsonl" '{"string_table":[null]}
 '
 
-finish
-echo "badinput: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally
+summary_line badinput

@@ -7,14 +7,12 @@
 # The single-page .html bundle is checked in a browser by tests/e2e/test_bundle.py.
 # Usage: tests/bundle.sh path/to/tlparse
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here, need_python3, new_tmp, bad
 bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-command -v python3 >/dev/null || { echo "bundle: python3 is needed (Debian package python3)"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+need_python3 bundle
+new_tmp
 cd "$tmp" || exit 1
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 # zip_equals ARCHIVE FOLDER: same names, same bytes, CRCs good
 zip_equals() {
@@ -137,5 +135,5 @@ zip_equals mr.zip mr >/dev/null || bad "mr.zip vs mr/"
 python3 -c "import sys,zipfile; n=zipfile.ZipFile('mr.zip').namelist(); sys.exit(not {'mr/index.html','mr/rank_0/index.html','mr/rank_1/index.html'} <= set(n))" ||
     bad "mr.zip lacks the landing page or a rank"
 
-[ "$fail" = 0 ] && echo "bundle: ok"
-exit $fail
+[ "$fail" = 0 ] || exit 1
+echo "bundle: ok"

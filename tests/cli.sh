@@ -2,44 +2,12 @@
 # CLI behaviour: flags, exit codes, exact messages, output-folder safety.
 # Usage: tests/cli.sh path/to/tlparse
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here, new_tmp; counts checks (ok, bad, run, has, hasnt, same, exists, absent); entry
 bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
 demo="$here/fixtures/demo.log"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+new_tmp
 cd "$tmp" || exit 1
-pass=0 fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# run CODE ARGS...: run tlparse, capture stdout/stderr, check the exit code.
-run() {
-    local want=$1
-    shift
-    "$bin" "$@" >out.txt 2>err.txt
-    local got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "tlparse $* exited $got, want $want; stderr: $(head -c 400 err.txt)"; fi
-}
-has() { # has FILE TEXT: the file contains the text (fixed string)
-    if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks '$2': $(head -c 400 "$1")"; fi
-}
-hasnt() {
-    if grep -qF -- "$2" "$1"; then bad "$1 has '$2'"; else ok; fi
-}
-same() { # same FILE TEXT: the file's content is exactly the text
-    if [ "$(cat "$1")" = "$2" ]; then ok; else bad "$1 is '$(cat "$1")', want '$2'"; fi
-}
-exists() { if [ -e "$1" ]; then ok; else bad "$1 does not exist"; fi; }
-absent() { if [ -e "$1" ]; then bad "$1 exists"; else ok; fi; }
-
-# A one-entry log with a payload: entry NAME PAYLOAD -> a glog line plus tab lines.
-entry() {
-    local env=$1 payload=$2 md5
-    md5=$(printf '%s' "$payload" | md5sum | cut -d' ' -f1)
-    printf 'V1121 10:00:00.000000 1 torch/x.py:1] %s\n' "${env/@MD5@/$md5}"
-    printf '%s\n' "$payload" | sed 's/^/\t/'
-}
 
 # --- version and help
 # the version, and the revision of a build from a git checkout (none from a bare tree)
@@ -334,5 +302,4 @@ same outempty/compile_directory.json "{}"
 same outempty/chromium_events.json "[]"
 same outempty/raw.jsonl '{"string_table":[null]}'
 
-echo "cli: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary_line cli

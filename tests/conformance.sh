@@ -5,14 +5,14 @@
 # one that passes is an error too ("XPASS"), so that the list only shrinks as modes land.
 # Skips (exit 77) only when ../shared is absent, as on a user's clone of this repository.
 set -euo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here, shared, need_python3
 bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-shared=${TL_SHARED:-$here/../../shared}
 if [ ! -x "$shared/tools/conformance" ] || [ ! -f "$shared/corpus/cases.tsv" ]; then
     echo "SKIP: ../shared (the reference corpus) is not beside this checkout; conformance not run"
     exit 77
 fi
-command -v python3 >/dev/null || { echo "conformance: python3 is needed (Debian package python3)"; exit 1; }
+need_python3 conformance
 # raw.jsonl timestamps carry the year of the run (the reference's behaviour); the
 # manifests were recorded in 2026.
 export TLPARSE_YEAR=2026

@@ -8,17 +8,14 @@
 # torch.export, as text, HTML and JSON.
 # Usage: tests/diagnosis.sh path/to/tlparse
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here, shared, need_python3, new_tmp, bad
 bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-shared=${TL_SHARED:-$here/../../shared}
-command -v python3 >/dev/null || { echo "diagnosis: python3 is needed (Debian package python3)"; exit 1; }
-fail=0
-python3 "$here/diagnosis_check.py" "$bin" "$shared" || fail=1
+need_python3 diagnosis
+python3 "$here/diagnosis_check.py" "$bin" "$shared" || fail=$((fail + 1))
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+new_tmp
 cd "$tmp" || exit 1
-bad() { echo "FAIL: $*"; fail=1; }
 # a TORCH_LOGS text log of our own: two ranks interleaved, a glued progress bar, a recompile
 # limit and a graph break
 cat >t.log <<'LOG'
@@ -175,5 +172,5 @@ printf '%s\n' "torch._dynamo hit config.cache_size_limit (8)" "   function: 'f' 
 grep -q "RECOMPILE LIMIT cache_size_limit (8)" nolast.txt || bad "limit without reason: $(cat nolast.txt)"
 ! grep -q "Its last reason" nolast.txt || bad "limit without reason names one: $(cat nolast.txt)"
 [ "$(grep -c 'What:' nolast.txt)" = 1 ] || bad "limit without reason: not one What: line: $(cat nolast.txt)"
-[ "$fail" = 0 ] && echo "diagnosis: text log end to end: ok"
-exit $fail
+[ "$fail" = 0 ] || exit 1
+echo "diagnosis: text log end to end: ok"

@@ -3,8 +3,8 @@
 # there), each pair with every kind of input on each side; see tests/diff_check.py.
 # Usage: tests/diff.sh path/to/tlparse
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here, shared, need_python3
 bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-shared=${TL_SHARED:-$here/../../shared}
-command -v python3 >/dev/null || { echo "diff: python3 is needed (Debian package python3)"; exit 1; }
+need_python3 diff
 exec python3 "$here/diff_check.py" "$bin" "$shared"

@@ -5,17 +5,13 @@
 # built-in ones; list_entries (tl_each_entry) must list every entry of the demo trace.
 # Usage: tests/examples.sh path/to/build/tlparse (its build folder is installed).
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here, new_tmp; counts checks (ok, bad, same, has)
 bin=$(realpath "$1")
 build=$(dirname "$bin")
-here=$(cd "$(dirname "$0")" && pwd)
 demo="$here/fixtures/demo.log"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-same() { if [ "$(cat "$1")" = "$2" ]; then ok; else bad "$1 is '$(cat "$1")', want '$2'"; fi; }
-has() { if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks '$2'"; fi; }
+show_file=0 # a failed has names the file only
+new_tmp
 for tool in cc make pkg-config; do
     command -v $tool >/dev/null || { echo "FAIL: examples: $tool not found (scripts/deps.sh check installs it)"; exit 1; }
 done
@@ -75,5 +71,4 @@ for mode in shared static; do
     unset LD_LIBRARY_PATH
 done
 
-echo "examples: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary_line examples

@@ -5,25 +5,15 @@
 # ../shared is beside this checkout (those also run in tests/conformance.sh).
 # Usage: tests/export.sh path/to/tlparse
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here, shared, need_python3; counts checks (ok, bad, run, has, hasnt)
 bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-shared=${TL_SHARED:-$here/../../shared}
-command -v python3 >/dev/null || { echo "export: python3 is needed (Debian package python3)"; exit 1; }
+need_python3 export
+show_file=0 # a failed has names the file only
+# not new_tmp: EXPORT_KEEP=1 keeps the folder
 tmp=$(mktemp -d)
 trap '[ -n "${EXPORT_KEEP:-}" ] || rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-run() { # run CODE ARGS...
-    local want=$1
-    shift
-    "$bin" "$@" >out.txt 2>err.txt
-    local got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "tlparse $* exited $got, want $want; stderr: $(head -c 400 err.txt)"; fi
-}
-has() { if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks '$2'"; fi; }
-hasnt() { if grep -qF -- "$2" "$1"; then bad "$1 has '$2'"; else ok; fi; }
 count() { # count FILE TEXT N: TEXT occurs N times
     local n
     n=$(grep -oF -- "$2" "$1" | wc -l)
@@ -167,5 +157,4 @@ else
     echo "export: ../shared absent: its two export logs are not checked (ours are)"
 fi
 
-echo "export: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary_line export

@@ -9,14 +9,13 @@
 # source revision (from tlparse --version) is replaced by @REVISION@ in index.html and
 # summary.json before comparing.
 set -euo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here, new_tmp; pass, fail and summary_line
 bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+new_tmp
 export TLPARSE_YEAR=2026 # raw.jsonl timestamps carry the year of the run
 rev=$("$bin" --version | sed -n 's/^tlparse [^ ]* (revision \(.*\))$/\1/p')
 mkdir "$tmp/work"
-pass=0 fail=0
 for want in "$here"/golden/*/; do
     name=$(basename "$want")
     log="$name.log" # relative, so messages do not depend on where the checkout is
@@ -64,5 +63,4 @@ PY
         fail=$((fail + 1))
     fi
 done
-echo "golden: $pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+summary_line golden && [ "$pass" -gt 0 ]

@@ -7,6 +7,8 @@
 # the source tree (but for the build dir of BIN and build-wheel/, which it brings up to date).
 # Usage: tests/install.sh path/to/tlparse (of a Release build: `make check` runs it in build/)
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # counts checks (ok, bad; its same and exists are its own, below)
 start=$SECONDS
 bin=$(realpath "$1")
 bdir=$(dirname "$bin")
@@ -20,15 +22,13 @@ cleanup() {
     rm -rf "$tmp"
 }
 trap cleanup EXIT
-pass=0 fail=0
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 check() { # check WHAT COMMAND...: the command succeeds
     local what=$1
     shift
     if "$@" >"$tmp/check.out" 2>&1; then ok; else bad "$what: $(head -c 600 "$tmp/check.out")"; fi
 }
+# not lib.sh's same and exists: same compares two strings; exists takes a dangling symbolic link
 same() { # same WHAT GOT WANT
     if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
 }
@@ -396,5 +396,4 @@ same "dpkg status after -r (none left)" "$(status)" ""
 same "files left in the root" "$(cd "$R" && find . -path ./var -prune -o \( -type f -o -type l \) -print)" ""
 same "the host's package database" "$(md5sum </var/lib/dpkg/status)" "$host_status"
 
-echo "install: $pass passed, $fail failed ($((SECONDS - start)) s)"
-[ "$fail" = 0 ]
+summary_line install "($((SECONDS - start)) s)"

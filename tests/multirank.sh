@@ -14,18 +14,17 @@
 # -j 2 and both orders; when it is absent that part is said in one line and the rest runs.
 # Usage: tests/multirank.sh path/to/tlparse
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here, shared, need_python3, new_tmp, bad (its entry is its own, below)
 bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-shared=$(realpath -m "${TL_SHARED:-$here/../../shared}")
-command -v python3 >/dev/null || { echo "multirank: python3 is needed (Debian package python3)"; exit 1; }
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+shared=$(realpath -m "$shared")
+need_python3 multirank
+new_tmp
 cd "$tmp" || exit 1
 gen() { python3 "$here/make_rank_logs.py" "$@" || bad "make_rank_logs.py $*: exit $?"; }
 
-# An entry of a trace with a correct md5: entry LINE_JSON PAYLOAD
+# An entry of a trace with a correct md5: entry LINE_JSON PAYLOAD (not lib.sh's entry: it adds
+# has_payload itself, and its glog prefix is another)
 entry() {
     python3 - "$1" "$2" <<'PY'
 import hashlib, json, sys
@@ -328,5 +327,5 @@ else
     echo "multirank: ../shared absent: the corpus's multi-rank logs are not checked (our own ranks are)"
 fi
 
-[ $fail = 0 ] && echo "multirank: all checks passed"
-exit $fail
+[ "$fail" = 0 ] || exit 1
+echo "multirank: all checks passed"

@@ -12,21 +12,16 @@
 # Then names that collide (file vs folder), and pre-planted symbolic links.
 # Usage: tests/names.sh path/to/tlparse     (needs python3)
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # counts cases (begin, mark_failed, tally)
 bin=$(realpath "$1")
 tmp=$(mktemp -d)
 mark="tlnames$$"
 trap 'rm -rf "$tmp" /tmp/*"$mark"* 2>/dev/null' EXIT
 cd "$tmp" || exit 1
-cases=() cur=""
-declare -A failed=()
 
-begin() {
-    cur=$1
-    cases+=("$1")
-}
 bad() {
-    [ -n "${failed[$cur]:-}" ] || echo "FAIL: $cur"
-    failed[$cur]=1
+    mark_failed
     echo "    $*" | cut -c1-400
 }
 
@@ -376,9 +371,5 @@ victim_intact
 no_temp
 
 [ "$(stat -c '%s %Y' /etc/passwd)" = "$passwd_before" ] || { cur=etc_passwd_unchanged; bad "/etc/passwd changed"; }
-pass=0 fail=0
-for id in "${cases[@]}"; do
-    if [ -n "${failed[$id]:-}" ]; then fail=$((fail + 1)); else pass=$((pass + 1)); fi
-done
-echo "names: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally
+summary_line names

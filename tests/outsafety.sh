@@ -7,8 +7,9 @@
 # built here with cc.
 # Usage: tests/outsafety.sh path/to/tlparse     (needs cc, python3)
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here; counts cases (begin, mark_failed, tally); P, CID, entry
 bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 tmp=$(mktemp -d)
 pids=()
@@ -21,16 +22,9 @@ cleanup() {
 trap cleanup EXIT
 cd "$tmp" || exit 1
 export TLPARSE_YEAR=2024
-cases=() cur=""
-declare -A failed=()
 
-begin() {
-    cur=$1
-    cases+=("$1")
-}
 bad() {
-    [ -n "${failed[$cur]:-}" ] || echo "FAIL: $cur"
-    failed[$cur]=1
+    mark_failed
     echo "    $*" | head -c 1200
     echo
 }
@@ -46,14 +40,6 @@ asan_opts="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
 # ---- a small log touching every kind of output: per-compile files, a dump_file, a
 # payload fallback file, chromium events, metrics and the failures page
-P='V1121 10:00:00.000000 1 torch/x.py:1] '
-CID='"frame_id": 0, "frame_compile_id": 0, "attempt": 0'
-entry() { # entry ENVELOPE PAYLOAD: @MD5@ in the envelope becomes the payload's md5
-    local md5
-    md5=$(printf '%s' "$2" | md5sum | cut -c1-32)
-    printf '%s%s\n' "$P" "${1/@MD5@/$md5}"
-    [ -z "$2" ] || printf '%s\n' "$2" | sed 's/^/\t/'
-}
 {
     entry '{"str": ["/src/model.py", 0]}' ''
     entry '{"dynamo_start": {"stack": [{"line": 3, "name": "f", "filename": 0}]}, '"$CID"'}' ''
@@ -442,9 +428,5 @@ same_report p/q/out
 rm -rf p/q/.out.tlparse-* p/q/.other.tlparse-*
 
 pids=()
-pass=0 fail=0
-for id in "${cases[@]}"; do
-    if [ -n "${failed[$id]:-}" ]; then fail=$((fail + 1)); else pass=$((pass + 1)); fi
-done
-echo "outsafety: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally
+summary_line outsafety

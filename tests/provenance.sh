@@ -6,12 +6,12 @@
 # Skips (exit 77) only when ../shared is absent, as on a user's clone of this repository.
 # Usage: tests/provenance.sh path/to/tlparse
 set -euo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here, shared, need_python3
 bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-shared=${TL_SHARED:-$here/../../shared}
 if [ ! -d "$shared/corpus/logs" ]; then
     echo "SKIP: ../shared (the reference corpus) is not beside this checkout; provenance not run"
     exit 77
 fi
-command -v python3 >/dev/null || { echo "provenance: python3 is needed (Debian package python3)"; exit 1; }
+need_python3 provenance
 exec python3 "$here/provenance_check.py" "$bin" "$shared"

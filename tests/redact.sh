@@ -7,7 +7,8 @@
 # index says it was redacted. See tests/redact_check.py.
 # Usage: tests/redact.sh path/to/tlparse
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here, need_python3
 bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-command -v python3 >/dev/null || { echo "redact: python3 is needed (Debian package python3)"; exit 1; }
+need_python3 redact
 exec python3 "$here/redact_check.py" "$bin"

@@ -6,17 +6,15 @@
 # from the compile id's listing. Then a TORCH_LOGS text of two ranks: findings name them.
 # Usage: tests/shapes.sh path/to/tlparse
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here, need_python3, new_tmp, bad
 bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-command -v python3 >/dev/null || { echo "shapes: python3 is needed (Debian package python3)"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+need_python3 shapes
+new_tmp
 
 "$bin" "$here/fixtures/shapes.log" --json >"$tmp/s.json" 2>"$tmp/err" || bad "--json exit $?"
 grep -q "Unknown fields" "$tmp/err" && bad "create_symbol is an unknown field: $(cat "$tmp/err")"
-python3 - "$tmp/s.json" <<'PY' || fail=1
+python3 - "$tmp/s.json" <<'PY' || fail=$((fail + 1))
 import json, sys
 s = json.load(open(sys.argv[1]))
 got = {
@@ -74,7 +72,7 @@ I1125 10:00:00.000000 7 torch/fx/experimental/symbolic_shapes.py:4423] [0/0] cre
 I1125 10:00:00.100000 7 torch/fx/experimental/symbolic_shapes.py:6281] [0/0] eval Eq(Mod(s0, 2), 0) [guard added] a, b = x.view(2, -1)  # m.py:9 in halves (_prims_common/__init__.py:939 in infer_size)
 LOG
 "$bin" "$tmp/dyn.log" -o "$tmp/dyn" --no-browser >/dev/null 2>&1 || bad "text: exit $?"
-python3 - "$tmp/dyn/summary.json" <<'PY' || fail=1
+python3 - "$tmp/dyn/summary.json" <<'PY' || fail=$((fail + 1))
 import json, sys
 s = json.load(open(sys.argv[1]))
 d = [(x["symbol"], x["source"], x["value"], x["range"]) for x in s["dynamic_dimensions"]]
@@ -116,9 +114,9 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 r = [x["ranks"] for x in s["recompiles"]]
 if r != [[0, 2]]:
-    print("FAIL: ranks.log: recompiles ranks %s, want [[0, 2]]" % r); sys.exit(1)' "$tmp/r.json" || fail=1
+    print("FAIL: ranks.log: recompiles ranks %s, want [[0, 2]]" % r); sys.exit(1)' "$tmp/r.json" || fail=$((fail + 1))
 "$bin" "$tmp/ranks.log" --summary >"$tmp/r.txt" 2>/dev/null
 grep -q '^  1\. \[ranks 0, 2\] RECOMPILES x2 ' "$tmp/r.txt" || bad "ranks.log --summary: $(grep RECOMPILES "$tmp/r.txt")"
 
-[ $fail = 0 ] && echo "shapes: ok"
-exit $fail
+[ "$fail" = 0 ] || exit 1
+echo "shapes: ok"

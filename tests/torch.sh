@@ -11,10 +11,10 @@
 # anew on every run.
 # Usage: tests/torch.sh path/to/tlparse [SCENARIO...]
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here, shared
 bin=$(realpath "$1")
 shift
-here=$(cd "$(dirname "$0")" && pwd)
-shared=${TL_SHARED:-$here/../../shared}
 command -v python3 >/dev/null || { echo "torch: FAIL: python3 is needed (Debian package python3)"; exit 1; }
 if [ -z "${TORCH_PYTHON:-}" ] && [ -z "${TL_TORCH_REQUIRED:-}" ]; then
     tool=$shared/tools/torch-python

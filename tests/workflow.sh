@@ -4,32 +4,17 @@
 # meets first (standard input, a folder with other files, an empty log, -o naming a file).
 # Exact exit codes and messages. Usage: tests/workflow.sh path/to/tlparse
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # here, new_tmp; counts checks (ok, bad, run, has, hasnt, same, exists, absent)
+show=600 show_file=600 # a failed run or has shows 600 bytes, not 400
 bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
 demo="$here/fixtures/demo.log"
 edge="$here/fixtures/edge.log"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+new_tmp
 cd "$tmp" || exit 1
 export TMPDIR=$tmp/tmpdir
 mkdir "$TMPDIR"
 unset DISPLAY WAYLAND_DISPLAY BROWSER
-pass=0 fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-run() { # run CODE ARGS...: stdout in out.txt, stderr in err.txt, exit code checked
-    local want=$1
-    shift
-    "$bin" "$@" >out.txt 2>err.txt
-    local got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "tlparse $* exited $got, want $want; stderr: $(head -c 600 err.txt)"; fi
-}
-has() { if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks '$2': $(head -c 600 "$1")"; fi; }
-hasnt() { if grep -qF -- "$2" "$1"; then bad "$1 has '$2'"; else ok; fi; }
-same() { if [ "$(cat "$1")" = "$2" ]; then ok; else bad "$1 is '$(cat "$1")', want '$2'"; fi; }
-exists() { if [ -e "$1" ]; then ok; else bad "$1 does not exist"; fi; }
-absent() { if [ -e "$1" ]; then bad "$1 exists"; else ok; fi; }
 
 # --- --fail-on: the demo has 1 failed compilation, 1 graph break, 1 recompile, 1
 # specialization and no export problem
@@ -205,5 +190,4 @@ has err.txt "tlparse: error: Directory emp already exists; pass --overwrite to r
 run 0 "$demo" -o 'cmd line' --no-browser
 has "cmd line/summary.json" "tlparse $demo -o 'cmd line' --no-browser"
 
-echo "workflow: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary_line workflow

@@ -6,34 +6,12 @@
 # rank in every mode. Every input is made here. Exact messages and exit codes.
 # Usage: tests/wronginput.sh path/to/tlparse
 set -uo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh" # new_tmp; counts checks (ok, bad, run, has, hasnt, same, exists, absent); P, md5, entry
 bin=$(realpath "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+new_tmp
 cd "$tmp" || exit 1
-pass=0 fail=0
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# run CODE ARGS...: run tlparse, capture stdout/stderr, check the exit code.
-run() {
-    local want=$1
-    shift
-    "$bin" "$@" >out.txt 2>err.txt
-    local got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "tlparse $* exited $got, want $want; stderr: $(head -c 400 err.txt)"; fi
-}
-has() { # has FILE TEXT: the file contains the text (fixed string)
-    if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks '$2': $(head -c 400 "$1")"; fi
-}
-hasnt() {
-    if grep -qF -- "$2" "$1"; then bad "$1 has '$2'"; else ok; fi
-}
-same() { # same FILE TEXT: the file's content is exactly the text
-    if [ "$(cat "$1")" = "$2" ]; then ok; else bad "$1 is '$(cat "$1")', want '$2'"; fi
-}
-exists() { if [ -e "$1" ]; then ok; else bad "$1 does not exist"; fi; }
-absent() { if [ -e "$1" ]; then bad "$1 exists"; else ok; fi; }
 # nothing_left: no report folder and no temporary folder in the current folder
 nothing_left() {
     local left
@@ -41,14 +19,6 @@ nothing_left() {
     if [ -z "$left" ]; then ok; else bad "left behind: $left"; fi
 }
 
-P='V1121 10:00:00.000000 1 torch/x.py:1] '
-md5() { printf '%s' "$1" | md5sum | cut -c1-32; }
-# entry ENVELOPE PAYLOAD: a glog line and its payload lines (@MD5@ in the envelope: its md5)
-entry() {
-    local env=$1 payload=$2
-    printf '%s%s\n' "$P" "${env/@MD5@/$(md5 "$payload")}"
-    [ -z "$payload" ] || printf '%s\n' "$payload" | sed 's/^/\t/'
-}
 # a small trace: compile ids [0/0] and [1/0], [1/0] failed
 trace() {
     local f
@@ -372,5 +342,4 @@ run 2 ranks --all-ranks-html --from-summaries --json
 same err.txt "tlparse: error: cannot use --summary or --json with --from-summaries (it writes the landing page)"
 nothing_left
 
-echo "wronginput: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary_line wronginput

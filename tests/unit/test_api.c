@@ -10,6 +10,7 @@
 #include "base/config.h"
 #include "tlparse/tlparse.h"
 #include "base/buf.h"
+#include "testutil.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char tmp[] = "/tmp/tl-test-api-XXXXXX";
+static char tmp[64];
 static char out[4200];
 
 static struct tl_buf messages;
@@ -41,7 +42,7 @@ static void on_message(void *ctx, enum tl_message_kind kind, const char *line)
 static int setup(void **state)
 {
     (void)state;
-    if (!mkdtemp(tmp))
+    if (tu_mkdtemp(tmp, sizeof(tmp), "api") != 0)
         return -1;
     snprintf(out, sizeof(out), "%s/out", tmp);
     return 0;
@@ -50,9 +51,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[4300];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-    return system(cmd) == 0 ? 0 : -1;
+    return tu_rmtree(tmp);
 }
 
 static struct tl_options mem_options(const char *text)
@@ -67,22 +66,6 @@ static struct tl_options mem_options(const char *text)
     o.message = on_message;
     tl_buf_release(&messages);
     return o;
-}
-
-static char *slurp(const char *rel)
-{
-    char path[4400];
-    snprintf(path, sizeof(path), "%s/%s", out, rel);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    struct tl_buf b = TL_BUF_INIT;
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        tl_buf_add(&b, chunk, n);
-    fclose(f);
-    return tl_buf_detach(&b, NULL);
 }
 
 static void expect_text(const char *got, const char *want)
@@ -215,30 +198,30 @@ static void test_custom_parsers(void **state)
     assert_int_equal(calls, 1);
     /* Numbered in the report's own sequence: the output graph is _0, the parser's files _1
      * and _2 (the link takes _3). */
-    char *f = slurp("-_1_2_0/model_stats_1.txt");
+    char *f = tu_slurp_in(out, "-_1_2_0/model_stats_1.txt", NULL);
     expect_text(f, "[1/2] at line 4: {\"my_model_stats\": {\"layers\": 3}, \"frame_id\": 1, "
                    "\"frame_compile_id\": 2, \"attempt\": 0, \"rank\": 5, \"has_payload\": "
                    "\"" MD5_HELLO "\"}");
     free(f);
     /* ".." parts are neutralised (tl_path_safe): the file stays in the compile folder. */
-    f = slurp("-_1_2_0/_../_../escape/payload_2.txt");
+    f = tu_slurp_in(out, "-_1_2_0/_../_../escape/payload_2.txt", NULL);
     expect_text(f, "hello\nworld");
     free(f);
     struct stat st;
     char esc[4400];
     snprintf(esc, sizeof(esc), "%s/escape", tmp);
     assert_int_equal(stat(esc, &st), -1);
-    f = slurp("stats_all.txt");
+    f = tu_slurp_in(out, "stats_all.txt", NULL);
     expect_text(f, "all\n");
     free(f);
-    char *index = slurp("index.html");
+    char *index = tu_slurp_in(out, "index.html", NULL);
     assert_non_null(index);
     assert_non_null(strstr(index, "-_1_2_0/model_stats_1.txt"));
     assert_non_null(strstr(index, "https://example.com/?a=1&amp;b=2"));
     assert_non_null(strstr(index, "docs &lt;b&gt;"));
     assert_null(strstr(index, "docs <b>"));
     free(index);
-    char *dir = slurp("compile_directory.json");
+    char *dir = tu_slurp_in(out, "compile_directory.json", NULL);
     assert_non_null(strstr(dir, "model_stats_1.txt"));
     free(dir);
     /* The failing parser: named, with its line; counted on the Stats line. */

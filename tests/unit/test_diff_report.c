@@ -9,6 +9,7 @@
 #include "report/diff.h"
 #include "base/buf.h"
 #include "model/diff.h"
+#include "testutil.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -678,14 +679,6 @@ static void test_text_limits(void **state)
 
 /* ---- HTML ----------------------------------------------------------------------------------- */
 
-static size_t count(const char *hay, const char *needle)
-{
-    size_t n = 0;
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-        n++;
-    return n;
-}
-
 static void test_page(void **state)
 {
     (void)state;
@@ -765,7 +758,7 @@ static void test_page(void **state)
                               "code changed</li>"));
     /* the footer, escaped; the page closed */
     assert_non_null(strstr(h, "input: <code>runs/&lt;b&gt;</code>"));
-    assert_int_equal(count(h, "<script"), 0);
+    assert_int_equal(tu_count(h, "<script"), 0);
     assert_non_null(strstr(h, "</div>\n<footer class='runinfo'>"));
     size_t len = strlen(h);
     assert_true(len > 16 && !strcmp(h + len - 16, "</body>\n</html>\n"));
@@ -821,8 +814,8 @@ static void test_page_times(void **state)
     d.nframes = 32;
     struct tl_buf out = TL_BUF_INIT;
     tl_diff_page(&out, &d, NULL, NULL);
-    assert_int_equal(count(out.buf, "<li><code>f</code>: 1.00 s → 0.50 s <span class='better'>"
-                                    "(-0.50 s)</span></li>"),
+    assert_int_equal(tu_count(out.buf, "<li><code>f</code>: 1.00 s → 0.50 s <span class='better'>"
+                                       "(-0.50 s)</span></li>"),
                      30);
     assert_non_null(strstr(out.buf, "<li class='muted'>2 more frames with a change in compile "
                                     "time</li>\n</ul>"));

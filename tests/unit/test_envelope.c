@@ -11,6 +11,7 @@
 #include "base/arena.h"
 #include "base/json.h"
 #include "base/buf.h"
+#include "testutil.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static struct tl_arena arena;
 static struct tl_json root;
@@ -622,13 +622,6 @@ static void test_unknown_keys_counted_once(void **state)
     expect_unknown(&env, w2, 1);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void test_many_unknown_keys(void **state)
 {
     (void)state;
@@ -644,9 +637,9 @@ static void test_many_unknown_keys(void **state)
     struct tl_json_error jerr;
     assert_int_equal(tl_json_parse(&arena, b.buf, b.len, &root, &jerr), 0);
     struct tl_envelope env;
-    double t0 = now_s();
+    double t0 = tu_now_s();
     int rc = tl_envelope_decode(&root, &env, &arena, msg, sizeof(msg));
-    double dt = now_s() - t0;
+    double dt = tu_now_s() - t0;
     size_t nu = env.n_unknown;
     tl_buf_release(&b);
     assert_int_equal(rc, 0);

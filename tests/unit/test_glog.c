@@ -8,6 +8,7 @@
  */
 #include "base/config.h"
 #include "input/glog.h"
+#include "testutil.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Parse an exactly sized heap copy of p[0..n); the copy is returned in *copy
  * (caller frees) so that captured views stay valid. */
@@ -346,13 +346,6 @@ static void test_short_lines(void **state)
     free(c);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Fill n bytes with copies of pat. */
 static char *repeat(const char *pat, size_t n)
 {
@@ -367,9 +360,9 @@ static char *repeat(const char *pat, size_t n)
 static void expect_fast_no_match(char *b, size_t n)
 {
     struct tl_glog g;
-    double t0 = now_s();
+    double t0 = tu_now_s();
     bool r = tl_glog_parse(tl_str_make(b, n), &g);
-    double dt = now_s() - t0;
+    double dt = tu_now_s() - t0;
     free(b);
     assert_false(r);
     /* Linear scanning of 1 MB takes milliseconds even under ASan. */

@@ -5,6 +5,7 @@
 #include "base/buf.h"
 #include "base/json_num.h"
 #include "serde_ref.h"
+#include "testutil.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -103,11 +104,6 @@ static void test_literals(void **state)
     assert_false(v.u.b);
 }
 
-static bool same_bits(double a, double b)
-{
-    return memcmp(&a, &b, sizeof(double)) == 0;
-}
-
 /*
  * True when the literal text[0..n) is in Clinger's exact range: its digits
  * (leading zeros dropped) form an integer m <= 2^53 and its decimal exponent
@@ -184,10 +180,10 @@ static void check_serde_number(const char *text, size_t n, int rc, const struct 
     if ((kind == TL_JSON_UINT && v->u.num.u != ref.u) ||
         (kind == TL_JSON_INT && v->u.num.i != ref.i))
         fail_msg("'%.*s': integer differs from the serde model", (int)n, text);
-    if (!same_bits(v->u.num.d, want))
+    if (!tu_same_bits(v->u.num.d, want))
         fail_msg("'%.*s': %.17g (%a), serde model %.17g (%a)", (int)n, text, v->u.num.d, v->u.num.d,
                  want, want);
-    if (!same_bits(v->u.num.d, num.d))
+    if (!tu_same_bits(v->u.num.d, num.d))
         fail_msg("'%.*s': %.17g (%a), tl_json_num_parse %.17g (%a)", (int)n, text, v->u.num.d,
                  v->u.num.d, num.d, num.d);
 }
@@ -264,14 +260,14 @@ static void test_number_kinds(void **state)
             assert_true(v.u.num.u == c->u);
         if (c->kind == TL_JSON_INT)
             assert_true(v.u.num.i == c->i);
-        if (!same_bits(v.u.num.d, c->d))
+        if (!tu_same_bits(v.u.num.d, c->d))
             fail_msg("'%s': d = %.17g, want %.17g", c->text, v.u.num.d, c->d);
         if (c->kind == TL_JSON_FLOAT && exact_range(c->text, n) == c->serde)
             fail_msg("test bug: '%s' is %sin the exact range", c->text, c->serde ? "" : "not ");
         double s = strtod(c->text, NULL);
-        if (!c->serde && !same_bits(v.u.num.d, s))
+        if (!c->serde && !tu_same_bits(v.u.num.d, s))
             fail_msg("'%s': d = %.17g, strtod %.17g", c->text, v.u.num.d, s);
-        not_strtod += !same_bits(v.u.num.d, s);
+        not_strtod += !tu_same_bits(v.u.num.d, s);
         struct tl_json_error err = {0, NULL};
         check_serde_number(c->text, n, 0, &v, &err);
     }
@@ -335,11 +331,11 @@ static void test_number_rounding(void **state)
         check_serde_number(text, o, rc, &v, &err);
         if (exact_range(text, o)) {
             exact++;
-            if (rc != 0 || !same_bits(v.u.num.d, want))
+            if (rc != 0 || !tu_same_bits(v.u.num.d, want))
                 fail_msg("'%s': got %.17g want %.17g (strtod)", text, v.u.num.d, want);
         } else {
             inexact++;
-            not_strtod += rc == 0 && !same_bits(v.u.num.d, want);
+            not_strtod += rc == 0 && !tu_same_bits(v.u.num.d, want);
         }
         tl_arena_reset(&arena);
     }
@@ -397,7 +393,7 @@ static void test_number_errors(void **state)
     assert_int_equal(v.u.num.kind, TL_JSON_FLOAT);
     check_serde_number(big, strlen(big), 0, &v, &err);
     /* 19 nines fit u64 (9999999999999999999 rounds to 1e19), 281 more count */
-    assert_true(same_bits(v.u.num.d, 1e19 * 1e281));
+    assert_true(tu_same_bits(v.u.num.d, 1e19 * 1e281));
 }
 
 static void test_strings_zero_copy(void **state)
@@ -874,19 +870,6 @@ static struct json_object *jc_parse(const char *text, size_t n, bool *ok)
     return o;
 }
 
-/* Distance in ulps between two finite doubles (+0 and -0 are 0 apart). */
-static uint64_t ulps(double a, double b)
-{
-    int64_t ka, kb;
-    memcpy(&ka, &a, sizeof(ka));
-    memcpy(&kb, &b, sizeof(kb));
-    if (ka < 0)
-        ka = INT64_MIN - ka;
-    if (kb < 0)
-        kb = INT64_MIN - kb;
-    return ka > kb ? (uint64_t)ka - (uint64_t)kb : (uint64_t)kb - (uint64_t)ka;
-}
-
 /* Floats where json-c and we are one ulp apart (see jc_compare). */
 static int jc_one_ulp;
 
@@ -929,7 +912,7 @@ static bool jc_compare(const char *doc, const struct tl_json *v, struct json_obj
          * (json-c keeps them as int64/uint64 too) must match exactly. */
         double theirs = json_object_get_double(o);
         uint64_t max_ulps = v->u.num.kind == TL_JSON_FLOAT ? 1 : 0;
-        uint64_t d = ulps(v->u.num.d, theirs);
+        uint64_t d = tu_ulps(v->u.num.d, theirs);
         if (d > max_ulps) {
             snprintf(why, cap, "%s: number %.17g vs json-c %.17g", doc, v->u.num.d, theirs);
             return false;

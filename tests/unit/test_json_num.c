@@ -7,6 +7,7 @@
 #include "base/config.h"
 #include "base/json_num.h"
 #include "serde_ref.h"
+#include "testutil.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,24 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static bool same_bits(double a, double b)
-{
-    return memcmp(&a, &b, sizeof(double)) == 0;
-}
-
-/* Distance in ulps between two finite doubles (+0 and -0 are 0 apart). */
-static uint64_t ulps(double a, double b)
-{
-    int64_t ka, kb;
-    memcpy(&ka, &a, sizeof(ka));
-    memcpy(&kb, &b, sizeof(kb));
-    if (ka < 0)
-        ka = INT64_MIN - ka;
-    if (kb < 0)
-        kb = INT64_MIN - kb;
-    return ka > kb ? (uint64_t)ka - (uint64_t)kb : (uint64_t)kb - (uint64_t)ka;
-}
 
 static enum tl_num_kind ref_kind(enum serde_ref_kind k)
 {
@@ -60,17 +43,17 @@ static int check_against_ref(const char *text, size_t n)
         fail_msg("'%.*s': kind %d, serde model %d", (int)n, text, got.kind, want.kind);
     switch (want.kind) {
     case SERDE_U64:
-        if (got.u != want.u || !same_bits(got.d, (double)want.u))
+        if (got.u != want.u || !tu_same_bits(got.d, (double)want.u))
             fail_msg("'%.*s': u64 %llu (%.17g), serde model %llu", (int)n, text,
                      (unsigned long long)got.u, got.d, (unsigned long long)want.u);
         break;
     case SERDE_I64:
-        if (got.i != want.i || !same_bits(got.d, (double)want.i))
+        if (got.i != want.i || !tu_same_bits(got.d, (double)want.i))
             fail_msg("'%.*s': i64 %lld (%.17g), serde model %lld", (int)n, text, (long long)got.i,
                      got.d, (long long)want.i);
         break;
     case SERDE_F64:
-        if (!same_bits(got.d, want.f))
+        if (!tu_same_bits(got.d, want.f))
             fail_msg("'%.*s': %.17g (%a), serde model %.17g (%a)", (int)n, text, got.d, got.d,
                      want.f, want.f);
         break;
@@ -161,7 +144,7 @@ static void test_fixed(void **state)
             fail_msg("'%s': u %llu", c->text, (unsigned long long)got.u);
         if (c->kind == TL_NUM_INT && got.i != c->i)
             fail_msg("'%s': i %lld", c->text, (long long)got.i);
-        if (!same_bits(got.d, c->d))
+        if (!tu_same_bits(got.d, c->d))
             fail_msg("'%s': %.17g (%a), want %.17g (%a)", c->text, got.d, got.d, c->d, c->d);
     }
 
@@ -177,7 +160,7 @@ static void test_fixed(void **state)
     /* The reference's known 1-ulp difference from correct rounding. */
     const char *t = "1715885247.9018195";
     assert_int_equal(tl_json_num_parse(t, strlen(t), &v), 0);
-    assert_true(same_bits(v.d, nextafter(strtod(t, NULL), INFINITY)));
+    assert_true(tu_same_bits(v.d, nextafter(strtod(t, NULL), INFINITY)));
 
     /* Smallest subnormal and a large exponent spread over two divisions. */
     assert_int_equal(tl_json_num_parse("5e-324", 6, &v), 0);
@@ -189,7 +172,7 @@ static void test_fixed(void **state)
     memset(buf + 2, '0', 400);
     strcpy(buf + 402, "1e401");
     assert_int_equal(tl_json_num_parse(buf, strlen(buf), &v), 0);
-    assert_true(same_bits(v.d, 1.0));
+    assert_true(tu_same_bits(v.d, 1.0));
     check_against_ref(buf, strlen(buf));
     /* 330 integer digits of 9: 19 fit, 311 more push the exponent past 308. */
     memset(buf, '9', 330);
@@ -197,7 +180,7 @@ static void test_fixed(void **state)
     assert_int_equal(tl_json_num_parse(buf, 330, &v), -1);
     strcpy(buf + 330, "e-40");
     assert_int_equal(tl_json_num_parse(buf, strlen(buf), &v), 0);
-    assert_true(same_bits(v.d, 1e19 * 1e271));
+    assert_true(tu_same_bits(v.d, 1e19 * 1e271));
     check_against_ref(buf, strlen(buf));
 }
 
@@ -224,13 +207,13 @@ static void test_fraction_after_long_integer(void **state)
         {"184467440737095516190.5", 18446744073709551615.0 * 1e1},
         {"1844674407370955161999.0123456789e-3", 18446744073709551610.0 / 1e1},
     };
-    assert_false(same_bits(cases[0].d, cases[3].d));
+    assert_false(tu_same_bits(cases[0].d, cases[3].d));
     for (size_t k = 0; k < TL_ARRAY_LEN(cases); k++) {
         size_t n = strlen(cases[k].text);
         struct tl_num v;
         assert_int_equal(tl_json_num_parse(cases[k].text, n, &v), 0);
         assert_int_equal(v.kind, TL_NUM_FLOAT);
-        if (!same_bits(v.d, cases[k].d))
+        if (!tu_same_bits(v.d, cases[k].d))
             fail_msg("'%s': %.17g (%a), want %.17g (%a)", cases[k].text, v.d, v.d, cases[k].d,
                      cases[k].d);
         check_against_ref(cases[k].text, n);
@@ -246,10 +229,10 @@ static void test_ref_table(void **state)
     const double exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     for (size_t k = 0; k < TL_ARRAY_LEN(exact); k++)
-        assert_true(same_bits(serde_ref_pow10[k], exact[k]));
-    assert_true(same_bits(serde_ref_pow10[23], 1e23));
-    assert_true(same_bits(serde_ref_pow10[200], 1e200));
-    assert_true(same_bits(serde_ref_pow10[308], 1e308));
+        assert_true(tu_same_bits(serde_ref_pow10[k], exact[k]));
+    assert_true(tu_same_bits(serde_ref_pow10[23], 1e23));
+    assert_true(tu_same_bits(serde_ref_pow10[200], 1e200));
+    assert_true(tu_same_bits(serde_ref_pow10[308], 1e308));
 }
 
 struct rng {
@@ -362,9 +345,9 @@ static void test_random_vs_ref(void **state)
         if (v.d != 0 && fabs(v.d) < DBL_MIN)
             subnormal++;
         double s = strtod(buf, NULL);
-        if (!same_bits(s, v.d)) {
+        if (!tu_same_bits(s, v.d)) {
             off_strtod++;
-            uint64_t u = isinf(s) ? UINT64_MAX : ulps(s, v.d);
+            uint64_t u = isinf(s) ? UINT64_MAX : tu_ulps(s, v.d);
             if (u > worst) {
                 worst = u;
                 strcpy(worst_text, buf);

@@ -13,6 +13,7 @@
 #include "base/buf.h"
 #include "base/map.h"
 #include "base/utf8.h"
+#include "testutil.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -395,10 +396,7 @@ static char scratch[64];
 static int setup(void **state)
 {
     (void)state;
-    strcpy(scratch, "/tmp/tl_test_outdir_XXXXXX");
-    if (!mkdtemp(scratch))
-        return -1;
-    return 0;
+    return tu_mkdtemp(scratch, sizeof(scratch), "outdir");
 }
 
 static int teardown(void **state)
@@ -422,24 +420,9 @@ static char *path(const char *rel)
     return p;
 }
 
-/* The whole file, NUL-terminated (caller frees), or NULL. */
-static char *slurp(const char *p)
-{
-    FILE *f = fopen(p, "rb");
-    if (!f)
-        return NULL;
-    struct tl_buf b = TL_BUF_INIT;
-    char tmp[4096];
-    size_t n;
-    while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0)
-        tl_buf_add(&b, tmp, n);
-    fclose(f);
-    return tl_buf_detach(&b, NULL);
-}
-
 static void expect_file(const char *rel, const char *want)
 {
-    char *got = slurp(path(rel));
+    char *got = tu_slurp(path(rel), NULL);
     if (!got)
         fail_msg("%s: missing", rel);
     bool ok = strcmp(got, want) == 0;
@@ -867,7 +850,7 @@ static void test_outfile(void **state)
     assert_int_equal(tl_outfile_flush(&f, &err), 0);
     assert_int_equal(tl_outfile_close(&f, &err), 0);
     assert_int_equal(tl_outdir_commit(&o, &err), 0);
-    char *got = slurp(path("of/raw/raw.jsonl"));
+    char *got = tu_slurp(path("of/raw/raw.jsonl"), NULL);
     assert_non_null(got);
     assert_int_equal(strlen(got), total);
     assert_memory_equal(got, "line 0\nline 1\n", 14);

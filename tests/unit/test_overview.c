@@ -12,6 +12,7 @@
 #include "base/buf.h"
 #include "model/model.h"
 #include "report/pages.h"
+#include "testutil.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -131,14 +132,6 @@ static void test_summary(void **state)
     tl_overview_summary_release(&s);
 }
 
-static size_t count(const char *hay, const char *needle)
-{
-    size_t n = 0;
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-        n++;
-    return n;
-}
-
 static void test_page(void **state)
 {
     (void)state;
@@ -156,7 +149,7 @@ static void test_page(void **state)
                               "no time)"));
     assert_non_null(strstr(h, "href=\"failures_and_restarts.html\">3 restarts and failures<"));
     assert_null(strstr(h, "cache:")); /* no cache events: no line */
-    assert_int_equal(count(h, "<a href=\"#"), 3);
+    assert_int_equal(tu_count(h, "<a href=\"#"), 3);
     assert_non_null(
         strstr(h, "<a href=\"#[0/0]\"><title>[0/0] fwd&lt;script&gt;alert(1)&lt;/script&gt;"
                   "&amp;\"': 1.5 s, ok</title>"));
@@ -169,7 +162,7 @@ static void test_page(void **state)
     assert_null(strstr(h, "slowest of"));
     tl_buf_reset(&out);
     tl_page_overview(&out, &model, 0, 1);
-    assert_int_equal(count(out.buf, "<a href=\"#"), 1);
+    assert_int_equal(tu_count(out.buf, "<a href=\"#"), 1);
     assert_non_null(strstr(out.buf, "<strong>The 1 slowest of 3 compile ids are drawn</strong>; "
                                     "the other 2 took 0.000 s in all."));
     assert_null(strstr(out.buf, "failures_and_restarts.html"));

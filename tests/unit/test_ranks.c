@@ -8,6 +8,7 @@
 #include "base/config.h"
 #include "model/ranks.h"
 #include "report/landing.h"
+#include "testutil.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -72,14 +73,6 @@ static size_t at(const char *hay, const char *needle)
     if (!p)
         fail_msg("missing \"%s\" in:\n%s", needle, hay);
     return (size_t)(p - hay);
-}
-
-static size_t occurrences(const char *hay, const char *needle)
-{
-    size_t n = 0;
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-        n++;
-    return n;
 }
 
 static void group_is(const struct tl_rank_group *g, const char *value, const char *ranks_text)
@@ -570,7 +563,7 @@ static void test_meta_groups(void **state)
     page = landing(&r, NULL, false);
     has(page, "Ranks exhibit divergent inductor tensor meta");
     has(page, "<li>Ranks: 5, 6</li>");
-    assert_int_equal(occurrences(page, "<li>Ranks: "), 6);
+    assert_int_equal(tu_count(page, "<li>Ranks: "), 6);
     free(page);
 
     analyze(&r, s, 2);
@@ -885,7 +878,7 @@ static void test_landing_layout(void **state)
     struct tl_ranks r;
     analyze(&r, s, 3);
     char *page = landing(&r, "<b>my header</b>", true);
-    assert_int_equal(occurrences(page, "class=\"warning-box\""), 1);
+    assert_int_equal(tu_count(page, "class=\"warning-box\""), 1);
     size_t box = at(page, "<div class=\"warning-box\">");
     size_t ids = at(page, "<strong>Warning:</strong> Diverging Compilation IDs detected");
     size_t cache = at(page, "<strong>Warning:</strong> Diverging Cache hit/miss patterns detected");
@@ -895,9 +888,8 @@ static void test_landing_layout(void **state)
     assert_true(box < ids && ids < cache && cache < coll && coll < title);
     /* one list per group kind: cache then collectives, "Ranks: 0, 10" each */
     /* cache groups say their sequence; collective and meta groups their ranks */
-    assert_int_equal(occurrences(page, "<li>Ranks: 0, 10</li>"), 2);
-    assert_int_equal(occurrences(page, "<li>Ranks: 0, 10 &mdash; cache results in compile order"),
-                     1);
+    assert_int_equal(tu_count(page, "<li>Ranks: 0, 10</li>"), 2);
+    assert_int_equal(tu_count(page, "<li>Ranks: 0, 10 &mdash; cache results in compile order"), 1);
     assert_true(cache < at(page, "<li>Ranks: 0, 10 &mdash; cache"));
     has(page, "<strong>3</strong> rank(s)");
     size_t chromium = at(page, "<h3>Chromium Events</h3>");

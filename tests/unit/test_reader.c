@@ -9,6 +9,7 @@
 #include "base/config.h"
 #include "input/reader.h"
 #include "base/buf.h"
+#include "testutil.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,16 +32,13 @@ static char scratch[64];
 static int setup(void **state)
 {
     (void)state;
-    strcpy(scratch, "/tmp/tl_test_reader_XXXXXX");
-    return mkdtemp(scratch) ? 0 : -1;
+    return tu_mkdtemp(scratch, sizeof(scratch), "reader");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
-    return system(cmd) == 0 ? 0 : -1;
+    return tu_rmtree(scratch);
 }
 
 static const char *path(const char *name)
@@ -93,20 +91,6 @@ static void write_zst(const char *p, const void *data, size_t n)
     char *z = zstd_bytes(data, n, &zn);
     write_raw(p, z, zn);
     free(z);
-}
-
-/* The whole file's bytes (caller frees). */
-static char *slurp(const char *p, size_t *n)
-{
-    FILE *f = fopen(p, "rb");
-    assert_non_null(f);
-    struct tl_buf b = TL_BUF_INIT;
-    char tmp[65536];
-    size_t k;
-    while ((k = fread(tmp, 1, sizeof(tmp), f)) > 0)
-        tl_buf_add(&b, tmp, k);
-    fclose(f);
-    return tl_buf_detach(&b, n);
 }
 
 enum kind { K_MEM, K_PLAIN, K_GZ, K_ZST };
@@ -505,7 +489,8 @@ static void test_truncated_gzip(void **state)
     char *t = noisy_text(n);
     write_gz(path("full.gz"), t, n);
     size_t zn;
-    char *z = slurp(path("full.gz"), &zn);
+    char *z = tu_slurp(path("full.gz"), &zn);
+    assert_non_null(z);
     const char *p = path("cut.gz");
     write_raw(p, z, zn / 2);
     struct tl_reader *r = NULL;
@@ -614,8 +599,10 @@ static void test_multi_frame(void **state)
     write_gz(path("a.gz"), a, sizeof(a) - 1);
     write_gz(path("b.gz"), b, sizeof(b) - 1);
     size_t gan, gbn;
-    char *ga = slurp(path("a.gz"), &gan);
-    char *gb = slurp(path("b.gz"), &gbn);
+    char *ga = tu_slurp(path("a.gz"), &gan);
+    char *gb = tu_slurp(path("b.gz"), &gbn);
+    assert_non_null(ga);
+    assert_non_null(gb);
     both = malloc(gan + gbn);
     assert_non_null(both);
     memcpy(both, ga, gan);

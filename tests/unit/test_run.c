@@ -9,6 +9,7 @@
 #include "base/config.h"
 #include "tlparse/tlparse.h"
 #include "base/buf.h"
+#include "testutil.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char tmp[] = "/tmp/tl-test-run-XXXXXX";
+static char tmp[64];
 static char out[4200];
 
 /* Every message of a run: one line each, with its kind as a one-letter prefix. */
@@ -46,7 +47,7 @@ static void on_message(void *ctx, enum tl_message_kind kind, const char *line)
 static int setup(void **state)
 {
     (void)state;
-    if (!mkdtemp(tmp))
+    if (tu_mkdtemp(tmp, sizeof(tmp), "run") != 0)
         return -1;
     snprintf(out, sizeof(out), "%s/out", tmp);
     return 0;
@@ -55,9 +56,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[4300];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-    return system(cmd) == 0 ? 0 : -1;
+    return tu_rmtree(tmp);
 }
 
 static void clean_out(void)
@@ -83,22 +82,6 @@ static int run(const char *text, struct messages *m, struct tl_options *extra)
     tl_buf_init(&m->text, 0);
     m->n = 0;
     return tl_run(&o, NULL);
-}
-
-static char *slurp(const char *rel)
-{
-    char path[4400];
-    snprintf(path, sizeof(path), "%s/%s", out, rel);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    struct tl_buf b = TL_BUF_INIT;
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        tl_buf_add(&b, chunk, n);
-    fclose(f);
-    return tl_buf_detach(&b, NULL);
 }
 
 static void expect_text(const char *got, const char *want)
@@ -146,7 +129,7 @@ static void test_year_option(void **state)
     o.no_threads = true;
     struct messages m;
     assert_int_equal(run(P "{\"dynamo_start\": {}, " CID "}\n", &m, &o), TL_EXIT_OK);
-    char *raw = slurp("raw.jsonl");
+    char *raw = tu_slurp_in(out, "raw.jsonl", NULL);
     expect_text(raw, "{\"string_table\":[null]}\n"
                      "{\"attempt\":0,\"dynamo_start\":{},\"frame_compile_id\":0,\"frame_id\":0,"
                      "\"lineno\":1,\"pathname\":\" torch/x.py\",\"thread\":7,\"timestamp\":"
@@ -168,14 +151,14 @@ static void test_failure_row_links_page_written(void **state)
           "\tx\n" P "{\"compilation_metrics\": {\"restart_reasons\": [\"r<1>\"]}, " CID "}\n";
     struct messages m;
     assert_int_equal(run(log, &m, NULL), TL_EXIT_OK);
-    char *dir = slurp("compile_directory.json");
+    char *dir = tu_slurp_in(out, "compile_directory.json", NULL);
     assert_non_null(dir);
     /* the page's name: the wanted one was a folder */
     const char *url = strstr(dir, "\"url\": \"-_0_0_0/compilation_metrics_1~");
     assert_non_null(url);
     char page[128];
     assert_int_equal(sscanf(url, "\"url\": \"%127[^\"]\"", page), 1);
-    char *failures = slurp("failures_and_restarts.html");
+    char *failures = tu_slurp_in(out, "failures_and_restarts.html", NULL);
     char want[400];
     snprintf(want, sizeof(want),
              "<tr> <td> <a href='%s'>[0/0]</a>  </td><td> RestartAnalysis </td><td><pre>"

@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "base/buf.h"
+#include "testutil.h"
 
 /* ---- a canonical text form of messages, so that cases read as what a person expects ---- */
 
@@ -176,20 +177,6 @@ static void expect_messages(const char *text, const char *want)
     char *got = messages_of(text, strlen(text));
     expect_text(got, want, "crafted input");
     free(got);
-}
-
-static char *read_file(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    struct tl_buf b = TL_BUF_INIT;
-    char chunk[65536];
-    size_t k;
-    while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        tl_buf_add(&b, chunk, k);
-    fclose(f);
-    return tl_buf_detach(&b, n);
 }
 
 /* ---- one line: tl_tlog_split ------------------------------------------------------------ */
@@ -1306,7 +1293,7 @@ static void test_corpus_log(void **state)
     char path[512];
     snprintf(path, sizeof(path), "%s/corpus/torch_logs/%s", TL_SHARED_DIR, c->name);
     size_t n;
-    char *text = read_file(path, &n);
+    char *text = tu_slurp(path, &n);
     if (!text) {
         print_error("cannot read %s\n", path);
         fail();
@@ -1849,7 +1836,7 @@ int main(int argc, char **argv)
         /* test_torchlogs FILE...: print the messages of each file */
         for (int i = 1; i < argc; i++) {
             size_t n;
-            char *text = read_file(argv[i], &n);
+            char *text = tu_slurp(argv[i], &n);
             if (!text) {
                 fprintf(stderr, "test_torchlogs: cannot read %s\n", argv[i]);
                 return 1;

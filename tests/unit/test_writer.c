@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "output/writer.h"
+#include "testutil.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -26,16 +27,13 @@ static char dir[64];
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof(dir), "/tmp/tl-writer-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return tu_mkdtemp(dir, sizeof(dir), "writer");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return tu_rmtree(dir);
 }
 
 static int create(const char *name)
@@ -47,18 +45,14 @@ static int create(const char *name)
     return fd;
 }
 
-/* The file's bytes, NUL-terminated (static buffer). */
+/* The bytes of the file name of dir, NUL-terminated; valid until the next call. */
 static const char *slurp(const char *name)
 {
-    static char buf[1 << 16];
-    char path[256];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
+    static char *last;
+    free(last);
+    last = tu_slurp_in(dir, name, NULL);
+    assert_non_null(last);
+    return last;
 }
 
 static void files_in_order(bool threads)
