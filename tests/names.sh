@@ -370,6 +370,7 @@ victim_intact
 [ -d "$cw/work/out/dump_file" ] && [ ! -L "$cw/work/out/dump_file" ] || bad "dump_file is not a new folder"
 no_temp
 
-[ "$(stat -c '%s %Y' /etc/passwd)" = "$passwd_before" ] || { cur=etc_passwd_unchanged; bad "/etc/passwd changed"; }
+begin etc_passwd_unchanged
+[ "$(stat -c '%s %Y' /etc/passwd)" = "$passwd_before" ] || bad "/etc/passwd changed"
 tally
 summary_line names

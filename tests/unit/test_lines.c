@@ -11,6 +11,7 @@
 #include "report/summary.h"
 #include "sinks/sinks.h"
 #include "base/buf.h"
+#include "testutil.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -151,26 +152,12 @@ static void feed_demo(struct seen *s, const char *log, size_t n, size_t k, uint6
     tl_engine_free(eng);
 }
 
-static char *slurp_fixture(const char *name, size_t *n)
-{
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/tests/fixtures/%s", TL_SOURCE_DIR, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    struct tl_buf b = TL_BUF_INIT;
-    char chunk[65536];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        tl_buf_add(&b, chunk, got);
-    fclose(f);
-    return tl_buf_detach(&b, n);
-}
-
 static void test_engine_chunks(void **state)
 {
     (void)state;
     size_t n;
-    char *log = slurp_fixture("demo.log", &n);
+    char *log = tu_slurp_in(TL_SOURCE_DIR, "tests/fixtures/demo.log", &n);
+    assert_non_null(log);
     struct seen whole = {TL_BUF_INIT, NULL};
     uint64_t lines_whole;
     feed_demo(&whole, log, n, 0, &lines_whole);
