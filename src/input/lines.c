@@ -68,10 +68,15 @@ static void carry(struct tl_lines *l, const char *p, size_t n)
         l->skip_len = l->part.len;
         tl_buf_reset(&l->part);
     }
-    if (l->skipping)
+    if (l->skipping) {
         l->skip_len += n;
-    else
-        tl_buf_add(&l->part, p, n);
+        return;
+    }
+    /* A long line grows the buffer many times: doubling keeps the copies (and what the
+     * allocator holds on to) to about the line's size. */
+    if (l->part.len + n + 1 > l->part.alloc)
+        tl_buf_grow(&l->part, l->part.alloc > n ? l->part.alloc : n);
+    tl_buf_add(&l->part, p, n);
 }
 
 int tl_lines_feed(struct tl_lines *l, const char *p, size_t n, tl_line_fn fn, void *ctx,
