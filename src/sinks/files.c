@@ -128,3 +128,30 @@ void tl_files_add_link(struct tl_sink_ctx *ctx, struct tl_record *r, struct tl_s
     tl_buf_release(&u);
     tl_buf_release(&nm);
 }
+
+struct flush_ctx {
+    struct tl_outfile *f;
+    struct tl_err *err;
+};
+
+static int flush_page(void *ctx)
+{
+    struct flush_ctx *s = ctx;
+    return tl_outfile_maybe_flush(s->f, s->err);
+}
+
+int tl_files_stream_page(struct tl_sink_ctx *ctx, const char *name,
+                         int (*render)(const struct tl_page_sink *sink, const void *arg),
+                         const void *arg, struct tl_err *err)
+{
+    struct tl_outfile f;
+    if (tl_outfile_open(&f, ctx->out, name, err) < 0)
+        return -1;
+    struct flush_ctx fc = {&f, err};
+    struct tl_page_sink sink = {&f.buf, flush_page, &fc};
+    if (render(&sink, arg) < 0) {
+        tl_outfile_close(&f, NULL);
+        return -1;
+    }
+    return tl_outfile_close(&f, err);
+}

@@ -9,6 +9,7 @@
 #include "base/config.h"
 #include "base/buf.h"
 #include "engine/sink.h"
+#include "report/pages.h"
 
 /**
  * A file of the record's compile folder: fname gets the _N suffix, is written and listed.
@@ -25,5 +26,11 @@ int tl_files_emit_named(struct tl_sink_ctx *ctx, struct tl_record *r, struct tl_
 /** A link listed under the record's compile id (it takes the next number, as a file). */
 void tl_files_add_link(struct tl_sink_ctx *ctx, struct tl_record *r, struct tl_str text,
                        struct tl_str url);
+
+/** A page streamed into the file name of the report as render writes it (into sink's buffer,
+ * flushing as it goes): 0, or -1 with err (render's -1: a flush failed). */
+int tl_files_stream_page(struct tl_sink_ctx *ctx, const char *name,
+                         int (*render)(const struct tl_page_sink *sink, const void *arg),
+                         const void *arg, struct tl_err *err);
 
 #endif

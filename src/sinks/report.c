@@ -400,32 +400,14 @@ static int report_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *
     return 0;
 }
 
-struct flush_ctx {
-    struct tl_outfile *f;
-    struct tl_err *err;
-};
-
-static int flush_page(void *ctx)
+static int render_index(const struct tl_page_sink *sink, const void *arg)
 {
-    struct flush_ctx *s = ctx;
-    return tl_outfile_maybe_flush(s->f, s->err);
+    return tl_page_index(sink, arg);
 }
 
-/* A page streamed into a file of the report. */
-static int write_streamed(struct tl_sink_ctx *ctx, const char *name, const struct tl_index_page *ip,
-                          struct tl_err *err)
+static int render_directory(const struct tl_page_sink *sink, const void *arg)
 {
-    struct tl_outfile f;
-    if (tl_outfile_open(&f, ctx->out, name, err) < 0)
-        return -1;
-    struct flush_ctx fc = {&f, err};
-    struct tl_page_sink sink = {&f.buf, flush_page, &fc};
-    int rc = ip ? tl_page_index(&sink, ip) : tl_page_directory_json(&sink, &ctx->model->dir);
-    if (rc < 0) {
-        tl_outfile_close(&f, NULL);
-        return -1;
-    }
-    return tl_outfile_close(&f, err);
+    return tl_page_directory_json(sink, arg);
 }
 
 static int report_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
@@ -437,7 +419,8 @@ static int report_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err
     tl_buf_adds(&rp->chromium.buf, rp->nchromium ? "\n]" : "[]");
     if (tl_outfile_close(&rp->chromium, err) < 0)
         return -1;
-    if (write_streamed(ctx, "compile_directory.json", NULL, err) < 0)
+    if (tl_files_stream_page(ctx, "compile_directory.json", render_directory, &ctx->model->dir,
+                             err) < 0)
         return -1;
     struct tl_index_page ip = {
         .custom_header_html = ctx->opt->custom_header_html,
@@ -449,7 +432,7 @@ static int report_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err
         .collectives_parity = rp->params.collectives_parity,
         .info = ctx->info,
     };
-    return write_streamed(ctx, "index.html", &ip, err);
+    return tl_files_stream_page(ctx, "index.html", render_index, &ip, err);
 }
 
 static void report_destroy(void *self)

@@ -8,6 +8,7 @@
 #include "sinks/sinks.h"
 #include "base/xalloc.h"
 #include "report/page_textlog.h"
+#include "sinks/files.h"
 
 #include <stdlib.h>
 
@@ -42,15 +43,9 @@ static int textlog_line(void *self, struct tl_sink_ctx *ctx, const struct tl_tex
     return tl_outfile_maybe_flush(&t->page, err);
 }
 
-struct flush_ctx {
-    struct tl_outfile *f;
-    struct tl_err *err;
-};
-
-static int flush_page(void *ctx)
+static int render_index(const struct tl_page_sink *sink, const void *arg)
 {
-    struct flush_ctx *s = ctx;
-    return tl_outfile_maybe_flush(s->f, s->err);
+    return tl_page_textlog_index(sink, arg);
 }
 
 static int textlog_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
@@ -59,22 +54,13 @@ static int textlog_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *er
     tl_page_textlog_tail(&t->page.buf);
     if (tl_outfile_close(&t->page, err) < 0)
         return -1;
-    struct tl_outfile f;
-    if (tl_outfile_open(&f, ctx->out, "index.html", err) < 0)
-        return -1;
     const struct tl_text_facts *tx = &ctx->model->text;
     struct tl_textlog_index ix = {ctx->input,        ctx->opt->custom_header_html,
                                   &ctx->model->diag, tx->lines,
                                   tx->messages,      tx->unrecognized,
                                   tx->cids,          tx->ncids,
                                   ctx->info};
-    struct flush_ctx fc = {&f, err};
-    struct tl_page_sink sink = {&f.buf, flush_page, &fc};
-    if (tl_page_textlog_index(&sink, &ix) < 0) {
-        tl_outfile_close(&f, NULL);
-        return -1;
-    }
-    return tl_outfile_close(&f, err);
+    return tl_files_stream_page(ctx, "index.html", render_index, &ix, err);
 }
 
 static void textlog_destroy(void *self)
