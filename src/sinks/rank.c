@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A rank of a multi-rank run (spec modes.md §1), as a consumer: at the end of the rank's log
- * it computes what the landing page needs from it (struct tl_rank_summary) from the rank's
- * own report, as the reference reads it back: the compile directory (compile ids, cache
- * sequence, which folder belongs to which compile id, cache status, the execution order)
- * and, folder by folder, the runtime, tensor-metadata and collective-schedule artifacts; and
- * it writes the rank's collectives_parity.json (§1.11). A malformed artifact is noted in the
- * summary and skipped, never fatal.
+ * A rank of a multi-rank run (spec modes.md §1), as a sink: it computes what the landing page
+ * needs from the rank (struct tl_rank_summary) from what the rank's report holds, as the
+ * reference reads it back: the compile directory (compile ids, cache sequence, which folder
+ * belongs to which compile id, cache status, the execution order) and, folder by folder, the
+ * runtime, tensor-metadata and collective-schedule artifacts; and it writes the rank's
+ * collectives_parity.json (§1.11). The files' contents come from their records as they pass
+ * (sinks/written.h), never from the files; at the end only the folder names are listed, for
+ * the order the reference picks files in. A malformed artifact is noted in the summary and
+ * skipped, never fatal.
  */
 #include "base/config.h"
 #include "sinks/sinks.h"
@@ -15,19 +17,26 @@
 #include "base/xalloc.h"
 #include "report/landing.h"
 #include "report/summary.h"
+#include "sinks/written.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The largest artifact file read back (output code included). */
-#define MAX_READ ((size_t)256 << 20)
 
 struct rank {
     struct tl_arena *arena; /* the summary's: the caller's */
     struct tl_rank_summary *s;
     struct tl_buf notes;      /* what could not be read, for the landing page */
     uint64_t chromium_events; /* the rank's chromium events that are JSON */
+    struct tl_arena own;      /* files and written below */
+    struct tl_map files;      /* url -> struct seen *: the files the summary may need */
+    struct tl_written written;
+    struct tl_buf bytes;     /* a file's bytes, made again */
+    bool have_exec;          /* a graph_execution file was seen: */
+    uint32_t exec_number;    /* the largest number, */
+    bool exec_ok;            /* whether its file is an order, */
+    const char **exec_order; /* and the order */
+    size_t nexec_order;
 };
 
 static const char *sdup(struct rank *rk, const char *p, size_t n)
@@ -181,30 +190,123 @@ static void folders(struct rank *rk, const struct key_ref *keys, size_t nkeys, c
     rk->s->nfolders = k;
 }
 
-/* The order of the graph_execution artifact with the largest number (§1.13 step 1). */
-static void exec_order(struct rank *rk, const struct tl_directory *dir, struct tl_outdir *out,
-                       struct tl_arena *scratch)
+/* ---- the files the summary needs, from their records ------------------------------------------
+ */
+
+/*
+ * What the summary needs of a file of the rank's report, computed from the record that made it
+ * as the record passes (sinks/written.h: the bytes the report wrote, made again; no file is
+ * read back). Which of a folder's files counts is only known at the end, from the order the
+ * file system lists them (the reference's), so every candidate is kept, in its summarised form.
+ */
+enum file_kind { F_RUNTIME, F_SCHEDULE, F_CODE };
+
+struct seen {
+    enum file_kind kind;
+    bool json;                     /* its bytes are JSON (runtime, schedule) */
+    bool list;                     /* a schedule that is a list of op names */
+    const char *fingerprint;       /* runtime: the JSON, compact */
+    const char *bad;               /* runtime: why it is rejected ("has no ops list") */
+    struct tl_rank_op *ops;        /* runtime */
+    const char **names;            /* schedule: its op names */
+    size_t nops;                   /* of ops or names */
+    struct tl_parity_counts count; /* schedule (its strings) or output code (its calls) */
+};
+
+/* Whether name is "<prefix>....json" (a stem starting with prefix). */
+static bool json_with_stem(const char *name, const char *prefix)
 {
-    const struct tl_artifact *best = NULL;
-    for (size_t i = 0; i < tl_map_len(&dir->keys); i++) {
-        const struct tl_dirkey *k = tl_map_at(&dir->keys, i)->value;
-        for (const struct tl_artifact *a = k->first; a; a = a->next) {
-            const char *nm = last_segment(a->name);
-            size_t n = strlen(nm);
-            if (!a->is_link && strstr(nm, "graph_execution") && n >= 5 &&
-                !strcmp(nm + n - 5, ".json") && (!best || a->number > best->number))
-                best = a;
-        }
-    }
-    struct tl_buf text = TL_BUF_INIT;
-    struct tl_json v;
-    const struct tl_json *order;
-    if (!best || tl_outdir_read(out, best->url, &text, MAX_READ, NULL) < 0 ||
-        tl_json_parse(scratch, text.buf, text.len, &v, NULL) < 0 || v.type != TL_JSON_OBJECT ||
-        !(order = tl_json_get(&v, "graph_execution_order")) || order->type != TL_JSON_ARRAY) {
-        tl_buf_release(&text);
+    size_t n = strlen(name), pl = strlen(prefix);
+    return n > 5 && !strcmp(name + n - 5, ".json") && !strncmp(name, prefix, pl) && n - 5 >= pl;
+}
+
+static bool stem_starts(const char *name, const char *prefix)
+{
+    return !strncmp(name, prefix, strlen(prefix));
+}
+
+/* inductor_runtime_and_tensor_meta: a fingerprint, and the ops (or why they are rejected). */
+static void runtime_seen(struct rank *rk, const struct tl_json *v, struct seen *sn)
+{
+    struct tl_buf fp = TL_BUF_INIT;
+    tl_json_write_compact(&fp, v);
+    sn->fingerprint = sdup(rk, fp.buf, fp.len);
+    tl_buf_release(&fp);
+    const struct tl_json *ops = v->type == TL_JSON_OBJECT ? tl_json_get(v, "ops") : NULL;
+    if (!ops || ops->type != TL_JSON_ARRAY) {
+        sn->bad = "has no ops list";
         return;
     }
+    struct tl_rank_op *o = tl_arena_calloc(rk->arena, ops->u.arr.n ? ops->u.arr.n : 1, sizeof(*o));
+    for (size_t i = 0; i < ops->u.arr.n; i++) {
+        const struct tl_json *op = &ops->u.arr.items[i];
+        const struct tl_json *name = op->type == TL_JSON_OBJECT ? tl_json_get(op, "name") : NULL;
+        const struct tl_json *ns =
+            op->type == TL_JSON_OBJECT ? tl_json_get(op, "estimated_runtime_ns") : NULL;
+        if (!name || name->type != TL_JSON_STRING || !ns || ns->type != TL_JSON_NUMBER) {
+            sn->bad = "has an op without name or estimated_runtime_ns";
+            return; /* the reference rejects the whole file */
+        }
+        struct tl_buf nm = TL_BUF_INIT;
+        tl_buf_add_nonul(&nm, name->u.str.p, name->u.str.n);
+        o[i].name = sdup(rk, nm.buf, nm.len);
+        o[i].estimated_runtime_ns = ns->u.num.d;
+        tl_buf_release(&nm);
+    }
+    sn->ops = o;
+    sn->nops = ops->u.arr.n;
+}
+
+/* inductor_collective_schedule: an array of op names (§1.10), and its collectives counted
+ * (its strings, whatever else it holds: §1.11). */
+static void schedule_seen(struct rank *rk, const struct tl_json *v, struct seen *sn)
+{
+    if (v->type != TL_JSON_ARRAY)
+        return;
+    const char **o = tl_arena_alloc(rk->arena, (v->u.arr.n ? v->u.arr.n : 1) * sizeof(*o));
+    sn->list = true;
+    for (size_t i = 0; i < v->u.arr.n; i++) {
+        const struct tl_json *e = &v->u.arr.items[i];
+        if (e->type != TL_JSON_STRING) {
+            sn->list = false;
+            continue;
+        }
+        struct tl_buf nm = TL_BUF_INIT;
+        tl_buf_add_nonul(&nm, e->u.str.p, e->u.str.n);
+        o[i] = sdup(rk, nm.buf, nm.len);
+        tl_parity_schedule(&sn->count, &o[i], 1);
+        tl_buf_release(&nm);
+    }
+    if (sn->list) {
+        sn->names = o;
+        sn->nops = v->u.arr.n;
+    }
+}
+
+/* Output code: its collective calls. The page is only rendered again when it can hold one
+ * (tl_parity_code finds nothing in a text without "c10d_functional"; the page is made of the
+ * payload and its display name). */
+static void code_seen(struct rank *rk, struct tl_sink_ctx *ctx, const struct tl_record *r,
+                      const struct tl_artifact *a, struct seen *sn)
+{
+    const char *needle = "c10d_functional";
+    if (!memmem(r->payload.p, r->payload.n, needle, strlen(needle)) &&
+        !(r->display && strstr(r->display, needle)))
+        return;
+    tl_buf_reset(&rk->bytes);
+    if (tl_written_bytes(ctx, r, a, &rk->bytes))
+        tl_parity_code(&sn->count, rk->bytes.buf, rk->bytes.len);
+}
+
+/* graph_execution: the order of the artifact with the largest number (§1.13 step 1); NULL
+ * when its file is not such a JSON object. */
+static void exec_order_seen(struct rank *rk, const struct tl_json *v)
+{
+    const struct tl_json *order =
+        v && v->type == TL_JSON_OBJECT ? tl_json_get(v, "graph_execution_order") : NULL;
+    rk->exec_ok = order && order->type == TL_JSON_ARRAY;
+    if (!rk->exec_ok)
+        return;
     const char **ids =
         tl_arena_alloc(rk->arena, (order->u.arr.n ? order->u.arr.n : 1) * sizeof(*ids));
     size_t k = 0;
@@ -221,150 +323,108 @@ static void exec_order(struct rank *rk, const struct tl_directory *dir, struct t
         ids[k++] = sdup(rk, w.buf, w.len);
         tl_buf_release(&w);
     }
-    rk->s->has_exec_order = true;
-    rk->s->exec_order = ids;
-    rk->s->nexec_order = k;
-    tl_buf_release(&text);
+    rk->exec_order = ids;
+    rk->nexec_order = k;
+}
+
+struct seen_arg {
+    struct rank *rk;
+    struct tl_sink_ctx *ctx;
+    const struct tl_record *r;
+};
+
+/* The JSON of a's bytes as the report wrote them, parsed into the scratch arena; NULL when
+ * they are not JSON. */
+static const struct tl_json *written_json(struct seen_arg *s, const struct tl_artifact *a,
+                                          struct tl_json *v)
+{
+    struct rank *rk = s->rk;
+    tl_buf_reset(&rk->bytes);
+    if (!tl_written_bytes(s->ctx, s->r, a, &rk->bytes) ||
+        tl_json_parse(s->ctx->scratch, rk->bytes.buf, rk->bytes.len, v, NULL) < 0)
+        return NULL;
+    return v;
+}
+
+static void file_seen(void *arg, const struct tl_artifact *a)
+{
+    struct seen_arg *s = arg;
+    struct rank *rk = s->rk;
+    const char *base = tl_written_base(a->url);
+    struct tl_json v;
+    const char *nm = last_segment(a->name);
+    if (strstr(nm, "graph_execution") && json_with_stem(nm, "") &&
+        (!rk->have_exec || a->number > rk->exec_number)) {
+        rk->have_exec = true;
+        rk->exec_number = a->number;
+        exec_order_seen(rk, written_json(s, a, &v));
+    }
+    enum file_kind kind;
+    if (json_with_stem(base, "inductor_runtime_and_tensor_meta"))
+        kind = F_RUNTIME;
+    else if (json_with_stem(base, "inductor_collective_schedule"))
+        kind = F_SCHEDULE;
+    else if (stem_starts(base, "inductor_output_code"))
+        kind = F_CODE;
+    else
+        return;
+    struct seen *sn = tl_arena_calloc(rk->arena, 1, sizeof(*sn));
+    sn->kind = kind;
+    tl_map_upsert(&rk->files, tl_str_cstr(a->url), NULL)->value = sn;
+    if (kind == F_CODE) {
+        code_seen(rk, s->ctx, s->r, a, sn);
+        return;
+    }
+    if (!written_json(s, a, &v))
+        return;
+    sn->json = true;
+    if (kind == F_RUNTIME)
+        runtime_seen(rk, &v, sn);
+    else
+        schedule_seen(rk, &v, sn);
 }
 
 /* ---- folder by folder ---------------------------------------------------------------------- */
 
-/* Whether name is "<prefix>....json" (a stem starting with prefix). */
-static bool json_with_stem(const char *name, const char *prefix)
-{
-    size_t n = strlen(name), pl = strlen(prefix);
-    return n > 5 && !strcmp(name + n - 5, ".json") && !strncmp(name, prefix, pl) && n - 5 >= pl;
-}
-
-static bool stem_starts(const char *name, const char *prefix)
-{
-    return !strncmp(name, prefix, strlen(prefix));
-}
-
 struct found {
-    const char *runtime, *schedule, *parity_schedule, *code;
+    const struct seen *runtime, *schedule, *parity_schedule, *code;
+    const char *runtime_name, *schedule_name;
 };
 
-static void find_files(char **names, size_t n, struct found *f)
+static const struct seen *seen_of(const struct rank *rk, const char *folder, const char *file)
+{
+    struct tl_buf url = TL_BUF_INIT;
+    tl_buf_addf(&url, "%s/%s", folder, file);
+    const struct seen *sn = tl_map_get(&rk->files, tl_buf_str(&url));
+    tl_buf_release(&url);
+    return sn;
+}
+
+/* The files of a folder the summary uses, as the reference picks them: the first runtime and
+ * schedule, the last schedule (parity) and the first output code in the listing's order. A
+ * file the rank's records did not make (a custom parser's) is not one of them. */
+static void find_files(const struct rank *rk, const char *folder, char **names, size_t n,
+                       struct found *f)
 {
     memset(f, 0, sizeof(*f));
     for (size_t i = 0; i < n; i++) {
-        if (!f->runtime && json_with_stem(names[i], "inductor_runtime_and_tensor_meta"))
-            f->runtime = names[i];
-        if (json_with_stem(names[i], "inductor_collective_schedule")) {
-            if (!f->schedule)
-                f->schedule = names[i];
-            f->parity_schedule = names[i]; /* the last */
+        const struct seen *sn = seen_of(rk, folder, names[i]);
+        if (!sn)
+            continue;
+        if (sn->kind == F_RUNTIME && !f->runtime) {
+            f->runtime = sn;
+            f->runtime_name = names[i];
         }
-        if (!f->code && stem_starts(names[i], "inductor_output_code"))
-            f->code = names[i];
-    }
-}
-
-static int read_json(struct tl_outdir *out, const char *folder, const char *file,
-                     struct tl_arena *scratch, struct tl_buf *text, struct tl_json *v)
-{
-    char rel[4200];
-    snprintf(rel, sizeof(rel), "%s/%s", folder, file);
-    tl_buf_reset(text);
-    if (tl_outdir_read(out, rel, text, MAX_READ, NULL) < 0)
-        return -1;
-    return tl_json_parse(scratch, text->buf, text->len, v, NULL);
-}
-
-/* inductor_runtime_and_tensor_meta: a runtime record (ops not empty) and a fingerprint. */
-static void runtime_file(struct rank *rk, const char *folder, const struct tl_json *v,
-                         struct tl_rank_runtime *rt, size_t *nrt, struct tl_rank_meta *meta,
-                         size_t *nmeta, const char *file)
-{
-    struct tl_buf fp = TL_BUF_INIT;
-    tl_json_write_compact(&fp, v);
-    meta[*nmeta].graph = sdupc(rk, folder);
-    meta[*nmeta].fingerprint = sdup(rk, fp.buf, fp.len);
-    (*nmeta)++;
-    tl_buf_release(&fp);
-    const struct tl_json *ops = v->type == TL_JSON_OBJECT ? tl_json_get(v, "ops") : NULL;
-    if (!ops || ops->type != TL_JSON_ARRAY) {
-        note(rk, folder, file, "has no ops list");
-        return;
-    }
-    if (!ops->u.arr.n)
-        return;
-    struct tl_rank_op *o = tl_arena_calloc(rk->arena, ops->u.arr.n, sizeof(*o));
-    size_t k = 0;
-    for (size_t i = 0; i < ops->u.arr.n; i++) {
-        const struct tl_json *op = &ops->u.arr.items[i];
-        const struct tl_json *name = op->type == TL_JSON_OBJECT ? tl_json_get(op, "name") : NULL;
-        const struct tl_json *ns =
-            op->type == TL_JSON_OBJECT ? tl_json_get(op, "estimated_runtime_ns") : NULL;
-        if (!name || name->type != TL_JSON_STRING || !ns || ns->type != TL_JSON_NUMBER) {
-            note(rk, folder, file, "has an op without name or estimated_runtime_ns");
-            return; /* the reference rejects the whole file */
+        if (sn->kind == F_SCHEDULE) {
+            if (!f->schedule) {
+                f->schedule = sn;
+                f->schedule_name = names[i];
+            }
+            f->parity_schedule = sn; /* the last */
         }
-        struct tl_buf nm = TL_BUF_INIT;
-        tl_buf_add_nonul(&nm, name->u.str.p, name->u.str.n);
-        o[k].name = sdup(rk, nm.buf, nm.len);
-        o[k].estimated_runtime_ns = ns->u.num.d;
-        k++;
-        tl_buf_release(&nm);
+        if (sn->kind == F_CODE && !f->code)
+            f->code = sn;
     }
-    rt[*nrt].graph = sdupc(rk, folder);
-    rt[*nrt].ops = o;
-    rt[*nrt].nops = k;
-    (*nrt)++;
-}
-
-/* inductor_collective_schedule: an array of op names (§1.10); returns -1 when malformed. */
-static int string_list(struct rank *rk, const struct tl_json *v, const char ***ops, size_t *n)
-{
-    if (v->type != TL_JSON_ARRAY)
-        return -1;
-    const char **o = tl_arena_alloc(rk->arena, (v->u.arr.n ? v->u.arr.n : 1) * sizeof(*o));
-    for (size_t i = 0; i < v->u.arr.n; i++) {
-        const struct tl_json *e = &v->u.arr.items[i];
-        if (e->type != TL_JSON_STRING)
-            return -1;
-        struct tl_buf nm = TL_BUF_INIT;
-        tl_buf_add_nonul(&nm, e->u.str.p, e->u.str.n);
-        o[i] = sdup(rk, nm.buf, nm.len);
-        tl_buf_release(&nm);
-    }
-    *ops = o;
-    *n = v->u.arr.n;
-    return 0;
-}
-
-/* The collectives parity of a folder (§1.11 steps 2-7). */
-static bool parity(struct tl_outdir *out, const char *folder, const struct found *f,
-                   struct tl_arena *scratch, struct tl_buf *text, uint64_t *offset,
-                   uint64_t *missing)
-{
-    if (!f->parity_schedule || !f->code)
-        return false;
-    struct tl_parity_counts sched, code;
-    memset(&sched, 0, sizeof(sched));
-    memset(&code, 0, sizeof(code));
-    struct tl_json v;
-    if (read_json(out, folder, f->parity_schedule, scratch, text, &v) == 0 &&
-        v.type == TL_JSON_ARRAY) {
-        for (size_t i = 0; i < v.u.arr.n; i++) {
-            const struct tl_json *e = &v.u.arr.items[i];
-            if (e->type != TL_JSON_STRING)
-                continue;
-            struct tl_buf nm = TL_BUF_INIT;
-            tl_buf_add_nonul(&nm, e->u.str.p, e->u.str.n);
-            const char *p = nm.buf;
-            tl_parity_schedule(&sched, &p, 1);
-            tl_buf_release(&nm);
-        }
-    }
-    char rel[4200];
-    snprintf(rel, sizeof(rel), "%s/%s", folder, f->code);
-    tl_buf_reset(text);
-    if (tl_outdir_read(out, rel, text, MAX_READ, NULL) == 0)
-        tl_parity_code(&code, text->buf, text->len);
-    tl_parity_compare(&sched, &code, offset, missing);
-    return *offset > 0 || *missing > 0;
 }
 
 static const char *key_of(const struct tl_rank_summary *s, const char *folder)
@@ -375,7 +435,7 @@ static const char *key_of(const struct tl_rank_summary *s, const char *folder)
     return NULL;
 }
 
-/* Folder by folder: runtime, tensor meta, schedules, parity. */
+/* Folder by folder, in the listing's order: runtime, tensor meta, schedules, parity. */
 static int artifacts(struct rank *rk, struct tl_sink_ctx *ctx, char **names, size_t nnames,
                      struct tl_err *err)
 {
@@ -386,41 +446,41 @@ static int artifacts(struct rank *rk, struct tl_sink_ctx *ctx, char **names, siz
     struct tl_rank_schedule *sch = tl_arena_calloc(rk->arena, cap, sizeof(*sch));
     struct tl_parity_entry *par = tl_xcalloc(cap, sizeof(*par));
     size_t nrt = 0, nmeta = 0, nsch = 0, npar = 0;
-    struct tl_buf text = TL_BUF_INIT;
     bool fs_order = !ctx->opt->name_order;
     for (size_t i = 0; i < nnames; i++) {
-        if (!tl_outdir_is_dir(ctx->out, names[i]))
-            continue;
         char **files;
         size_t nfiles;
-        if (tl_outdir_list(ctx->out, names[i], fs_order, &files, &nfiles) < 0)
+        if (!tl_outdir_is_dir(ctx->out, names[i]) ||
+            tl_outdir_list(ctx->out, names[i], fs_order, &files, &nfiles) < 0)
             continue;
         struct found f;
-        find_files(files, nfiles, &f);
-        struct tl_json v;
-        if (f.runtime) {
-            if (read_json(ctx->out, names[i], f.runtime, ctx->scratch, &text, &v) == 0)
-                runtime_file(rk, names[i], &v, rt, &nrt, meta, &nmeta, f.runtime);
-            else
-                note(rk, names[i], f.runtime, "is not valid JSON");
+        find_files(rk, names[i], files, nfiles, &f);
+        const char *folder = sdupc(rk, names[i]);
+        if (f.runtime && !f.runtime->json) {
+            note(rk, folder, f.runtime_name, "is not valid JSON");
+        } else if (f.runtime) {
+            meta[nmeta++] = (struct tl_rank_meta){folder, f.runtime->fingerprint};
+            if (f.runtime->bad)
+                note(rk, folder, f.runtime_name, f.runtime->bad);
+            else if (f.runtime->nops)
+                rt[nrt++] = (struct tl_rank_runtime){folder, f.runtime->ops, f.runtime->nops};
         }
-        if (f.schedule) {
-            if (read_json(ctx->out, names[i], f.schedule, ctx->scratch, &text, &v) == 0 &&
-                string_list(rk, &v, &sch[nsch].ops, &sch[nsch].nops) == 0) {
-                if (sch[nsch].nops)
-                    sch[nsch++].graph = sdupc(rk, names[i]);
-            } else {
-                note(rk, names[i], f.schedule, "is not a list of op names");
-            }
+        if (f.schedule && f.schedule->list) {
+            if (f.schedule->nops)
+                sch[nsch++] =
+                    (struct tl_rank_schedule){folder, f.schedule->names, f.schedule->nops};
+        } else if (f.schedule) {
+            note(rk, folder, f.schedule_name, "is not a list of op names");
         }
         uint64_t off, miss;
-        if (parity(ctx->out, names[i], &f, ctx->scratch, &text, &off, &miss)) {
-            const char *key = key_of(s, names[i]);
-            par[npar++] =
-                (struct tl_parity_entry){sdupc(rk, names[i]), key ? key : "unknown", off, miss};
+        if (f.parity_schedule && f.code) {
+            tl_parity_compare(&f.parity_schedule->count, &f.code->count, &off, &miss);
+            if (off > 0 || miss > 0) {
+                const char *key = key_of(s, folder);
+                par[npar++] = (struct tl_parity_entry){folder, key ? key : "unknown", off, miss};
+            }
         }
         tl_outdir_list_free(files, nfiles);
-        tl_arena_reset(ctx->scratch);
     }
     s->runtime = rt;
     s->nruntime = nrt;
@@ -428,7 +488,7 @@ static int artifacts(struct rank *rk, struct tl_sink_ctx *ctx, char **names, siz
     s->nmeta = nmeta;
     s->schedules = sch;
     s->nschedules = nsch;
-    tl_buf_reset(&text);
+    struct tl_buf text = TL_BUF_INIT;
     tl_parity_json(&text, par, npar);
     int rc = tl_outdir_write(ctx->out, "collectives_parity.json", text.buf, text.len, NULL, err);
     tl_buf_release(&text);
@@ -524,11 +584,12 @@ static void diag_counts(struct rank *rk, struct tl_rank_diag *c, const struct tl
 
 /* ---- the consumer --------------------------------------------------------------------------- */
 
-/* Only chromium events: it counts the ones the report writes (those that are JSON). */
+/* Chromium events (it counts the ones the report writes: those that are JSON), and the
+ * records whose files it may need (sinks/written.h). */
 static bool rank_wants_payload(void *self, const struct tl_record *r)
 {
     (void)self;
-    return tl_record_has(r, TL_K_CHROMIUM_EVENT);
+    return tl_record_has(r, TL_K_CHROMIUM_EVENT) || tl_written_wants_payload(r);
 }
 
 static void *rank_create(struct tl_sink_ctx *ctx, const void *params)
@@ -539,6 +600,10 @@ static void *rank_create(struct tl_sink_ctx *ctx, const void *params)
     rk->arena = p->arena;
     rk->s = p->summary;
     tl_buf_init(&rk->notes, 0);
+    tl_buf_init(&rk->bytes, 0);
+    tl_arena_init(&rk->own, 16 * 1024);
+    tl_map_init(&rk->files, &rk->own);
+    tl_written_init(&rk->written, &rk->own);
     return rk;
 }
 
@@ -550,6 +615,8 @@ static int rank_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r,
     if (r->status == TL_REC_OK && tl_record_has(r, TL_K_CHROMIUM_EVENT) &&
         tl_json_parse(ctx->scratch, r->payload.p, r->payload.n, &v, NULL) == 0)
         rk->chromium_events++;
+    struct seen_arg arg = {rk, ctx, r};
+    tl_written_each(&rk->written, r, file_seen, &arg);
     return 0;
 }
 
@@ -563,12 +630,17 @@ static int rank_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
     compile_ids(rk, keys, nkeys); /* sorted, as the keys are */
     cache_sequence(rk, dir);
     s->chromium_events = rk->chromium_events;
+    if (rk->exec_ok) {
+        s->has_exec_order = true;
+        s->exec_order = rk->exec_order;
+        s->nexec_order = rk->nexec_order;
+    }
+    /* The reference takes a folder's files in the order the file system lists them: the
+     * names are listed (no file is read). */
     char **names = NULL;
     size_t nnames = 0;
     tl_outdir_list(ctx->out, "", !ctx->opt->name_order, &names, &nnames);
     folders(rk, keys, nkeys, names, nnames, ctx->out);
-    exec_order(rk, dir, ctx->out, ctx->scratch);
-    tl_arena_reset(ctx->scratch);
     int rc = artifacts(rk, ctx, names, nnames, err);
     tl_outdir_list_free(names, nnames);
     free(keys);
@@ -584,6 +656,10 @@ static void rank_destroy(void *self)
 {
     struct rank *rk = self;
     tl_buf_release(&rk->notes);
+    tl_buf_release(&rk->bytes);
+    tl_written_release(&rk->written);
+    tl_map_release(&rk->files);
+    tl_arena_release(&rk->own);
     free(rk);
 }
 
