@@ -26,5 +26,7 @@ extern const char tl_asset_provenance_js[];
 extern const char tl_asset_export_css[];
 extern const char tl_asset_bundle_css[];
 extern const char tl_asset_bundle_js[];
+extern const char tl_asset_livepage_css[];
+extern const char tl_asset_livepage_js[];
 
 #endif
