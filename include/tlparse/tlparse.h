@@ -48,6 +48,13 @@ enum tl_summary_mode {
 
 struct tl_parser;
 
+/* A file of the caller's in the report folder (tl_options.extra_files). */
+struct tl_extra_file {
+    const char *name;
+    const char *data;
+    size_t len;
+};
+
 struct tl_options {
     const char *path;                 /* log file, or folder (newest log is taken) */
     const char *out_dir;              /* NULL: "tl_out" */
@@ -72,18 +79,24 @@ struct tl_options {
     bool all_ranks_html;              /* not supported yet */
     bool progress;                    /* draw a progress bar on stderr */
     bool no_threads;                  /* do all the work on the calling thread (same output) */
-    enum tl_summary_mode summary;     /* not NONE: no report; the diagnosis in result.summary */
-    unsigned jobs;                    /* --all-ranks-html: ranks parsed at once; 0: one per core */
-    bool rank_only;                   /* --rank-only: one rank's report and summary, for a later
-                                         --all-ranks-html --from-summaries */
-    bool has_rank;                    /* --rank given: */
-    uint32_t rank;                    /* the rank of a --rank-only log (else from its name) */
-    bool from_summaries;              /* --all-ranks-html: path holds rank_N/ reports already */
-    bool name_order;                  /* --all-ranks-html: take rank logs and compile folders in
-                                         name order, not the file system's (the reference's) */
-    bool color;                       /* the text summary with ANSI colours */
-    int year;                         /* year of raw.jsonl timestamps; 0: this year (UTC) */
-    const char *mem_input;            /* with mem_len: parse this buffer instead of path */
+    bool complete_lines;              /* logs still being written: read each plain log up to
+                                         its last newline as of its opening */
+    /* Files written into the report folder beside the report's own, committed with it: plain
+     * names (no '/', not hidden); a name the report uses holds the report's file. NULL: none. */
+    const struct tl_extra_file *extra_files;
+    size_t nextra_files;
+    enum tl_summary_mode summary; /* not NONE: no report; the diagnosis in result.summary */
+    unsigned jobs;                /* --all-ranks-html: ranks parsed at once; 0: one per core */
+    bool rank_only;               /* --rank-only: one rank's report and summary, for a later
+                                     --all-ranks-html --from-summaries */
+    bool has_rank;                /* --rank given: */
+    uint32_t rank;                /* the rank of a --rank-only log (else from its name) */
+    bool from_summaries;          /* --all-ranks-html: path holds rank_N/ reports already */
+    bool name_order;              /* --all-ranks-html: take rank logs and compile folders in
+                                     name order, not the file system's (the reference's) */
+    bool color;                   /* the text summary with ANSI colours */
+    int year;                     /* year of raw.jsonl timestamps; 0: this year (UTC) */
+    const char *mem_input;        /* with mem_len: parse this buffer instead of path */
     uint64_t mem_len;
     /* Where messages go; NULL: each is written to stderr followed by a newline. */
     void (*message)(void *ctx, enum tl_message_kind kind, const char *line);
@@ -126,6 +139,39 @@ extern TL_API volatile sig_atomic_t tl_interrupted;
 
 /** Run the whole job. res may be NULL. */
 TL_API int tl_run(const struct tl_options *opt, struct tl_result *res);
+
+/* ---- Watch: a job's compiler, live (tlparse --watch) ------------------------------------- */
+
+/* How a log is watched (tl_watch). Zeroed: a screen of plain lines on standard output, the
+ * report folder kept current, until Ctrl-C. */
+struct tl_watch {
+    int screen_fd; /* where the live view goes; 0: standard output (1) */
+    bool tty;      /* a terminal: a screen redrawn in place (else one complete line per
+                      event, for a CI log) */
+    bool color;    /* ANSI colours */
+    unsigned rows; /* the terminal's size (0: 24 x 80) */
+    unsigned columns;
+    bool no_report;      /* only the live view: no report folder kept current, none at the end */
+    unsigned refresh_ms; /* at least this long between two rebuilds of the report; 0: 2000 */
+    bool poll;           /* look for new bytes every half second (no inotify) */
+    /* The job, when there is one: polled a few times a second; returns 1 while it runs, 0
+     * once it ended (*status: its exit status). NULL: the watch ends at Ctrl-C. */
+    int (*job)(void *ctx, int *status);
+    void *job_ctx;
+    /* Called with the counts so far after each change; nonzero ends the watch at once
+     * (--fail-on), with the final report written. */
+    int (*check)(void *ctx, const struct tl_counts *counts);
+    void *check_ctx;
+};
+
+/**
+ * Watch opt->path (a TORCH_TRACE log or folder of rank logs, or a TORCH_LOGS text file) while
+ * a job writes it: every new finding printed once, as it comes; the report folder rebuilt
+ * every few seconds (atomically, with live.html, a page that follows it); at the end (the job
+ * ended, Ctrl-C, or check said stop) the report of what was written, as tl_run() would make
+ * it, and its exit code. tl_interrupted ends the watch (it is cleared for the final report).
+ */
+TL_API int tl_watch(const struct tl_options *opt, const struct tl_watch *w, struct tl_result *res);
 
 /** "0.4.3" */
 TL_API const char *tl_version(void);

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /** The command as a shell would take it back, for the report's footer; free() it. */
 char *tl_cli_command_line(int argc, char **argv);
@@ -24,6 +25,12 @@ size_t tl_cli_rank_logs(const char *dir, bool *any);
 /** --run: cmd with TORCH_TRACE set to a new folder, made into dir (dirlen bytes): the
  * command's exit status (128+N when signal N ended it), or -1 when it could not be run. */
 int tl_cli_run_command(char **cmd, char *dir, size_t dirlen);
+/** --run's first half: the command started (Ctrl-C goes to it, not to tlparse) with
+ * TORCH_TRACE set to a new folder, made into dir. Returns 0 and *pid, or -1 (said). */
+int tl_cli_run_start(char **cmd, char *dir, size_t dirlen, pid_t *pid);
+/** Its second half: the command's exit status once it ended (128+N when signal N ended it;
+ * said when not 0), -1 on an error, or -2 when it still runs and wait is false. */
+int tl_cli_run_wait(char **cmd, pid_t pid, bool wait);
 /** `tlparse diff ...`: argv[0] is "diff". Returns the exit code. */
 int tl_cli_diff(int argc, char **argv, const char *command_line);
 

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,6 +48,7 @@ enum opt_id {
     O_NO_PROGRESS,
     O_FAIL_ON,
     O_RUN,
+    O_WATCH,
     O_HELP,
     O_VERSION,
 };
@@ -114,6 +117,12 @@ static const struct option_spec specs[] = {
      "--run [OPTIONS] -- CMD [ARGS]: run CMD with TORCH_TRACE set to a new folder, then "
      "report on the trace it wrote; options before \"--\" (or before CMD) are tlparse's, "
      "everything after is the command's"},
+    {O_WATCH, 0, "watch", NULL,
+     "follow PATH (a log, a folder of rank logs, TORCH_LOGS text) while a job writes it, or "
+     "with --run the command's trace: each new recompile, graph break, specialization and "
+     "failure printed once as it comes (a live screen on a terminal), OUT/live.html kept "
+     "current, and the report when the job ends or at Ctrl-C; with --fail-on, exit 1 (and stop "
+     "the command) as soon as one of KINDS appears"},
     {O_HELP, 'h', "help", NULL, "print this help"},
     {O_VERSION, 'V', "version", NULL, "print the version and the source revision"},
 };
@@ -310,6 +319,7 @@ struct cli {
     int exit_now;     /* >= 0: --help, --version or an error said so */
     unsigned fail_on; /* enum fail_kind */
     char **run;       /* --run: the command and its arguments (NULL-terminated) */
+    bool watch;       /* --watch */
 };
 
 /* A whole number of at most 2^32 - 1, digits only. */
@@ -431,6 +441,9 @@ static void apply(struct cli *c, enum opt_id id, const char *value)
         break;
     case O_RUN:
         break; /* parse_args takes the command */
+    case O_WATCH:
+        c->watch = true;
+        break;
     case O_HELP:
         usage(stdout);
         c->exit_now = TL_EXIT_OK;
@@ -646,6 +659,97 @@ static void open_page(const struct tl_result *res)
         tl_cli_open_browser(page);
 }
 
+/* ---- --watch ------------------------------------------------------------------------------ */
+
+struct watched {
+    const struct cli *c;
+    pid_t pid; /* --run's command, 0: none */
+    int status;
+    bool ended, failed;
+};
+
+static int job_running(void *ctx, int *status)
+{
+    struct watched *w = ctx;
+    if (!w->ended) {
+        int code = tl_cli_run_wait(w->c->run, w->pid, false);
+        if (code == -2)
+            return 1;
+        w->ended = true;
+        w->status = code < 0 ? TL_EXIT_ERROR : code;
+    }
+    *status = w->status;
+    return 0;
+}
+
+static int watch_check(void *ctx, const struct tl_counts *counts)
+{
+    struct watched *w = ctx;
+    if (w->failed || fail_on(w->c->fail_on, counts, 0) == TL_EXIT_OK)
+        return 0;
+    w->failed = true;
+    return 1;
+}
+
+/* --watch: the live view, then the report of what was written; the exit code (1 when --fail-on
+ * stopped it; else the command's status when it failed; else the report's). */
+static int watch(struct cli *c)
+{
+    struct tl_options *opt = &c->opt;
+    struct watched wd = {.c = c};
+    /* Each followed log is held open: as many as the hard limit allows (ranks by the hundred). */
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    char trace_dir[4096];
+    if (c->run) {
+        if (tl_cli_run_start(c->run, trace_dir, sizeof(trace_dir), &wd.pid) < 0)
+            return TL_EXIT_ERROR;
+        opt->path = trace_dir;
+    } else {
+        tl_cli_catch_signals();
+    }
+    struct tl_watch w = {.screen_fd = 1, .tty = isatty(1) == 1, .color = opt->color};
+    struct winsize ws;
+    if (w.tty && ioctl(1, TIOCGWINSZ, &ws) == 0) {
+        w.rows = ws.ws_row;
+        w.columns = ws.ws_col;
+    }
+    if (c->run) {
+        w.job = job_running;
+        w.job_ctx = &wd;
+    }
+    if (c->fail_on) {
+        w.check = watch_check;
+        w.check_ctx = &wd;
+    }
+    w.poll = getenv("TLPARSE_WATCH_POLL") != NULL; /* tests: the poll without inotify */
+    opt->progress = false;
+    struct tl_result res;
+    int rc = tl_watch(opt, &w, &res);
+    if (c->run && !wd.ended) {
+        /* --fail-on stopped the watch (or it failed): the command is stopped too */
+        if (wd.failed)
+            fprintf(stderr, "tlparse: --fail-on: stopping %s\n", c->run[0]);
+        kill(wd.pid, SIGTERM);
+        int code = tl_cli_run_wait(c->run, wd.pid, true);
+        wd.status = code < 0 ? TL_EXIT_ERROR : code;
+        wd.ended = true;
+    }
+    if (c->run)
+        fprintf(stderr, "tlparse: the trace is kept in %s\n", trace_dir);
+    bool report = (rc == TL_EXIT_OK || rc == TL_EXIT_ERROR) && res.index_path[0];
+    if (report)
+        say_done(opt, &res);
+    if (wd.failed) {
+        fail_on(c->fail_on, &res.counts, res.ranks);
+        return TL_EXIT_ERROR;
+    }
+    return c->run && wd.status > 0 ? wd.status : rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "diff")) {
@@ -665,6 +769,12 @@ int main(int argc, char **argv)
     options_from_env(&c);
     char *cmdline = tl_cli_command_line(argc, argv);
     opt->command_line = cmdline;
+
+    if (c.watch) {
+        rc = watch(&c);
+        free(cmdline);
+        return rc;
+    }
 
     int run_status = 0;
     char trace_dir[4096];

@@ -36,12 +36,10 @@ size_t tl_cli_rank_logs(const char *dir, bool *any)
     return n;
 }
 
-/*
- * --run: cmd with TORCH_TRACE set to a new folder (dir, kept: it is the evidence). Ctrl-C
- * goes to the command, and tlparse still reports on what it traced. The command's exit
- * status (128+N when signal N ended it), or -1 when it could not be run.
- */
-int tl_cli_run_command(char **cmd, char *dir, size_t dirlen)
+/* The signals the command takes from the terminal, ignored by tlparse while it runs. */
+static struct sigaction old_int, old_quit;
+
+int tl_cli_run_start(char **cmd, char *dir, size_t dirlen, pid_t *pid)
 {
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, dirlen, "%s/tlparse-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -51,13 +49,13 @@ int tl_cli_run_command(char **cmd, char *dir, size_t dirlen)
         return -1;
     }
     fprintf(stderr, "tlparse: running %s with TORCH_TRACE=%s\n", cmd[0], dir);
-    struct sigaction ign, old_int, old_quit;
+    struct sigaction ign;
     memset(&ign, 0, sizeof(ign));
     ign.sa_handler = SIG_IGN;
     sigaction(SIGINT, &ign, &old_int);
     sigaction(SIGQUIT, &ign, &old_quit);
-    pid_t pid = fork();
-    if (pid == 0) {
+    *pid = fork();
+    if (*pid == 0) {
         signal(SIGINT, SIG_DFL);
         signal(SIGQUIT, SIG_DFL);
         setenv("TORCH_TRACE", dir, 1);
@@ -65,10 +63,23 @@ int tl_cli_run_command(char **cmd, char *dir, size_t dirlen)
         fprintf(stderr, "tlparse: error: cannot run %s: %s\n", cmd[0], strerror(errno));
         _exit(127);
     }
+    if (*pid < 0) {
+        fprintf(stderr, "tlparse: error: cannot run %s: %s\n", cmd[0], strerror(errno));
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGQUIT, &old_quit, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+int tl_cli_run_wait(char **cmd, pid_t pid, bool wait)
+{
     int status = 0;
-    pid_t got = pid < 0 ? -1 : waitpid(pid, &status, 0);
+    pid_t got = waitpid(pid, &status, wait ? 0 : WNOHANG);
     while (got < 0 && errno == EINTR)
-        got = waitpid(pid, &status, 0);
+        got = waitpid(pid, &status, wait ? 0 : WNOHANG);
+    if (got == 0)
+        return -2; /* still running */
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
     if (got < 0) {
@@ -80,4 +91,17 @@ int tl_cli_run_command(char **cmd, char *dir, size_t dirlen)
         fprintf(stderr, "tlparse: %s exited with status %d; reporting on what it traced\n", cmd[0],
                 code);
     return code;
+}
+
+/*
+ * --run: cmd with TORCH_TRACE set to a new folder (dir, kept: it is the evidence). Ctrl-C
+ * goes to the command, and tlparse still reports on what it traced. The command's exit
+ * status (128+N when signal N ended it), or -1 when it could not be run.
+ */
+int tl_cli_run_command(char **cmd, char *dir, size_t dirlen)
+{
+    pid_t pid;
+    if (tl_cli_run_start(cmd, dir, dirlen, &pid) < 0)
+        return -1;
+    return tl_cli_run_wait(cmd, pid, true);
 }

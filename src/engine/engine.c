@@ -705,6 +705,27 @@ int tl_engine_feed(struct tl_engine *eng, const char *p, size_t n, struct tl_err
     return tl_lines_feed(&eng->lines, p, n, on_line, eng, err);
 }
 
+int tl_engine_settle(struct tl_engine *eng, struct tl_err *err)
+{
+    if (tl_lines_pending(&eng->lines))
+        return 0; /* a line is being written: its entry is not complete */
+    if (eng->text) {
+        tl_diag_text_settle(eng->text);
+        return 0;
+    }
+    drain_md5(eng);
+    if (eng->state == ENTRY_PAYLOAD && complete_entry(eng, false, err) < 0)
+        return -1;
+    if (eng->state != ENTRY_NONE)
+        end_entry(eng);
+    return 0;
+}
+
+const struct tl_model *tl_engine_model(const struct tl_engine *eng)
+{
+    return &eng->model;
+}
+
 static int finish(struct tl_engine *eng, struct tl_err *err)
 {
     if (eng->text)

@@ -78,6 +78,15 @@ int tl_engine_start(struct tl_engine *eng, uint64_t size, struct tl_err *err);
  * (an entry's payload is complete when a line that is not one of it comes). */
 int tl_engine_feed(struct tl_engine *eng, const char *p, size_t n, struct tl_err *err);
 /**
+ * The log went quiet (a job writing it paused): the entry being read, when the bytes fed end
+ * at a line's end, is handed on as complete. PyTorch writes an entry in one write, so a pause
+ * after a whole line ends it; a payload line that comes after all is counted as a stray one.
+ * TORCH_LOGS text: the message being read ends. For a live view (--watch), not for a report.
+ */
+int tl_engine_settle(struct tl_engine *eng, struct tl_err *err);
+/** The model as it is so far (the diagnosis's facts are in; tl_diag_finish() not done). */
+const struct tl_model *tl_engine_model(const struct tl_engine *eng);
+/**
  * The end of the log: its last entry, the diagnosis finished, the sinks finished, the Stats
  * line. truncated: the compressed format ("gzip", "zstd") whose data was cut off, else NULL.
  * rc: how feeding went (not 0: the sinks are not finished). *res is filled either way;

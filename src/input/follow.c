@@ -14,6 +14,7 @@
 #include "base/xalloc.h"
 #include "input/rankfiles.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -220,10 +221,22 @@ static struct file *add_file(struct tl_follow *f, char *path, size_t name_at)
     return fl;
 }
 
-/* The entry name of the folder PATH: a rank log not seen yet is added, a known one looked at. */
+/* Whether a name of the folder PATH is a log TORCH_TRACE writes: a rank's, or the one log of
+ * a job of one process (dedicated_log_torch_trace_<random>.log). */
+static bool trace_log_name(const char *name)
+{
+    static const char prefix[] = "dedicated_log_torch_trace_";
+    size_t n = strlen(name);
+    if (tl_rank_of_name(name) >= 0)
+        return true;
+    return !strncmp(name, prefix, sizeof(prefix) - 1) && n > sizeof(prefix) - 1 + 4 &&
+           !strcmp(name + n - 4, ".log");
+}
+
+/* The entry name of the folder PATH: a log not seen yet is added, a known one looked at. */
 static void dir_entry(struct tl_follow *f, const char *name)
 {
-    if (tl_rank_of_name(name) < 0 || !tl_utf8_valid(name, strlen(name)))
+    if (!trace_log_name(name) || !tl_utf8_valid(name, strlen(name)))
         return;
     uintptr_t known = (uintptr_t)tl_map_get(&f->names, tl_str_cstr(name));
     if (known) {
@@ -242,15 +255,34 @@ static void dir_entry(struct tl_follow *f, const char *name)
     add_file(f, path, dlen + 1);
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The folder's logs, in name order (ranks 0, 1, ... come in that order at the start). */
 static int scan_dir(struct tl_follow *f, struct tl_err *err)
 {
-    struct tl_rank_log *logs;
-    size_t n;
-    if (tl_rank_logs_find(f->path, false, &logs, &n, err) < 0)
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        dir_entry(f, logs[i].name);
-    tl_rank_logs_free(logs, n);
+    DIR *d = opendir(f->path);
+    if (!d)
+        return tl_error_code(err, TL_ERR_INPUT, "cannot read the folder %s: %s", f->path,
+                             strerror(errno));
+    char **names = NULL;
+    size_t n = 0, alloc = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (trace_log_name(e->d_name)) {
+            TL_GROW(names, n + 1, alloc);
+            names[n++] = tl_xstrdup(e->d_name);
+        }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof(*names), cmp_name);
+    for (size_t i = 0; i < n; i++) {
+        dir_entry(f, names[i]);
+        free(names[i]);
+    }
+    free(names);
     return 0;
 }
 

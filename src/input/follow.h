@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Following logs while a job writes them (for tlparse --watch). PATH is one log file or a
- * folder of rank logs (rankfiles.h; a rank whose file appears later is picked up, other files
- * are ignored), and need not exist yet: it is waited for. tl_follow_next() hands out the bytes
+ * TORCH_TRACE folder: its rank logs (rankfiles.h; a rank whose file appears later is picked up)
+ * and the log of a job of one process (dedicated_log_torch_trace_<random>.log); other files
+ * are ignored. PATH need not exist yet: it is waited for. tl_follow_next() hands out the bytes
  * appended since the last call as they are on disk, a line possibly cut anywhere (splitting
  * them is the caller's: lines.h), and what happened to the files: one is followed from now,
  * was truncated or replaced (start over from byte 0), or is refused (compressed, unreadable).

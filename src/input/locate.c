@@ -55,6 +55,14 @@ static int cmp_cand(const void *pa, const void *pb)
     return -strcmp(a->path, b->path);
 }
 
+/* An error message, cut to fit why (a NUL-terminated copy, as much as fits). */
+static void copy_why(char *why, size_t whylen, const char *msg)
+{
+    size_t n = strnlen(msg, whylen - 1);
+    memcpy(why, msg, n);
+    why[n] = '\0';
+}
+
 /* Whether the file is a log by its first lines (sniff.h): a trace, TORCH_LOGS text, or an
  * empty file named like a log (a trace of a process that compiled nothing yet). */
 static bool is_log(const struct cand *c, char *why, size_t whylen)
@@ -62,14 +70,14 @@ static bool is_log(const struct cand *c, char *why, size_t whylen)
     struct tl_reader *r;
     struct tl_err err;
     if (tl_reader_open(&r, c->path, &err) < 0) {
-        snprintf(why, whylen, "%s", err.msg);
+        copy_why(why, whylen, err.msg);
         return false;
     }
     const char *p;
     size_t n;
     enum tl_sniff_kind kind = TL_SNIFF_NOT_LOG;
     if (tl_reader_peek(r, TL_SNIFF_WINDOW, &p, &n, &err) < 0)
-        snprintf(why, whylen, "%s", err.msg);
+        copy_why(why, whylen, err.msg);
     else
         kind = tl_sniff(p, n, n < TL_SNIFF_WINDOW, why, whylen);
     tl_reader_free(r);

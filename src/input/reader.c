@@ -46,6 +46,8 @@ struct tl_reader {
     void *tee_ctx;
     const char *path;
     bool truncated; /* the compressed stream was cut off: its end is the end of input */
+    bool limited;   /* a plain file is read up to limit only (tl_reader_complete_lines) */
+    uint64_t limit;
     tl_reader_truncated_fn on_truncated;
     void *truncated_ctx;
 };
@@ -212,6 +214,12 @@ int tl_reader_set_tee(struct tl_reader *r, tl_reader_tee_fn fn, void *ctx, struc
 
 static ssize_t read_plain(struct tl_reader *r, char *dst, size_t n)
 {
+    if (r->limited && r->kind == TL_READER_PLAIN)
+        n = r->file_pos >= r->limit      ? 0
+            : r->limit - r->file_pos < n ? (size_t)(r->limit - r->file_pos)
+                                         : n;
+    if (!n)
+        return 0;
     for (;;) {
         ssize_t got = read(r->fd, dst, n);
         if (got < 0 && errno == EINTR)
@@ -499,6 +507,37 @@ uint64_t tl_reader_file_pos(const struct tl_reader *r)
 bool tl_reader_is_stream(const struct tl_reader *r)
 {
     return r->stream;
+}
+
+int tl_reader_complete_lines(struct tl_reader *r, struct tl_err *err)
+{
+    if (r->kind != TL_READER_PLAIN || r->stream || r->mem_mode || r->end || r->file_pos)
+        return 0;
+    struct stat st;
+    if (fstat(r->fd, &st) < 0)
+        return tl_error_code(err, TL_ERR_INPUT, "cannot read %s: %s", r->path, strerror(errno));
+    /* The last newline, looked for backwards a block at a time. */
+    uint64_t end = (uint64_t)st.st_size;
+    char block[8192];
+    while (end > 0) {
+        size_t n = end < sizeof(block) ? (size_t)end : sizeof(block);
+        ssize_t got = pread(r->fd, block, n, (off_t)(end - n));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got != (ssize_t)n)
+            return tl_error_code(err, TL_ERR_INPUT, "cannot read %s: %s", r->path,
+                                 got < 0 ? strerror(errno) : "it shrank");
+        const char *nl = memrchr(block, '\n', n);
+        if (nl) {
+            end = end - n + (uint64_t)(nl - block) + 1;
+            break;
+        }
+        end -= n;
+    }
+    r->limited = true;
+    r->limit = end;
+    r->file_size = end;
+    return end == 0 ? 1 : 0;
 }
 
 uint64_t tl_reader_file_size(const struct tl_reader *r)

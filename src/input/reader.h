@@ -56,6 +56,14 @@ void tl_reader_on_truncated(struct tl_reader *r, tl_reader_truncated_fn fn, void
  */
 int tl_reader_peek(struct tl_reader *r, size_t want, const char **p, size_t *n, struct tl_err *err);
 
+/**
+ * A plain log still being written: read it only up to its last newline as of now (what is
+ * after it, a line being written, and what is appended later are left out). Call it before
+ * reading. Returns 0, 1 when the log has no whole line yet (nothing will be read), or -1.
+ * Does nothing to a compressed log, a pipe or a buffer.
+ */
+int tl_reader_complete_lines(struct tl_reader *r, struct tl_err *err);
+
 /** Lines longer than this are skipped without being buffered (memory stays bounded). */
 #define TL_READER_MAX_LINE ((size_t)64 << 20)
 

@@ -420,6 +420,12 @@ void tl_diag_text_feed(struct tl_diag_text *t, uint64_t lineno, struct tl_str li
     tl_tlog_feed(t->reader, lineno, line);
 }
 
+void tl_diag_text_settle(struct tl_diag_text *t)
+{
+    tl_tlog_end(t->reader);
+    flush_held(t);
+}
+
 void tl_diag_text_finish(struct tl_diag_text *t)
 {
     tl_tlog_end(t->reader);

@@ -342,7 +342,7 @@ static void failure(struct tl_diag_trace *c, struct tl_diag *d, const struct tl_
 
 /* The recompile limit in a metrics record's dynamo_config (a JSON text in a string):
  * "recompile_limit": 8 (or, before PyTorch 2.6, "cache_size_limit": 8). */
-static void note_limit(struct tl_diag_trace *c, const struct tl_record *r)
+static void note_limit(struct tl_diag_trace *c, struct tl_diag *d, const struct tl_record *r)
 {
     struct tl_str cfg = tl_env_str(r->env->key[TL_K_COMPILATION_METRICS], "dynamo_config");
     static const char *const names[] = {"recompile_limit", "cache_size_limit"};
@@ -354,6 +354,8 @@ static void note_limit(struct tl_diag_trace *c, const struct tl_record *r)
             continue;
         c->limit = strtoull(cfg.p + at + strlen(key), NULL, 10);
         c->limit_name = names[i];
+        d->recompile_limit = c->limit;
+        d->recompile_limit_name = names[i];
         return;
     }
 }
@@ -499,7 +501,7 @@ static void metrics(struct tl_diag_trace *c, struct in *in, const struct tl_reco
     const struct tl_metrics *m = r->metrics;
     struct tl_diag_fact_loc fn = function_loc(m);
     flush_breaks(c, d, m, r->cid_ok ? &r->cid : NULL);
-    note_limit(c, r);
+    note_limit(c, d, r);
     if (!r->cid_ok) {
         if (m->fail.type.p)
             failure(c, d, NULL, m);

@@ -516,6 +516,7 @@ static struct tl_diag_recompile *recompile_of(struct tl_diag *d, const struct tl
         d->recompiles[i].log_line = d->at_line;
         d->nrecompiles++;
     }
+    d->recompiles[i].seq = ++d->seq;
     return &d->recompiles[i];
 }
 
@@ -644,6 +645,7 @@ void tl_diag_restart(struct tl_diag *d, const struct tl_compile_id *cid,
         TL_GROW(d->restarts, d->nrestarts + 1, d->restarts_alloc);
         struct tl_diag_restart *n = &d->restarts[i];
         memset(n, 0, sizeof(*n));
+        n->seq = ++d->seq;
         n->kind = kind;
         n->reason = intern(d, trim(reason));
         n->function = where.function;
@@ -750,6 +752,7 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
         TL_GROW(d->breaks, d->nbreaks + 1, d->breaks_alloc);
         struct tl_diag_break *n = &d->breaks[i];
         memset(n, 0, sizeof(*n));
+        n->seq = ++d->seq;
         n->reason = reason;
         /* Match on everything PyTorch said: the reason, its explanation and hint. */
         struct tl_buf all = TL_BUF_INIT;
@@ -837,6 +840,7 @@ void tl_diag_failure(struct tl_diag *d, const struct tl_compile_id *cid,
     TL_GROW(d->failures, d->nfailures + 1, d->failures_alloc);
     struct tl_diag_failure *x = &d->failures[d->nfailures++];
     memset(x, 0, sizeof(*x));
+    x->seq = ++d->seq;
     x->cid = id;
     x->type = type;
     x->reason = reason;
@@ -874,6 +878,7 @@ void tl_diag_limit(struct tl_diag *d, const struct tl_compile_id *cid,
     TL_GROW(d->limits, d->nlimits + 1, d->limits_alloc);
     struct tl_diag_limit *x = &d->limits[d->nlimits++];
     memset(x, 0, sizeof(*x));
+    x->seq = ++d->seq;
     x->function = where.function;
     x->where = where;
     x->limit_name = intern(d, trim(limit_name));
@@ -1027,6 +1032,7 @@ void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
     x.count = 1;
     x.log_line = d->at_line;
     ranks_add(d, &x.ranks);
+    x.seq = ++d->seq;
     TL_GROW(d->specs, d->nspecs + 1, d->specs_alloc);
     d->specs[d->nspecs++] = x;
 }
@@ -1119,6 +1125,7 @@ void tl_diag_export(struct tl_diag *d, const struct tl_compile_id *cid,
         find_unbacked(d, &x);
         x.log_line = d->at_line;
         x.advice = tl_advice_match(TL_ADVICE_EXPORT, tl_str_cstr(tl_diag_export_kind_name(x.kind)));
+        x.seq = ++d->seq;
         TL_GROW(d->exports, d->nexports + 1, d->exports_alloc);
         d->exports[d->nexports++] = x;
     }

@@ -70,6 +70,7 @@ struct tl_diag_sym {
 
 /* Graph breaks with the same reason. */
 struct tl_diag_break {
+    uint64_t seq; /* when it was seen (of d->seq), for a live view's order */
     const char *reason;
     const char *explanation, *hint, *url; /* PyTorch's own words, when the log gives them */
     uint32_t count;
@@ -93,6 +94,7 @@ struct tl_diag_break {
  * without specializing on it (UnspecializeRestartAnalysis), to compile a collective
  * (CompileCollectiveRestartAnalysis). Grouped by kind and function. */
 struct tl_diag_restart {
+    uint64_t seq;       /* when it was seen (of d->seq), for a live view's order */
     const char *kind;   /* "TensorifyScalarRestartAnalysis" */
     const char *reason; /* as logged */
     const char *function;
@@ -117,6 +119,7 @@ struct tl_diag_guard {
 
 /* The recompiles of one function. */
 struct tl_diag_recompile {
+    uint64_t seq; /* when it was last seen (of d->seq), for a live view's order */
     const char *function;
     struct tl_diag_loc where; /* where the function is defined */
     uint32_t count;           /* recompiles seen */
@@ -139,6 +142,7 @@ enum tl_diag_spec_kind {
 };
 
 struct tl_diag_spec {
+    uint64_t seq; /* when it was seen (of d->seq), for a live view's order */
     enum tl_diag_spec_kind kind;
     const char *symbol, *expr, *source, *value, *range;
     const char *readable; /* expr with its symbols replaced by their sources; NULL: same */
@@ -162,6 +166,7 @@ struct tl_diag_dynamic {
 };
 
 struct tl_diag_failure {
+    uint64_t seq; /* when it was seen (of d->seq), for a live view's order */
     const char *cid;
     const char *type, *reason;
     struct tl_diag_loc where;
@@ -175,6 +180,7 @@ struct tl_diag_failure {
 };
 
 struct tl_diag_limit {
+    uint64_t seq; /* when it was seen (of d->seq), for a live view's order */
     const char *function;
     struct tl_diag_loc where;
     const char *limit_name; /* "cache_size_limit", "recompile_limit" */
@@ -244,6 +250,7 @@ struct tl_diag_unbacked {
 
 /* Export problems of one kind with the same expression (or operator) at the same place. */
 struct tl_diag_export {
+    uint64_t seq; /* when it was seen (of d->seq), for a live view's order */
     enum tl_export_problem_kind kind;
     const char *expr;     /* the condition (data dependent, guard evaluated) */
     const char *readable; /* expr with its symbols replaced by their sources; NULL: same */
@@ -322,6 +329,11 @@ struct tl_diag {
     uint32_t ndynamic, ndynamic_all;
 
     struct tl_diag_ranks ranks; /* every rank a finding was seen on */
+    uint64_t seq;               /* findings made and recompiles seen so far: their order */
+    /* The recompile limit the log's dynamo config gives (0: not given), and its name
+     * ("recompile_limit", "cache_size_limit"). */
+    uint64_t recompile_limit;
+    const char *recompile_limit_name;
 
     struct tl_diag_finding *findings; /* after tl_diag_finish() */
     uint32_t nfindings;

@@ -25,7 +25,20 @@ int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **pa
         tl_say(msg, TL_MSG_INFO,
                "tlparse: parsing %s, the newest log in %s (%ld other file%s skipped)", *path,
                opt->path, others, others == 1 ? "" : "s");
-    return tl_reader_open(reader, *path, err);
+    return tl_log_open_file(opt, *path, reader, err);
+}
+
+int tl_log_open_file(const struct tl_options *opt, const char *path, struct tl_reader **reader,
+                     struct tl_err *err)
+{
+    if (tl_reader_open(reader, path, err) < 0)
+        return -1;
+    if (opt->complete_lines && tl_reader_complete_lines(*reader, err) < 0) {
+        tl_reader_free(*reader);
+        *reader = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 int tl_log_sniff(struct tl_reader *reader, const char *name, enum tl_sniff_kind *kind,
@@ -130,6 +143,19 @@ char *tl_summary_of(const struct tl_options *opt, const struct tl_diag *d, const
     else
         tl_summary_text(&b, d, &src, opt->color);
     return tl_buf_detach(&b, NULL);
+}
+
+int tl_output_extras(const struct tl_options *opt, struct tl_outdir *out, struct tl_err *err)
+{
+    for (size_t i = 0; i < opt->nextra_files; i++) {
+        const struct tl_extra_file *f = &opt->extra_files[i];
+        if (!f->name || !f->name[0] || f->name[0] == '.' || strchr(f->name, '/'))
+            return tl_error_code(err, TL_ERR_USAGE, "an extra file of the report is named %s",
+                                 f->name ? f->name : "(null)");
+        if (tl_outdir_write(out, f->name, f->data, f->len, NULL, err) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 int tl_output_end(struct tl_outdir *out, int rc, struct tl_err *err)

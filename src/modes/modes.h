@@ -29,6 +29,9 @@
  * buffer. */
 int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **path,
                 struct tl_reader **reader, struct tl_err *err);
+/** Open the log file at path (opt->complete_lines: up to its last newline as of now). */
+int tl_log_open_file(const struct tl_options *opt, const char *path, struct tl_reader **reader,
+                     struct tl_err *err);
 /** Whether the log is TORCH_LOGS text rather than a trace, told by its first 256 KiB. */
 int tl_log_is_text(struct tl_reader *reader, bool *text, struct tl_err *err);
 /**
@@ -74,6 +77,9 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
 int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
                struct tl_outdir *out, struct tl_engine_result *res, struct tl_err *err);
 
+/** opt->extra_files into a report folder just opened (the report's own files come after them
+ * and win a name they share). */
+int tl_output_extras(const struct tl_options *opt, struct tl_outdir *out, struct tl_err *err);
 /**
  * The end of every mode's output, the one path: with rc 0 (and no Ctrl-C since) the output
  * is committed into place, else removed, and nothing else has changed. Returns 0, or -1 with

@@ -278,7 +278,7 @@ static void parse_rank(struct multi *m, struct rank *r)
     struct tl_err err = {TL_ERR_NONE, ""};
     struct tl_reader *reader;
     enum tl_sniff_kind kind;
-    if (tl_reader_open(&reader, r->log.path, &err) < 0) {
+    if (tl_log_open_file(&r->opt, r->log.path, &reader, &err) < 0) {
         rank_broken(m, r, name, err.msg);
         return;
     }
@@ -336,7 +336,7 @@ static void diagnose_rank(struct multi *m, struct rank *r)
     struct tl_err err = {TL_ERR_NONE, ""};
     struct tl_reader *reader;
     struct tl_engine_result sum;
-    int rc = tl_reader_open(&reader, r->log.path, &err);
+    int rc = tl_log_open_file(&r->opt, r->log.path, &reader, &err);
     if (rc == 0)
         rc = tl_run_log(&r->opt, reader, r->log.path, NULL, &sum, &err);
     if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_interrupted)) {
@@ -851,6 +851,10 @@ static int all_ranks(struct multi *m, struct tl_result *res)
     /* The output folder first, as the reference: its errors come before the rank logs'. */
     if (tl_outdir_open(&m->root, m->out_name, opt->overwrite, &err) < 0)
         return tl_report_error(opt, &err);
+    if (tl_output_extras(opt, &m->root, &err) < 0) {
+        tl_outdir_abort(&m->root);
+        return tl_report_error(opt, &err);
+    }
     struct tl_rank_log *logs;
     size_t nlogs;
     int rc = tl_rank_logs_find(opt->path, !opt->name_order, &logs, &nlogs, &err);
@@ -1220,7 +1224,7 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
     struct tl_engine_result sum;
     memset(&sum, 0, sizeof(sum));
     struct tl_reader *reader;
-    int rc = tl_reader_open(&reader, opt->path, &err);
+    int rc = tl_log_open_file(opt, opt->path, &reader, &err);
     enum tl_sniff_kind kind;
     /* what is no log is a broken rank here as in a one-step run (parse_rank) */
     if (rc == 0 && (rc = tl_log_sniff(reader, opt->path, &kind, &err)) < 0)

@@ -127,7 +127,12 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
                "%s: %s",
                out.nleftovers, out.nleftovers == 1 ? "" : "s", o.out_dir, out.leftovers.buf);
     struct tl_engine_result sum;
-    int rc = tl_run_log(&o, reader, path, &out, &sum, &err);
+    memset(&sum, 0, sizeof(sum));
+    int rc = tl_output_extras(opt, &out, &err);
+    if (rc == 0)
+        rc = tl_run_log(&o, reader, path, &out, &sum, &err);
+    else
+        tl_reader_free(reader);
     res->bytes_in = sum.bytes_in;
     res->lines = sum.lines;
     res->has_counts = rc == 0;

@@ -414,7 +414,7 @@ static void folder(const char *dir, unsigned flags)
 {
     appends(at(dir, R(0)), "r0\n");
     appends(at(dir, "notes.txt"), "not a log\n");
-    appends(at(dir, "dedicated_log_torch_trace_rank_x.log"), "bad rank\n");
+    appends(at(dir, "torch_trace_rank_x.log"), "bad rank\n");
     appends(at(dir, R(4) ".gz"), "not named .log\n");
     assert_int_equal(mkdir(at(dir, R(7)), 0755), 0); /* a folder with a rank log's name */
     struct tl_follow *f = open_follow(dir, flags);
@@ -436,7 +436,7 @@ static void folder(const char *dir, unsigned flags)
 
     /* The other files are never followed, however they change. */
     appends(at(dir, "notes.txt"), "more\n");
-    appends(at(dir, "dedicated_log_torch_trace_rank_x.log"), "more\n");
+    appends(at(dir, "torch_trace_rank_x.log"), "more\n");
     appends(at(dir, "other.log"), "new file\n");
     appends(at(dir, R(7) "/" R(8)), "in a subfolder\n");
     expect_nothing(f);
@@ -468,6 +468,23 @@ static void folder(const char *dir, unsigned flags)
     tl_follow_free(f);
 }
 BOTH(folder)
+
+/* The folder of a job of one process: its log has no rank in its name (TORCH_TRACE names it
+ * dedicated_log_torch_trace_<random>.log); other .log files are not followed. */
+static void one_process(const char *dir, unsigned flags)
+{
+    appends(at(dir, "train.log"), "not the trace\n");
+    struct tl_follow *f = open_follow(dir, flags);
+    expect_nothing(f);
+    appends(at(dir, "dedicated_log_torch_trace_k2j9x.log"), "entry\n");
+    size_t i = expect_file(f, at(dir, "dedicated_log_torch_trace_k2j9x.log"), -1);
+    expect_data(f, i, 0, "entry\n");
+    appends(at(dir, "dedicated_log_torch_trace_.log"), "no name\n");
+    appends(at(dir, "dedicated_log_torch_trace_k2j9x.txt"), "not a log\n");
+    expect_nothing(f);
+    tl_follow_free(f);
+}
+BOTH(one_process)
 
 /* The folder removed with its files (which stay open: the kernel says nothing of the folder
  * then) and made again: its files are new ones, and it is watched again. */
@@ -804,6 +821,7 @@ int main(void)
         T(truncated),
         T(replaced),
         T(folder),
+        T(one_process),
         T(folder_again),
         T(compressed),
         T(refused),
