@@ -115,7 +115,12 @@ tsan:
 	    -o "$$tmp/mr" --no-browser 2>"$$tmp/err" || { echo "tsan: --all-ranks-html failed:"; cat "$$tmp/err"; exit 1; }; } && \
 	{ TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/tlparse diff tests/fixtures/demo.log "$$tmp/ids.log" \
 	    -o "$$tmp/diff" --no-browser 2>"$$tmp/err" || { echo "tsan: diff failed:"; cat "$$tmp/err"; exit 1; }; } && \
-	echo "tsan: 5 runs (one of 4 ranks at -j 2, one diff of two logs read at once), no data race reported"
+	{ (cd "$$tmp" && TSAN_OPTIONS=halt_on_error=1:exitcode=66 exec $(CURDIR)/build-tsan/tlparse --watch t.log \
+	    -o watch --no-browser >/dev/null 2>err-watch) & pid=$$!; \
+	  python3 -c 'import sys, time; d = open(sys.argv[1], "rb").read(); f = open(sys.argv[2], "wb"); [(f.write(d[i:i + 65536]), f.flush(), time.sleep(0.05)) for i in range(0, len(d), 65536)]' \
+	    "$$tmp/ids.log" "$$tmp/t.log"; sleep 3; kill -INT $$pid; wait $$pid || \
+	  { echo "tsan: --watch failed:"; cat "$$tmp/err-watch"; exit 1; }; } && \
+	echo "tsan: 6 runs (one of 4 ranks at -j 2, one diff of two logs read at once, one --watch rebuilding its report beside the live view), no data race reported"
 
 format:
 	@clang-format -i $(FORMAT_FILES)

@@ -19,6 +19,7 @@
 #   BENCH_RANKS="8"          multi-rank rows: this many rank logs (0: none) of
 #   BENCH_RANK_MB=100        this many MiB each, parsed with --all-ranks-html at
 #   BENCH_RANK_JOBS="1 2"    these -j values (wall time and peak RSS, best of BENCH_RUNS)
+#   BENCH_WATCH_SECONDS=20   the CPU of an idle --watch over this long (bench/watch_idle.sh; 0: none)
 # Logs are grown from ../shared/corpus/logs/cache_hit_miss.log by ../shared/bench/make_big_trace.py,
 # or, without ../shared, from tests/fixtures/demo.log by scripts/grow_trace.py.
 #
@@ -425,4 +426,9 @@ if [ "${BENCH_CALLGRIND:-1}" = 1 ]; then
         } >"$BASELINE"
         echo "callgrind: baseline written to $BASELINE"
     fi
+fi
+
+# An idle --watch: its CPU share (BENCH_WATCH_SECONDS, default 20; 0: none).
+if [ "${BENCH_WATCH_SECONDS:-20}" != 0 ]; then
+    bench/watch_idle.sh "${TLPARSE##* }" "${BENCH_WATCH_SECONDS:-20}"
 fi

@@ -94,7 +94,7 @@ _tlparse()
     local opts="--latest --bundle --redact --redact=paths --overwrite --strict --strict-compile-id --no-browser
         --custom-header-html --verbose --plain-text --export --inductor-provenance
         --all-ranks-html --jobs --rank-only --rank --from-summaries --name-order --summary
-        --json --progress --no-progress --fail-on --run --help --version
+        --json --progress --no-progress --fail-on --run --watch --help --version
         -o -v -p -e -i -j -h -V"
     local kinds="graph-breaks recompiles failures specializations export any"
     COMPREPLY=()

@@ -14,6 +14,8 @@ check)
     want="$want clang clang-format libcmocka-dev libjson-c-dev python3 libclang-rt-14-dev zstd gzip"
     # The browser tests drive Chromium over its DevTools pipe from Python: no Node needed.
     want="$want chromium fonts-noto-color-emoji"
+    # tests/watch.sh: the live screen of --watch, read from a terminal tmux draws
+    want="$want tmux"
     # tests/install.sh: make install, pkg-config and a C program against libtlparse, the
     # man page's lint, the completions, the .debs (built, installed into a throwaway root
     # with dpkg) and the wheel (in a fresh venv).

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The diagnosis against a real PyTorch (tests/torch/torch_check.py): the scenarios of
 # tests/torch/scenarios/ run under TORCH_TRACE and TORCH_LOGS, and what tlparse says of each
-# must be what tests/torch/expected.py says happened.
+# must be what tests/torch/expected.py says happened; then tlparse --watch --run on a real
+# training loop that starts recompiling midway (tests/torch/watch_check.py).
 #
 # PyTorch comes from $TORCH_PYTHON (any python3 with torch: `TORCH_PYTHON=python3 make
 # check-torch`), else from ../shared/tools/torch-python (PyTorch 2.6 in a Debian 13 root).
@@ -31,4 +32,10 @@ if [ -z "${TORCH_PYTHON:-}" ] && [ -z "${TL_TORCH_REQUIRED:-}" ]; then
     fi
 fi
 export TL_SHARED=$shared
-exec python3 "$here/torch/torch_check.py" "$bin" "$@"
+python3 "$here/torch/torch_check.py" "$bin" "$@"
+rc=$?
+# --watch --run on a training loop that starts recompiling midway (all scenarios only)
+if [ $# -eq 0 ]; then
+    python3 "$here/torch/watch_check.py" "$bin" || rc=1
+fi
+exit $rc

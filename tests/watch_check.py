@@ -287,6 +287,78 @@ def case_ranks(binary, tmp, env, tag):
               (tag, r, diff[:10]))
 
 
+def case_text(binary, tmp, env, tag):
+    """TORCH_LOGS text being written: its findings said as they come; the end report is the
+    batch one."""
+    d = os.path.join(tmp, "text-" + tag)
+    os.makedirs(d)
+    src = os.path.join(HERE, "fixtures", "torch_logs", "pt26_item_warning_guard_comments.txt")
+    data = open(src, "rb").read()
+    w = Watch(binary, ["stderr.txt", "-o", "out"], d, env)
+    write_slowly(os.path.join(d, "stderr.txt"), data, chunk=900, pause=0.02)
+    check(w.wait_for(lambda t: t.startswith("recompile limit hit"), 10),
+          tag + ": the recompile limit was said")
+    check(w.wait_for(lambda t: t.startswith("graph break"), 10), tag + ": the graph break was said")
+    rc = w.stop()
+    check(rc == 0, "%s: exit 0, not %s (%s)" % (tag, rc, w.err[-300:]))
+    ev = w.events()
+    check(len(ev) == len(set(ev)), "%s: every event once: %s" % (tag, ev))
+    subprocess.run([binary, "stderr.txt", "-o", "batch", "--no-browser"], cwd=d,
+                   capture_output=True, check=True)
+    strip(os.path.join(d, "out"))
+    strip(os.path.join(d, "batch"))
+    diff = same_tree(os.path.join(d, "out"), os.path.join(d, "batch"))
+    check(not diff, "%s: the end report differs from the batch one in %s" % (tag, diff[:10]))
+
+
+def case_screen(binary, tmp):
+    """On a terminal (tmux, 110 x 24): a screen redrawn in place, a header with the counts and
+    the newest findings below it; Ctrl-C ends it with the final screen and the report."""
+    tmux = shutil.which("tmux")
+    check(tmux is not None, "screen: tmux is needed (Debian package tmux; scripts/deps.sh check)")
+    if not tmux:
+        return
+    d = os.path.join(tmp, "screen")
+    os.makedirs(d)
+    sock = os.path.join(d, "tmux.sock")
+    log = os.path.join(d, "t.log")
+    # the shell ignores Ctrl-C (tlparse takes it), to say how tlparse ended
+    cmd = "trap \"\" INT; %s --watch --no-browser t.log -o out; echo EXIT=$?; sleep 30" % binary
+    subprocess.run([tmux, "-S", sock, "-f", "/dev/null", "new-session", "-d", "-x", "110", "-y",
+                    "24", "-c", d, "env TERM=xterm-256color NO_COLOR=1 sh -c '%s'" % cmd],
+                   check=True)
+
+    def screen():
+        return subprocess.run([tmux, "-S", sock, "capture-pane", "-p"], capture_output=True,
+                              text=True).stdout
+
+    try:
+        write_slowly(log, open(DEMO, "rb").read(), chunk=3000, pause=0.02)
+        end = time.monotonic() + 15
+        while time.monotonic() < end and "recompile: compiled 2 times" not in screen():
+            time.sleep(0.1)
+        s1 = screen()
+        lines = s1.split("\n")
+        check(lines[0].startswith("tlparse --watch t.log"), "screen: its title line: %r" % lines[0])
+        check(lines[1].startswith("5 compile ids") and "1 recompile" in lines[1],
+              "screen: the header counts: %r" % lines[1])
+        for want in ("failure: BackendCompilerFailed", "graph break: Graph break due to",
+                     "specialized: Eq(s1, 64)", "recompile: compiled 2 times: forward"):
+            check(any(ln.startswith(want) for ln in lines), "screen: %r is shown:\n%s" % (want, s1))
+        check(all(len(ln) <= 110 for ln in lines), "screen: lines fit the width")
+        check(s1.count("recompile: compiled 2 times") == 1, "screen: each finding once")
+        subprocess.run([tmux, "-S", sock, "send-keys", "C-c"], check=True)
+        end = time.monotonic() + 20
+        while time.monotonic() < end and "EXIT=" not in screen():
+            time.sleep(0.1)
+        s2 = screen()
+        check("EXIT=0" in s2, "screen: Ctrl-C ends it with exit 0:\n%s" % s2)
+        check("finished" in s2.split("\n")[0], "screen: the last screen says finished:\n%s" % s2)
+        check(os.path.exists(os.path.join(d, "out", "index.html")), "screen: the report was written")
+    finally:
+        subprocess.run([tmux, "-S", sock, "kill-server"], capture_output=True)
+
+
 def case_fail_on(binary, tmp, env, tag):
     """--fail-on recompiles: exit 1 once the recompile is said, before the log is all written."""
     d = os.path.join(tmp, "failon-" + tag)
@@ -372,6 +444,8 @@ def main():
             case_latency(binary, tmp, env, tag)
             case_restart(binary, tmp, env, tag)
             case_ranks(binary, tmp, env, tag)
+        case_text(binary, tmp, {}, "inotify")
+        case_screen(binary, tmp)
         case_fail_on(binary, tmp, {}, "inotify")
         case_run(binary, tmp, {}, "inotify")
         case_live_files(binary, tmp, {}, "inotify")

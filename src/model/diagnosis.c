@@ -549,7 +549,10 @@ static void add_guard(struct tl_diag *d, struct tl_diag_recompile *r, struct tl_
     }
     if (count)
         g->count++;
-    strs_add(d, &g->values, intern(d, tl_buf_str(&value)), TL_DIAG_MAX_VALUES);
+    const char *v = intern(d, tl_buf_str(&value));
+    strs_add(d, &g->values, v, TL_DIAG_MAX_VALUES);
+    if (v)
+        g->last_value = v;
     tl_buf_release(&key);
     tl_buf_release(&value);
 }

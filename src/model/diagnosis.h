@@ -114,6 +114,7 @@ struct tl_diag_guard {
     const char *example; /* the first failure as logged */
     uint32_t count;
     struct tl_diag_strs values; /* "expected 3, actual 4", "8.5" */
+    const char *last_value;     /* the latest of them (NULL: none) */
     const struct tl_advice *advice;
 };
 

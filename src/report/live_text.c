@@ -109,10 +109,10 @@ void tl_live_recompile(struct tl_buf *out, const struct tl_live_who *who, const 
     if (g) {
         /* the guard, with the values of its latest failure when they were kept */
         tl_buf_adds(out, " \xc2\xb7 ");
-        if (g->guard && g->values.kept && g->values.kept == g->values.n) {
+        if (g->guard && g->last_value) {
             text(out, g->guard);
             tl_buf_adds(out, " (");
-            text(out, g->values.s[g->values.kept - 1]);
+            text(out, g->last_value);
             tl_buf_adds(out, ")");
         } else {
             text(out, g->example ? g->example : g->guard);
