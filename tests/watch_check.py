@@ -414,6 +414,42 @@ def case_run(binary, tmp, env, tag):
           tag + ": the end report is the batch one (no live.html)")
 
 
+def case_run_ranks(binary, tmp, env, tag):
+    """--watch --run of a job of two ranks: both followed, the report is the ranks' (as --run
+    gives), and each rank's folder equals a batch --all-ranks-html of the trace left."""
+    d = os.path.join(tmp, "runranks-" + tag)
+    os.makedirs(d)
+    script = ("import os, time\n"
+              "data = open(%r, 'rb').read()\n"
+              "t = os.environ['TORCH_TRACE']\n"
+              "fs = [open(os.path.join(t, 'dedicated_log_torch_trace_rank_%%d_x.log' %% r), 'wb')\n"
+              "      for r in (0, 1)]\n"
+              "for i in range(0, len(data), 3000):\n"
+              "    for f in fs:\n"
+              "        f.write(data[i:i + 3000]); f.flush()\n"
+              "    time.sleep(0.01)\n" % DEMO)
+    w = Watch(binary, ["-o", "out", "--run", "--", sys.executable, "-c", script], d, env)
+    rc = w.end(60)
+    check(rc == 0, "%s: exit 0, not %s (stderr %s)" % (tag, rc, w.err[-400:]))
+    ev = w.events()
+    for r in (0, 1):
+        check(any(t.startswith("rank %d failure" % r) for t in ev),
+              "%s: rank %d's failure was said: %s" % (tag, r, ev))
+    for r in ("rank_0", "rank_1"):
+        check(os.path.isdir(os.path.join(d, "out", r)), "%s: the report has %s" % (tag, r))
+    import re
+    m = re.search(rb"the trace is kept in (\S+)", w.err)
+    check(m is not None, tag + ": the trace folder is said")
+    if m:
+        subprocess.run([binary, m.group(1).decode(), "-o", "batch", "--all-ranks-html",
+                        "--no-browser"], cwd=d, capture_output=True)
+        for r in ("rank_0", "rank_1"):
+            strip(os.path.join(d, "out", r))
+            strip(os.path.join(d, "batch", r))
+            diff = same_tree(os.path.join(d, "out", r), os.path.join(d, "batch", r))
+            check(not diff, "%s: %s differs from the batch one: %s" % (tag, r, diff[:10]))
+
+
 def case_live_files(binary, tmp, env, tag):
     """While it runs, the report folder holds live.html and live.js, and is a whole report."""
     d = os.path.join(tmp, "live-" + tag)
@@ -448,6 +484,7 @@ def main():
         case_screen(binary, tmp)
         case_fail_on(binary, tmp, {}, "inotify")
         case_run(binary, tmp, {}, "inotify")
+        case_run_ranks(binary, tmp, {}, "inotify")
         case_live_files(binary, tmp, {}, "inotify")
     finally:
         if not os.environ.get("TL_KEEP"):

@@ -154,6 +154,8 @@ struct tl_watch {
     bool no_report;      /* only the live view: no report folder kept current, none at the end */
     unsigned refresh_ms; /* at least this long between two rebuilds of the report; 0: 2000 */
     bool poll;           /* look for new bytes every half second (no inotify) */
+    bool ranks_report;   /* a folder that holds several rank logs gets the multi-rank report
+                            (as --all-ranks-html; what --run does) */
     /* The job, when there is one: polled a few times a second; returns 1 while it runs, 0
      * once it ended (*status: its exit status). NULL: the watch ends at Ctrl-C. */
     int (*job)(void *ctx, int *status);

@@ -720,6 +720,7 @@ static int watch(struct cli *c)
     if (c->run) {
         w.job = job_running;
         w.job_ctx = &wd;
+        w.ranks_report = !opt->summary; /* several rank logs: their report, as --run gives */
     }
     if (c->fail_on) {
         w.check = watch_check;

@@ -561,6 +561,14 @@ static enum tl_live_state state_now(struct watch *wt)
     return now_ms() - wt->last_byte < 5000 ? TL_LIVE_WRITING : TL_LIVE_IDLE;
 }
 
+/* Whether the report is the ranks' (--all-ranks-html, or a folder of several rank logs when
+ * the caller asked for that). */
+static bool ranks_report(const struct watch *wt)
+{
+    return wt->opt->all_ranks_html ||
+           (wt->w->ranks_report && tl_rank_folder_ranks(wt->opt->path) > 1);
+}
+
 static void *rebuild_thread(void *arg)
 {
     struct rebuild *rb = arg;
@@ -598,6 +606,7 @@ static void rebuild_maybe(struct watch *wt)
         return;
     wt->last_rebuild_bytes = all_bytes(wt);
     rb->opt = *wt->opt;
+    rb->opt.all_ranks_html = ranks_report(wt);
     rb->opt.out_dir = wt->out_dir;
     rb->opt.overwrite = true;
     rb->opt.complete_lines = true;
@@ -741,6 +750,7 @@ static int follow_loop(struct watch *wt, struct tl_err *err)
 static int final_report(struct watch *wt, struct tl_result *res)
 {
     struct tl_options o = *wt->opt;
+    o.all_ranks_html = ranks_report(wt);
     o.out_dir = wt->out_dir;
     o.overwrite = wt->opt->overwrite || wt->rb.started; /* the live report is ours to replace */
     return tl_run(&o, res);
