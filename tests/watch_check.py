@@ -18,8 +18,8 @@ middle of a line (the rest comes with the next); tlparse --watch reads it with i
 """
 import filecmp
 import gzip
-import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -142,9 +142,12 @@ def same_tree(a, b):
     return diff
 
 
-def expected_findings(binary, log):
-    out = subprocess.run([binary, "--json", log], capture_output=True, check=True).stdout
-    return json.loads(out)
+def check_same_as_batch(out, batch, what):
+    """The report folder out equals batch, apart from the run information."""
+    strip(out)
+    strip(batch)
+    diff = same_tree(out, batch)
+    check(not diff, "%s differs from the batch one in %s" % (what, diff[:10]))
 
 
 def case_one_log(binary, tmp, env, tag):
@@ -183,10 +186,8 @@ def case_one_log(binary, tmp, env, tag):
     # the end report is the batch report of the same log
     subprocess.run([binary, "train.log", "-o", "batch", "--no-browser"], cwd=d,
                    capture_output=True, check=True)
-    strip(os.path.join(d, "out"))
-    strip(os.path.join(d, "batch"))
-    diff = same_tree(os.path.join(d, "out"), os.path.join(d, "batch"))
-    check(not diff, "%s: the end report differs from the batch one in %s" % (tag, diff[:10]))
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report")
 
 
 def case_latency(binary, tmp, env, tag):
@@ -280,11 +281,8 @@ def case_ranks(binary, tmp, env, tag):
                    capture_output=True)
     # the compressed log was there at the end of the watch: compare the two ranks' folders
     for r in ("rank_0", "rank_1"):
-        strip(os.path.join(d, "out", r))
-        strip(os.path.join(d, "batch", r))
-        diff = same_tree(os.path.join(d, "out", r), os.path.join(d, "batch", r))
-        check(not diff, "%s: %s of the end report differs from the batch one: %s" %
-              (tag, r, diff[:10]))
+        check_same_as_batch(os.path.join(d, "out", r), os.path.join(d, "batch", r),
+                            "%s: %s of the end report" % (tag, r))
 
 
 def case_text(binary, tmp, env, tag):
@@ -305,10 +303,8 @@ def case_text(binary, tmp, env, tag):
     check(len(ev) == len(set(ev)), "%s: every event once: %s" % (tag, ev))
     subprocess.run([binary, "stderr.txt", "-o", "batch", "--no-browser"], cwd=d,
                    capture_output=True, check=True)
-    strip(os.path.join(d, "out"))
-    strip(os.path.join(d, "batch"))
-    diff = same_tree(os.path.join(d, "out"), os.path.join(d, "batch"))
-    check(not diff, "%s: the end report differs from the batch one in %s" % (tag, diff[:10]))
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report")
 
 
 def case_screen(binary, tmp):
@@ -366,7 +362,7 @@ def case_fail_on(binary, tmp, env, tag):
     log = os.path.join(d, "t.log")
     open(log, "wb").close()
     w = Watch(binary, ["t.log", "-o", "out", "--fail-on", "recompiles"], d, env)
-    data = open(DEMO, "rb").read() * 1
+    data = open(DEMO, "rb").read()
     ents = entries(DEMO)
     stop = threading.Event()
 
@@ -437,17 +433,14 @@ def case_run_ranks(binary, tmp, env, tag):
               "%s: rank %d's failure was said: %s" % (tag, r, ev))
     for r in ("rank_0", "rank_1"):
         check(os.path.isdir(os.path.join(d, "out", r)), "%s: the report has %s" % (tag, r))
-    import re
     m = re.search(rb"the trace is kept in (\S+)", w.err)
     check(m is not None, tag + ": the trace folder is said")
     if m:
         subprocess.run([binary, m.group(1).decode(), "-o", "batch", "--all-ranks-html",
                         "--no-browser"], cwd=d, capture_output=True)
         for r in ("rank_0", "rank_1"):
-            strip(os.path.join(d, "out", r))
-            strip(os.path.join(d, "batch", r))
-            diff = same_tree(os.path.join(d, "out", r), os.path.join(d, "batch", r))
-            check(not diff, "%s: %s differs from the batch one: %s" % (tag, r, diff[:10]))
+            check_same_as_batch(os.path.join(d, "out", r), os.path.join(d, "batch", r),
+                                "%s: %s" % (tag, r))
 
 
 def case_live_files(binary, tmp, env, tag):

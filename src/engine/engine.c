@@ -858,6 +858,20 @@ void tl_counts_of(struct tl_counts *out, const struct tl_diag *d)
     out->compile_time_s = c.have_times ? c.total_s : -1;
 }
 
+void tl_counts_add(struct tl_counts *sum, const struct tl_counts *c)
+{
+    sum->compile_ids += c->compile_ids;
+    sum->graph_breaks += c->graph_breaks;
+    sum->recompiles += c->recompiles;
+    sum->specializations += c->specializations;
+    sum->failures += c->failures;
+    sum->recompile_limits += c->recompile_limits;
+    sum->export_problems += c->export_problems;
+    if (c->compile_time_s >= 0)
+        sum->compile_time_s =
+            (sum->compile_time_s < 0 ? 0 : sum->compile_time_s) + c->compile_time_s;
+}
+
 void tl_runinfo_fill(struct tl_runinfo *ri, const struct tl_options *opt, const char *path,
                      const char *name)
 {

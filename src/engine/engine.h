@@ -107,6 +107,9 @@ int tl_engine_run(const struct tl_engine_job *job, struct tl_engine_result *res,
 
 /** The public counts of a diagnosis (tl_diag_finish() done). */
 void tl_counts_of(struct tl_counts *out, const struct tl_diag *d);
+/** c added to sum (of several logs); a sum starts with zero counts and compile_time_s -1 (no
+ * compile time known), which the first log that knows its compile time replaces. */
+void tl_counts_add(struct tl_counts *sum, const struct tl_counts *c);
 
 /** What made a report of the log at path (NULL: a buffer) named name: the version, the
  * revision, opt->command_line, and the file's size and modification time. */

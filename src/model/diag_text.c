@@ -428,8 +428,7 @@ void tl_diag_text_settle(struct tl_diag_text *t)
 
 void tl_diag_text_finish(struct tl_diag_text *t)
 {
-    tl_tlog_end(t->reader);
-    flush_held(t);
+    tl_diag_text_settle(t);
     tl_diag_finish(t->diag);
     const struct tl_tlog_stats *st = tl_tlog_stats(t->reader);
     t->text->lines = st->lines;

@@ -764,22 +764,11 @@ static void free_logs(struct multi *m, struct tl_rank_log *logs, size_t n)
 static void sum_counts(const struct multi *m, struct tl_counts *c)
 {
     memset(c, 0, sizeof(*c));
-    bool times = false;
+    c->compile_time_s = -1;
     for (size_t i = 0; i < m->n; i++) {
         const struct rank *r = &m->ranks[i];
         if (r->parsed) {
-            const struct tl_counts *x = &r->counts;
-            c->compile_ids += x->compile_ids;
-            c->graph_breaks += x->graph_breaks;
-            c->recompiles += x->recompiles;
-            c->specializations += x->specializations;
-            c->failures += x->failures;
-            c->recompile_limits += x->recompile_limits;
-            c->export_problems += x->export_problems;
-            if (x->compile_time_s >= 0) {
-                c->compile_time_s += x->compile_time_s;
-                times = true;
-            }
+            tl_counts_add(c, &r->counts);
         } else if (!r->s.error) {
             c->compile_ids += r->s.ncompile_ids;
             c->graph_breaks += r->s.diag.graph_breaks;
@@ -788,8 +777,6 @@ static void sum_counts(const struct multi *m, struct tl_counts *c)
             c->recompile_limits += r->s.diag.limits;
         }
     }
-    if (!times)
-        c->compile_time_s = -1;
 }
 
 /* The end of a run: commit or abort, and the exit code. */

@@ -101,10 +101,8 @@ struct watch {
     size_t nevents, next_event;
     bool changed; /* the screen wants a redraw */
     uint64_t last_draw, last_byte, last_byte_wall, started_ms;
-    bool quiet_settled;
     uint64_t generation, updated_wall, last_rebuild_bytes;
     bool job_ended, stopped;
-    int job_status;
     struct rebuild rb;
     struct tl_counts counts;
 };
@@ -342,26 +340,14 @@ static void look(struct watch *wt, struct wlog *l)
 static void count_all(struct watch *wt)
 {
     memset(&wt->counts, 0, sizeof(wt->counts));
-    bool times = false;
+    wt->counts.compile_time_s = -1;
     for (size_t i = 0; i < wt->nlogs; i++) {
         if (!wt->logs[i].eng)
             continue;
         struct tl_counts c;
         tl_counts_of(&c, &tl_engine_model(wt->logs[i].eng)->diag);
-        wt->counts.compile_ids += c.compile_ids;
-        wt->counts.graph_breaks += c.graph_breaks;
-        wt->counts.recompiles += c.recompiles;
-        wt->counts.specializations += c.specializations;
-        wt->counts.failures += c.failures;
-        wt->counts.recompile_limits += c.recompile_limits;
-        wt->counts.export_problems += c.export_problems;
-        if (c.compile_time_s >= 0) {
-            wt->counts.compile_time_s += c.compile_time_s;
-            times = true;
-        }
+        tl_counts_add(&wt->counts, &c);
     }
-    if (!times)
-        wt->counts.compile_time_s = -1;
 }
 
 /* ---- the logs -------------------------------------------------------------------------------- */
@@ -472,8 +458,10 @@ static void log_bytes(struct watch *wt, struct wlog *l, const char *p, size_t n)
     tl_buf_reset(&l->head);
 }
 
-static void settle_all(struct watch *wt)
+/* The logs fed since they were last settled, settled and looked at; whether there was one. */
+static bool settle_all(struct watch *wt)
 {
+    bool any = false;
     for (size_t i = 0; i < wt->nlogs; i++) {
         struct wlog *l = &wt->logs[i];
         if (l->settled || !l->eng || l->failed)
@@ -485,7 +473,9 @@ static void settle_all(struct watch *wt)
         }
         l->settled = true;
         look(wt, l);
+        any = true;
     }
+    return any;
 }
 
 /* The end: what waited for a later record (a graph break for the compilation after it, a
@@ -601,10 +591,11 @@ static void rebuild_maybe(struct watch *wt)
         }
     }
     uint64_t period = wt->w->refresh_ms ? wt->w->refresh_ms : 2000;
-    if (rb->running || wt->w->no_report || all_bytes(wt) == wt->last_rebuild_bytes ||
+    uint64_t bytes = all_bytes(wt);
+    if (rb->running || wt->w->no_report || bytes == wt->last_rebuild_bytes ||
         (rb->started && (now - rb->started < period || now - rb->started < 5 * rb->took)))
         return;
-    wt->last_rebuild_bytes = all_bytes(wt);
+    wt->last_rebuild_bytes = bytes;
     rb->opt = *wt->opt;
     rb->opt.all_ranks_html = ranks_report(wt);
     rb->opt.out_dir = wt->out_dir;
@@ -655,8 +646,6 @@ static void on_event(struct watch *wt, const struct tl_follow_event *ev)
     switch (ev->kind) {
     case TL_FOLLOW_FILE:
         notice(wt, "following ", ev->path);
-        (void)l;
-        wt->changed = true;
         break;
     case TL_FOLLOW_DATA:
         log_bytes(wt, l, ev->p, ev->n);
@@ -688,11 +677,9 @@ static int check_counts(struct watch *wt)
 
 static void job_poll(struct watch *wt)
 {
-    int status = 0;
-    if (wt->w->job && !wt->job_ended && wt->w->job(wt->w->job_ctx, &status) == 0) {
+    int status = 0; /* the caller keeps it */
+    if (wt->w->job && !wt->job_ended && wt->w->job(wt->w->job_ctx, &status) == 0)
         wt->job_ended = true;
-        wt->job_status = status;
-    }
 }
 
 /* Follow until the job ends, Ctrl-C, or --fail-on. */
@@ -723,8 +710,7 @@ static int follow_loop(struct watch *wt, struct tl_err *err)
         }
         uint64_t now = now_ms();
         if (now - wt->last_byte >= SETTLE_MS) {
-            settle_all(wt);
-            if (check_counts(wt))
+            if (settle_all(wt) && check_counts(wt))
                 return 0;
         } else if (now - last_look >= LOOK_MS) {
             /* bytes keep coming: what the entries read so far gave */
