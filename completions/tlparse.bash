@@ -93,7 +93,7 @@ _tlparse()
     ((cword > 0)) && prev=${COMP_WORDS[cword - 1]}
     local opts="--latest --bundle --redact --redact=paths --overwrite --strict --strict-compile-id --no-browser
         --custom-header-html --verbose --plain-text --export --inductor-provenance
-        --all-ranks-html --jobs --rank-only --rank --from-summaries --name-order --summary
+        --all-ranks-html --jobs --rank-only --rank --rank-failed --from-summaries --name-order --summary
         --json --progress --no-progress --fail-on --run --watch --help --version
         -o -v -p -e -i -j -h -V"
     local kinds="graph-breaks recompiles failures specializations export any"
@@ -151,7 +151,7 @@ _tlparse()
         mapfile -t COMPREPLY < <(compgen -P "$pre" -W "$(seq 1 "$(nproc 2>/dev/null || echo 1)")" -- "$val")
         return
         ;;
-    --rank | --custom-header-html)
+    --rank | --rank-failed | --custom-header-html)
         return
         ;;
     esac

@@ -264,6 +264,23 @@ expect 1 'No rank reports (rank_N/summary.json) found in empty' --all-ranks-html
 "$bin" --rank-only plain.log --rank 7 -o rank_7 --no-browser >/dev/null 2>&1 || bad "--rank-only --rank 7: exit $?"
 python3 -c 'import json; s=json.load(open("rank_7/summary.json")); assert s["rank"]["number"]==7 and s["rank"]["log"]=="plain.log", s["rank"]' ||
     bad "--rank 7: summary.json"
+# --rank-failed: a rank whose task failed (tlparse-slurm) is on the landing page, missing with
+# the reason given; its usage rules
+expect 2 'cannot use --rank-failed without --rank N' --rank-only --rank-failed why -o z
+expect 2 'cannot use --rank-failed without --rank-only' plain.log --rank-failed why
+expect 2 'cannot use --rank-failed with a PATH' --rank-only plain.log --rank 3 --rank-failed why -o z
+[ ! -e z ] || bad "a refused --rank-failed created its output"
+mkdir failed
+"$bin" --rank-only plain.log --rank 0 -o failed/rank_0 --no-browser >/dev/null 2>&1 || bad "--rank-only for --rank-failed: exit $?"
+"$bin" --rank-only --rank 3 --rank-failed 'task exited 137 (OUT_OF_MEMORY) on node n1 <b>' -o failed/rank_3 \
+    >rf_out.txt 2>rf_err.txt || bad "--rank-failed: exit $?: $(cat rf_err.txt)"
+grep -qx 'Rank 3 has no report (task exited 137 (OUT_OF_MEMORY) on node n1 <b>): said in failed/rank_3/summary.json' rf_err.txt ||
+    bad "--rank-failed: its message: $(cat rf_err.txt)"
+[ "$(ls failed/rank_3)" = summary.json ] || bad "--rank-failed wrote more than summary.json: $(ls failed/rank_3)"
+"$bin" --all-ranks-html --from-summaries failed --no-browser >/dev/null 2>rf_err.txt || bad "--from-summaries with a failed rank: exit $?"
+grep -q 'Rank 3: no report (task exited 137 (OUT_OF_MEMORY) on node n1 &lt;b&gt;)' failed/index.html ||
+    bad "the landing page does not list the failed rank with its reason"
+grep -q '1 ranks (and 1 not read)' rf_err.txt || bad "--from-summaries with a failed rank: $(cat rf_err.txt)"
 # --overwrite replaces a landing folder
 "$bin" --all-ranks-html same -o same_out --overwrite --no-browser >/dev/null 2>&1 || bad "--overwrite: exit $?"
 

@@ -91,6 +91,8 @@ struct tl_options {
                                      --all-ranks-html --from-summaries */
     bool has_rank;                /* --rank given: */
     uint32_t rank;                /* the rank of a --rank-only log (else from its name) */
+    const char *rank_failed;      /* --rank-only --rank N without a log: the rank has no report
+                                     for this reason (a failed task), said by its summary.json */
     bool from_summaries;          /* --all-ranks-html: path holds rank_N/ reports already */
     bool name_order;              /* --all-ranks-html: take rank logs and compile folders in
                                      name order, not the file system's (the reference's) */

@@ -40,6 +40,7 @@ enum opt_id {
     O_JOBS,
     O_RANK_ONLY,
     O_RANK,
+    O_RANK_FAILED,
     O_FROM_SUMMARIES,
     O_NAME_ORDER,
     O_SUMMARY,
@@ -95,6 +96,9 @@ static const struct option_spec specs[] = {
      "PATH is one rank's log: write its report and summary to OUT (OUT/rank_N on any machine), "
      "for --from-summaries"},
     {O_RANK, 0, "rank", "N", "with --rank-only: the log's rank [default: from its name]"},
+    {O_RANK_FAILED, 0, "rank-failed", "REASON",
+     "with --rank-only --rank N and no PATH: rank N has no report because of REASON (its task "
+     "failed); the landing page lists it as missing with REASON"},
     {O_FROM_SUMMARIES, 0, "from-summaries", NULL,
      "with --all-ranks-html: PATH holds rank_N/ reports of --rank-only runs; add the landing "
      "page to it"},
@@ -415,6 +419,9 @@ static void apply(struct cli *c, enum opt_id id, const char *value)
         o->has_rank = true;
         break;
     }
+    case O_RANK_FAILED:
+        o->rank_failed = value;
+        break;
     case O_FROM_SUMMARIES:
         o->from_summaries = true;
         break;
@@ -574,7 +581,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
         return usage_error("--run wants a command:", "tlparse --run [OPTIONS] -- CMD [ARGS...]");
     if (run && c->opt.path)
         return usage_error("--run takes no PATH (the trace is the command's):", c->opt.path);
-    if (!c->opt.path && !run)
+    if (!c->opt.path && !run && !c->opt.rank_failed)
         return usage_error("the following required argument was not provided:", "<PATH>");
     return -1;
 }

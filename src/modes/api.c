@@ -36,8 +36,12 @@ static int check_modes(const struct tl_options *opt, struct tl_err *err)
         : opt->from_summaries && !opt->all_ranks_html ? "--from-summaries without --all-ranks-html"
         : opt->from_summaries && opt->out_dir
             ? "-o with --from-summaries (the landing page goes into PATH)"
-        : opt->has_rank && !opt->rank_only ? "--rank without --rank-only"
-        : opt->rank_only && opt->latest    ? "--latest with --rank-only"
+        : opt->has_rank && !opt->rank_only    ? "--rank without --rank-only"
+        : opt->rank_failed && !opt->rank_only ? "--rank-failed without --rank-only"
+        : opt->rank_failed && !opt->has_rank  ? "--rank-failed without --rank N"
+        : opt->rank_failed && opt->path
+            ? "--rank-failed with a PATH (it says why rank N has no log to read)"
+        : opt->rank_only && opt->latest ? "--latest with --rank-only"
         : opt->rank_only && opt->summary
             ? "--summary or --json with --rank-only (it writes summary.json)"
         : opt->from_summaries && opt->summary

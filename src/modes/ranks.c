@@ -1183,13 +1183,37 @@ int tl_ranks_run(const struct tl_options *opt, struct tl_result *res)
     return code;
 }
 
+/* --rank-only --rank N --rank-failed REASON -o OUT/rank_N: a rank whose task failed (a
+ * scheduler's, tlparse-slurm) gets the folder of a rank without a report, which says why. */
+static int rank_failed(const struct tl_options *opt, struct tl_messages *msg, struct tl_outdir *out,
+                       uint32_t rank, struct tl_result *res)
+{
+    struct tl_err err = {TL_ERR_NONE, ""};
+    struct tl_rank_summary s;
+    memset(&s, 0, sizeof(s));
+    s.rank = rank;
+    s.log = "";
+    s.error = opt->rank_failed;
+    if (write_broken(out, &s, &err) < 0) {
+        tl_outdir_abort(out);
+        return tl_report_error(opt, &err);
+    }
+    if (tl_outdir_commit(out, &err) < 0)
+        return tl_report_error(opt, &err);
+    tl_say(msg, TL_MSG_INFO, "Rank %u has no report (%s): said in %s/summary.json", rank,
+           opt->rank_failed, opt->out_dir ? opt->out_dir : "tl_out");
+    if (res)
+        res->ranks_left = 1;
+    return TL_EXIT_OK;
+}
+
 /* --rank-only LOG -o OUT/rank_N: one rank's report and its summary. */
 int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
 {
     struct tl_err err = {TL_ERR_NONE, ""};
     struct tl_messages msg = {.opt = opt, .input = opt->path};
-    const char *base = strrchr(opt->path, '/');
-    base = base ? base + 1 : opt->path;
+    const char *base = opt->path ? strrchr(opt->path, '/') : NULL;
+    base = base ? base + 1 : opt->path ? opt->path : "";
     long rank = opt->has_rank ? (long)opt->rank : tl_rank_of_name(base);
     if (rank < 0) {
         tl_error_code(&err, TL_ERR_USAGE,
@@ -1202,6 +1226,8 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
     struct tl_outdir out;
     if (tl_outdir_open(&out, out_name, opt->overwrite, &err) < 0)
         return tl_report_error(opt, &err);
+    if (opt->rank_failed)
+        return rank_failed(opt, &msg, &out, (uint32_t)rank, res);
     struct tl_arena arena;
     tl_arena_init(&arena, 16 * 1024);
     struct tl_rank_summary s;
