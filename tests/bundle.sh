@@ -53,6 +53,44 @@ print(len(names))
 PY
 }
 
+# zip_same ARCHIVE FOLDER: a bundle written straight from the run holds the folder report's
+# files (in the archive's one folder), the same bytes but for the footer's command line, which
+# names the bundle; in the order they were completed
+zip_same() {
+    python3 - "$1" "$2" <<'PY'
+import os, re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1]); folder = sys.argv[2]
+top = os.path.basename(sys.argv[1])[:-4] + "/"
+strip = lambda b: re.sub(rb"(command: <code class='cmd'>|\"command_line\": )[^<\n]*", b"", b)
+files = sorted(os.path.relpath(os.path.join(d, f), folder) for d, _, fs in os.walk(folder) for f in fs)
+assert sorted(z.namelist()) == [top + f for f in files], (sorted(z.namelist())[:3], files[:3])
+assert z.testzip() is None
+for n in files:
+    assert strip(z.read(top + n)) == strip(open(os.path.join(folder, n), "rb").read()), n
+PY
+}
+
+# page_same PAGE FOLDER: the same for a page bundle, whose index.html comes first
+page_same() {
+    python3 - "$1" "$2" <<'PY'
+import base64, gzip, os, re, sys
+s = open(sys.argv[1], encoding="utf-8").read(); folder = sys.argv[2]
+files, order, cur = {}, [], None
+for m in re.finditer(r'<script type="application/x-tlparse-(file|more)"(?: data-path="([^"]*)" data-size="(\d+)")?>([^<]*)</script>', s):
+    if m.group(1) == "file":
+        cur = m.group(2); order.append(cur); files[cur] = [m.group(4)]
+    else:
+        files[cur].append(m.group(4))
+strip = lambda b: re.sub(rb"(command: <code class='cmd'>|\"command_line\": )[^<\n]*", b"", b)
+want = sorted(os.path.relpath(os.path.join(d, f), folder) for d, _, fs in os.walk(folder) for f in fs)
+assert sorted(order) == want, (order[:3], want[:3])
+assert order[0] == "index.html", order[:3]
+for n, parts in files.items():
+    data = gzip.decompress(b"".join(base64.b64decode(x) for x in parts))
+    assert strip(data) == strip(open(os.path.join(folder, n), "rb").read()), n
+PY
+}
+
 demo=$here/fixtures/demo.log
 "$bin" "$demo" -o out --bundle out.zip --no-browser >/dev/null 2>err.txt || bad "-o with --bundle: exit $?: $(cat err.txt)"
 [ "$(tail -1 err.txt)" = "tlparse: out/index.html and out.zip: 5 compile ids, 1 graph break, 1 recompile, 1 failure" ] ||
@@ -75,38 +113,14 @@ fi
 [ ! -e tl_out ] || bad "--bundle alone wrote tl_out"
 rm -rf ref && "$bin" "$demo" -o ref --no-browser >/dev/null 2>&1
 # the same report (but for the footer's command line, which names the bundle)
-python3 - alone/r.zip ref <<'PY' || bad "alone/r.zip differs from the folder report"
-import os, re, sys, zipfile
-z = zipfile.ZipFile(sys.argv[1]); folder = sys.argv[2]
-strip = lambda b: re.sub(rb"(command: <code class='cmd'>|\"command_line\": )[^<\n]*", b"", b)
-files = sorted(os.path.relpath(os.path.join(d, f), folder) for d, _, fs in os.walk(folder) for f in fs)
-assert sorted(z.namelist()) == ["r/" + f for f in files], (z.namelist()[:3], files[:3])
-for n in files:
-    assert strip(z.read("r/" + n)) == strip(open(os.path.join(folder, n), "rb").read()), n
-PY
+zip_same alone/r.zip ref || bad "alone/r.zip differs from the folder report"
 
 # a page alone: written straight from the run, nothing left beside it; the same files as the
 # folder report, index.html first (the browser shows it as soon as it has parsed it)
 mkdir page
 "$bin" "$demo" --bundle page/p.html --no-browser >/dev/null 2>err.txt || bad "--bundle page: exit $?: $(cat err.txt)"
 [ "$(ls -A page)" = "p.html" ] || bad "page/ holds: $(ls -A page)"
-python3 - page/p.html ref <<'PY' || bad "page/p.html differs from the folder report"
-import base64, gzip, os, re, sys
-s = open(sys.argv[1], encoding="utf-8").read(); folder = sys.argv[2]
-files, order, cur = {}, [], None
-for m in re.finditer(r'<script type="application/x-tlparse-(file|more)"(?: data-path="([^"]*)" data-size="(\d+)")?>([^<]*)</script>', s):
-    if m.group(1) == "file":
-        cur = m.group(2); order.append(cur); files[cur] = [m.group(4)]
-    else:
-        files[cur].append(m.group(4))
-strip = lambda b: re.sub(rb"(command: <code class='cmd'>|\"command_line\": )[^<\n]*", b"", b)
-want = sorted(os.path.relpath(os.path.join(d, f), folder) for d, _, fs in os.walk(folder) for f in fs)
-assert sorted(order) == want, (order[:3], want[:3])
-assert order[0] == "index.html", order[:3]
-for n, parts in files.items():
-    data = gzip.decompress(b"".join(base64.b64decode(x) for x in parts))
-    assert strip(data) == strip(open(os.path.join(folder, n), "rb").read()), n
-PY
+page_same page/p.html ref || bad "page/p.html differs from the folder report"
 
 # an existing bundle is not replaced without --overwrite
 "$bin" "$demo" --bundle alone/r.zip --no-browser >/dev/null 2>err.txt
@@ -134,6 +148,25 @@ cp "$here/fixtures/edge.log" ranks/dedicated_log_torch_trace_rank_1.log
 zip_equals mr.zip mr >/dev/null || bad "mr.zip vs mr/"
 python3 -c "import sys,zipfile; n=zipfile.ZipFile('mr.zip').namelist(); sys.exit(not {'mr/index.html','mr/rank_0/index.html','mr/rank_1/index.html'} <= set(n))" ||
     bad "mr.zip lacks the landing page or a rank"
+# alone: written straight from the run (no folder, nothing left beside it), the report
+# --name-order writes (a bundle has no file system's order); a rank that cannot be read is
+# in it as in the folder
+printf '\x89PNG\r\n\x1a\n' >ranks/dedicated_log_torch_trace_rank_2.log
+# rank 3 fails once its report is begun (no entry in its lines): its files go, its summary stays
+printf 'V1126 12:00:00.000000 1 foo.py:1] hello\nV1126 12:00:00.000000 1 foo.py:1] more\n' \
+    >ranks/dedicated_log_torch_trace_rank_3.log
+rm -rf mr && "$bin" ranks --all-ranks-html -o mr --name-order --no-browser >/dev/null 2>&1 || bad "multi-rank folder: exit $?"
+mkdir mralone
+for b in mralone/r.zip mralone/r.html; do
+    "$bin" ranks --all-ranks-html --bundle "$b" --no-browser >/dev/null 2>err.txt || bad "multi-rank $b: exit $?: $(cat err.txt)"
+    [ "$(tail -1 err.txt)" = "tlparse: $b: 2 ranks (and 2 not read), 10 compile ids, 2 graph breaks, 1 recompile, 2 failures" ] ||
+        bad "multi-rank $b: message: $(tail -1 err.txt)"
+done
+[ "$(ls -A mralone | tr '\n' ' ')" = "r.html r.zip " ] || bad "multi-rank bundles left: $(ls -A mralone)"
+[ ! -e tl_out ] || bad "a multi-rank bundle wrote tl_out"
+[ "$(ls mr/rank_3)" = summary.json ] || bad "the rank that failed midway left: $(ls mr/rank_3)"
+zip_same mralone/r.zip mr || bad "multi-rank r.zip differs from the --name-order folder"
+page_same mralone/r.html mr || bad "multi-rank r.html differs from the --name-order folder"
 
 [ "$fail" = 0 ] || exit 1
 echo "bundle: ok"

@@ -75,10 +75,9 @@ static const char *report_folder(const struct tl_options *opt)
 }
 
 /*
- * --bundle: the report as one file. One log's report is written straight into it. Otherwise
- * the report folder is written, then bundled: without -o (and for a --from-summaries landing
- * page, whose folder is PATH) into a temporary folder beside the bundle, removed once the
- * bundle is complete.
+ * --bundle: the report as one file, written straight into it (tl_bundle_open: no folder on
+ * disk), of one log or of several ranks. With -o as well, or for a --from-summaries landing
+ * page (whose folder is PATH, the ranks' reports), the folder is written, then bundled.
  */
 static int run_bundled(const struct tl_options *opt, struct tl_result *res)
 {
@@ -89,30 +88,10 @@ static int run_bundled(const struct tl_options *opt, struct tl_result *res)
         tl_error_code(&err, TL_ERR_USAGE, "cannot use --bundle with --rank-only");
     if (err.code != TL_ERR_NONE || tl_bundle_check(opt->bundle, opt->overwrite, &err) < 0)
         return tl_report_error(opt, &err);
-    /* One log: its report goes straight into the bundle (tl_bundle_open), no folder on disk. */
-    if (!opt->out_dir && !opt->from_summaries && !opt->all_ranks_html)
+    if (!opt->out_dir && !opt->from_summaries)
         return run(opt, res);
-    /* A folder asked for beside the bundle (-o), or the modes of several ranks, which still
-     * read their folders back (ranks.c, rank.c): the folder, then the bundle made of it. */
     struct tl_options o = *opt;
     o.bundle = NULL;
-    char *tmp = NULL;
-    if (!opt->out_dir && !opt->from_summaries) {
-        struct tl_buf t = TL_BUF_INIT;
-        const char *slash = strrchr(opt->bundle, '/');
-        if (slash)
-            tl_buf_add(&t, opt->bundle, (size_t)(slash - opt->bundle + 1));
-        tl_buf_adds(&t, ".tlparse-bundle-XXXXXX");
-        tmp = tl_buf_detach(&t, NULL);
-        if (!mkdtemp(tmp)) {
-            tl_error(&err, "cannot create a folder beside %s: %s", opt->bundle, strerror(errno));
-            free(tmp);
-            return tl_report_error(opt, &err);
-        }
-        struct tl_buf r = TL_BUF_INIT;
-        tl_buf_addf(&r, "%s/report", tmp);
-        o.out_dir = tl_buf_detach(&r, NULL);
-    }
     int code = run(&o, res);
     if (code == TL_EXIT_OK || (code == TL_EXIT_ERROR && res->index_path[0])) {
         /* a report was written (--strict failures too): bundle it */
@@ -120,12 +99,6 @@ static int run_bundled(const struct tl_options *opt, struct tl_result *res)
             code = tl_report_error(opt, &err);
         else
             snprintf(res->bundle_path, sizeof(res->bundle_path), "%s", opt->bundle);
-    }
-    if (tmp) {
-        tl_remove_tree(tmp);
-        res->index_path[0] = '\0';
-        free((char *)o.out_dir);
-        free(tmp);
     }
     return code;
 }

@@ -2,12 +2,13 @@
 /*
  * `--bundle FILE`: the report written straight into one file (tl_bundle_open: the output's
  * zip backend, or the page format below on the output's stream backend), with no folder on
- * disk. And, for the runs whose modes still read their folder back (several ranks, or a folder
- * asked for with -o beside the bundle), tl_bundle_write: a finished report folder as one file, a
- * .zip (output/zip.c) that unpacks into one folder named after it (r.zip: r/index.html, ...), or a
- * single HTML page (report/bundle_html.c). The folder is walked in name order, each file read in
- * pieces and handed on, so memory does not grow with the report; the bundle is written to a
- * temporary file beside FILE and renamed into place when complete.
+ * disk, of one log or of several ranks. And, for the runs that write a folder anyway (-o
+ * beside the bundle, or a --from-summaries landing page added to the ranks' folder),
+ * tl_bundle_write: a finished report folder as one file, a .zip (output/zip.c) that unpacks
+ * into one folder named after it (r.zip: r/index.html, ...), or a single HTML page
+ * (report/bundle_html.c). The folder is walked in name order, each file read in pieces and
+ * handed on, so memory does not grow with the report; the bundle is written to a temporary
+ * file beside FILE and renamed into place when complete.
  */
 #include "base/config.h"
 #include "modes/modes.h"
@@ -321,30 +322,29 @@ static int page_add(void *st, const char *name, const void *p, size_t n, struct 
     return drain_to(sec < 0 ? f->fd : f->spool[sec], &f->out, err);
 }
 
-static int page_add_fd(void *st, const char *name, int fd, uint64_t size, struct tl_err *err)
+/* A piece of a file read back, into the page (the file's section: to). */
+struct page_piece {
+    struct pagefmt *f;
+    int to;
+};
+
+static int page_data(void *ctx, const void *p, size_t n, struct tl_err *err)
+{
+    struct page_piece *pc = ctx;
+    tl_bundle_html_file_data(pc->f->b, &pc->f->out, p, n);
+    return pc->f->out.len >= (1u << 20) ? drain_to(pc->to, &pc->f->out, err) : 0;
+}
+
+static int page_add_fd(void *st, const char *name, int fd, uint64_t off, uint64_t size,
+                       struct tl_err *err)
 {
     struct pagefmt *f = st;
     int sec = page_section(name);
-    int to = sec < 0 ? f->fd : f->spool[sec];
+    struct page_piece pc = {f, sec < 0 ? f->fd : f->spool[sec]};
     tl_bundle_html_file_begin(f->b, &f->out, name, size);
-    char *buf = tl_xmalloc(CHUNK);
-    int rc = 0;
-    for (off_t off = 0;;) {
-        ssize_t r = pread(fd, buf, CHUNK, off);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            rc = tl_error(err, "cannot read back %s: %s", name, strerror(errno));
-        if (r <= 0)
-            break;
-        off += r;
-        tl_bundle_html_file_data(f->b, &f->out, buf, (size_t)r);
-        if (f->out.len >= (1u << 20) && (rc = drain_to(to, &f->out, err)) < 0)
-            break;
-    }
-    free(buf);
+    int rc = tl_spool_each(fd, off, size, name, page_data, &pc, err);
     tl_bundle_html_file_end(f->b, &f->out);
-    return rc < 0 ? -1 : drain_to(to, &f->out, err);
+    return rc < 0 ? -1 : drain_to(pc.to, &f->out, err);
 }
 
 static int page_finish(void *st, struct tl_err *err)

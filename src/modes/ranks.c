@@ -42,9 +42,10 @@
 /* One rank of the run. */
 struct multi;
 
-/* A rank's events for the combined chromium_events.json, spooled in its folder as the
- * combined file will hold them (pid set), and appended there in rank order at the end. */
-#define EVENTS_SPOOL ".chromium_events.combined"
+/* A rank's events for the combined chromium_events.json, spooled (an unnamed temporary file
+ * beside the output) as the combined file will hold them (pid set), and appended there in
+ * rank order at the end. */
+#define EVENTS_SPOOL "chromium events (spooled)"
 
 struct rank {
     struct multi *m;
@@ -56,6 +57,7 @@ struct rank {
     struct tl_strtab strtab;        /* its log's string table (in arena) */
     struct tl_outdir *sub;          /* its folder, while it is parsed */
     struct tl_outfile events;       /* EVENTS_SPOOL, open from its first event (fd -1: not) */
+    int events_fd;                  /* the spool, kept once the rank's folder is done (-1) */
     uint64_t nevents;               /* events in it */
     struct tl_json_member *members; /* scratch: an event's members and its pid */
     size_t nmembers;
@@ -157,11 +159,7 @@ static void rank_broken(struct multi *m, struct rank *r, const char *name, const
     struct tl_messages msg = {.opt = &r->opt, .input = r->log.path};
     tl_say(&msg, TL_MSG_WARNING, "tlparse: warning: rank %u: %s; it has no report", r->log.rank,
            why);
-    struct tl_buf path = TL_BUF_INIT;
-    tl_buf_addf(&path, "%s/%s", m->root.tmp, name);
-    tl_remove_tree(path.buf);
-    tl_buf_release(&path);
-    struct tl_outdir sub;
+    struct tl_outdir sub; /* (the folder its parse began is gone with its output's abort) */
     struct tl_err err = {TL_ERR_NONE, ""};
     if (tl_outdir_open_sub(&m->root, name, &sub, &err) < 0 || write_broken(&sub, &r->s, &err) < 0 ||
         tl_outdir_commit(&sub, &err) < 0)
@@ -260,7 +258,7 @@ static int spool_event(void *ctx, const struct tl_json *event, struct tl_err *er
         j.u.obj.items = r->members;
         j.u.obj.n = k + 1;
     }
-    if (r->events.fd < 0 && tl_outfile_open(&r->events, r->sub, EVENTS_SPOOL, err) < 0)
+    if (r->events.fd < 0 && tl_outfile_open_spool(&r->events, r->sub, EVENTS_SPOOL, err) < 0)
         return -1;
     if (r->nevents++)
         tl_buf_adds(&r->events.buf, ",\n  ");
@@ -312,12 +310,20 @@ static void parse_rank(struct multi *m, struct rank *r)
     struct tl_engine_result sum;
     int rc = tl_engine_run(&job, &sum, &err);
     free(sum.summary);
+    /* the spool outlives the rank's output (its writes land by the output's commit) */
+    if (rc == 0 && r->events.fd >= 0 && (r->events_fd = dup(r->events.fd)) < 0)
+        rc = tl_error(&err, "cannot keep the chromium events of rank %u: %s", r->log.rank,
+                      strerror(errno));
     if (tl_outfile_close(&r->events, rc == 0 ? &err : NULL) < 0)
         rc = -1;
     r->sub = NULL;
     if (rc == 0)
         rc = tl_log_check_entries(r->log.path, &sum, &err);
     rc = tl_output_end(&sub, rc, &err);
+    if (rc < 0 && r->events_fd >= 0) {
+        close(r->events_fd);
+        r->events_fd = -1;
+    }
     if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_interrupted)) {
         set_fatal(m, &err);
     } else if (rc < 0) {
@@ -559,14 +565,12 @@ static struct rank *parsed_rank(struct multi *m, const struct tl_rank_summary *s
 }
 
 /* Append the spool of a rank parsed in this run (its events as the combined file holds
- * them) to the combined file, and remove it. */
+ * them) to the combined file, and close it. */
 static int append_spool(struct multi *m, struct rank *r, struct tl_outfile *out, uint64_t *count,
                         struct tl_err *err)
 {
-    if (!r->nevents)
+    if (!r->nevents || r->events_fd < 0)
         return 0;
-    char rel[64];
-    snprintf(rel, sizeof(rel), "rank_%u/" EVENTS_SPOOL, r->log.rank);
     if (out->fd < 0 && tl_outfile_open(out, &m->root, "chromium_events.json", err) < 0)
         return -1;
     tl_buf_adds(&out->buf, *count ? ",\n  " : "[\n  ");
@@ -574,16 +578,13 @@ static int append_spool(struct multi *m, struct rank *r, struct tl_outfile *out,
     /* the bytes before the spool's must be on disk first */
     if (tl_outfile_flush(out, err) < 0 || tl_outdir_sync(&m->root, err) < 0)
         return -1;
-    int in = openat(m->root.dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (in < 0 || tl_copy_fd(in, out->fd) < 0) {
-        tl_error(err, "cannot write %s/chromium_events.json: %s", m->out_name, strerror(errno));
-        if (in >= 0)
-            close(in);
-        return -1;
-    }
-    close(in);
-    unlinkat(m->root.dirfd, rel, 0);
-    return 0;
+    int rc = 0;
+    if (lseek(r->events_fd, 0, SEEK_SET) < 0 || tl_copy_fd(r->events_fd, out->fd) < 0)
+        rc =
+            tl_error(err, "cannot write %s/chromium_events.json: %s", m->out_name, strerror(errno));
+    close(r->events_fd);
+    r->events_fd = -1;
+    return rc;
 }
 
 /* The combined chromium_events.json (§1.7), written only when there are events: the ranks'
@@ -617,10 +618,8 @@ static int combined_events(struct multi *m, const struct tl_ranks *an, bool *wri
 static int root_file(struct multi *m, const char *name, const struct tl_buf *b, bool write,
                      struct tl_err *err)
 {
-    if (!write) {
-        unlinkat(m->root.dirfd, name, 0);
-        return 0;
-    }
+    if (!write)
+        return tl_outdir_remove(&m->root, name);
     return tl_outdir_write(&m->root, name, b->buf, b->len, NULL, err);
 }
 
@@ -709,6 +708,8 @@ static void multi_init(struct multi *m, const struct tl_options *opt)
 static void multi_release(struct multi *m)
 {
     for (size_t i = 0; i < m->n; i++) {
+        if (m->ranks[i].events_fd >= 0)
+            close(m->ranks[i].events_fd);
         tl_strtab_release(&m->ranks[i].strtab);
         tl_arena_release(&m->ranks[i].arena);
         tl_buf_release(&m->ranks[i].msgs);
@@ -747,6 +748,7 @@ static void take_logs(struct multi *m, struct tl_rank_log *logs, size_t n)
         tl_strtab_init(&r->strtab, &r->arena);
         r->s.rank = r->log.rank;
         r->s.log = r->log.name;
+        r->events_fd = -1;
     }
 }
 
@@ -785,7 +787,10 @@ static int finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_res
     if (tl_output_end(&m->root, rc, err) < 0)
         return tl_report_error(m->opt, err);
     if (res) {
-        snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", m->out_name);
+        if (m->opt->bundle)
+            snprintf(res->bundle_path, sizeof(res->bundle_path), "%s", m->out_name);
+        else
+            snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", m->out_name);
         sum_counts(m, &res->counts);
         res->has_counts = true;
         for (size_t i = 0; i < m->n; i++)
@@ -835,8 +840,12 @@ static int all_ranks(struct multi *m, struct tl_result *res)
                       "Input path %s must be a directory when using --all-ranks-html", opt->path);
         return tl_report_error(opt, &err);
     }
-    /* The output folder first, as the reference: its errors come before the rank logs'. */
-    if (tl_outdir_open(&m->root, m->out_name, opt->overwrite, &err) < 0)
+    /* The output first, as the reference: its errors come before the rank logs'. A bundle is
+     * written straight into its file (its ranks' folders held until each is complete). */
+    if (opt->bundle)
+        m->out_name = opt->bundle;
+    if ((opt->bundle ? tl_bundle_open(&m->root, opt->bundle, opt->overwrite, &err)
+                     : tl_outdir_open(&m->root, m->out_name, opt->overwrite, &err)) < 0)
         return tl_report_error(opt, &err);
     if (tl_output_extras(opt, &m->root, &err) < 0) {
         tl_outdir_abort(&m->root);
@@ -844,7 +853,9 @@ static int all_ranks(struct multi *m, struct tl_result *res)
     }
     struct tl_rank_log *logs;
     size_t nlogs;
-    int rc = tl_rank_logs_find(opt->path, !opt->name_order, &logs, &nlogs, &err);
+    /* A bundle lists its names in name order (it has no file system's): the logs too. */
+    bool listed = !opt->name_order && !opt->bundle;
+    int rc = tl_rank_logs_find(opt->path, listed, &logs, &nlogs, &err);
     if (rc == 0 && !nlogs)
         rc =
             tl_error_code(&err, TL_ERR_INPUT, "No rank log files found in directory %s", opt->path);
@@ -1112,6 +1123,7 @@ static int from_summaries(struct multi *m, struct tl_result *res)
             !tl_outdir_is_dir(&m->root, p))
             continue;
         struct rank *r = &m->ranks[m->n++];
+        r->events_fd = -1;
         tl_arena_init(&r->arena, 16 * 1024);
         tl_buf_init(&r->msgs, 0);
         uint32_t number = (uint32_t)strtoull(p + 5, NULL, 10);

@@ -510,6 +510,12 @@ int tl_outdir_open_sub(struct tl_outdir *parent, const char *name, struct tl_out
     tl_buf_addf(&t, "%s/%s", parent->target, name);
     open_common(child, t.buf);
     child->no_openat2 = parent->no_openat2;
+    child->sub = true;
+    if (parent->tmp) {
+        tl_buf_reset(&t);
+        tl_buf_addf(&t, "%s/%s", parent->tmp, name);
+        child->tmp = tl_buf_detach(&t, NULL);
+    }
     tl_buf_release(&t);
     return 0;
 }
@@ -565,8 +571,8 @@ int tl_outdir_list(struct tl_outdir *o, const char *rel, bool fs_order, char ***
 {
     *names = NULL;
     *n = 0;
-    if (o->stream)
-        return -1; /* a stream keeps no folder to list (the callers are going away) */
+    if (o->stream) /* the names it gave, in name order: it has no file system's */
+        return o->stream_ops->list(o, rel, names, n);
     int fd = openat(o->dirfd, *rel ? rel : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
         return -1;
@@ -599,10 +605,17 @@ void tl_outdir_list_free(char **names, size_t n)
     free(names);
 }
 
+int tl_outdir_remove(struct tl_outdir *o, const char *rel)
+{
+    if (o->stream || unlinkat(o->dirfd, rel, 0) == 0 || errno == ENOENT)
+        return 0;
+    return -1;
+}
+
 bool tl_outdir_is_dir(struct tl_outdir *o, const char *rel)
 {
     if (o->stream)
-        return false;
+        return o->stream_ops->is_dir(o, rel);
     struct stat st;
     return fstatat(o->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
 }
@@ -676,7 +689,7 @@ void tl_outdir_abort(struct tl_outdir *o)
     /* Stop writing first: the worker may hold files of the folder. */
     tl_writer_free(o->writer);
     o->writer = NULL;
-    if (o->tmp && !o->in_place)
+    if (o->tmp && (!o->in_place || o->sub))
         tl_remove_tree(o->tmp);
     remove_made(o);
     release(o);
@@ -707,7 +720,7 @@ int tl_outfile_open_spool(struct tl_outfile *f, struct tl_outdir *o, const char 
     /* Beside the output, on its file system: in the folder, unnamed (it never shows), or
      * beside the stream's file; $TMPDIR for memory. */
     if (o->stream) {
-        f->fd = tl_spool_open(strcmp(o->target, "<memory>") ? o->target : NULL, err);
+        f->fd = o->stream_ops->spool(o, err);
     } else {
         f->fd = openat(o->dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
         if (f->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR) && o->tmp) {

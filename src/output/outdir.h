@@ -3,8 +3,9 @@
  * The output, as an interface with several backends behind these tl_outdir_* functions: the
  * report folder (here and in outdir.c), and the streams of outdir.h (a .zip, a single HTML
  * page, memory), which a sink cannot tell apart: it writes and never reads back
- * (tl_outdir_read, _list and _is_dir work on the folder only, and read on memory; they are
- * being removed). The report folder. Everything is written into a temporary folder beside
+ * (tl_outdir_list and _is_dir tell the names the output gave, which it decides: a stream from
+ * its table; tl_outdir_read reads back a folder's or memory's file, for --from-summaries, whose
+ * input is the folder). The report folder. Everything is written into a temporary folder beside
  * the target (`.<name>.tlparse-XXXXXX`) through a directory fd, so no path
  * can leave it; tl_outdir_commit() renames it into place (swapping it with
  * an old report atomically under --overwrite), tl_outdir_abort() removes it.
@@ -37,6 +38,7 @@ struct tl_outdir {
     int dirfd; /* open on tmp */
     bool overwrite;
     bool in_place;   /* a folder of another outdir, or an existing one: nothing to rename */
+    bool sub;        /* a folder of another outdir (tmp: its path): abort removes it */
     bool no_openat2; /* the kernel refused openat2: plain openat with O_NOFOLLOW */
     struct tl_arena arena;
     struct tl_map dirs; /* sub-folders already created */
@@ -102,7 +104,8 @@ int tl_outdir_sync(struct tl_outdir *o, struct tl_err *err);
 /**
  * A sub-folder of an open report folder (a multi-rank run's rank_N/): child writes into
  * parent's temporary folder, with its own writer; its commit only waits for its writes, and
- * the parent's commit or abort takes it along. The name is ours (not from a log).
+ * the parent's commit or abort takes it along; its abort removes what it wrote (a stream's
+ * sub-output holds its files until its commit). The name is ours (not from a log).
  */
 int tl_outdir_open_sub(struct tl_outdir *parent, const char *name, struct tl_outdir *child,
                        struct tl_err *err);
@@ -125,6 +128,11 @@ int tl_outdir_read(struct tl_outdir *o, const char *rel, struct tl_buf *out, siz
  */
 int tl_outdir_list(struct tl_outdir *o, const char *rel, bool fs_order, char ***names, size_t *n);
 void tl_outdir_list_free(char **names, size_t n);
+/**
+ * Remove the file rel if it is there (a file of an earlier run, in a folder written in place);
+ * nothing on a stream, which holds only this run's files. 0, or -1 when it cannot be removed.
+ */
+int tl_outdir_remove(struct tl_outdir *o, const char *rel);
 /** Whether rel is a folder of the report folder. */
 bool tl_outdir_is_dir(struct tl_outdir *o, const char *rel);
 
@@ -193,8 +201,9 @@ struct tl_outfmt_ops {
     int (*begin)(void *st, int fd, struct tl_err *err);
     /** A whole file, from the caller's bytes. */
     int (*add)(void *st, const char *name, const void *p, size_t n, struct tl_err *err);
-    /** A whole file, read from fd (from offset 0, size bytes). */
-    int (*add_fd)(void *st, const char *name, int fd, uint64_t size, struct tl_err *err);
+    /** A whole file, read from fd (size bytes at offset off; tl_spool_each reads them). */
+    int (*add_fd)(void *st, const char *name, int fd, uint64_t off, uint64_t size,
+                  struct tl_err *err);
     /** The end of the output: everything written out. */
     int (*finish)(void *st, struct tl_err *err);
     /** Release st (after finish, or instead of it on abort). */
@@ -239,6 +248,9 @@ struct tl_outstream_ops {
                     struct tl_err *err);
     int (*read)(struct tl_outdir *o, const char *rel, struct tl_buf *out, size_t max,
                 struct tl_err *err);
+    int (*list)(struct tl_outdir *o, const char *rel, char ***names, size_t *n);
+    int (*spool)(struct tl_outdir *o, struct tl_err *err); /* beside the stream's file */
+    bool (*is_dir)(struct tl_outdir *o, const char *rel);
     int (*commit)(struct tl_outdir *o, struct tl_err *err);
     void (*abort)(struct tl_outdir *o);
 };

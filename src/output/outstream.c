@@ -30,11 +30,14 @@
 #include <zlib.h>
 
 /* What a name of the table stands for: a folder, or a file and a digest of its bytes (for
- * write_once's "the same bytes are there already", without reading them back). */
+ * write_once's "the same bytes are there already", without reading them back). The names
+ * form a tree (a folder's entries, for tl_outdir_list: the names the output gave). */
 struct meta {
     bool dir;
     uint64_t size, h1;
     uint32_t h2;
+    const char *leaf;          /* the last part of the name */
+    struct meta *child, *next; /* a folder's first entry; the next entry of its folder */
 };
 
 struct shared {
@@ -47,11 +50,15 @@ struct shared {
     bool overwrite;
     struct tl_arena arena;
     struct tl_map names; /* full name -> struct meta */
+    struct meta root;    /* the top folder */
 };
 
+/* A file of an output, encoded into the stream at the output's commit: a streamed one (its
+ * own spool, fd), or a whole one held by a sub-output (size bytes at off of its hold file). */
 struct spool {
     char *name; /* full name */
-    int fd;
+    int fd;     /* -1: held */
+    uint64_t off, size;
 };
 
 /* One output of a stream: the top one or a sub-output. */
@@ -61,6 +68,10 @@ struct tl_outstream {
     char *prefix; /* "" or "rank_0/" */
     struct spool *spools;
     size_t nspools, aspools;
+    /* A sub-output holds its whole files here until its commit, so that its abort leaves
+     * nothing in the stream (a rank whose log fails midway has no report): -1 until one. */
+    int hold;
+    uint64_t held; /* bytes in it */
 };
 
 /* ---- names ---------------------------------------------------------------------------- */
@@ -88,40 +99,39 @@ static int probe(struct shared *sh, const char *full, struct meta **old)
     return 2;
 }
 
+/* The entry of the first n bytes of full, entered (with its parents, as folders) when new. */
+static struct meta *enter(struct shared *sh, const char *full, size_t n, bool dir)
+{
+    if (n == 0)
+        return &sh->root;
+    struct tl_str key = tl_str_make(full, n);
+    struct meta *m = tl_map_get(&sh->names, key);
+    if (m)
+        return m;
+    size_t slash = n;
+    while (slash > 0 && full[slash - 1] != '/')
+        slash--;
+    struct meta *parent = enter(sh, full, slash ? slash - 1 : 0, true);
+    key = tl_arena_str(&sh->arena, key);
+    m = tl_arena_calloc(&sh->arena, 1, sizeof(*m));
+    m->dir = dir;
+    m->leaf = key.p + slash;
+    m->next = parent->child;
+    parent->child = m;
+    tl_map_put(&sh->names, key, m);
+    return m;
+}
+
 /* Enter full as a file, its parents as folders. */
 static struct meta *take(struct shared *sh, const char *full)
 {
-    for (const char *s = strchr(full, '/'); s; s = strchr(s + 1, '/')) {
-        struct tl_str key = tl_str_make(full, (size_t)(s - full));
-        if (!tl_map_get(&sh->names, key)) {
-            struct meta *d = tl_arena_calloc(&sh->arena, 1, sizeof(*d));
-            d->dir = true;
-            tl_map_put(&sh->names, tl_arena_str(&sh->arena, key), d);
-        }
-    }
-    struct tl_str key = tl_str_cstr(full);
-    struct meta *m = tl_map_get(&sh->names, key);
-    if (!m) {
-        m = tl_arena_calloc(&sh->arena, 1, sizeof(*m));
-        tl_map_put(&sh->names, tl_arena_str(&sh->arena, key), m);
-    }
-    return m;
+    return enter(sh, full, strlen(full), false);
 }
 
 /* Enter full and its parents as folders. */
 static void take_dir(struct shared *sh, const char *full)
 {
-    size_t n = strlen(full);
-    for (size_t i = 1; i <= n; i++) {
-        if (i < n && full[i] != '/')
-            continue;
-        struct tl_str key = tl_str_make(full, i);
-        if (!tl_map_get(&sh->names, key)) {
-            struct meta *d = tl_arena_calloc(&sh->arena, 1, sizeof(*d));
-            d->dir = true;
-            tl_map_put(&sh->names, tl_arena_str(&sh->arena, key), d);
-        }
-    }
+    enter(sh, full, strlen(full), true);
 }
 
 static void digest(struct meta *m, const void *p, size_t n)
@@ -180,8 +190,11 @@ static int choose(struct tl_outdir *o, const char *rel, const void *p, size_t n,
         if (r == 2 && k > 0)
             continue; /* a variant name must be new */
         struct meta *m = take(s->sh, full.buf);
-        if (once)
-            *m = want;
+        if (once) {
+            m->size = want.size;
+            m->h1 = want.h1;
+            m->h2 = want.h2;
+        }
         found = true;
         break;
     }
@@ -192,18 +205,45 @@ static int choose(struct tl_outdir *o, const char *rel, const void *p, size_t n,
     return rc;
 }
 
+/* A whole file of a sub-output, into its hold file until its commit. */
+static int hold(struct tl_outdir *o, const char *full, const void *p, size_t n, struct tl_err *err)
+{
+    struct tl_outstream *s = o->stream;
+    if (s->hold < 0 && (s->hold = tl_spool_open(s->sh->path, err)) < 0)
+        return -1;
+    for (size_t done = 0; done < n;) {
+        ssize_t w = pwrite(s->hold, (const char *)p + done, n - done, (off_t)(s->held + done));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return tl_error(err, "cannot write %s: %s", full, strerror(w < 0 ? errno : EIO));
+        done += (size_t)w;
+    }
+    TL_GROW(s->spools, s->nspools + 1, s->aspools);
+    s->spools[s->nspools++] = (struct spool){tl_xstrdup(full), -1, s->held, n};
+    s->held += n;
+    return 0;
+}
+
 static int stream_write(struct tl_outdir *o, const char *rel, const void *p, size_t n, bool once,
                         struct tl_buf *used, struct tl_err *err)
 {
-    struct shared *sh = ((struct tl_outstream *)o->stream)->sh;
+    struct tl_outstream *s = o->stream;
+    struct shared *sh = s->sh;
     struct tl_buf name = TL_BUF_INIT;
     bool same;
     pthread_mutex_lock(&sh->mu);
     int rc = choose(o, rel, p, n, once, &name, &same, err);
     if (rc == 0 && !same) {
         struct tl_buf full = TL_BUF_INIT;
-        tl_buf_addf(&full, "%s%s", ((struct tl_outstream *)o->stream)->prefix, name.buf);
-        rc = sh->fmt->add(sh->st, full.buf, p, n, err);
+        tl_buf_addf(&full, "%s%s", s->prefix, name.buf);
+        if (s->top) {
+            rc = sh->fmt->add(sh->st, full.buf, p, n, err);
+        } else {
+            pthread_mutex_unlock(&sh->mu);
+            rc = hold(o, full.buf, p, n, err);
+            pthread_mutex_lock(&sh->mu);
+        }
         tl_buf_release(&full);
         o->files++;
         o->bytes += n;
@@ -240,6 +280,7 @@ static int stream_create(struct tl_outdir *o, const char *rel, int *fd, struct t
         TL_GROW(s->spools, s->nspools + 1, s->aspools);
         struct spool *sp = &s->spools[s->nspools++];
         sp->fd = mine;
+        sp->off = sp->size = 0;
         struct tl_buf full = TL_BUF_INIT;
         tl_buf_addf(&full, "%s%s", s->prefix, name.buf);
         sp->name = tl_buf_detach(&full, NULL);
@@ -252,39 +293,44 @@ static int stream_create(struct tl_outdir *o, const char *rel, int *fd, struct t
     return rc;
 }
 
-/* The streamed files of o into the output, in the order they were created. */
-static int drain_spools(struct tl_outdir *o, struct tl_err *err)
-{
-    struct tl_outstream *s = o->stream;
-    int rc = 0;
-    for (size_t i = 0; i < s->nspools; i++) {
-        struct spool *sp = &s->spools[i];
-        struct stat st;
-        if (rc == 0 && fstat(sp->fd, &st) < 0)
-            rc = tl_error(err, "cannot read back %s: %s", sp->name, strerror(errno));
-        if (rc == 0) {
-            pthread_mutex_lock(&s->sh->mu);
-            rc = s->sh->fmt->add_fd(s->sh->st, sp->name, sp->fd, (uint64_t)st.st_size, err);
-            pthread_mutex_unlock(&s->sh->mu);
-        }
-        close(sp->fd);
-        free(sp->name);
-    }
-    free(s->spools);
-    s->spools = NULL;
-    s->nspools = s->aspools = 0;
-    return rc;
-}
-
 static void drop_spools(struct tl_outstream *s)
 {
     for (size_t i = 0; i < s->nspools; i++) {
-        close(s->spools[i].fd);
+        if (s->spools[i].fd >= 0)
+            close(s->spools[i].fd);
         free(s->spools[i].name);
     }
     free(s->spools);
     s->spools = NULL;
     s->nspools = s->aspools = 0;
+    if (s->hold >= 0)
+        close(s->hold);
+    s->hold = -1;
+    s->held = 0;
+}
+
+/* The files of o not yet in the output (streamed ones, and those a sub-output holds), in the
+ * order they were created. */
+static int drain_spools(struct tl_outdir *o, struct tl_err *err)
+{
+    struct tl_outstream *s = o->stream;
+    int rc = 0;
+    for (size_t i = 0; i < s->nspools && rc == 0; i++) {
+        struct spool *sp = &s->spools[i];
+        struct stat st;
+        if (sp->fd >= 0 && fstat(sp->fd, &st) < 0)
+            rc = tl_error(err, "cannot read back %s: %s", sp->name, strerror(errno));
+        else if (sp->fd >= 0)
+            sp->size = (uint64_t)st.st_size;
+        if (rc == 0) {
+            pthread_mutex_lock(&s->sh->mu);
+            rc = s->sh->fmt->add_fd(s->sh->st, sp->name, sp->fd >= 0 ? sp->fd : s->hold, sp->off,
+                                    sp->size, err);
+            pthread_mutex_unlock(&s->sh->mu);
+        }
+    }
+    drop_spools(s);
+    return rc;
 }
 
 /* ---- opening, committing -------------------------------------------------------------- */
@@ -327,6 +373,8 @@ static struct shared *new_shared(const struct tl_outfmt_ops *fmt, void *st)
     sh->fd = -1;
     tl_arena_init(&sh->arena, 16 * 1024);
     tl_map_init(&sh->names, &sh->arena);
+    sh->root.dir = true;
+    sh->root.leaf = "";
     return sh;
 }
 
@@ -336,6 +384,7 @@ static struct tl_outstream *new_view(struct shared *sh, bool top, const char *pr
     s->sh = sh;
     s->top = top;
     s->prefix = tl_xstrdup(prefix);
+    s->hold = -1;
     return s;
 }
 
@@ -503,27 +552,19 @@ static int zip_add(void *st, const char *name, const void *p, size_t n, struct t
 
 #define CHUNK (256u * 1024)
 
-static int zip_add_fd(void *st, const char *name, int fd, uint64_t size, struct tl_err *err)
+static int zip_data(void *ctx, const void *p, size_t n, struct tl_err *err)
+{
+    return tl_zip_file_data(((struct zipfmt *)ctx)->z, p, n, err);
+}
+
+static int zip_add_fd(void *st, const char *name, int fd, uint64_t off, uint64_t size,
+                      struct tl_err *err)
 {
     struct zipfmt *f = st;
-    if (tl_zip_file_begin(f->z, zip_name(f, name), f->mtime, size, err) < 0)
+    if (tl_zip_file_begin(f->z, zip_name(f, name), f->mtime, size, err) < 0 ||
+        tl_spool_each(fd, off, size, name, zip_data, f, err) < 0)
         return -1;
-    char *buf = tl_xmalloc(CHUNK);
-    int rc = 0;
-    for (off_t off = 0;;) {
-        ssize_t r = pread(fd, buf, CHUNK, off);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            rc = tl_error(err, "cannot read back %s: %s", name, strerror(errno));
-        if (r <= 0)
-            break;
-        off += r;
-        if ((rc = tl_zip_file_data(f->z, buf, (size_t)r, err)) < 0)
-            break;
-    }
-    free(buf);
-    return rc < 0 ? -1 : tl_zip_file_end(f->z, err);
+    return tl_zip_file_end(f->z, err);
 }
 
 static int zip_finish(void *st, struct tl_err *err)
@@ -607,13 +648,14 @@ static int mem_add(void *st, const char *name, const void *p, size_t n, struct t
     return 0;
 }
 
-static int mem_add_fd(void *st, const char *name, int fd, uint64_t size, struct tl_err *err)
+static int mem_add_fd(void *st, const char *name, int fd, uint64_t off, uint64_t size,
+                      struct tl_err *err)
 {
     struct tl_buf *b = mem_slot(st, name);
     tl_buf_grow(b, (size_t)size);
     size_t got = 0;
     while (got < size) {
-        ssize_t r = pread(fd, b->buf + got, (size_t)size - got, (off_t)got);
+        ssize_t r = pread(fd, b->buf + got, (size_t)size - got, (off_t)(off + got));
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
@@ -702,7 +744,63 @@ static int stream_read(struct tl_outdir *o, const char *rel, struct tl_buf *out,
     return rc;
 }
 
+/* The names the output gave under rel, from the table (a stream has no folder to list), in
+ * name order. */
+static int cmp_leaf(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static struct meta *folder_of(struct tl_outstream *s, const char *rel)
+{
+    struct tl_buf full = TL_BUF_INIT;
+    tl_buf_addf(&full, "%s%s", s->prefix, rel);
+    while (full.len && full.buf[full.len - 1] == '/')
+        tl_buf_setlen(&full, full.len - 1);
+    struct meta *m = full.len ? meta_of(s->sh, full.buf, full.len) : &s->sh->root;
+    tl_buf_release(&full);
+    return m && m->dir ? m : NULL;
+}
+
+static int stream_list(struct tl_outdir *o, const char *rel, char ***names, size_t *n)
+{
+    struct tl_outstream *s = o->stream;
+    pthread_mutex_lock(&s->sh->mu);
+    struct meta *d = folder_of(s, rel);
+    char **v = NULL;
+    size_t len = 0, alloc = 0;
+    for (struct meta *m = d ? d->child : NULL; m; m = m->next) {
+        TL_GROW(v, len + 1, alloc);
+        v[len++] = tl_xstrdup(m->leaf);
+    }
+    pthread_mutex_unlock(&s->sh->mu);
+    if (!d)
+        return -1;
+    if (len)
+        qsort(v, len, sizeof(*v), cmp_leaf);
+    *names = v;
+    *n = len;
+    return 0;
+}
+
+static bool stream_is_dir(struct tl_outdir *o, const char *rel)
+{
+    struct tl_outstream *s = o->stream;
+    pthread_mutex_lock(&s->sh->mu);
+    bool dir = *rel && folder_of(s, rel);
+    pthread_mutex_unlock(&s->sh->mu);
+    return dir;
+}
+
+static int stream_spool(struct tl_outdir *o, struct tl_err *err)
+{
+    return tl_spool_open(((struct tl_outstream *)o->stream)->sh->path, err);
+}
+
 static const struct tl_outstream_ops backend = {
+    .spool = stream_spool,
+    .list = stream_list,
+    .is_dir = stream_is_dir,
     .write = stream_write,
     .create = stream_create,
     .open_sub = stream_open_sub,

@@ -424,3 +424,25 @@ int tl_spool_open(const char *near, struct tl_err *err)
     tl_buf_release(&dir);
     return fd;
 }
+
+int tl_spool_each(int fd, uint64_t off, uint64_t size, const char *name,
+                  int (*each)(void *ctx, const void *p, size_t n, struct tl_err *err), void *ctx,
+                  struct tl_err *err)
+{
+    enum { PIECE = 256 * 1024 };
+    char *buf = tl_xmalloc(PIECE);
+    int rc = 0;
+    for (uint64_t done = 0; done < size && rc == 0;) {
+        size_t want = size - done < PIECE ? (size_t)(size - done) : PIECE;
+        ssize_t r = pread(fd, buf, want, (off_t)(off + done));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            rc = tl_error(err, "cannot read back %s: %s", name,
+                          r < 0 ? strerror(errno) : "cut short");
+        else if ((rc = each(ctx, buf, (size_t)r, err)) == 0)
+            done += (uint64_t)r;
+    }
+    free(buf);
+    return rc < 0 ? -1 : 0;
+}

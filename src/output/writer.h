@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct tl_writer;
 
@@ -74,5 +75,14 @@ int tl_copy_fd(int in, int out);
  * writing. Nothing is left behind, however the process ends. Returns the fd, or -1 with err.
  */
 int tl_spool_open(const char *near, struct tl_err *err);
+
+/**
+ * The size bytes at off of the file fd, handed to each(ctx, piece, n, err) in pieces of at most
+ * 256 KiB (one buffer). Returns 0, or -1: each failed, or fd could not be read (err names the
+ * file as name; a file shorter than off + size is an error).
+ */
+int tl_spool_each(int fd, uint64_t off, uint64_t size, const char *name,
+                  int (*each)(void *ctx, const void *p, size_t n, struct tl_err *err), void *ctx,
+                  struct tl_err *err);
 
 #endif

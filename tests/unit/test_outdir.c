@@ -611,6 +611,29 @@ static void test_abort(void **state)
     assert_int_equal(count_names("", ".stay.tlparse-"), 0);
 }
 
+/* A sub-folder aborted goes (a rank that failed midway); its parent and siblings stay. */
+static void test_sub_abort(void **state)
+{
+    (void)state;
+    struct tl_outdir o, a, b;
+    struct tl_err err = {TL_ERR_NONE, ""};
+    assert_int_equal(tl_outdir_open(&o, path("subs"), false, &err), 0);
+    assert_int_equal(tl_outdir_open_sub(&o, "rank_0", &a, &err), 0);
+    assert_int_equal(tl_outdir_open_sub(&o, "rank_1", &b, &err), 0);
+    assert_int_equal(tl_outdir_write(&a, "x/y.txt", "a", 1, NULL, &err), 0);
+    assert_int_equal(tl_outdir_write(&b, "x/y.txt", "b", 1, NULL, &err), 0);
+    assert_int_equal(tl_outdir_commit(&a, &err), 0);
+    tl_outdir_abort(&b);
+    /* the same name again, as a rank without a report is written */
+    assert_int_equal(tl_outdir_open_sub(&o, "rank_1", &b, &err), 0);
+    assert_int_equal(tl_outdir_write(&b, "summary.json", "{}", 2, NULL, &err), 0);
+    assert_int_equal(tl_outdir_commit(&b, &err), 0);
+    assert_int_equal(tl_outdir_commit(&o, &err), 0);
+    expect_file("subs/rank_0/x/y.txt", "a");
+    expect_file("subs/rank_1/summary.json", "{}");
+    assert_false(exists("subs/rank_1/x"));
+}
+
 static void test_target_is_file(void **state)
 {
     (void)state;
@@ -1025,6 +1048,7 @@ int main(void)
         cmocka_unit_test(test_existing_target_refused),
         cmocka_unit_test(test_overwrite_replaces),
         cmocka_unit_test(test_abort),
+        cmocka_unit_test(test_sub_abort),
         cmocka_unit_test(test_target_is_file),
         cmocka_unit_test(test_target_appears_meanwhile),
         cmocka_unit_test(test_name_collisions),

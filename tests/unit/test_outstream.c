@@ -114,10 +114,43 @@ static void test_memory(void **state)
     assert_string_equal(r.buf, "1");
     assert_int_equal(tl_outdir_read(&o, "rank_0/d/f2.txt", &r, 10, &err), -1);
     tl_buf_release(&r);
+    /* the names the output gave, from its table, in name order */
     char **names;
     size_t n;
-    assert_int_equal(tl_outdir_list(&o, "", false, &names, &n), -1);
-    assert_false(tl_outdir_is_dir(&o, "top"));
+    assert_int_equal(tl_outdir_list(&o, "", true, &names, &n), 0);
+    assert_int_equal(n, 5);
+    const char *top[] = {"index.html", "payloads", "rank_0", "rank_1", "top"};
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(names[i], top[i]);
+    tl_outdir_list_free(names, n);
+    assert_int_equal(tl_outdir_list(&o, "top/", false, &names, &n), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(names[0], "a");
+    assert_string_equal(names[1], "a_b.txt");
+    assert_string_equal(names[2], "a_b~1.txt");
+    tl_outdir_list_free(names, n);
+    assert_int_equal(tl_outdir_list(&o, "rank_1/d", false, &names, &n), 0);
+    assert_int_equal(n, 50);
+    assert_string_equal(names[0], "f0.txt");
+    tl_outdir_list_free(names, n);
+    assert_int_equal(tl_outdir_list(&o, "index.html", false, &names, &n), -1);
+    assert_int_equal(tl_outdir_list(&o, "nothing", false, &names, &n), -1);
+    assert_true(tl_outdir_is_dir(&o, "top"));
+    assert_true(tl_outdir_is_dir(&o, "rank_0/d"));
+    assert_false(tl_outdir_is_dir(&o, "top/a"));
+    assert_false(tl_outdir_is_dir(&o, "nothing"));
+    assert_false(tl_outdir_is_dir(&o, ""));
+    /* a sub-output aborted: none of its files is in the output */
+    struct tl_outdir gone;
+    assert_int_equal(tl_outdir_open_sub(&o, "rank_2", &gone, &err), 0);
+    assert_int_equal(tl_outdir_write(&gone, "index.html", "<p>", 3, NULL, &err), 0);
+    struct tl_outfile g;
+    assert_int_equal(tl_outfile_open(&g, &gone, "raw.jsonl", &err), 0);
+    tl_buf_adds(&g.buf, "{}");
+    assert_int_equal(tl_outfile_close(&g, &err), 0);
+    tl_outdir_abort(&gone);
+    assert_null(find(&o, "rank_2/index.html"));
+    assert_null(find(&o, "rank_2/raw.jsonl"));
     /* a spool outside the output: not a file of it */
     struct tl_outfile f;
     assert_int_equal(tl_outfile_open_spool(&f, &o, "spool", &err), 0);
