@@ -7,7 +7,9 @@ library only (no setuptools, no pip):
 
 The binary goes in as tlparse_c-VERSION.data/scripts/tlparse, which pip installs on PATH
 (as binary tools are shipped on PyPI); it should need nothing but glibc (`make wheel` links
-libmd, zlib and libzstd statically). The archive is reproducible: fixed order and times.
+libmd, zlib and libzstd statically). The wheel is tagged manylinux_2_X, X the highest
+GLIBC_2.X symbol version the binary needs (read from its ELF .gnu.version_r, as auditwheel
+does), so a package index takes it. The archive is reproducible: fixed order and times.
 """
 
 import argparse
@@ -52,6 +54,69 @@ def project_version():
     return m.group(1)
 
 
+# The libraries a manylinux wheel may need from the system (PEP 600: those every glibc
+# distribution has; auditwheel's policy lists these for x86_64).
+MANYLINUX_LIBS = {
+    "libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "librt.so.1", "libutil.so.1",
+    "libresolv.so.2", "libnsl.so.1", "libgcc_s.so.1", "libcrypt.so.1",
+    "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1",
+}
+
+
+def elf_needs(exe):
+    """The libraries (DT_NEEDED) and symbol versions (.gnu.version_r) an ELF64 little-endian
+    executable asks of the system, read from its section headers."""
+    import struct
+
+    if exe[:4] != b"\x7fELF" or exe[4] != 2 or exe[5] != 1:
+        sys.exit("build_wheel: not a 64-bit little-endian ELF file")
+    shoff, = struct.unpack_from("<Q", exe, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", exe, 0x3A)
+    sections = []
+    for i in range(shnum):
+        # sh_name, sh_type, sh_flags, sh_addr, sh_offset, sh_size, sh_link, ...
+        _, kind, _, _, off, size, link = struct.unpack_from("<IIQQQQI", exe, shoff + i * shentsize)
+        sections.append((kind, off, size, link))
+
+    def string(table, at):
+        off = sections[table][1] + at
+        return exe[off:exe.index(b"\0", off)].decode("ascii", "replace")
+
+    libs, versions = [], set()
+    for kind, off, size, link in sections:
+        if kind == 6:  # SHT_DYNAMIC: DT_NEEDED entries name libraries in the linked strings
+            for at in range(off, off + size, 16):
+                tag, val = struct.unpack_from("<qQ", exe, at)
+                if tag == 1:
+                    libs.append(string(link, val))
+        elif kind == 0x6FFFFFFE:  # SHT_GNU_verneed
+            at = off
+            while True:
+                _, cnt, _, aux, nxt = struct.unpack_from("<HHIII", exe, at)
+                a = at + aux
+                for _ in range(cnt):
+                    _, _, _, name, anext = struct.unpack_from("<IHHII", exe, a)
+                    versions.add(string(link, name))
+                    a += anext
+                if not nxt:
+                    break
+                at += nxt
+    return libs, versions
+
+
+def manylinux_tag(exe):
+    """manylinux_2_X_<arch>, X the highest GLIBC_2.X symbol version exe needs (what auditwheel
+    computes), or exit when exe needs a library no manylinux system promises."""
+    libs, versions = elf_needs(exe)
+    other = [lib for lib in libs if lib not in MANYLINUX_LIBS]
+    if other:
+        sys.exit("build_wheel: the binary needs %s, which a manylinux wheel may not" % ", ".join(other))
+    minors = [int(m.group(1)) for v in versions for m in [re.fullmatch(r"GLIBC_2\.(\d+)(?:\.\d+)?", v)] if m]
+    if not minors:
+        sys.exit("build_wheel: the binary names no GLIBC_2.X symbol version")
+    return "manylinux_2_%d_%s" % (max(minors), platform.machine())
+
+
 def record_hash(data):
     digest = hashlib.sha256(data).digest()
     return "sha256=" + base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
@@ -61,17 +126,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--binary", required=True, help="the tlparse executable to ship")
     ap.add_argument("--out", required=True, help="folder for the .whl")
-    ap.add_argument("--plat", default="linux_" + platform.machine(), help="platform tag")
+    ap.add_argument("--plat", help="platform tag [default: manylinux_2_X of the binary]")
     args = ap.parse_args()
 
     version = project_version()
-    tag = "py3-none-" + args.plat
     data_dir = f"{NAME}-{version}.data"
     info_dir = f"{NAME}-{version}.dist-info"
     with open(args.binary, "rb") as f:
         exe = f.read()
     if not exe.startswith(b"\x7fELF"):
         sys.exit(f"build_wheel: {args.binary} is not an ELF executable")
+    tag = "py3-none-" + (args.plat or manylinux_tag(exe))
 
     files = []  # (archive name, bytes, mode)
     pkg = os.path.join(ROOT, "python", NAME)

@@ -295,8 +295,16 @@ if make --no-print-directory -C "$root" wheel WHEEL_DIR="$tmp/wheel" >"$tmp/whee
 else
     bad "make wheel: $(tail -n 20 "$tmp/wheel.log")"
 fi
-whl=$tmp/wheel/tlparse_c-0.4.3-py3-none-linux_$(uname -m).whl
+# tagged manylinux_2_X, X the highest GLIBC_2.X symbol version the binary needs (as auditwheel
+# computes it; here from readelf, there from the ELF read by scripts/build_wheel.py)
+glibc=$(readelf -V "$root/${WHEEL_BUILD:-build-wheel}/tlparse" | grep -o 'GLIBC_2\.[0-9]*' | sed 's/GLIBC_2\.//' | sort -n | tail -1)
+whl=$tmp/wheel/tlparse_c-0.4.3-py3-none-manylinux_2_${glibc}_$(uname -m).whl
 exists "$whl"
+[ -n "$glibc" ] && [ "$glibc" -le "$(getconf GNU_LIBC_VERSION | sed 's/.*2\.//')" ] ||
+    bad "the wheel's glibc 2.$glibc against this system's $(getconf GNU_LIBC_VERSION)"
+wheel_file=$(python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); print(z.read([n for n in z.namelist() if n.endswith(".dist-info/WHEEL")][0]).decode())' "$whl" 2>&1)
+grep -qx "Tag: py3-none-manylinux_2_${glibc}_$(uname -m)" <<<"$wheel_file" ||
+    bad "the wheel's WHEEL file does not say its manylinux tag: $wheel_file"
 venv=$tmp/venv
 if python3 -m venv "$venv" >"$tmp/venv.log" 2>&1; then ok; else
     bad "python3 -m venv failed (Debian package python3-venv): $(tail -n 5 "$tmp/venv.log")"
