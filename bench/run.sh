@@ -20,6 +20,9 @@
 #   BENCH_RANK_MB=100        this many MiB each, parsed with --all-ranks-html at
 #   BENCH_RANK_JOBS="1 2"    these -j values (wall time and peak RSS, best of BENCH_RUNS)
 #   BENCH_WATCH_SECONDS=20   the CPU of an idle --watch over this long (bench/watch_idle.sh; 0: none)
+#   BENCH_GOALS=0            leave out the table of the speed goals (bench/goals.py: paired runs,
+#                            BENCH_GOAL_RUNS pairs each, default 3; TLPARSE_REFERENCE=/path/to/the
+#                            reference tlparse adds the 200 MiB row against it)
 # Logs are grown from ../shared/corpus/logs/cache_hit_miss.log by ../shared/bench/make_big_trace.py,
 # or, without ../shared, from tests/fixtures/demo.log by scripts/grow_trace.py.
 #
@@ -110,6 +113,29 @@ make_log() {
     python3 "${GEN[@]}" --size-mb "$mb" -o "$path.part" "$SEED" >&2
     mv "$path.part" "$path"
     echo "$how" >"$path.how"
+}
+
+# make_ranks N MB: a folder of N rank logs of MB MiB each (kept and reused as make_log's); its
+# path on stdout.
+make_ranks() {
+    local nranks=$1 rmb=$2 dir how
+    dir="$OUT/ranks${nranks}x$rmb"
+    how="${GEN[*]} --size-mb $rmb --ranks $nranks $SEED"
+    if [ ! -f "$dir/.how" ] || [ "$(cat "$dir/.how")" != "$how" ]; then
+        echo "bench: generating $nranks rank logs of $rmb MiB in $dir ..." >&2
+        rm -rf "$dir"
+        if [ "${GEN[0]}" = scripts/grow_trace.py ]; then
+            mkdir -p "$dir"
+            python3 "${GEN[@]}" --size-mb "$rmb" -o "$dir/dedicated_log_torch_trace_rank_0.log" "$SEED" >&2
+            for r in $(seq 1 $((nranks - 1))); do
+                cp "$dir/dedicated_log_torch_trace_rank_0.log" "$dir/dedicated_log_torch_trace_rank_$r.log"
+            done
+        else
+            python3 "${GEN[@]}" --size-mb "$rmb" --ranks "$nranks" -o "$dir" "$SEED" >&2
+        fi
+        echo "$how" >"$dir/.how"
+    fi
+    echo "$dir"
 }
 
 # Nanosecond clock difference as seconds with 3 decimals.
@@ -296,22 +322,7 @@ for nranks in ${BENCH_RANKS:-8}; do
     [ "$nranks" -gt 0 ] || continue
     rmb=${BENCH_RANK_MB:-100}
     case $rmb in '' | *[!0-9]* | 0) die "BENCH_RANK_MB must be a positive whole number, got '$rmb'" ;; esac
-    dir="$OUT/ranks${nranks}x$rmb"
-    how="${GEN[*]} --size-mb $rmb --ranks $nranks $SEED"
-    if [ ! -f "$dir/.how" ] || [ "$(cat "$dir/.how")" != "$how" ]; then
-        echo "bench: generating $nranks rank logs of $rmb MiB in $dir ..." >&2
-        rm -rf "$dir"
-        if [ "${GEN[0]}" = scripts/grow_trace.py ]; then
-            mkdir -p "$dir"
-            python3 "${GEN[@]}" --size-mb "$rmb" -o "$dir/dedicated_log_torch_trace_rank_0.log" "$SEED" >&2
-            for r in $(seq 1 $((nranks - 1))); do
-                cp "$dir/dedicated_log_torch_trace_rank_0.log" "$dir/dedicated_log_torch_trace_rank_$r.log"
-            done
-        else
-            python3 "${GEN[@]}" --size-mb "$rmb" --ranks "$nranks" -o "$dir" "$SEED" >&2
-        fi
-        echo "$how" >"$dir/.how"
-    fi
+    dir=$(make_ranks "$nranks" "$rmb")
     total=$(du -cb "$dir"/*.log | tail -n 1 | cut -f1)
     echo
     echo "multi-rank (--all-ranks-html): $nranks ranks x $rmb MiB, best of $RUNS:"
@@ -426,6 +437,17 @@ if [ "${BENCH_CALLGRIND:-1}" = 1 ]; then
         } >"$BASELINE"
         echo "callgrind: baseline written to $BASELINE"
     fi
+fi
+
+# The speed goals, from paired runs (bench/goals.py): 200 MiB against the reference binary
+# (TLPARSE_REFERENCE, when set), 1 GiB against 200 MiB, 8 ranks of 100 MiB at -j 2 against
+# -j 1, the peak RSS at 1 GiB. BENCH_GOALS=0 leaves it out; BENCH_GOAL_RUNS pairs (default 3).
+if [ "${BENCH_GOALS:-1}" = 1 ]; then
+    make_log 200 "$OUT/big200.log"
+    make_log 1024 "$OUT/big1024.log"
+    python3 bench/goals.py --tlparse "${TLPARSE##* }" --log200 "$OUT/big200.log" \
+        --log1g "$OUT/big1024.log" --ranks "$(make_ranks 8 100)" --runs-dir "$RUNS_DIR" \
+        --runs "${BENCH_GOAL_RUNS:-3}"
 fi
 
 # An idle --watch: its CPU share (BENCH_WATCH_SECONDS, default 20; 0: none).

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The speed goals of tlparse, from paired runs, as one table (`make bench` prints it):
+
+    bench/goals.py --tlparse build/tlparse --log200 L --log1g L --ranks DIR --runs-dir D
+                   [--reference BIN] [--runs 5]
+
+Paired: the two commands of a figure run in turn (A B A B ...), and a ratio is taken pair by
+pair, its median reported, so that a machine whose speed drifts (a VM: 2x from run to run)
+still gives a meaningful ratio. Each run writes a new report folder under --runs-dir (no
+deletion between timed runs: ext4 creates files slowly right after a mass deletion); the
+caller removes them. Before each run a throw-away allocation touches 2.5 times the input's
+size, as bench/run.sh does (a VM backs the page cache's memory lazily).
+
+Rows (the goal in brackets):
+  200 MiB against the reference (TLPARSE_REFERENCE, --reference)   [>= 30x]
+  1 GiB / 200 MiB, wall time                                        [<= 5.5]
+  8 ranks: -j 2 / -j 1, wall time                                   [<= 0.62]
+  peak RSS, 1 GiB                                                   [<= 64 MB]
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+
+def prefault(nbytes):
+    """Touch and free nbytes of memory, in a process of its own (whose peak RSS is not ours
+    to count: a child forked from a big process would carry it)."""
+    subprocess.run([sys.executable, "-c", "import sys; b = b'\\1' * int(sys.argv[1])", str(nbytes)],
+                   check=True)
+
+
+def run(cmd, out, touch):
+    """Run cmd (a list; "{out}" replaced by out) once: wall seconds, CPU seconds, peak RSS in
+    MiB (of the process and the children it waited for)."""
+    prefault(touch)
+    argv = [a.replace("{out}", out) for a in cmd]
+    t0 = time.monotonic()
+    p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.monotonic() - t0
+    err = p.stderr.read().decode("utf-8", "replace")
+    p.stderr.close()
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        sys.exit("bench: %s exited %d:\n%s" % (" ".join(argv), p.returncode, err[-2000:]))
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
+
+
+class Pairs:
+    def __init__(self, runs_dir):
+        self.runs_dir = runs_dir
+        self.n = 0
+
+    def out(self):
+        self.n += 1
+        return os.path.join(self.runs_dir, "goal%d" % self.n)
+
+    def clean(self):
+        """Remove the reports of the figure done (the 1 GiB ones are 2.3 GB each): the next
+        figure's warm-up runs, not counted, take the file system's slow start after it."""
+        for name in os.listdir(self.runs_dir):
+            if name.startswith("goal"):
+                shutil.rmtree(os.path.join(self.runs_dir, name), ignore_errors=True)
+
+    def paired(self, a, b, runs, touch_a, touch_b):
+        """Medians of A's and B's wall times, of the ratios A/B pair by pair, and the peak
+        RSS of each."""
+        self.clean()
+        run(a, self.out(), touch_a)  # a warm-up each, not counted
+        run(b, self.out(), touch_b)
+        wa, wb, ratios, ra, rb = [], [], [], [], []
+        for _ in range(runs):
+            x = run(a, self.out(), touch_a)
+            y = run(b, self.out(), touch_b)
+            wa.append(x[0])
+            wb.append(y[0])
+            ratios.append(x[0] / y[0])
+            ra.append(x[2])
+            rb.append(y[2])
+        return statistics.median(wa), statistics.median(wb), statistics.median(ratios), \
+            max(ra), max(rb)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tlparse", required=True)
+    ap.add_argument("--reference", default=os.environ.get("TLPARSE_REFERENCE"))
+    ap.add_argument("--log200", required=True)
+    ap.add_argument("--log1g", required=True)
+    ap.add_argument("--ranks", required=True, help="a folder of rank logs")
+    ap.add_argument("--runs-dir", required=True)
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    os.makedirs(args.runs_dir, exist_ok=True)
+    pairs = Pairs(args.runs_dir)
+    ours = [args.tlparse]
+    quiet = ["--no-browser", "--no-progress"]
+    s200 = os.path.getsize(args.log200)
+    s1g = os.path.getsize(args.log1g)
+    ranks = sum(os.path.getsize(os.path.join(args.ranks, f)) for f in os.listdir(args.ranks)
+                if f.endswith(".log"))
+    rows = []  # (figure, A, B, value, goal, met)
+
+    if args.reference:
+        # The reference takes no --no-progress; -o and the log as ours.
+        a, b, r, _, _ = pairs.paired(ours + [args.log200, "-o", "{out}"] + quiet,
+                                     [args.reference, args.log200, "-o", "{out}", "--no-browser"],
+                                     args.runs, 5 * s200 // 2, 5 * s200 // 2)
+        rows.append(("200 MiB: tlparse / reference, wall", "%.3f s" % a, "%.3f s" % b,
+                     "%.1fx" % (1 / r), ">= 30x", 1 / r >= 30))
+    else:
+        rows.append(("200 MiB: tlparse / reference, wall", "-", "-",
+                     "unset: TLPARSE_REFERENCE", ">= 30x", None))
+
+    a, b, r, rss1g, rss200 = pairs.paired(ours + [args.log1g, "-o", "{out}"] + quiet,
+                                          ours + [args.log200, "-o", "{out}"] + quiet,
+                                          args.runs, 5 * s1g // 2, 5 * s200 // 2)
+    rows.append(("%.0f MiB / %.0f MiB, wall" % (s1g / 2**20, s200 / 2**20), "%.3f s" % a,
+                 "%.3f s" % b, "%.2f" % r, "<= 5.5", r <= 5.5))
+    rows.append(("peak RSS, %.0f MiB log" % (s1g / 2**20), "%.1f MB" % (rss1g * 1.048576), "-",
+                 "%.1f MB" % (rss1g * 1.048576), "<= 64 MB", rss1g * 1.048576 <= 64))
+
+    nranks = len([f for f in os.listdir(args.ranks) if f.endswith(".log")])
+    a, b, r, _, _ = pairs.paired(
+        ours + ["--all-ranks-html", args.ranks, "-j", "2", "-o", "{out}"] + quiet,
+        ours + ["--all-ranks-html", args.ranks, "-j", "1", "-o", "{out}"] + quiet,
+        args.runs, 5 * ranks // 2, 5 * ranks // 2)
+    rows.append(("%d ranks x %.0f MiB: -j 2 / -j 1, wall" % (nranks, ranks / nranks / 2**20),
+                 "%.3f s" % a, "%.3f s" % b, "%.2f" % r, "<= 0.62", r <= 0.62))
+
+    pairs.clean()
+    print("\nthe speed goals, paired runs (A B A B ...), medians of %d pairs:" % args.runs)
+    print("%-36s %10s %10s %12s %9s %5s" % ("figure", "A", "B", "value", "goal", "met"))
+    for fig, a, b, v, goal, met in rows:
+        print("%-36s %10s %10s %12s %9s %5s" % (fig, a, b, v, goal,
+                                                "-" if met is None else "yes" if met else "NO"))
+
+
+if __name__ == "__main__":
+    main()
