@@ -37,8 +37,8 @@ check: check-deps all format-check
 	@ninja -C $(BUILD)
 	@ninja -C build-clang
 	@ninja -C $(ASAN_BUILD)
-	@cd $(BUILD) && ctest --output-on-failure -j2 -L 'cli|golden|conformance|install'
-	@cd $(ASAN_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure -j2 -LE install
+	@cd $(BUILD) && ctest --output-on-failure -j2 -L 'cli|golden|conformance|install|slurm'
+	@cd $(ASAN_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure -j2 -LE 'install|slurm'
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=3
 	@$(MAKE) --no-print-directory tsan
 

@@ -6,7 +6,7 @@ library only (no setuptools, no pip):
     scripts/build_wheel.py --binary build-wheel/tlparse --out build/wheel
 
 The binary goes in as tlparse_c-VERSION.data/scripts/tlparse, which pip installs on PATH
-(as binary tools are shipped on PyPI); it should need nothing but glibc (`make wheel` links
+(as binary tools are shipped on PyPI), with scripts/tlparse-slurm beside it; the binary should need nothing but glibc (`make wheel` links
 libmd, zlib and libzstd statically). The wheel is tagged manylinux_2_X, X the highest
 GLIBC_2.X symbol version the binary needs (read from its ELF .gnu.version_r, as auditwheel
 does), so a package index takes it. The archive is reproducible: fixed order and times.
@@ -35,8 +35,9 @@ that `torch.compile` writes with `TORCH_TRACE=/tmp/tracedir python foo.py` and t
 an HTML report, or says what went wrong (graph breaks, recompiles, specializations,
 failures) with `tlparse --summary` / `--json`.
 
-The wheel installs the `tlparse` command (a native binary that needs only glibc) and a small
-Python module:
+The wheel installs the `tlparse` command (a native binary that needs only glibc),
+`tlparse-slurm` (the multi-rank report of a Slurm job, made on the nodes that hold its logs)
+and a small Python module:
 
 ```python
 import tlparse_c
@@ -145,6 +146,9 @@ def main():
             with open(os.path.join(pkg, name), "rb") as f:
                 files.append((f"{NAME}/{name}", f.read(), 0o644))
     files.append((f"{data_dir}/scripts/tlparse", exe, 0o755))
+    # tlparse-slurm (bash) beside it: it runs the tlparse of its own folder
+    with open(os.path.join(ROOT, "scripts", "tlparse-slurm"), "rb") as f:
+        files.append((f"{data_dir}/scripts/tlparse-slurm", f.read(), 0o755))
     metadata = (
         "Metadata-Version: 2.1\n"
         f"Name: {DIST}\n"

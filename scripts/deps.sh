@@ -16,6 +16,9 @@ check)
     want="$want chromium fonts-noto-color-emoji"
     # tests/watch.sh: the live screen of --watch, read from a terminal tmux draws
     want="$want tmux"
+    # tests/slurm.sh: tlparse-slurm under a real Slurm of two nodes that the suite starts and
+    # stops itself, with its own config and key (it uses no service of the system)
+    want="$want munge slurmctld slurmd slurm-client"
     # tests/install.sh: make install, pkg-config and a C program against libtlparse, the
     # man page's lint, the completions, the .debs (built, installed into a throwaway root
     # with dpkg) and the wheel (in a fresh venv).

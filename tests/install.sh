@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installing and packaging: `make install` into temporary prefixes (the exact files, a C
 # program against the shared and the static libtlparse, pkg-config, the soname, the exported
-# symbols), the man page and the completions (against `tlparse --help` and `tlparse diff
-# --help`), the .debs of `make deb` installed into a throwaway root by dpkg and removed
+# symbols), the man pages and the completions (against `tlparse --help`, `tlparse diff
+# --help` and `tlparse-slurm --help`), tlparse-slurm running the tlparse beside it, the .debs of `make deb` installed into a throwaway root by dpkg and removed
 # again, and the wheel of `make wheel` in a fresh venv. Never touches the host's packages or
 # the source tree (but for the build dir of BIN and build-wheel/, which it brings up to date).
 # Usage: tests/install.sh path/to/tlparse (of a Release build: `make check` runs it in build/)
@@ -79,7 +79,8 @@ check "make install" make --no-print-directory -C "$root" install BUILD="$bdir" 
 prefix=$tmp/usr
 expected=$(
     {
-        printf '%s\n' bin/tlparse share/man/man1/tlparse.1 \
+        printf '%s\n' bin/tlparse bin/tlparse-slurm share/man/man1/tlparse.1 \
+            share/man/man1/tlparse-slurm.1 \
             share/bash-completion/completions/tlparse share/zsh/site-functions/_tlparse \
             "$libdir/libtlparse.a" "$libdir/libtlparse.so" "$libdir/libtlparse.so.0" \
             "$libdir/libtlparse.so.0.4.3" "$libdir/pkgconfig/tlparse.pc"
@@ -91,6 +92,7 @@ same "installed files" "$(installed "$prefix")" "$expected"
 same "libtlparse.so" "$(readlink "$prefix/$libdir/libtlparse.so")" libtlparse.so.0
 same "libtlparse.so.0" "$(readlink "$prefix/$libdir/libtlparse.so.0")" libtlparse.so.0.4.3
 same "mode of bin/tlparse" "$(stat -c %a "$prefix/bin/tlparse")" 755
+same "mode of bin/tlparse-slurm" "$(stat -c %a "$prefix/bin/tlparse-slurm")" 755
 # DESTDIR is honoured
 check "make install DESTDIR" make --no-print-directory -C "$root" install BUILD="$bdir" \
     PREFIX=/opt/tlparse DESTDIR="$tmp/dest"
@@ -103,6 +105,22 @@ if "$prefix/bin/tlparse" --version >"$tmp/v" 2>&1 && grep -Eq "$version_re" "$tm
 fi
 check "installed tlparse renders demo.log" "$prefix/bin/tlparse" "$demo" -o "$tmp/out" --no-browser
 exists "$tmp/out/index.html"
+
+# tlparse-slurm runs the tlparse beside it (not one on PATH): its node step, then finish, on a
+# folder with one rank log, as on a machine without Slurm
+mkdir -p "$tmp/ranks" && cp "$demo" "$tmp/ranks/dedicated_log_torch_trace_rank_0.log"
+slurm_runs() { # slurm_runs WHAT BINDIR: BINDIR/tlparse-slurm makes the report with BINDIR/tlparse
+    local out=$tmp/slurm_${1// /_}
+    if env -u TLPARSE PATH=/usr/bin:/bin "$2/tlparse-slurm" node "$tmp/ranks" -o "$out" >"$tmp/sl.out" 2>&1 &&
+        env -u TLPARSE PATH=/usr/bin:/bin "$2/tlparse-slurm" finish -o "$out" >>"$tmp/sl.out" 2>&1 &&
+        grep -qF "parsed by $2/tlparse" "$tmp/sl.out" && [ -s "$out/rank_0/index.html" ] &&
+        grep -q '<a href="rank_0/index.html">Rank 0</a>' "$out/index.html"; then
+        ok
+    else
+        bad "$1 tlparse-slurm node and finish: $(head -c 600 "$tmp/sl.out")"
+    fi
+}
+slurm_runs installed "$prefix/bin"
 
 # --- libtlparse: soname, exported symbols
 so=$prefix/$libdir/libtlparse.so.0.4.3
@@ -192,6 +210,8 @@ lint() { # lint MANPAGE: groff says nothing
 }
 lint "$root/man/tlparse.1"
 lint "$prefix/share/man/man1/tlparse.1"
+lint "$root/man/tlparse-slurm.1"
+lint "$prefix/share/man/man1/tlparse-slurm.1"
 # options_of HELP: the long and the short options a --help lists, as longs and shorts
 options_of() {
     longs=$(sed -nE 's/^  (-[A-Za-z], |    )--([a-z][a-z0-9-]*).*/\2/p' "$1")
@@ -243,6 +263,15 @@ for k in $kinds; do
         bad "man/tlparse.1 (DIFF) does not document --fail-on $k"
     grep -qE -- "[\" ]$k([\" ]|\$)" "$tmp/bash_diff" || bad "$bashc (_tlparse_diff) lacks --fail-on $k"
     grep -qF -- "'${k%:}[" "$tmp/zsh_diff" || bad "$zshc (_tlparse_diff) lacks --fail-on $k"
+done
+# `tlparse-slurm --help`: each option in its man page
+"$root/scripts/tlparse-slurm" --help >"$tmp/slurm_help.txt"
+sopts=$(sed -n '/^Options:/,/^$/p' "$tmp/slurm_help.txt" | grep -oE '^  (-[a-zA-Z], )?-{1,2}[a-z][a-z-]*' |
+    grep -oE -- '-{1,2}[a-z][a-z-]*')
+if [ "$(wc -w <<<"$sopts")" -ge 10 ]; then ok; else bad "found only these options in tlparse-slurm --help: $sopts"; fi
+for o in $sopts; do
+    re="$(printf '%s' "$o" | sed 's/-/\\\\-/g')"'([^a-zA-Z0-9\\]|\\[^-]|$)'
+    grep -qE -- "$re" "$root/man/tlparse-slurm.1" || bad "man/tlparse-slurm.1 does not document $o"
 done
 check "zsh -n _tlparse" zsh -n "$zshc"
 same "zsh completion header" "$(head -n 1 "$zshc")" "#compdef tlparse"
@@ -314,6 +343,7 @@ check "pip install --no-index the wheel" "$venv/bin/python" -m pip install -q --
 if "$venv/bin/tlparse" --version >"$tmp/v" 2>&1 && grep -Eq "$version_re" "$tmp/v"; then ok; else
     bad "the venv's tlparse --version: $(cat "$tmp/v")"
 fi
+slurm_runs "the venv's" "$venv/bin"
 same "the wheel's tlparse needs only glibc" \
     "$(readelf -d "$venv/bin/tlparse" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' |
         grep -Evx 'lib(c|m|pthread|dl|rt)\.so\.[0-9]+|ld-linux.*' | xargs)" ""
@@ -383,7 +413,8 @@ status() { # the dpkg status of our packages in the root: "package:status ..."
         tlparse libtlparse0 libtlparse-dev 2>/dev/null | LC_ALL=C sort | xargs
 }
 same "dpkg status" "$(status)" "libtlparse-dev:installed libtlparse0:installed tlparse:installed"
-for f in usr/bin/tlparse usr/share/man/man1/tlparse.1.gz \
+for f in usr/bin/tlparse usr/bin/tlparse-slurm usr/share/man/man1/tlparse.1.gz \
+    usr/share/man/man1/tlparse-slurm.1.gz \
     usr/share/bash-completion/completions/tlparse usr/share/zsh/vendor-completions/_tlparse \
     "usr/lib/$ma/libtlparse.so.0.4.3" "usr/lib/$ma/libtlparse.so.0" "usr/lib/$ma/libtlparse.so" \
     "usr/lib/$ma/libtlparse.a" "usr/lib/$ma/pkgconfig/tlparse.pc" usr/include/tlparse/tlparse.h \
@@ -394,6 +425,8 @@ if "$R/usr/bin/tlparse" --version >"$tmp/v" 2>&1 && grep -Eq "$version_re" "$tmp
     bad "the .deb's tlparse --version: $(cat "$tmp/v")"
 fi
 lint "$R/usr/share/man/man1/tlparse.1.gz"
+lint "$R/usr/share/man/man1/tlparse-slurm.1.gz"
+slurm_runs "the .deb's" "$R/usr/bin"
 # shellcheck disable=SC2046
 check "cc against libtlparse-dev" cc "${cflags[@]}" -o "$tmp/t_deb" "$tmp/t.c" \
     $(PKG_CONFIG_PATH="$R/usr/lib/$ma/pkgconfig" pkg-config --cflags --libs tlparse)

@@ -2,7 +2,8 @@
 # The diagnosis against a real PyTorch (tests/torch/torch_check.py): the scenarios of
 # tests/torch/scenarios/ run under TORCH_TRACE and TORCH_LOGS, and what tlparse says of each
 # must be what tests/torch/expected.py says happened; then tlparse --watch --run on a real
-# training loop that starts recompiling midway (tests/torch/watch_check.py).
+# training loop that starts recompiling midway (tests/torch/watch_check.py); then a two-rank
+# job under a real Slurm, its report made on its nodes by tlparse-slurm (tests/slurm.sh --torch).
 #
 # PyTorch comes from $TORCH_PYTHON (any python3 with torch: `TORCH_PYTHON=python3 make
 # check-torch`), else from ../shared/tools/torch-python (PyTorch 2.6 in a Debian 13 root).
@@ -37,5 +38,6 @@ rc=$?
 # --watch --run on a training loop that starts recompiling midway (all scenarios only)
 if [ $# -eq 0 ]; then
     python3 "$here/torch/watch_check.py" "$bin" || rc=1
+    bash "$here/slurm.sh" "$bin" --torch || rc=1
 fi
 exit $rc
