@@ -40,5 +40,17 @@ echo "deps: installing:$missing" >&2
 if [ "$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
+# munge's postinst makes its key as the user munge (su munge -c mungekey), which cannot run
+# where / is closed to other users (a root unpacked from a tar of a mktemp folder, 0700, as
+# ../shared/tools/fresh-debian's is): there, make the key first, as it would (128 random
+# bytes; the postinst then gives it to munge)
+case " $missing " in
+*" munge "*)
+    if [ ! -e /etc/munge/munge.key ] && [ "$(stat -c %A / | cut -c10)" != x ]; then
+        $sudo mkdir -p -m 0700 /etc/munge
+        $sudo sh -c 'umask 077 && head -c 128 /dev/urandom >/etc/munge/munge.key'
+    fi
+    ;;
+esac
 # shellcheck disable=SC2086
 $sudo apt-get install -y -qq --no-install-recommends $missing >&2

@@ -44,6 +44,10 @@ if [ -n "$missing" ]; then
     echo "slurm: FAIL: missing:$missing scripts/deps.sh check installs them"
     exit 1
 fi
+if [ "$(id -u)" != 0 ]; then # slurmd runs jobs as their user: it must be root
+    echo "slurm: FAIL: needs root (the cluster's slurmd runs as root)"
+    exit 1
+fi
 tmp=$(mktemp -d)
 trap 'cluster_stop >/dev/null; rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
