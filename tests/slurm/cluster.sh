@@ -47,10 +47,12 @@ cluster_start() {
     cluster_dir=$(mktemp -d /tmp/tl-slurm.XXXXXX) || return 1
     local d=$cluster_dir host p_ctl p_n1 p_n2 i
     mkdir -p "$d"/{etc,run,state,spool,log,munge} || return 1
-    # munged wants its socket's folders open to all, and its key private
+    # munged wants its socket's folders open to all, and its key private; --force makes a
+    # warning of a / closed to others (a root unpacked from a tar of a mktemp folder, as
+    # ../shared/tools/fresh-debian's is): every client here runs as root
     chmod 755 "$d" "$d/run" && chmod 700 "$d/munge" || return 1
     head -c 1024 /dev/urandom >"$d/munge/munge.key" && chmod 600 "$d/munge/munge.key" || return 1
-    TL_CLUSTER_TAG=$d munged -F --socket="$d/run/munge.sock" --key-file="$d/munge/munge.key" \
+    TL_CLUSTER_TAG=$d munged -F --force --socket="$d/run/munge.sock" --key-file="$d/munge/munge.key" \
         --pid-file="$d/run/munged.pid" --log-file="$d/log/munged.log" \
         --seed-file="$d/munge/munged.seed" >>"$d/log/munged.out" 2>&1 &
     cluster_pids+=($!)
