@@ -46,7 +46,7 @@ cluster_logs() { # the last lines of each daemon's log, to say why it did not st
 cluster_start() {
     cluster_dir=$(mktemp -d /tmp/tl-slurm.XXXXXX) || return 1
     local d=$cluster_dir host p_ctl p_n1 p_n2 i
-    mkdir -p "$d"/{etc,run,state,spool,log,munge} || return 1
+    mkdir -p "$d"/{etc,run,state,spool/n1,spool/n2,log,munge} || return 1
     # munged wants its socket's folders open to all, and its key private; --force makes a
     # warning of a / closed to others (a root unpacked from a tar of a mktemp folder, as
     # ../shared/tools/fresh-debian's is): every client here runs as root
@@ -89,13 +89,17 @@ SelectTypeParameters=CR_Core
 MpiDefault=none
 SwitchType=switch/none
 ReturnToService=2
-SchedulerParameters=batch_sched_delay=0,sched_min_interval=0,max_rpc_cnt=0
+SchedulerParameters=batch_sched_delay=0
 KillWait=2
 InactiveLimit=0
 NodeName=n1 NodeHostname=$host NodeAddr=127.0.0.1 Port=$p_n1 CPUs=2 State=UNKNOWN
 NodeName=n2 NodeHostname=$host NodeAddr=127.0.0.1 Port=$p_n2 CPUs=2 State=UNKNOWN
 PartitionName=debug Nodes=n1,n2 Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
 EOF
+    # No cgroup is used (proctrack/linuxproc, task/none), but slurmd loads a cgroup plugin all
+    # the same and, left to guess which, fails where /sys/fs/cgroup is not mounted (a chroot);
+    # named, it is loaded and never used.
+    echo "CgroupPlugin=cgroup/v1" >"$d/etc/cgroup.conf"
     export SLURM_CONF=$d/etc/slurm.conf
     TL_CLUSTER_TAG=$d slurmctld -D -i -f "$SLURM_CONF" >>"$d/log/slurmctld.out" 2>&1 &
     cluster_pids+=($!)
