@@ -264,7 +264,7 @@ has "outA/.tlparse-slurm/slurm-$landing.out" "tlparse-slurm: report: $tmp/outA/i
 check_exit "submit into an existing OUT" 1 $?
 has err.txt "outA exists: pass --overwrite to replace it"
 
-# ---- submit -j 2 --after a job still in the queue: a relay job submits when it starts------
+# ---- submit -j 2 --after a job still in the queue: a relay job submits when it starts ---
 held=$(sbatch --parsable -N2 --hold -o /dev/null --wrap 'sleep 1')
 submit "$tmp/local/%N" -o "$tmp/outB" --after "$held" --world-size 8 -j 2
 has sub.txt "relay job: "
