@@ -35,9 +35,13 @@ for mode in shared static; do
     ok
     # the shared build needs the installed library; the static one must not
     if [ $mode = shared ]; then
-        if ldd "$dir/graph_ops" | grep -q 'libtlparse.so.0 => not found'; then ok; else bad "graph_ops is not linked to libtlparse.so.0: $(ldd "$dir/graph_ops")"; fi
+        # ldd's lines read whole first: grep -q, leaving at the first match, would make ldd die
+        # of SIGPIPE now and then, which pipefail counts as no match
+        needs=$(ldd "$dir/graph_ops")
+        if grep -q 'libtlparse.so.0 => not found' <<<"$needs"; then ok; else bad "graph_ops is not linked to libtlparse.so.0: $needs"; fi
     else
-        if ldd "$dir/graph_ops" | grep -q libtlparse; then bad "the static graph_ops needs $(ldd "$dir/graph_ops" | grep libtlparse)"; else ok; fi
+        needs=$(ldd "$dir/graph_ops")
+        if grep -q libtlparse <<<"$needs"; then bad "the static graph_ops needs $(grep libtlparse <<<"$needs")"; else ok; fi
     fi
     export LD_LIBRARY_PATH=$libdir
 

@@ -264,9 +264,9 @@ has "outA/.tlparse-slurm/slurm-$landing.out" "tlparse-slurm: report: $tmp/outA/i
 check_exit "submit into an existing OUT" 1 $?
 has err.txt "outA exists: pass --overwrite to replace it"
 
-# ---- submit --after a job still in the queue: a relay job submits when it starts ---------
+# ---- submit -j 2 --after a job still in the queue: a relay job submits when it starts ---
 held=$(sbatch --parsable -N2 --hold -o /dev/null --wrap 'sleep 1')
-submit "$tmp/local/%N" -o "$tmp/outB" --after "$held" --world-size 8
+submit "$tmp/local/%N" -o "$tmp/outB" --after "$held" --world-size 8 -j 2
 has sub.txt "relay job: "
 hasnt sub.txt "landing job: "
 relay=$(job_of relay outB)
@@ -278,6 +278,13 @@ landing=$(job_of landing outB)
 if [ -n "$landing" ]; then ok; else bad "the relay job submitted no landing job: $(cat outB/.tlparse-slurm/slurm-"$relay".out)"; fi
 cluster_wait "$landing"
 job_is "submit --after a held job: landing job" "$landing" "COMPLETED 0:0"
+nodejob=$(job_of nodes outB)
+has outB/.tlparse-slurm/jobs "relay $relay"
+python3 - "$(scontrol show job -o "$nodejob")" <<'PY' || bad "submit -j 2: the node job"
+import sys
+job = dict(f.split("=", 1) for f in sys.argv[1].split() if "=" in f)
+assert job["NodeList"] == "n[1-2]" and job["NumTasks"] == "2" and job["CPUs/Task"] == "2", job
+PY
 same_tree "submit --after a held job against one machine's two steps" two outB
 
 # ---- run inside an allocation whose nodes both see every log: each rank parsed once ------
