@@ -73,15 +73,8 @@ struct sink {
 
 static int write_all(int fd, const char *p, size_t n, struct tl_err *err)
 {
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return tl_error(err, "cannot write the bundle: %s", strerror(w < 0 ? errno : EIO));
-        p += w;
-        n -= (size_t)w;
-    }
+    if (tl_write_all(fd, p, n) < 0)
+        return tl_error(err, "cannot write the bundle: %s", strerror(errno));
     return 0;
 }
 

@@ -211,13 +211,12 @@ static int hold(struct tl_outdir *o, const char *full, const void *p, size_t n, 
     struct tl_outstream *s = o->stream;
     if (s->hold < 0 && (s->hold = tl_spool_open(s->sh->path, err)) < 0)
         return -1;
-    for (size_t done = 0; done < n;) {
-        ssize_t w = pwrite(s->hold, (const char *)p + done, n - done, (off_t)(s->held + done));
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return tl_error(err, "cannot write %s: %s", full, strerror(w < 0 ? errno : EIO));
-        done += (size_t)w;
+    /* Only hold() writes to the hold file, in order: its position is s->held (put back there
+     * when a write fails partway, for the files held after it). */
+    if (tl_write_all(s->hold, p, n) < 0) {
+        int e = errno;
+        (void)lseek(s->hold, (off_t)s->held, SEEK_SET);
+        return tl_error(err, "cannot write %s: %s", full, strerror(e));
     }
     TL_GROW(s->spools, s->nspools + 1, s->aspools);
     s->spools[s->nspools++] = (struct spool){tl_xstrdup(full), -1, s->held, n};
@@ -648,23 +647,19 @@ static int mem_add(void *st, const char *name, const void *p, size_t n, struct t
     return 0;
 }
 
+static int mem_add_piece(void *ctx, const void *p, size_t n, struct tl_err *err)
+{
+    (void)err;
+    tl_buf_add(ctx, p, n);
+    return 0;
+}
+
 static int mem_add_fd(void *st, const char *name, int fd, uint64_t off, uint64_t size,
                       struct tl_err *err)
 {
     struct tl_buf *b = mem_slot(st, name);
     tl_buf_grow(b, (size_t)size);
-    size_t got = 0;
-    while (got < size) {
-        ssize_t r = pread(fd, b->buf + got, (size_t)size - got, (off_t)(off + got));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return tl_error(err, "cannot read back %s: %s", name,
-                            r < 0 ? strerror(errno) : "cut short");
-        got += (size_t)r;
-    }
-    tl_buf_setlen(b, got);
-    return 0;
+    return tl_spool_each(fd, off, size, name, mem_add_piece, b, err);
 }
 
 static int mem_finish(void *st, struct tl_err *err)
