@@ -38,6 +38,9 @@ def prefault(nbytes):
 def run(cmd, out, touch):
     """Run cmd (a list; "{out}" replaced by out) once: wall seconds, CPU seconds, peak RSS in
     MiB (of the process and the children it waited for)."""
+    # The run before wrote gigabytes the kernel has yet to write back: on two cores its
+    # flusher would take one from this run. Each run starts with nothing dirty.
+    os.sync()
     prefault(touch)
     argv = [a.replace("{out}", out) for a in cmd]
     t0 = time.monotonic()
