@@ -5,14 +5,15 @@
  */
 #include "base/config.h"
 #include "input/md5q.h"
+#include "base/md5.h"
 #include "base/xalloc.h"
 
-#include <md5.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define BATCH (1u << 20)
+#define MAX_TAKE 64 /* jobs the worker takes at once: its lanes mix them */
 
 struct job {
     struct job *next;
@@ -41,29 +42,27 @@ struct tl_md5q {
 
 void tl_md5_hex(const void *p, size_t n, char hex[33])
 {
-    static const char digits[] = "0123456789abcdef";
-    unsigned char d[16];
-    MD5_CTX ctx;
-    MD5Init(&ctx);
-    MD5Update(&ctx, p, n);
-    MD5Final(d, &ctx);
-    for (int i = 0; i < 16; i++) {
-        hex[2 * i] = digits[d[i] >> 4];
-        hex[2 * i + 1] = digits[d[i] & 15];
-    }
-    hex[32] = '\0';
+    struct tl_md5_msg m = {p, n, {0}};
+    tl_md5_many(&m, 1);
+    tl_md5_to_hex(m.digest, hex);
 }
 
-/* Check one job; called with the lock not held. Returns true on mismatch. */
-static bool check(const struct job *j, struct tl_md5_result *r)
+/* Check jobs j[0..n) (the lock not held): r[i] filled and bad[i] true on a mismatch. */
+static void check(struct job *const *j, size_t n, struct tl_md5_result *r, bool *bad)
 {
-    tl_md5_hex(j->payload.buf, j->payload.len, r->got);
-    if (j->want_len == 32 && memcmp(j->want, r->got, 32) == 0)
-        return false;
-    r->lineno = j->lineno;
-    memcpy(r->want, j->want, sizeof(r->want));
-    r->truncated = j->truncated;
-    return true;
+    struct tl_md5_msg m[MAX_TAKE];
+    for (size_t i = 0; i < n; i++)
+        m[i] = (struct tl_md5_msg){j[i]->payload.buf, j[i]->payload.len, {0}};
+    tl_md5_many(m, n);
+    for (size_t i = 0; i < n; i++) {
+        tl_md5_to_hex(m[i].digest, r[i].got);
+        bad[i] = !(j[i]->want_len == 32 && memcmp(j[i]->want, r[i].got, 32) == 0);
+        if (!bad[i])
+            continue;
+        r[i].lineno = j[i]->lineno;
+        memcpy(r[i].want, j[i]->want, sizeof(r[i].want));
+        r[i].truncated = j[i]->truncated;
+    }
 }
 
 static void finish_job(struct tl_md5q *q, struct job *j, bool bad, const struct tl_md5_result *r)
@@ -84,6 +83,29 @@ static void finish_job(struct tl_md5q *q, struct job *j, bool bad, const struct 
     }
 }
 
+/* Check the jobs at the head of the queue, up to MAX_TAKE of them, in order (the lanes hash
+ * them side by side). Called with the lock held; it is let go while they are hashed. */
+static void run_batch(struct tl_md5q *q)
+{
+    struct job *j[MAX_TAKE];
+    size_t n = 0;
+    while (q->head && n < MAX_TAKE) {
+        j[n++] = q->head;
+        q->head = q->head->next;
+    }
+    if (!q->head)
+        q->tail = NULL;
+    q->running = true;
+    pthread_mutex_unlock(&q->mu);
+    struct tl_md5_result r[MAX_TAKE];
+    bool bad[MAX_TAKE];
+    check(j, n, r, bad);
+    pthread_mutex_lock(&q->mu);
+    q->running = false;
+    for (size_t i = 0; i < n; i++)
+        finish_job(q, j[i], bad[i], &r[i]);
+}
+
 static void *worker(void *arg)
 {
     struct tl_md5q *q = arg;
@@ -96,17 +118,7 @@ static void *worker(void *arg)
         }
         if (!q->head)
             break;
-        struct job *j = q->head;
-        q->head = j->next;
-        if (!q->head)
-            q->tail = NULL;
-        q->running = true;
-        pthread_mutex_unlock(&q->mu);
-        struct tl_md5_result r;
-        bool bad = check(j, &r);
-        pthread_mutex_lock(&q->mu);
-        q->running = false;
-        finish_job(q, j, bad, &r);
+        run_batch(q);
         /* Only a drain or a full queue waits on this. */
         if (!q->head || q->inflight + (1u << 20) >= q->max_inflight)
             pthread_cond_broadcast(&q->done);
@@ -188,25 +200,23 @@ void tl_md5q_submit(struct tl_md5q *q, uint64_t lineno, struct tl_str want, bool
     *payload = t;
     tl_buf_reset(payload);
     q->inflight += j->payload.len;
-    if (q->threaded) {
-        if (q->tail)
-            q->tail->next = j;
-        else
-            q->head = j;
-        q->tail = j;
-        /* Waking the worker costs a system call: do it once a batch is
-         * worth it (draining and backpressure wake it too). */
-        q->unsignalled += j->payload.len + 256;
-        if (q->sleeping && q->unsignalled >= BATCH) {
-            q->unsignalled = 0;
+    if (q->tail)
+        q->tail->next = j;
+    else
+        q->head = j;
+    q->tail = j;
+    /* A batch is checked at once: without a worker, here once it is worth it (the drain
+     * checks the rest); with one, waking it costs a system call: do it once a batch is worth
+     * it (draining and backpressure wake it too). */
+    q->unsignalled += j->payload.len + 256;
+    if (q->unsignalled >= BATCH && (!q->threaded || q->sleeping)) {
+        q->unsignalled = 0;
+        if (q->threaded)
             pthread_cond_signal(&q->work);
-        }
-        pthread_mutex_unlock(&q->mu);
-        return;
+        else
+            while (q->head)
+                run_batch(q);
     }
-    struct tl_md5_result r;
-    bool bad = check(j, &r);
-    finish_job(q, j, bad, &r);
     pthread_mutex_unlock(&q->mu);
 }
 
@@ -214,6 +224,9 @@ void tl_md5q_drain(struct tl_md5q *q, void (*report)(void *ctx, const struct tl_
                    void *ctx)
 {
     pthread_mutex_lock(&q->mu);
+    if (!q->threaded)
+        while (q->head)
+            run_batch(q);
     if (q->head)
         pthread_cond_signal(&q->work);
     while (q->head || q->running)

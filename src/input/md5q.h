@@ -6,7 +6,7 @@
  * handed over, not copied, and recycled; the bytes in flight are bounded.
  * tl_md5q_drain() waits for all submitted checks and reports the mismatches
  * in submission order, so messages keep their line order.
- * Depends on buf, str and libmd.
+ * Several checks are hashed at once (base/md5.h). Depends on buf, str and md5.
  */
 #ifndef TL_MD5Q_H
 #define TL_MD5Q_H
@@ -28,7 +28,8 @@ struct tl_md5_result {
     bool truncated;
 };
 
-/** A queue with its worker; with threads false, checks run in tl_md5q_submit. */
+/** A queue with its worker; with threads false, tl_md5q_submit checks a batch once it has
+ * one, tl_md5q_drain the rest. */
 struct tl_md5q *tl_md5q_new(size_t max_inflight, bool threads);
 void tl_md5q_free(struct tl_md5q *q);
 

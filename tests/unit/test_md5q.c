@@ -29,6 +29,22 @@ static void collect(void *ctx, const struct tl_md5_result *r)
     s->n++;
 }
 
+/* Mismatches counted; each on a line i with i % 7 == 3 (1-based: i + 1), after the last. */
+struct order {
+    size_t n;
+    uint64_t last;
+    bool in_order;
+};
+
+static void count_in_order(void *ctx, const struct tl_md5_result *r)
+{
+    struct order *c = ctx;
+    if (r->lineno <= c->last || (r->lineno - 1) % 7 != 3)
+        c->in_order = false;
+    c->last = r->lineno;
+    c->n++;
+}
+
 static void test_hex(void **state)
 {
     (void)state;
@@ -104,13 +120,55 @@ static void test_want_longer_than_shown(void **state)
     tl_md5q_free(q);
 }
 
+/* Thousands of payloads, megabytes of them, some long: checked many at a time (more than a
+ * batch of jobs, more than a batch of bytes), the mismatches still reported in line order. */
+static void run_many(bool threads)
+{
+    enum { N = 3000 };
+    struct tl_md5q *q = tl_md5q_new(4u << 20, threads);
+    struct tl_buf b = TL_BUF_INIT;
+    uint32_t x = 12345;
+    char good[33];
+    size_t bad = 0;
+    for (int i = 0; i < N; i++) {
+        x = x * 1103515245u + 12345u;
+        size_t len = i % 97 == 0 ? 100000 + x % 50000 : (x >> 8) % 3000;
+        tl_buf_reset(&b);
+        for (size_t k = 0; k < len; k++)
+            tl_buf_addch(&b, (char)('a' + (k * 7 + (size_t)i) % 26));
+        tl_md5_hex(b.buf, b.len, good);
+        if (i % 7 == 3) {
+            good[0] = good[0] == '0' ? '1' : '0';
+            bad++;
+        }
+        tl_md5q_submit(q, (uint64_t)i + 1, tl_str_make(good, 32), false, &b);
+    }
+    struct order all = {0, 0, true};
+    tl_md5q_drain(q, count_in_order, &all);
+    assert_int_equal(all.n, bad);
+    assert_true(all.in_order);
+    tl_buf_release(&b);
+    tl_md5q_free(q);
+}
+
+static void test_many_threaded(void **state)
+{
+    (void)state;
+    run_many(true);
+}
+
+static void test_many_inline(void **state)
+{
+    (void)state;
+    run_many(false);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hex),
-        cmocka_unit_test(test_threaded),
-        cmocka_unit_test(test_inline),
-        cmocka_unit_test(test_want_longer_than_shown),
+        cmocka_unit_test(test_hex),           cmocka_unit_test(test_threaded),
+        cmocka_unit_test(test_inline),        cmocka_unit_test(test_want_longer_than_shown),
+        cmocka_unit_test(test_many_threaded), cmocka_unit_test(test_many_inline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
