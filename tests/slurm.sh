@@ -146,15 +146,25 @@ if [ "$mode" = --torch ]; then
     command -v "${py%% *}" >/dev/null || { echo "slurm: FAIL: no PyTorch (TORCH_PYTHON or $shared/tools/torch-python)"; exit 1; }
     cluster_start || { echo "slurm: FAIL: the cluster did not start"; exit 1; }
     cp "$here/slurm/ranks_job.py" "$tmp/"
-    port=$(cluster_free_port)
+    port=$(cluster_free_port) && port2=$(cluster_free_port "$port")
     # each task traces into its node's folder (its "local disk"): trace/n1, trace/n2; gloo on
-    # the loopback (PyTorch 2.6 of Debian has no libuv); inductor's cache is this run's
+    # the loopback (PyTorch 2.6 of Debian has no libuv); inductor's cache is this run's.
+    # Two ranks on one machine hung once in CI (ten minutes in the job, which takes about
+    # 30 s): an attempt has 4 minutes, and a second one starts afresh on another port, each
+    # task first emptying its node's trace folder.
     cat >train.sh <<EOF
 #!/bin/bash
-srun --nodes=2 --ntasks=2 --ntasks-per-node=1 bash -c 'cd $tmp && RANK=\$SLURM_PROCID \\
-    WORLD_SIZE=\$SLURM_NTASKS MASTER_ADDR=127.0.0.1 MASTER_PORT=$port USE_LIBUV=0 \\
-    GLOO_SOCKET_IFNAME=lo TORCHINDUCTOR_CACHE_DIR=$tmp/inductor \\
-    TORCH_TRACE=$tmp/trace/\$SLURMD_NODENAME exec $py ranks_job.py'
+ports=($port $port2)
+for attempt in 0 1; do
+    export TL_MASTER_PORT=\${ports[\$attempt]}
+    timeout --kill-after=20 240 srun --nodes=2 --ntasks=2 --ntasks-per-node=1 bash -c 'cd $tmp && \\
+        rm -rf $tmp/trace/\$SLURMD_NODENAME && RANK=\$SLURM_PROCID \\
+        WORLD_SIZE=\$SLURM_NTASKS MASTER_ADDR=127.0.0.1 MASTER_PORT=\$TL_MASTER_PORT \\
+        USE_LIBUV=0 GLOO_SOCKET_IFNAME=lo TORCHINDUCTOR_CACHE_DIR=$tmp/inductor \\
+        TORCH_TRACE=$tmp/trace/\$SLURMD_NODENAME exec $py ranks_job.py' && exit 0
+    echo "train.sh: attempt \$((attempt + 1)) did not finish" >&2
+done
+exit 1
 EOF
     train=$(sbatch --parsable -N2 --time=10 -o "$tmp/train.out" train.sh)
     submit "$tmp/trace/%N" -o "$tmp/out" --after "$train" --world-size 2
