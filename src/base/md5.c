@@ -31,6 +31,13 @@ void tl_md5_to_hex(const uint8_t digest[16], char hex[33])
     hex[32] = '\0';
 }
 
+void tl_md5_hex(const void *p, size_t n, char hex[33])
+{
+    struct tl_md5_msg m = {p, n, {0}};
+    tl_md5_many(&m, 1);
+    tl_md5_to_hex(m.digest, hex);
+}
+
 static void one_by_one(struct tl_md5_msg *m, size_t n)
 {
     for (size_t i = 0; i < n; i++) {

@@ -33,6 +33,9 @@ const char *tl_md5_lanes(void);
  */
 bool tl_md5_set_lanes(const char *name);
 
+/** md5 of p[0..n) as 32 lowercase hex digits plus NUL. */
+void tl_md5_hex(const void *p, size_t n, char hex[33]);
+
 /** digest as 32 lowercase hex digits and a NUL. */
 void tl_md5_to_hex(const uint8_t digest[16], char hex[33]);
 

@@ -40,13 +40,6 @@ struct tl_md5q {
     size_t nresults, aresults;
 };
 
-void tl_md5_hex(const void *p, size_t n, char hex[33])
-{
-    struct tl_md5_msg m = {p, n, {0}};
-    tl_md5_many(&m, 1);
-    tl_md5_to_hex(m.digest, hex);
-}
-
 /* Check jobs j[0..n) (the lock not held): r[i] filled and bad[i] true on a mismatch. */
 static void check(struct job *const *j, size_t n, struct tl_md5_result *r, bool *bad)
 {

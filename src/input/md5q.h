@@ -45,7 +45,4 @@ void tl_md5q_submit(struct tl_md5q *q, uint64_t lineno, struct tl_str want, bool
 void tl_md5q_drain(struct tl_md5q *q, void (*report)(void *ctx, const struct tl_md5_result *r),
                    void *ctx);
 
-/** md5 of p[0..n) as 32 lowercase hex digits plus NUL. */
-void tl_md5_hex(const void *p, size_t n, char hex[33]);
-
 #endif

@@ -9,7 +9,7 @@
  */
 #include "base/config.h"
 #include "sinks/sinks.h"
-#include "input/md5q.h"
+#include "base/md5.h"
 
 #include <string.h>
 

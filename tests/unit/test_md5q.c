@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "input/md5q.h"
+#include "base/md5.h"
 
 #include <stdio.h>
 #include <string.h>
