@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char dir[64];
@@ -240,6 +241,107 @@ static void test_free_drops_queued(void **state)
     }
 }
 
+/* ---- tl_copy_fd ---------------------------------------------------------------------------- */
+
+/* A file of n pseudo-random bytes (seeded), written to dir/name; its bytes returned. */
+static unsigned char *random_file(const char *name, size_t n, uint32_t seed)
+{
+    unsigned char *p = malloc(n);
+    assert_non_null(p);
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        p[i] = (unsigned char)(seed >> 24);
+    }
+    int fd = create(name);
+    assert_int_equal(tl_write_all(fd, p, n), 0);
+    close(fd);
+    return p;
+}
+
+static int open_in(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    assert_true(fd >= 0);
+    return fd;
+}
+
+/*
+ * Copy in's bytes from in_at to out, after out_head bytes already in out (as the combined
+ * chromium_events.json after its "[" and the ranks before), then write a tail after the copy
+ * through the same descriptor: the file must hold head, copy, tail exactly, and both offsets
+ * must end past the copy.
+ */
+static void copy_case(size_t size, size_t in_at, size_t out_head)
+{
+    unsigned char *src = random_file("in.bin", size, (uint32_t)(size + in_at + out_head));
+    int in = open_in("in.bin");
+    assert_int_equal(lseek(in, (off_t)in_at, SEEK_SET), (off_t)in_at);
+    int out = create("out.bin");
+    char *head = malloc(out_head + 1);
+    assert_non_null(head);
+    memset(head, 'h', out_head);
+    assert_int_equal(tl_write_all(out, head, out_head), 0);
+    assert_int_equal(tl_copy_fd(in, out), 0);
+    assert_int_equal(lseek(in, 0, SEEK_CUR), (off_t)size);
+    assert_int_equal(lseek(out, 0, SEEK_CUR), (off_t)(out_head + size - in_at));
+    assert_int_equal(tl_write_all(out, "tail", 4), 0);
+    close(out);
+    close(in);
+    size_t n;
+    char *got = tu_slurp_in(dir, "out.bin", &n);
+    assert_non_null(got);
+    assert_int_equal(n, out_head + size - in_at + 4);
+    assert_memory_equal(got, head, out_head);
+    assert_memory_equal(got + out_head, src + in_at, size - in_at);
+    assert_memory_equal(got + n - 4, "tail", 4);
+    free(got);
+    free(head);
+    free(src);
+}
+
+static void test_copy_files(void **state)
+{
+    (void)state;
+    size_t cases[][3] = {{0, 0, 0},
+                         {100000, 0, 0},
+                         {100000, 777, 13},
+                         {(3u << 20) + 1234, 4097, 4},
+                         {(1u << 30) >> 8, 1, 4095}};
+    for (size_t i = 0; i < TL_ARRAY_LEN(cases); i++)
+        copy_case(cases[i][0], cases[i][1], cases[i][2]);
+}
+
+/* A pipe: no copy_file_range, the copy through a buffer, every byte. */
+static void test_copy_from_pipe(void **state)
+{
+    (void)state;
+    unsigned char *src = random_file("in.bin", 3u << 20, 7);
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(p[0]);
+        _exit(tl_write_all(p[1], src, 3u << 20) < 0);
+    }
+    close(p[1]);
+    int out = create("out.bin");
+    assert_int_equal(tl_copy_fd(p[0], out), 0);
+    close(out);
+    close(p[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_int_equal(status, 0);
+    size_t n;
+    char *got = tu_slurp_in(dir, "out.bin", &n);
+    assert_int_equal(n, 3u << 20);
+    assert_memory_equal(got, src, n);
+    free(got);
+    free(src);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +352,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sync_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_files_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_free_drops_queued, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_copy_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_copy_from_pipe, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
