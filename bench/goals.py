@@ -33,6 +33,12 @@ import time
 SETTLE_SECONDS = 61
 
 
+def rank_logs(folder):
+    """The number of rank logs (*.log) in folder, and their bytes."""
+    logs = [f for f in os.listdir(folder) if f.endswith(".log")]
+    return len(logs), sum(os.path.getsize(os.path.join(folder, f)) for f in logs)
+
+
 def prefault(nbytes):
     """Touch and free nbytes of memory, in a process of its own (whose peak RSS is not ours
     to count: a child forked from a big process would carry it)."""
@@ -123,8 +129,7 @@ def main():
     quiet = ["--no-browser", "--no-progress"]
     s200 = os.path.getsize(args.log200)
     s1g = os.path.getsize(args.log1g)
-    ranks = sum(os.path.getsize(os.path.join(args.ranks, f)) for f in os.listdir(args.ranks)
-                if f.endswith(".log"))
+    nranks, ranks = rank_logs(args.ranks)
     rows = []  # (figure, A, B, value, goal, met)
 
     if args.reference:
@@ -146,7 +151,6 @@ def main():
     rows.append(("peak RSS, %.0f MiB log" % (s1g / 2**20), "%.1f MB" % (rss1g * 1.048576), "-",
                  "%.1f MB" % (rss1g * 1.048576), "<= 64 MB", rss1g * 1.048576 <= 64))
 
-    nranks = len([f for f in os.listdir(args.ranks) if f.endswith(".log")])
     a, b, r, _, _ = pairs.paired(
         ours + ["--all-ranks-html", args.ranks, "-j", "2", "-o", "{out}"] + quiet,
         ours + ["--all-ranks-html", args.ranks, "-j", "1", "-o", "{out}"] + quiet,
@@ -156,15 +160,13 @@ def main():
 
     if args.many:
         big, small = args.many
-        logs = [[f for f in os.listdir(d) if f.endswith(".log")] for d in (big, small)]
-        sizes = [sum(os.path.getsize(os.path.join(d, f)) for f in fs)
-                 for d, fs in zip((big, small), logs)]
+        (nbig, sbig), (nsmall, ssmall) = rank_logs(big), rank_logs(small)
         a, b, r, _, _ = pairs.paired(
             ours + ["--all-ranks-html", big, "-j", "2", "-o", "{out}"] + quiet,
             ours + ["--all-ranks-html", small, "-j", "2", "-o", "{out}"] + quiet,
-            args.runs, 5 * sizes[0] // 2, 5 * sizes[1] // 2)
-        per = r * len(logs[1]) / len(logs[0])
-        rows.append(("%d ranks / %d ranks, wall per rank" % (len(logs[0]), len(logs[1])),
+            args.runs, 5 * sbig // 2, 5 * ssmall // 2)
+        per = r * nsmall / nbig
+        rows.append(("%d ranks / %d ranks, wall per rank" % (nbig, nsmall),
                      "%.3f s" % a, "%.3f s" % b, "%.2f" % per, "<= 1.1", per <= 1.1))
 
     pairs.clean(settle=False)
