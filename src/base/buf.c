@@ -55,7 +55,10 @@ void tl_buf_grow(struct tl_buf *b, size_t extra)
     size_t n = b->alloc ? b->alloc : 64;
     while (n < need)
         n = n + n / 2 + 64;
-    if (!b->alloc) {
+    if (!b->alloc || !b->len) {
+        /* Empty: nothing to carry over (realloc would copy the old block whole). */
+        if (b->alloc)
+            free(b->buf);
         b->buf = tl_xmalloc(n);
         b->buf[0] = '\0';
     } else {

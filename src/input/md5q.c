@@ -31,7 +31,7 @@ struct tl_md5q {
     pthread_cond_t work, done;
     struct job *head, *tail; /* waiting jobs, FIFO */
     struct job *spare;       /* recycled jobs with their buffers */
-    size_t nspare;
+    size_t spare_bytes;      /* the memory of their buffers */
     size_t inflight, max_inflight;
     size_t unsignalled; /* bytes queued since the worker was last woken */
     bool sleeping;      /* the worker waits for work */
@@ -65,11 +65,15 @@ static void finish_job(struct tl_md5q *q, struct job *j, bool bad, const struct 
         q->results[q->nresults++] = *r;
     }
     q->inflight -= j->payload.len;
-    if (q->nspare < 4) {
+    /* Kept with its memory, up to a quarter of what may be in flight: the parser's next
+     * payload then goes into a buffer that has already grown (growing one from nothing
+     * copies the payload over and over, in realloc). On a 20 MiB log: 1.4-2% fewer instructions
+     * for 1.2 MB more peak memory; keeping all that may be in flight saved 3.5% for 4.6 MB. */
+    if (q->spare_bytes + j->payload.alloc <= q->max_inflight / 4) {
         tl_buf_reset(&j->payload);
         j->next = q->spare;
         q->spare = j;
-        q->nspare++;
+        q->spare_bytes += j->payload.alloc;
     } else {
         tl_buf_release(&j->payload);
         free(j);
@@ -173,7 +177,7 @@ void tl_md5q_submit(struct tl_md5q *q, uint64_t lineno, struct tl_str want, bool
     struct job *j = q->spare;
     if (j) {
         q->spare = j->next;
-        q->nspare--;
+        q->spare_bytes -= j->payload.alloc;
     } else {
         j = tl_xcalloc(1, sizeof(*j));
         tl_buf_init(&j->payload, 0);

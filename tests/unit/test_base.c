@@ -432,6 +432,22 @@ static void test_buf_grow_direct_write(void **state)
     tl_buf_release(&b);
 }
 
+/* Growing an emptied buffer: a new block (nothing to copy), empty and terminated. */
+static void test_buf_grow_after_reset(void **state)
+{
+    (void)state;
+    struct tl_buf b = TL_BUF_INIT;
+    tl_buf_adds(&b, "old bytes");
+    tl_buf_reset(&b);
+    tl_buf_grow(&b, 5000);
+    assert_true(b.alloc >= 5001);
+    assert_int_equal(b.len, 0);
+    assert_string_equal(b.buf, "");
+    tl_buf_adds(&b, "new");
+    assert_string_equal(b.buf, "new");
+    tl_buf_release(&b);
+}
+
 static void test_buf_addf(void **state)
 {
     (void)state;
@@ -623,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_buf_init_contract),
         cmocka_unit_test(test_buf_add),
         cmocka_unit_test(test_buf_grow_direct_write),
+        cmocka_unit_test(test_buf_grow_after_reset),
         cmocka_unit_test(test_buf_addf),
         cmocka_unit_test(test_buf_addu_addi),
         cmocka_unit_test(test_buf_detach),

@@ -164,12 +164,50 @@ static void test_many_inline(void **state)
     run_many(false);
 }
 
+/* The buffer handed back on submit is a checked payload's, with its memory (so the next
+ * payload does not grow from nothing), while the queue keeps no more of it than a quarter of
+ * what may be in flight (max_inflight). Inline, the drain checks all: the jobs are then
+ * spare. */
+static size_t alloc_after_reuse(size_t max_inflight)
+{
+    struct tl_md5q *q = tl_md5q_new(max_inflight, false);
+    struct tl_buf b = TL_BUF_INIT;
+    char good[33];
+    for (int i = 0; i < 100000; i++)
+        tl_buf_addch(&b, 'x');
+    tl_md5_hex(b.buf, b.len, good);
+    tl_md5q_submit(q, 1, tl_str_make(good, 32), false, &b);
+    assert_int_equal(b.len, 0);
+    struct seen s = {0};
+    tl_md5q_drain(q, collect, &s);
+    assert_int_equal(s.n, 0);
+    tl_buf_adds(&b, "a");
+    tl_md5_hex("a", 1, good);
+    tl_md5q_submit(q, 2, tl_str_make(good, 32), false, &b);
+    size_t alloc = b.alloc;
+    assert_int_equal(b.len, 0);
+    assert_string_equal(b.buf, "");
+    tl_md5q_drain(q, collect, &s);
+    assert_int_equal(s.n, 0);
+    tl_buf_release(&b);
+    tl_md5q_free(q);
+    return alloc;
+}
+
+static void test_buffers_kept(void **state)
+{
+    (void)state;
+    assert_true(alloc_after_reuse(1 << 20) > 100000);
+    assert_true(alloc_after_reuse(1024) < 100000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hex),           cmocka_unit_test(test_threaded),
         cmocka_unit_test(test_inline),        cmocka_unit_test(test_want_longer_than_shown),
         cmocka_unit_test(test_many_threaded), cmocka_unit_test(test_many_inline),
+        cmocka_unit_test(test_buffers_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
