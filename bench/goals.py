@@ -23,6 +23,7 @@ Rows (the goal in brackets):
 """
 
 import argparse
+import collections
 import os
 import shutil
 import statistics
@@ -33,6 +34,10 @@ import time
 
 # ext4's window for "recently deleted" inodes: 60 s once their inode table block is written.
 SETTLE_SECONDS = 61
+
+# What a paired figure gives: medians of A's and B's wall times, of the ratios A/B pair by
+# pair, and of A's and B's CPU times; the peak RSS of each.
+Pair = collections.namedtuple("Pair", "wall_a wall_b ratio rss_a rss_b cpu_a cpu_b")
 
 
 def rank_logs(folder):
@@ -95,8 +100,7 @@ class Pairs:
             time.sleep(SETTLE_SECONDS)
 
     def paired(self, a, b, runs, touch_a, touch_b):
-        """Medians of A's and B's wall times, of the ratios A/B pair by pair, the peak RSS of
-        each, and the medians of A's and B's CPU times."""
+        """A and B in turn, runs times each (after a warm-up each): a Pair."""
         self.clean()
         run(a, self.out(), touch_a)  # a warm-up each, not counted
         run(b, self.out(), touch_b)
@@ -111,8 +115,8 @@ class Pairs:
             cb.append(y[1])
             ra.append(x[2])
             rb.append(y[2])
-        return statistics.median(wa), statistics.median(wb), statistics.median(ratios), \
-            max(ra), max(rb), statistics.median(ca), statistics.median(cb)
+        return Pair(statistics.median(wa), statistics.median(wb), statistics.median(ratios),
+                    max(ra), max(rb), statistics.median(ca), statistics.median(cb))
 
 
 def main():
@@ -138,51 +142,53 @@ def main():
 
     if args.reference:
         # The reference takes no --no-progress; -o and the log as ours.
-        a, b, r, *_ = pairs.paired(ours + [args.log200, "-o", "{out}"] + quiet,
-                                     [args.reference, args.log200, "-o", "{out}", "--no-browser"],
-                                     args.runs, 5 * s200 // 2, 5 * s200 // 2)
-        rows.append(("200 MiB: tlparse / reference, wall", "%.3f s" % a, "%.3f s" % b,
-                     "%.1fx" % (1 / r), ">= 30x", 1 / r >= 30))
+        p = pairs.paired(ours + [args.log200, "-o", "{out}"] + quiet,
+                         [args.reference, args.log200, "-o", "{out}", "--no-browser"],
+                         args.runs, 5 * s200 // 2, 5 * s200 // 2)
+        rows.append(("200 MiB: tlparse / reference, wall", "%.3f s" % p.wall_a,
+                     "%.3f s" % p.wall_b, "%.1fx" % (1 / p.ratio), ">= 30x", 1 / p.ratio >= 30))
     else:
         rows.append(("200 MiB: tlparse / reference, wall", "-", "-",
                      "unset: TLPARSE_REFERENCE", ">= 30x", None))
 
-    a, b, r, rss1g, _, _, _ = pairs.paired(ours + [args.log1g, "-o", "{out}"] + quiet,
-                                          ours + [args.log200, "-o", "{out}"] + quiet,
-                                          args.runs, 5 * s1g // 2, 5 * s200 // 2)
-    rows.append(("%.0f MiB / %.0f MiB, wall" % (s1g / 2**20, s200 / 2**20), "%.3f s" % a,
-                 "%.3f s" % b, "%.2f" % r, "<= 5.5", r <= 5.5))
-    rows.append(("peak RSS, %.0f MiB log" % (s1g / 2**20), "%.1f MB" % (rss1g * 1.048576), "-",
-                 "%.1f MB" % (rss1g * 1.048576), "<= 64 MB", rss1g * 1.048576 <= 64))
+    p = pairs.paired(ours + [args.log1g, "-o", "{out}"] + quiet,
+                     ours + [args.log200, "-o", "{out}"] + quiet,
+                     args.runs, 5 * s1g // 2, 5 * s200 // 2)
+    rss1g = p.rss_a * 1.048576  # MiB to MB
+    rows.append(("%.0f MiB / %.0f MiB, wall" % (s1g / 2**20, s200 / 2**20), "%.3f s" % p.wall_a,
+                 "%.3f s" % p.wall_b, "%.2f" % p.ratio, "<= 5.5", p.ratio <= 5.5))
+    rows.append(("peak RSS, %.0f MiB log" % (s1g / 2**20), "%.1f MB" % rss1g, "-",
+                 "%.1f MB" % rss1g, "<= 64 MB", rss1g <= 64))
 
-    a, b, r, _, _, cpu2, cpu1 = pairs.paired(
+    p = pairs.paired(
         ours + ["--all-ranks-html", args.ranks, "-j", "2", "-o", "{out}"] + quiet,
         ours + ["--all-ranks-html", args.ranks, "-j", "1", "-o", "{out}"] + quiet,
         args.runs, 5 * ranks // 2, 5 * ranks // 2)
     rows.append(("%d ranks x %.0f MiB: -j 2 / -j 1, wall" % (nranks, ranks / nranks / 2**20),
-                 "%.3f s" % a, "%.3f s" % b, "%.2f" % r, "<= 0.62", r <= 0.62))
+                 "%.3f s" % p.wall_a, "%.3f s" % p.wall_b, "%.2f" % p.ratio, "<= 0.62",
+                 p.ratio <= 0.62))
     # One rank at a time already keeps more than one core busy (the payloads' MD5, the kernel
     # copying the report into the page cache, raw.log's copy run beside the parser). Two at
     # a time can only share the same cores: -j 2 takes at least CPU / cores, so the ratio
     # cannot go below max(1/2, busy / cores) unless -j 2 does less work in all than -j 1.
-    busy, cores = cpu1 / b, os.cpu_count() or 1
-    rows.append(("%d ranks, -j 1: cores in use (CPU/wall)" % nranks, "%.3f s" % cpu1, "%.3f s" % b,
-                 "%.2f" % busy, "-", None))
+    busy, cores = p.cpu_b / p.wall_b, os.cpu_count() or 1
+    rows.append(("%d ranks, -j 1: cores in use (CPU/wall)" % nranks, "%.3f s" % p.cpu_b,
+                 "%.3f s" % p.wall_b, "%.2f" % busy, "-", None))
     rows.append(("  floor of -j 2 / -j 1 on %d cores" % cores, "-", "-",
                  "%.2f" % max(0.5, busy / cores), "-", None))
-    rows.append(("%d ranks: -j 2 / -j 1, CPU" % nranks, "%.3f s" % cpu2, "%.3f s" % cpu1,
-                 "%.2f" % (cpu2 / cpu1), "-", None))
+    rows.append(("%d ranks: -j 2 / -j 1, CPU" % nranks, "%.3f s" % p.cpu_a, "%.3f s" % p.cpu_b,
+                 "%.2f" % (p.cpu_a / p.cpu_b), "-", None))
 
     if args.many:
         big, small = args.many
         (nbig, sbig), (nsmall, ssmall) = rank_logs(big), rank_logs(small)
-        a, b, r, *_ = pairs.paired(
+        p = pairs.paired(
             ours + ["--all-ranks-html", big, "-j", "2", "-o", "{out}"] + quiet,
             ours + ["--all-ranks-html", small, "-j", "2", "-o", "{out}"] + quiet,
             args.runs, 5 * sbig // 2, 5 * ssmall // 2)
-        per = r * nsmall / nbig
+        per = p.ratio * nsmall / nbig
         rows.append(("%d ranks / %d ranks, wall per rank" % (nbig, nsmall),
-                     "%.3f s" % a, "%.3f s" % b, "%.2f" % per, "<= 1.1", per <= 1.1))
+                     "%.3f s" % p.wall_a, "%.3f s" % p.wall_b, "%.2f" % per, "<= 1.1", per <= 1.1))
 
     pairs.clean(settle=False)
     print("\nthe speed goals, paired runs (A B A B ...), medians of %d pairs:" % args.runs)

@@ -31,7 +31,7 @@ struct tl_md5q {
     pthread_cond_t work, done;
     struct job *head, *tail; /* waiting jobs, FIFO */
     struct job *spare;       /* recycled jobs with their buffers */
-    size_t spare_bytes;      /* the memory of their buffers */
+    size_t spare_bytes;      /* their memory (spare_size) */
     size_t inflight, max_inflight;
     size_t unsignalled; /* bytes queued since the worker was last woken */
     bool sleeping;      /* the worker waits for work */
@@ -58,6 +58,12 @@ static void check(struct job *const *j, size_t n, struct tl_md5_result *r, bool 
     }
 }
 
+/* The memory a spare job holds: its buffer and itself (so that many small ones count too). */
+static size_t spare_size(const struct job *j)
+{
+    return sizeof(*j) + j->payload.alloc;
+}
+
 static void finish_job(struct tl_md5q *q, struct job *j, bool bad, const struct tl_md5_result *r)
 {
     if (bad) {
@@ -69,11 +75,11 @@ static void finish_job(struct tl_md5q *q, struct job *j, bool bad, const struct 
      * payload then goes into a buffer that has already grown (growing one from nothing
      * copies the payload over and over, in realloc). On a 20 MiB log: 1.4-2% fewer instructions
      * for 1.2 MB more peak memory; keeping all that may be in flight saved 3.5% for 4.6 MB. */
-    if (q->spare_bytes + j->payload.alloc <= q->max_inflight / 4) {
+    if (q->spare_bytes + spare_size(j) <= q->max_inflight / 4) {
         tl_buf_reset(&j->payload);
         j->next = q->spare;
         q->spare = j;
-        q->spare_bytes += j->payload.alloc;
+        q->spare_bytes += spare_size(j);
     } else {
         tl_buf_release(&j->payload);
         free(j);
@@ -177,7 +183,7 @@ void tl_md5q_submit(struct tl_md5q *q, uint64_t lineno, struct tl_str want, bool
     struct job *j = q->spare;
     if (j) {
         q->spare = j->next;
-        q->spare_bytes -= j->payload.alloc;
+        q->spare_bytes -= spare_size(j);
     } else {
         j = tl_xcalloc(1, sizeof(*j));
         tl_buf_init(&j->payload, 0);
