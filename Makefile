@@ -101,26 +101,7 @@ tsan:
 	@scripts/deps.sh fuzz
 	@[ -f build-tsan/build.ninja ] || CC=clang cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTL_TESTS=OFF -DCMAKE_C_FLAGS='-O1 -g -fsanitize=thread' -DCMAKE_EXE_LINKER_FLAGS='-fsanitize=thread' >/dev/null
 	@ninja -C build-tsan tlparse >/dev/null
-	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
-	python3 bench/make_many_ids.py 3000 "$$tmp/ids.log" && \
-	for log in tests/fixtures/demo.log tests/fixtures/edge.log "$$tmp/ids.log"; do \
-	    TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/tlparse "$$log" -o "$$tmp/out" --overwrite --no-browser 2>"$$tmp/err" || \
-	    { echo "tsan: $$log failed:"; cat "$$tmp/err"; exit 1; }; \
-	done && mkdir "$$tmp/ranks" && \
-	cp tests/fixtures/demo.log "$$tmp/ranks/dedicated_log_torch_trace_rank_0.log" && \
-	cp tests/fixtures/edge.log "$$tmp/ranks/dedicated_log_torch_trace_rank_1.log" && \
-	cp "$$tmp/ids.log" "$$tmp/ranks/dedicated_log_torch_trace_rank_2.log" && \
-	cp tests/fixtures/demo.log "$$tmp/ranks/dedicated_log_torch_trace_rank_3.log" && \
-	{ TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/tlparse --all-ranks-html "$$tmp/ranks" -j 2 \
-	    -o "$$tmp/mr" --no-browser 2>"$$tmp/err" || { echo "tsan: --all-ranks-html failed:"; cat "$$tmp/err"; exit 1; }; } && \
-	{ TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/tlparse diff tests/fixtures/demo.log "$$tmp/ids.log" \
-	    -o "$$tmp/diff" --no-browser 2>"$$tmp/err" || { echo "tsan: diff failed:"; cat "$$tmp/err"; exit 1; }; } && \
-	{ (cd "$$tmp" && TSAN_OPTIONS=halt_on_error=1:exitcode=66 exec $(CURDIR)/build-tsan/tlparse --watch t.log \
-	    -o watch --no-browser >/dev/null 2>err-watch) & pid=$$!; \
-	  python3 -c 'import sys, time; d = open(sys.argv[1], "rb").read(); f = open(sys.argv[2], "wb"); [(f.write(d[i:i + 65536]), f.flush(), time.sleep(0.05)) for i in range(0, len(d), 65536)]' \
-	    "$$tmp/ids.log" "$$tmp/t.log"; sleep 3; kill -INT $$pid; wait $$pid || \
-	  { echo "tsan: --watch failed:"; cat "$$tmp/err-watch"; exit 1; }; } && \
-	echo "tsan: 6 runs (one of 4 ranks at -j 2, one diff of two logs read at once, one --watch rebuilding its report beside the live view), no data race reported"
+	@tests/tsan.sh build-tsan/tlparse
 
 format:
 	@clang-format -i $(FORMAT_FILES)

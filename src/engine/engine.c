@@ -493,7 +493,7 @@ static int text_line(struct tl_engine *eng, const struct tl_line *l, struct tl_e
 static int on_line(void *ctx, const struct tl_line *l, struct tl_err *err)
 {
     struct tl_engine *eng = ctx;
-    if (tl_interrupted)
+    if (tl_stop_asked())
         return tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
     if (eng->text)
         return text_line(eng, l, err);
@@ -784,7 +784,7 @@ int tl_engine_finish(struct tl_engine *eng, const char *truncated, int rc,
 {
     if (rc == 0)
         rc = end_of_input(eng, truncated, err);
-    if (rc == 0 && tl_interrupted)
+    if (rc == 0 && tl_stop_asked())
         rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
     memset(res, 0, sizeof(*res));
     res->bytes_in = eng->lines.bytes;

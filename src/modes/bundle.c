@@ -131,7 +131,7 @@ static int add_file(struct sink *s, const char *abs, const char *rel, struct tl_
             tl_bundle_html_file_data(s->html, &s->out, buf, (size_t)n);
             rc = drain(s, false, err);
         }
-        if (rc == 0 && tl_interrupted)
+        if (rc == 0 && tl_stop_asked())
             rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
     }
     free(buf);

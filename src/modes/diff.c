@@ -231,7 +231,7 @@ static int side_log(struct side_job *j)
 static void side_job(void *ctx, size_t i)
 {
     struct side_job *j = &((struct side_job *)ctx)[i];
-    if (tl_interrupted) {
+    if (tl_stop_asked()) {
         j->rc = tl_error_code(&j->err, TL_ERR_SIGNAL, "interrupted");
         return;
     }
@@ -417,7 +417,7 @@ static int run_sides(const struct tl_diff_options *opt, struct side_job jobs[2],
             *err = jobs[i].err;
             rc = -1;
         }
-    if (rc == 0 && tl_interrupted)
+    if (rc == 0 && tl_stop_asked())
         rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
     for (int i = 0; i < 2; i++)
         if (jobs[i].report)
