@@ -573,6 +573,9 @@ static void recompile_reasons(struct tl_diag_trace *c, struct in *in, const stru
     for (size_t i = 0; i < n; i++)
         if (v.u.arr.items[i].type == TL_JSON_STRING)
             p->guards[p->nguards++] = keep(c, v.u.arr.items[i].u.str);
+    /* Said now for a live view: its compilation may take minutes (it is counted at its end). */
+    if (!p->metrics_seen && (p->cid.has & TL_CID_FCID) && p->cid.fcid > 0)
+        tl_diag_recompile_early(&in->model->diag, &p->cid, p->guards, p->nguards);
 }
 
 /* "Eq(s0, 8)": the symbol and the integer it equals. */

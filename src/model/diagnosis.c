@@ -38,6 +38,7 @@ void tl_diag_release(struct tl_diag *d)
     free(d->frames);
     free(d->exports);
     free(d->restarts);
+    free(d->early);
     free(d->findings);
     tl_map_release(&d->strings);
     tl_map_release(&d->index);
@@ -570,6 +571,11 @@ void tl_diag_recompile(struct tl_diag *d, const struct tl_compile_id *cid,
     }
     struct tl_diag_recompile *r = recompile_of(d, &where, where.function);
     r->count++;
+    uint32_t e = cid ? slot(d, 'E', tl_str_cstr(cid_text(d, cid)), 0, false) : 0;
+    if (e && !d->early[e - 1].counted) {
+        d->early[e - 1].counted = true;
+        r->early++;
+    }
     ranks_add(d, &r->ranks);
     if (function && !r->resume_line)
         r->resume_line = resume_line(trim(function->function));
@@ -594,6 +600,51 @@ void tl_diag_recompile(struct tl_diag *d, const struct tl_compile_id *cid,
         tl_buf_release(&value);
     }
     free(seen);
+}
+
+void tl_diag_recompile_early(struct tl_diag *d, const struct tl_compile_id *cid,
+                             const struct tl_str *guards, size_t nguards)
+{
+    if (!cid || !(cid->has & TL_CID_FRAME))
+        return;
+    const char *id = cid_text(d, cid);
+    uint32_t i = slot(d, 'E', tl_str_cstr(id), d->nearly, true) - 1;
+    if (i != d->nearly)
+        return; /* said already (another attempt of the same compilation) */
+    TL_GROW(d->early, d->nearly + 1, d->early_alloc);
+    struct tl_diag_early *e = &d->early[d->nearly++];
+    memset(e, 0, sizeof(*e));
+    e->seq = ++d->seq;
+    e->cid = id;
+    /* The function of the frame's earlier compilation; the recompile is counted under the
+     * same one when its metrics give it. */
+    struct tl_buf fk = TL_BUF_INIT;
+    frame_key(&fk, cid);
+    uint32_t fi = slot(d, 'F', tl_buf_str(&fk), 0, false); /* looked up, not made */
+    tl_buf_release(&fk);
+    const struct tl_diag_frame *f = fi ? &d->frames[fi - 1] : NULL;
+    if (f && f->function) {
+        e->function = f->function;
+        e->where = f->where;
+    }
+    struct tl_buf key = TL_BUF_INIT;
+    tl_buf_addf(&key, "%s\n%s\n%u", e->function ? e->function : "",
+                e->where.file ? e->where.file : "", e->where.line);
+    uint32_t r = e->function ? slot(d, 'R', tl_buf_str(&key), 0, false) : 0;
+    tl_buf_release(&key);
+    e->compiles = (r ? d->recompiles[r - 1].count : 0) + 2;
+    /* Its first guard, grouped as a recompile's guards are. */
+    struct tl_diag_recompile tmp;
+    memset(&tmp, 0, sizeof(tmp));
+    for (size_t k = 0; k < nguards && !tmp.nguards; k++)
+        add_guard(d, &tmp, guards[k], true);
+    if (tmp.nguards) {
+        e->guard = tmp.guards[0].guard;
+        e->example = tmp.guards[0].example;
+        e->value = tmp.guards[0].last_value;
+        e->advice = tmp.guards[0].advice;
+    }
+    free(tmp.guards);
 }
 
 void tl_diag_recompile_caller(struct tl_diag *d, const struct tl_compile_id *cid,
@@ -1213,6 +1264,11 @@ static bool routine_guard(const struct tl_advice *a)
     return false;
 }
 
+bool tl_diag_spec_routine(const struct tl_diag_spec *x)
+{
+    return x->kind == TL_SPEC_GUARD && routine_guard(x->advice);
+}
+
 /* r is automatic dynamic shapes at work: the function recompiled once, because sizes changed,
  * and (when the log records the symbols made) the recompile made those dimensions dynamic. */
 static bool automatic_dynamic(const struct tl_diag *d, const struct tl_diag_recompile *r)
@@ -1276,7 +1332,7 @@ void tl_diag_finish(struct tl_diag *d)
         add_finding(d, TL_FIND_BREAK, i, 1e6 + 1e3 * d->breaks[i].count - 1, &alloc);
     for (uint32_t i = 0; i < d->nspecs; i++) {
         const struct tl_diag_spec *x = &d->specs[i];
-        bool normal = x->kind == TL_SPEC_GUARD && routine_guard(x->advice);
+        bool normal = tl_diag_spec_routine(x);
         add_finding(d, TL_FIND_SPEC, i,
                     normal                           ? 10 + x->count
                     : x->kind == TL_SPEC_SPECIALIZED ? 1e5 + x->count

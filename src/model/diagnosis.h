@@ -134,6 +134,25 @@ struct tl_diag_recompile {
     struct tl_diag_ranks ranks;
     uint64_t log_line;
     const struct tl_advice *advice; /* of its most frequent guard */
+    uint32_t early;                 /* of count, the recompiles said early (struct tl_diag_early) */
+};
+
+/*
+ * A recompile as its recompile_reasons say it, before its compilation ends: a live view says it
+ * then (a compilation may take minutes), the diagnosis counts it when the compilation ends (its
+ * metrics) or the log does, and that recompile then counts it in its `early`.
+ */
+struct tl_diag_early {
+    uint64_t seq;             /* when it was seen (of d->seq) */
+    const char *cid;          /* the compile id it makes */
+    const char *function;     /* its frame's function, when an earlier compilation said it */
+    struct tl_diag_loc where; /* where that function is defined */
+    uint32_t compiles;        /* the function's compilations, this one included */
+    const char *guard;        /* the first guard that failed, grouped (NULL: none given) */
+    const char *example;      /* as logged */
+    const char *value;        /* its value this time (NULL: none) */
+    const struct tl_advice *advice;
+    bool counted; /* its recompile has been counted */
 };
 
 enum tl_diag_spec_kind {
@@ -311,6 +330,8 @@ struct tl_diag {
     uint32_t nexports, exports_alloc;
     struct tl_diag_restart *restarts;
     uint32_t nrestarts, restarts_alloc;
+    struct tl_diag_early *early; /* recompiles said by their recompile_reasons */
+    uint32_t nearly, early_alloc;
 
     uint64_t compile_ids; /* distinct compile ids seen */
     struct tl_map cids;   /* their display strings */
@@ -383,6 +404,13 @@ void tl_diag_cache(struct tl_diag *d, int kind, int result);
 void tl_diag_recompile(struct tl_diag *d, const struct tl_compile_id *cid,
                        const struct tl_diag_fact_loc *function, const struct tl_str *guards,
                        size_t nguards);
+/** Whether x is a guard on sizes PyTorch adds as a matter of course (Ne(s0, 1), 2 <= s0):
+ * nothing to do, a "normal" finding. */
+bool tl_diag_spec_routine(const struct tl_diag_spec *x);
+/** cid is a recompile, its recompile_reasons say (guards as given), before its compilation
+ * ended: a struct tl_diag_early, once per compile id; tl_diag_recompile() counts it later. */
+void tl_diag_recompile_early(struct tl_diag *d, const struct tl_compile_id *cid,
+                             const struct tl_str *guards, size_t nguards);
 
 struct tl_diag_fact_break {
     struct tl_str reason, explanation, hint, url;
