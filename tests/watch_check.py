@@ -12,12 +12,23 @@ middle of a line (the rest comes with the next); tlparse --watch reads it with i
   - rank logs that appear later in a folder are followed, each line naming its rank;
   - --fail-on stops the watch with exit 1 as soon as a finding of its kinds is said;
   - --watch --run keeps the command's exit status, and writes the report of its trace;
+  - a recompile is said as soon as its recompile_reasons are written, while it compiles;
+  - routine guards on sizes are counted, not said;
+  - a path that is not there, a compressed log or a file that is no log fail at once;
+  - a log deleted while followed (one log, one rank's, the whole folder) is in the end report;
+  - 200 rank logs appearing at once, and 16 one by one: followed, the end report the batch one;
+  - on a terminal (tmux): nothing the terminal showed before is erased, every line the job
+    printed stays in the scrollback in order, the events wrapped to the width with the place
+    and the fix, a panel of counts below them;
+  - the end report holds live.html and a live.js that says how the watch ended;
+  - a live report that cannot be rebuilt is said once;
   - the same with inotify and with the poll (TLPARSE_WATCH_POLL).
 
     python3 tests/watch_check.py path/to/tlparse
 """
 import filecmp
 import gzip
+import json
 import os
 import re
 import shutil
@@ -142,12 +153,25 @@ def same_tree(a, b):
     return diff
 
 
+LIVE_FILES = ("live.html", "live.js")
+
+
 def check_same_as_batch(out, batch, what):
-    """The report folder out equals batch, apart from the run information."""
+    """The report folder out equals batch, apart from the run information and the live page
+    (live.html, live.js) the watch leaves beside it."""
     strip(out)
     strip(batch)
-    diff = same_tree(out, batch)
+    diff = [f for f in same_tree(out, batch) if f not in LIVE_FILES]
     check(not diff, "%s differs from the batch one in %s" % (what, diff[:10]))
+
+
+def live_state(out):
+    """The status live.js holds (a dict), or None."""
+    p = os.path.join(out, "live.js")
+    if not os.path.exists(p):
+        return None
+    m = re.search(r"tlLive\((\{.*\})\);", open(p).read())
+    return json.loads(m.group(1)) if m else None
 
 
 def case_one_log(binary, tmp, env, tag):
@@ -156,8 +180,9 @@ def case_one_log(binary, tmp, env, tag):
     d = os.path.join(tmp, "one-" + tag)
     os.makedirs(d)
     log = os.path.join(d, "train.log")
+    open(log, "wb").close()  # the job made it, and has written nothing yet
     w = Watch(binary, ["train.log", "-o", "out"], d, env)
-    time.sleep(0.3)  # the log does not exist yet: it is waited for
+    time.sleep(0.3)
     data = open(DEMO, "rb").read()
     write_slowly(log, data, chunk=701, pause=0.03)
     check(w.wait_for(lambda t: t.startswith("failure"), 10), tag + ": the failure was said")
@@ -167,18 +192,32 @@ def case_one_log(binary, tmp, env, tag):
     ev = w.events()
     check(len(ev) == len(set(ev)), "%s: every event once: %s" % (tag, ev))
     kinds = [e.split(":")[0] for e in ev]
-    # demo.log: a failure, a graph break, three specializations, a recompile
-    want = {"failure": 1, "graph break": 1, "recompile": 1}
+    # demo.log: a failure, a graph break, a specialization, a recompile; its two guards on
+    # sizes are routine (2 <= s0, Ne(s1, 1)...): counted on the last line, not said
+    want = {"failure": 1, "graph break": 1, "recompile": 1, "specialized": 1}
     for k, n in want.items():
         check(kinds.count(k) == n, "%s: %d %s line(s), got %s" % (tag, n, k, ev))
-    spec = sum(1 for k in kinds if k in ("specialized", "guard on sizes", "duck sizing"))
-    check(spec == 3, "%s: 3 specialization lines, got %s" % (tag, ev))
+    check(not any(k in ("guard on sizes", "duck sizing") for k in kinds),
+          "%s: no routine guard said: %s" % (tag, ev))
+    last = [t for _, t in w.lines if " compile id" in t]
+    check(last and "2 routine guards" in last[-1], "%s: the last line counts the routine "
+          "guards: %s" % (tag, last[-1:]))
+    rec = [e for e in ev if e.startswith("recompile")]
+    check(rec and rec[0].startswith("recompile: forward (/home/user/projects/demo/demo_model.py:15)"
+                                    " [0/1] compiled 2 times · tensor 'L['x']' size mismatch at "
+                                    "index 0 (expected 32, actual 48)"),
+          "%s: the recompile leads with where and what: %s" % (tag, rec))
+    gb = [e for e in ev if e.startswith("graph break")]
+    check(gb and gb[0].startswith("graph break: attention_block (/home/user/projects/demo/"
+                                  "demo_model.py:25) [1/0] · Graph break due to unsupported "
+                                  "builtin demo_ext._C.fast_scale") and " · fix: " in gb[0],
+          "%s: the graph break leads with where, then the reason and the fix: %s" % (tag, gb))
     # in the order the log gives them: the same as when the whole log is there at once
     whole = os.path.join(d, "whole")
     os.makedirs(whole)
     shutil.copy(DEMO, os.path.join(whole, "train.log"))
     w2 = Watch(binary, ["train.log", "-o", "out"], whole, env)
-    w2.wait_for(lambda t: t.startswith("recompile"), 10)
+    w2.wait_for(lambda t: t.startswith("specialized"), 10)
     time.sleep(0.5)
     w2.stop()
     check(ev == w2.events(), "%s: the events in the order the log gives them:\n%s\n%s" %
@@ -188,6 +227,11 @@ def case_one_log(binary, tmp, env, tag):
                    capture_output=True, check=True)
     check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
                         tag + ": the end report")
+    st = live_state(os.path.join(d, "out"))
+    check(st is not None and st["state"] == "stopped" and st["recompiles"] == 1 and
+          st["graph_breaks"] == 1 and st["failures"] == 1 and st["input"] == "train.log",
+          "%s: the end report's live.js says the watch was stopped, with the counts: %s" %
+          (tag, st))
 
 
 def case_latency(binary, tmp, env, tag):
@@ -205,6 +249,7 @@ def case_latency(binary, tmp, env, tag):
         for k in range(0, len(ents), 8):
             group = b"".join(ents[k:k + 8])
             before = len(w.events())
+            t_first = time.monotonic()
             f.write(group[:len(group) - 40])  # the last line half written: waits for its end
             f.flush()
             time.sleep(0.05)
@@ -214,7 +259,8 @@ def case_latency(binary, tmp, env, tag):
             end = t0 + LATENCY + 0.5
             while time.monotonic() < end:
                 time.sleep(0.01)
-            new = [t for t, _ in w.lines if t >= t0][:1]
+            # the entries before the half-written line may be said before it is completed
+            new = [t for t, _ in w.lines if t >= t_first][:1]
             if len(w.events()) > before and new:
                 lates.append(max(0.0, w.lines[len(w.lines) - 1][0] - t0))
     rc = w.stop()
@@ -292,6 +338,7 @@ def case_text(binary, tmp, env, tag):
     os.makedirs(d)
     src = os.path.join(HERE, "fixtures", "torch_logs", "pt26_item_warning_guard_comments.txt")
     data = open(src, "rb").read()
+    open(os.path.join(d, "stderr.txt"), "wb").close()
     w = Watch(binary, ["stderr.txt", "-o", "out"], d, env)
     write_slowly(os.path.join(d, "stderr.txt"), data, chunk=900, pause=0.02)
     check(w.wait_for(lambda t: t.startswith("recompile limit hit"), 10),
@@ -307,52 +354,143 @@ def case_text(binary, tmp, env, tag):
                         tag + ": the end report")
 
 
+class Tmux:
+    """A terminal of width x height that tmux draws, running cmd in cwd."""
+
+    def __init__(self, tmp, name, cwd, cmd, width=110, height=24):
+        self.tmux = shutil.which("tmux")
+        check(self.tmux is not None,
+              "screen: tmux is needed (Debian package tmux; scripts/deps.sh check)")
+        self.sock = os.path.join(tmp, name + ".sock")
+        if self.tmux:
+            subprocess.run([self.tmux, "-S", self.sock, "-f", "/dev/null", "new-session", "-d",
+                            "-x", str(width), "-y", str(height), "-c", cwd,
+                            "env TERM=xterm-256color NO_COLOR=1 sh -c '%s'" % cmd], check=True)
+            subprocess.run([self.tmux, "-S", self.sock, "set-option", "-g", "history-limit",
+                            "20000"], capture_output=True)
+
+    def screen(self, history=False):
+        """What the terminal shows (with history: its whole scrollback too)."""
+        if not self.tmux:
+            return ""
+        args = [self.tmux, "-S", self.sock, "capture-pane", "-p", "-J"]
+        if history:
+            args += ["-S", "-"]
+        return subprocess.run(args, capture_output=True, text=True).stdout
+
+    def wait(self, pred, timeout=20, history=False):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            s = self.screen(history)
+            if pred(s):
+                return s
+            time.sleep(0.1)
+        return self.screen(history)
+
+    def keys(self, *k):
+        if self.tmux:
+            subprocess.run([self.tmux, "-S", self.sock, "send-keys"] + list(k), check=True)
+
+    def close(self):
+        if self.tmux:
+            subprocess.run([self.tmux, "-S", self.sock, "kill-server"], capture_output=True)
+
+
 def case_screen(binary, tmp):
-    """On a terminal (tmux, 110 x 24): a screen redrawn in place, a header with the counts and
-    the newest findings below it; Ctrl-C ends it with the final screen and the report."""
-    tmux = shutil.which("tmux")
-    check(tmux is not None, "screen: tmux is needed (Debian package tmux; scripts/deps.sh check)")
-    if not tmux:
-        return
+    """On a terminal (tmux, 110 x 24): what the terminal showed before stays; each event is
+    wrapped to the width, with where it happened and its fix, none cut; a panel with the counts
+    stays below them; Ctrl-C ends it with the last panel and the report."""
     d = os.path.join(tmp, "screen")
     os.makedirs(d)
-    sock = os.path.join(d, "tmux.sock")
     log = os.path.join(d, "t.log")
+    open(log, "wb").close()
     # the shell ignores Ctrl-C (tlparse takes it), to say how tlparse ended
-    cmd = "trap \"\" INT; %s --watch --no-browser t.log -o out; echo EXIT=$?; sleep 30" % binary
-    subprocess.run([tmux, "-S", sock, "-f", "/dev/null", "new-session", "-d", "-x", "110", "-y",
-                    "24", "-c", d, "env TERM=xterm-256color NO_COLOR=1 sh -c '%s'" % cmd],
-                   check=True)
-
-    def screen():
-        return subprocess.run([tmux, "-S", sock, "capture-pane", "-p"], capture_output=True,
-                              text=True).stdout
-
+    t = Tmux(tmp, "screen", d, "trap \"\" INT; echo BEFORE THE WATCH; %s --watch --no-browser t.log "
+             "-o out; echo EXIT=$?; sleep 60" % binary)
     try:
         write_slowly(log, open(DEMO, "rb").read(), chunk=3000, pause=0.02)
-        end = time.monotonic() + 15
-        while time.monotonic() < end and "recompile: compiled 2 times" not in screen():
-            time.sleep(0.1)
-        s1 = screen()
-        lines = s1.split("\n")
-        check(lines[0].startswith("tlparse --watch t.log"), "screen: its title line: %r" % lines[0])
-        check(lines[1].startswith("5 compile ids") and "1 recompile" in lines[1],
-              "screen: the header counts: %r" % lines[1])
-        for want in ("failure: BackendCompilerFailed", "graph break: Graph break due to",
-                     "specialized: Eq(s1, 64)", "recompile: compiled 2 times: forward"):
-            check(any(ln.startswith(want) for ln in lines), "screen: %r is shown:\n%s" % (want, s1))
-        check(all(len(ln) <= 110 for ln in lines), "screen: lines fit the width")
-        check(s1.count("recompile: compiled 2 times") == 1, "screen: each finding once")
-        subprocess.run([tmux, "-S", sock, "send-keys", "C-c"], check=True)
-        end = time.monotonic() + 20
-        while time.monotonic() < end and "EXIT=" not in screen():
-            time.sleep(0.1)
-        s2 = screen()
+        s1 = t.wait(lambda s: "specialized:" in s and "routine guard" in s)
+        lines = s1.rstrip("\n").split("\n")
+        first = t.screen(history=True).split("\n")[0]
+        check(first == "BEFORE THE WATCH", "screen: what the terminal showed before stays: %r"
+              % first)
+        check(lines[-2].startswith("tlparse --watch t.log \u00b7 0:"),
+              "screen: the panel's first line names what is watched:\n" + s1)
+        check(lines[-1].startswith("5 compile ids \u00b7 1 graph break \u00b7 1 recompile") and
+              "2 routine guards" in lines[-1], "screen: the panel counts:\n" + s1)
+        full = t.screen(history=True)
+        for want in ("failure: BackendCompilerFailed attention_block (/home/user/projects/demo/"
+                     "demo_model.py:26) [2/0]",
+                     "graph break: attention_block (/home/user/projects/demo/demo_model.py:25) "
+                     "[1/0]",
+                     "recompile: forward (/home/user/projects/demo/demo_model.py:15) [0/1] "
+                     "compiled 2 times",
+                     "specialized: Eq(s1, 64) (L['x'].size()[1]) = 64 forward"):
+            check(any(ln.startswith(want) for ln in full.split("\n")),
+                  "screen: %r is shown:\n%s" % (want, full))
+        # wrapped under a hanging indent, the fix in full: no line longer than the terminal
+        check(all(len(ln) <= 110 for ln in full.split("\n")), "screen: lines fit the width")
+        check("    fix: Mark the dimension dynamic before the first call" in full and
+              "pad or bucket the inputs to" in full, "screen: the recompile's fix is all there:\n"
+                                                      + full)
+        check(full.count("recompile: forward") == 1, "screen: each finding once")
+        check("guard on sizes" not in full, "screen: routine guards are not said")
+        t.keys("C-c")
+        s2 = t.wait(lambda s: "EXIT=" in s)
         check("EXIT=0" in s2, "screen: Ctrl-C ends it with exit 0:\n%s" % s2)
-        check("finished" in s2.split("\n")[0], "screen: the last screen says finished:\n%s" % s2)
+        panel = [ln for ln in t.screen(history=True).split("\n") if ln.startswith("tlparse --watch")]
+        check(len(panel) == 1 and panel[0].endswith("stopped"),
+              "screen: one panel is left, the last, saying it stopped: %s" % panel)
         check(os.path.exists(os.path.join(d, "out", "index.html")), "screen: the report was written")
     finally:
-        subprocess.run([tmux, "-S", sock, "kill-server"], capture_output=True)
+        t.close()
+
+
+def case_screen_run(binary, tmp):
+    """--watch --run on a terminal: every line the job printed stays in the scrollback, in order,
+    its traceback and status too, with tlparse's events among them and the panel at the end."""
+    d = os.path.join(tmp, "screen-run")
+    os.makedirs(d)
+    script = os.path.join(d, "job.py")
+    with open(script, "w") as f:
+        f.write("import os, sys, time\n"
+                "data = open(%r, 'rb').read()\n"
+                "p = os.path.join(os.environ['TORCH_TRACE'], 'dedicated_log_torch_trace_x.log')\n"
+                "print('the job starts, its stdout a terminal:', os.isatty(1), flush=True)\n"
+                "with open(p, 'wb') as f:\n"
+                "    for i in range(0, len(data), 2500):\n"
+                "        f.write(data[i:i + 2500]); f.flush()\n"
+                "        print('step %%d' %% (i // 2500), flush=True)\n"
+                "        time.sleep(0.02)\n"
+                "print('Traceback (most recent call last):', file=sys.stderr)\n"
+                "print('RuntimeError: CUDA out of memory', file=sys.stderr)\n"
+                "sys.exit(1)\n" % DEMO)
+    steps = (len(open(DEMO, "rb").read()) + 2499) // 2500
+    t = Tmux(tmp, "screenrun", d, "echo BEFORE THE JOB; %s --watch --no-browser -o out --run -- %s "
+             "job.py; echo EXIT=$?; sleep 60" % (binary, sys.executable), width=100, height=20)
+    try:
+        full = t.wait(lambda s: "EXIT=" in s, timeout=60, history=True)
+        lines = full.split("\n")
+        check(lines[0] == "BEFORE THE JOB", "run screen: what was there before stays:\n" + full)
+        check("the job starts, its stdout a terminal: True" in lines,
+              "run screen: the job writes to a terminal:\n" + full)
+        got = [int(ln[5:]) for ln in lines if re.fullmatch(r"step \d+", ln)]
+        check(got == list(range(steps)), "run screen: every step the job printed, in order (%d): %s"
+              % (steps, got))
+        at = {k: next((i for i, ln in enumerate(lines) if ln.startswith(k)), -1) for k in
+              ("Traceback (most recent call last):", "RuntimeError: CUDA out of memory",
+               "tlparse: %s job.py exited with status 1" % sys.executable,
+               "tlparse --watch %s job.py" % sys.executable, "EXIT=1")}
+        check(all(v >= 0 for v in at.values()) and list(at.values()) == sorted(at.values()),
+              "run screen: the traceback, the status, the last panel and the exit, in order: %s\n%s"
+              % (at, full))
+        panel = [ln for ln in lines if ln.startswith("tlparse --watch")]
+        check(len(panel) == 1 and panel[0].endswith("finished"),
+              "run screen: one panel left, the last, saying finished: %s" % panel)
+        check(any(ln.startswith("failure: BackendCompilerFailed") for ln in lines),
+              "run screen: the job's failure was said among its lines")
+    finally:
+        t.close()
 
 
 def case_fail_on(binary, tmp, env, tag):
@@ -406,8 +544,13 @@ def case_run(binary, tmp, env, tag):
     check(rc == 3, "%s: the command's exit status 3, not %s (stderr %s)" % (tag, rc, w.err[-400:]))
     check(any(t.startswith("failure") for t in w.events()), tag + ": its failure was said")
     check(os.path.exists(os.path.join(d, "out", "index.html")), tag + ": its report was written")
-    check(not os.path.exists(os.path.join(d, "out", "live.html")),
-          tag + ": the end report is the batch one (no live.html)")
+    st = live_state(os.path.join(d, "out"))
+    check(st is not None and st["state"] == "finished" and st["failures"] == 1 and
+          st["input"].startswith(sys.executable + " -c "),
+          "%s: the end report's live.js says the job finished, named by its command: %s" %
+          (tag, st))
+    check("exited with status 3; reporting on what it traced" in
+          "\n".join(t for _, t in w.lines), tag + ": the command's status is said among the lines")
 
 
 def case_run_ranks(binary, tmp, env, tag):
@@ -449,6 +592,7 @@ def case_live_files(binary, tmp, env, tag):
     os.makedirs(d)
     log = os.path.join(d, "t.log")
     data = open(DEMO, "rb").read()
+    open(log, "wb").close()
     w = Watch(binary, ["t.log", "-o", "out"], d, env)
     write_slowly(log, data[:len(data) // 2], chunk=5000, pause=0.01)
     end = time.monotonic() + 15
@@ -464,6 +608,192 @@ def case_live_files(binary, tmp, env, tag):
     check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
 
 
+def case_bad_paths(binary, tmp):
+    """What cannot be followed fails at once, in one line, and writes nothing."""
+    d = os.path.join(tmp, "bad")
+    os.makedirs(d)
+    with gzip.open(os.path.join(d, "t.log.gz"), "wb") as f:
+        f.write(open(DEMO, "rb").read())
+    with open(os.path.join(d, "blob.log"), "wb") as f:
+        f.write(bytes(range(256)) * 64)
+    os.mkfifo(os.path.join(d, "fifo"))
+    for path, want in (("typo.log", "tlparse: error: cannot follow typo.log: No such file or "
+                        "directory (a TORCH_TRACE folder that the job will write: create it "
+                        "first, or let tlparse start the job with --watch --run -- CMD)"),
+                       ("t.log.gz", "tlparse: error: t.log.gz is gzip-compressed: --watch "
+                        "follows a plain log while it is written; read this one with: tlparse "
+                        "t.log.gz"),
+                       ("blob.log", "tlparse: error: blob.log is not a TORCH_TRACE log or "
+                        "TORCH_LOGS text: "),
+                       ("fifo", "tlparse: error: cannot follow fifo: not a regular file")):
+        t0 = time.monotonic()
+        p = subprocess.run([binary, "--watch", "--no-browser", path, "-o", "out"], cwd=d,
+                           capture_output=True, timeout=20)
+        took = time.monotonic() - t0
+        err = p.stderr.decode()
+        check(p.returncode == 1 and took < 5, "bad path %s: exit 1 at once, not %s after %.1f s"
+              % (path, p.returncode, took))
+        check(err.startswith(want) and err.count("\n") == 1,
+              "bad path %s: one line, %r, not %r" % (path, want, err))
+        check(not os.path.exists(os.path.join(d, "out")), "bad path %s: nothing written" % path)
+        check(p.stdout == b"", "bad path %s: nothing on stdout: %r" % (path, p.stdout))
+
+
+def case_deleted(binary, tmp, env, tag):
+    """A log deleted while it is followed (before the end): the end report is whole. One log; a
+    rank's log; the whole folder of ranks."""
+    data = open(DEMO, "rb").read()
+    # one log
+    d = os.path.join(tmp, "deleted-" + tag)
+    os.makedirs(d)
+    log = os.path.join(d, "t.log")
+    open(log, "wb").close()
+    shutil.copy(DEMO, os.path.join(d, "copy.log"))
+    w = Watch(binary, ["t.log", "-o", "out"], d, env)
+    write_slowly(log, data, chunk=20000, pause=0.01)
+    check(w.wait_for(lambda t: t.startswith("specialized"), 10), tag + ": deleted: read")
+    os.remove(log)
+    time.sleep(0.5)
+    rc = w.stop()
+    check(rc == 0, "%s: deleted: exit 0, not %s: %s" % (tag, rc, w.err[-400:]))
+    os.rename(os.path.join(d, "copy.log"), log)  # the batch run reads it by the same name
+    subprocess.run([binary, "t.log", "-o", "batch", "--no-browser"], cwd=d, capture_output=True)
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of a deleted log")
+    # a rank's log, then the whole folder
+    for gone in ("rank", "folder"):
+        d = os.path.join(tmp, "deleted-%s-%s" % (gone, tag))
+        trace = os.path.join(d, "trace")
+        keep = os.path.join(d, "keep")
+        os.makedirs(trace)
+        os.makedirs(keep)
+        names = ["dedicated_log_torch_trace_rank_%d_x.log" % r for r in (0, 1)]
+        for n in names:
+            shutil.copy(DEMO, os.path.join(keep, n))
+            shutil.copy(DEMO, os.path.join(trace, n))
+        w = Watch(binary, ["trace", "-o", "out", "--all-ranks-html"], d, env)
+        check(w.wait_for(lambda t: t.startswith("rank 1 specialized"), 15),
+              "%s: deleted %s: read" % (tag, gone))
+        if gone == "rank":
+            os.remove(os.path.join(trace, names[1]))
+        else:
+            shutil.rmtree(trace)
+        time.sleep(0.5)
+        rc = w.stop()
+        check(rc == 0, "%s: deleted %s: exit 0, not %s: %s" % (tag, gone, rc, w.err[-400:]))
+        subprocess.run([binary, "keep", "-o", "batch", "--all-ranks-html", "--no-browser"], cwd=d,
+                       capture_output=True)
+        for r in ("rank_0", "rank_1"):
+            check_same_as_batch(os.path.join(d, "out", r), os.path.join(d, "batch", r),
+                                "%s: deleted %s: %s of the end report" % (tag, gone, r))
+
+
+def case_early_recompile(binary, tmp, env, tag):
+    """A recompile is said within LATENCY s of its recompile_reasons, while its compilation goes
+    on (its metrics come 4 s later), and not again when they come."""
+    d = os.path.join(tmp, "early-" + tag)
+    os.makedirs(d)
+    log = os.path.join(d, "t.log")
+    data = open(DEMO, "rb").read()
+    at = data.index(b'{"artifact": {"name": "recompile_reasons"')
+    at = data.index(b"\n", data.index(b"\n", at) + 1) + 1  # its line and its payload line
+    open(log, "wb").close()
+    w = Watch(binary, ["t.log", "-o", "out"], d, env)
+    with open(log, "ab") as f:
+        f.write(data[:at])
+        f.flush()
+        t0 = time.monotonic()
+        said = w.wait_for(lambda t: t.startswith("recompile"), LATENCY + 2)
+        took = next((t for t, x in w.lines if x.startswith("recompile")), t0 + 99) - t0
+        check(said and took <= LATENCY, "%s: the recompile said %.2f s after its "
+              "recompile_reasons (at most %.1f s)" % (tag, took, LATENCY))
+        time.sleep(4)  # the compilation goes on
+        f.write(data[at:])
+        f.flush()
+    check(w.wait_for(lambda t: t.startswith("specialized"), 10), tag + ": the rest was read")
+    time.sleep(0.5)
+    rc = w.stop()
+    check(rc == 0, "%s: exit 0, not %s" % (tag, rc))
+    rec = [e for e in w.events() if e.startswith("recompile")]
+    check(len(rec) == 1 and rec[0].startswith("recompile: forward (/home/user/projects/demo/"
+                                              "demo_model.py:15) [0/1] compiled 2 times"),
+          "%s: the recompile said once, with its function: %s" % (tag, rec))
+
+
+def make_ranks(folder, n, data):
+    for r in range(n):
+        with open(os.path.join(folder, "dedicated_log_torch_trace_rank_%d_x.log" % r), "wb") as f:
+            f.write(data)
+
+
+def case_many(binary, tmp, env, tag):
+    """200 rank logs appearing at once, then 16 appearing one by one: each followed (a line per
+    rank), no crash at the end, the end report the batch one."""
+    data = open(os.path.join(HERE, "fixtures", "edge.log"), "rb").read()
+    for n, pace in ((200, 0.0), (16, 0.3)):
+        d = os.path.join(tmp, "many-%d-%s" % (n, tag))
+        trace = os.path.join(d, "trace")
+        os.makedirs(trace)
+        w = Watch(binary, ["trace", "-o", "out", "--all-ranks-html"], d, env)
+        time.sleep(0.3)
+        if pace:
+            for r in range(n):
+                make_ranks_one = os.path.join(trace, "dedicated_log_torch_trace_rank_%d_x.log" % r)
+                with open(make_ranks_one, "wb") as f:
+                    f.write(data)
+                time.sleep(pace)
+        else:
+            stage = os.path.join(d, "stage")
+            os.makedirs(stage)
+            make_ranks(stage, n, data)
+            for name in os.listdir(stage):  # all of them within a moment
+                os.rename(os.path.join(stage, name), os.path.join(trace, name))
+        check(w.wait_for(lambda t: t.startswith("rank %d " % (n - 1)), 60) or
+              sum(1 for _, t in w.lines if t.startswith("tlparse: following")) == n,
+              "%s: %d logs: the last rank was read" % (tag, n))
+        end = time.monotonic() + 60
+        while time.monotonic() < end and \
+                sum(1 for _, t in w.lines if t.startswith("tlparse: following")) < n:
+            time.sleep(0.1)
+        time.sleep(1)
+        rc = w.stop(timeout=300)
+        check(rc == 0, "%s: %d logs: exit 0 after SIGINT, not %s: %s" % (tag, n, rc, w.err[-600:]))
+        following = sum(1 for _, t in w.lines if t.startswith("tlparse: following"))
+        check(following == n, "%s: %d logs followed, not %d" % (tag, n, following))
+        subprocess.run([binary, "trace", "-o", "batch", "--all-ranks-html", "--no-browser"],
+                       cwd=d, capture_output=True)
+        out, batch = os.path.join(d, "out"), os.path.join(d, "batch")
+        check(os.path.isdir(os.path.join(out, "rank_%d" % (n - 1))),
+              "%s: %d logs: the end report has every rank" % (tag, n))
+        check_same_as_batch(out, batch, "%s: %d logs: the end report" % (tag, n))
+
+
+def case_rebuild_fails(binary, tmp, env, tag):
+    """The live report cannot be written any more (its folder's parent became a file): said
+    once, the watch goes on; the end report fails with the reason."""
+    d = os.path.join(tmp, "rebuild-" + tag)
+    os.makedirs(os.path.join(d, "sub"))
+    log = os.path.join(d, "t.log")
+    data = open(DEMO, "rb").read()
+    open(log, "wb").close()
+    w = Watch(binary, ["t.log", "-o", "sub/out"], d, env)
+    write_slowly(log, data[:len(data) // 2], chunk=8000, pause=0.01)
+    end = time.monotonic() + 15
+    while time.monotonic() < end and not os.path.exists(os.path.join(d, "sub", "out", "live.js")):
+        time.sleep(0.05)
+    shutil.rmtree(os.path.join(d, "sub"))
+    open(os.path.join(d, "sub"), "wb").close()
+    write_slowly(log, data[len(data) // 2:], chunk=8000, pause=0.05)
+    said = w.wait_for(lambda t: t.startswith("tlparse: warning: the live report could not be "
+                                             "updated: "), 15)
+    time.sleep(3)
+    rc = w.stop()
+    lines = [t for _, t in w.lines if "could not be updated" in t]
+    check(said and len(lines) == 1, "%s: a failed rebuild is said once: %s" % (tag, lines))
+    check(rc == 1 and b"sub" in w.err, "%s: the end report fails, naming the folder: %s %s" %
+          (tag, rc, w.err[-300:]))
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="tl-watch-")
@@ -473,8 +803,14 @@ def main():
             case_latency(binary, tmp, env, tag)
             case_restart(binary, tmp, env, tag)
             case_ranks(binary, tmp, env, tag)
+            case_deleted(binary, tmp, env, tag)
+            case_early_recompile(binary, tmp, env, tag)
+        case_many(binary, tmp, {}, "inotify")
+        case_bad_paths(binary, tmp)
+        case_rebuild_fails(binary, tmp, {}, "inotify")
         case_text(binary, tmp, {}, "inotify")
         case_screen(binary, tmp)
+        case_screen_run(binary, tmp)
         case_fail_on(binary, tmp, {}, "inotify")
         case_run(binary, tmp, {}, "inotify")
         case_run_ranks(binary, tmp, {}, "inotify")

@@ -55,6 +55,12 @@ struct tl_extra_file {
     size_t len;
 };
 
+/* A log the caller holds open (tl_options.open_logs). */
+struct tl_open_log {
+    const char *path; /* the path the run names it by: PATH, or FOLDER/NAME of a folder PATH */
+    int fd;           /* read from its start; the descriptor is neither moved nor closed */
+};
+
 struct tl_options {
     const char *path;                 /* log file, or folder (newest log is taken) */
     const char *out_dir;              /* NULL: "tl_out" */
@@ -100,6 +106,12 @@ struct tl_options {
     int year;                     /* year of raw.jsonl timestamps; 0: this year (UTC) */
     const char *mem_input;        /* with mem_len: parse this buffer instead of path */
     uint64_t mem_len;
+    /* Logs the caller holds open (tl_watch: the logs it followed), read from their descriptors
+     * rather than looked up by path, so that a log deleted meanwhile is read whole: a listed
+     * path is taken as it is, and a folder's rank logs include the listed ones in it (and the
+     * folder may be gone). NULL: none. */
+    const struct tl_open_log *open_logs;
+    size_t nopen_logs;
     /* Where messages go; NULL: each is written to stderr followed by a newline. */
     void (*message)(void *ctx, enum tl_message_kind kind, const char *line);
     void *message_ctx;
@@ -148,8 +160,8 @@ TL_API int tl_run(const struct tl_options *opt, struct tl_result *res);
  * report folder kept current, until Ctrl-C. */
 struct tl_watch {
     int screen_fd; /* where the live view goes; 0: standard output (1) */
-    bool tty;      /* a terminal: a screen redrawn in place (else one complete line per
-                      event, for a CI log) */
+    bool tty;      /* a terminal: each event wrapped to its width, and a panel of counts below
+                      them redrawn in place (else one complete line per event, for a CI log) */
     bool color;    /* ANSI colours */
     unsigned rows; /* the terminal's size (0: 24 x 80) */
     unsigned columns;
@@ -159,9 +171,17 @@ struct tl_watch {
     bool ranks_report;   /* a folder that holds several rank logs gets the multi-rank report
                             (as --all-ranks-html; what --run does) */
     /* The job, when there is one: polled a few times a second; returns 1 while it runs, 0
-     * once it ended (*status: its exit status). NULL: the watch ends at Ctrl-C. */
+     * once it ended (*status: its exit status, said by the watch when not 0). NULL: the watch
+     * ends at Ctrl-C. */
     int (*job)(void *ctx, int *status);
     void *job_ctx;
+    /* The job's output, when the watch is to show it (on a terminal, above its panel): the
+     * reading end of a pipe or pseudo-terminal the job writes to, read until it ends or the
+     * job does. 0 or -1: none (the job writes where it likes). */
+    int job_output_fd;
+    /* What is watched, in words: the job's command (the title of live.html, the first line of
+     * the panel). NULL: the path. */
+    const char *title;
     /* Called with the counts so far after each change; nonzero ends the watch at once
      * (--fail-on), with the final report written. */
     int (*check)(void *ctx, const struct tl_counts *counts);

@@ -72,6 +72,12 @@ static inline void tl_buf_adds(struct tl_buf *b, const char *s)
     tl_buf_add(b, s, strlen(s));
 }
 
+/** Append what another buffer holds (b and from may not be the same buffer). */
+static inline void tl_buf_addbuf(struct tl_buf *b, const struct tl_buf *from)
+{
+    tl_buf_add(b, from->buf, from->len);
+}
+
 static inline void tl_buf_addstr(struct tl_buf *b, struct tl_str s)
 {
     tl_buf_add(b, s.p, s.n);

@@ -15,6 +15,8 @@
 
 /** The command as a shell would take it back, for the report's footer; free() it. */
 char *tl_cli_command_line(int argc, char **argv);
+/** The n words as a shell would take them back (quoted where needed); free() it. */
+char *tl_cli_quote_words(int n, char *const *words);
 /** Open a page in $BROWSER, else xdg-open when there is a display; else nothing. */
 void tl_cli_open_browser(const char *path);
 /** Handle SIGINT, SIGTERM and SIGHUP by setting tl_interrupted. */
@@ -26,11 +28,15 @@ size_t tl_cli_rank_logs(const char *dir, bool *any);
  * command's exit status (128+N when signal N ended it), or -1 when it could not be run. */
 int tl_cli_run_command(char **cmd, char *dir, size_t dirlen);
 /** --run's first half: the command started (Ctrl-C goes to it, not to tlparse) with
- * TORCH_TRACE set to a new folder, made into dir. Returns 0 and *pid, or -1 (said). */
-int tl_cli_run_start(char **cmd, char *dir, size_t dirlen, pid_t *pid);
+ * TORCH_TRACE set to a new folder, made into dir. Returns 0 and *pid, or -1 (said). output:
+ * NULL, or where the reading end of a pseudo-terminal goes that the command writes its
+ * standard output to (and its standard error, when that is the same terminal as tlparse's
+ * standard output); -1 there when none could be made (the command then writes where tlparse
+ * does). */
+int tl_cli_run_start(char **cmd, char *dir, size_t dirlen, pid_t *pid, int *output);
 /** Its second half: the command's exit status once it ended (128+N when signal N ended it;
- * said when not 0), -1 on an error, or -2 when it still runs and wait is false. */
-int tl_cli_run_wait(char **cmd, pid_t pid, bool wait);
+ * said when not 0 and say), -1 on an error, or -2 when it still runs and wait is false. */
+int tl_cli_run_wait(char **cmd, pid_t pid, bool wait, bool say);
 /** `tlparse diff ...`: argv[0] is "diff". Returns the exit code. */
 int tl_cli_diff(int argc, char **argv, const char *command_line);
 

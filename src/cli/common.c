@@ -18,7 +18,7 @@
 static void on_signal(int sig)
 {
     (void)sig;
-    tl_interrupted = 1;
+    __atomic_store_n(&tl_interrupted, 1, __ATOMIC_RELAXED); /* read by other threads */
 }
 
 void tl_cli_catch_signals(void)
@@ -103,20 +103,21 @@ void tl_cli_open_browser(const char *path)
 
 /* ---- the command line ---------------------------------------------------------------------- */
 
-/* The command as a shell would take it back: "tlparse" and each argument, single-quoted when
- * it holds anything but [A-Za-z0-9_@%+=:,./-]. For the report's footer. */
-char *tl_cli_command_line(int argc, char **argv)
+/* The words as a shell would take them back, each single-quoted when it holds anything but
+ * [A-Za-z0-9_@%+=:,./-], separated by spaces. */
+char *tl_cli_quote_words(int n, char *const *words)
 {
     size_t cap = 16;
-    for (int i = 1; i < argc; i++)
-        cap += 4 * strlen(argv[i]) + 3;
+    for (int i = 0; i < n; i++)
+        cap += 4 * strlen(words[i]) + 3;
     char *out = malloc(cap), *w = out;
     if (!out)
         return NULL;
-    w += sprintf(w, "tlparse");
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        *w++ = ' ';
+    *w = 0;
+    for (int i = 0; i < n; i++) {
+        const char *a = words[i];
+        if (i)
+            *w++ = ' ';
         if (*a &&
             strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-") ==
                 strlen(a)) {
@@ -133,5 +134,19 @@ char *tl_cli_command_line(int argc, char **argv)
         *w++ = '\'';
     }
     *w = 0;
+    return out;
+}
+
+/* The command as a shell would take it back: "tlparse" and each argument quoted. For the
+ * report's footer. */
+char *tl_cli_command_line(int argc, char **argv)
+{
+    char *args = tl_cli_quote_words(argc - 1, argv + 1);
+    if (!args)
+        return NULL;
+    char *out = malloc(strlen(args) + 16);
+    if (out)
+        sprintf(out, "tlparse%s%s", *args ? " " : "", args);
+    free(args);
     return out;
 }

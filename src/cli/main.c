@@ -679,7 +679,8 @@ static int job_running(void *ctx, int *status)
 {
     struct watched *w = ctx;
     if (!w->ended) {
-        int code = tl_cli_run_wait(w->c->run, w->pid, false);
+        /* not said here: the watch says it among its lines */
+        int code = tl_cli_run_wait(w->c->run, w->pid, false, false);
         if (code == -2)
             return 1;
         w->ended = true;
@@ -698,6 +699,22 @@ static int watch_check(void *ctx, const struct tl_counts *counts)
     return 1;
 }
 
+/* What the command wrote to its pseudo-terminal since the watch ended, onto standard output. */
+static void pass_output(int fd)
+{
+    char buf[16384];
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof(buf));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return; /* nothing now (EAGAIN), or its end (EIO) */
+        if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n)
+            return;
+        fflush(stdout);
+    }
+}
+
 /* --watch: the live view, then the report of what was written; the exit code (1 when --fail-on
  * stopped it; else the command's status when it failed; else the report's). */
 static int watch(struct cli *c)
@@ -710,24 +727,33 @@ static int watch(struct cli *c)
         rl.rlim_cur = rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
     }
-    char trace_dir[4096];
-    if (c->run) {
-        if (tl_cli_run_start(c->run, trace_dir, sizeof(trace_dir), &wd.pid) < 0)
-            return TL_EXIT_ERROR;
-        opt->path = trace_dir;
-    } else {
-        tl_cli_catch_signals();
-    }
     struct tl_watch w = {.screen_fd = 1, .tty = isatty(1) == 1, .color = opt->color};
     struct winsize ws;
     if (w.tty && ioctl(1, TIOCGWINSZ, &ws) == 0) {
         w.rows = ws.ws_row;
         w.columns = ws.ws_col;
     }
+    char trace_dir[4096];
+    char *title = NULL;
+    int output = -1;
     if (c->run) {
+        /* On a terminal, the command writes into a pseudo-terminal whose other end the watch
+         * reads: its lines and the watch's come out in order, none drawn over. */
+        if (tl_cli_run_start(c->run, trace_dir, sizeof(trace_dir), &wd.pid,
+                             w.tty ? &output : NULL) < 0)
+            return TL_EXIT_ERROR;
+        opt->path = trace_dir;
+        size_t n = 0;
+        while (c->run[n])
+            n++;
+        title = tl_cli_quote_words((int)n, c->run);
+        w.title = title;
         w.job = job_running;
         w.job_ctx = &wd;
+        w.job_output_fd = output;
         w.ranks_report = !opt->summary; /* several rank logs: their report, as --run gives */
+    } else {
+        tl_cli_catch_signals();
     }
     if (c->fail_on) {
         w.check = watch_check;
@@ -738,14 +764,25 @@ static int watch(struct cli *c)
     struct tl_result res;
     int rc = tl_watch(opt, &w, &res);
     if (c->run && !wd.ended) {
-        /* --fail-on stopped the watch (or it failed): the command is stopped too */
+        /* --fail-on stopped the watch (or it failed, or Ctrl-C): the command is stopped too, and
+         * what it still writes is shown (a traceback), read as it comes so that it never waits
+         * for room to write */
         if (wd.failed)
             fprintf(stderr, "tlparse: --fail-on: stopping %s\n", c->run[0]);
         kill(wd.pid, SIGTERM);
-        int code = tl_cli_run_wait(c->run, wd.pid, true);
+        int code;
+        while ((code = tl_cli_run_wait(c->run, wd.pid, output < 0, true)) == -2) {
+            pass_output(output);
+            usleep(20000);
+        }
         wd.status = code < 0 ? TL_EXIT_ERROR : code;
         wd.ended = true;
     }
+    if (output >= 0) {
+        pass_output(output);
+        close(output);
+    }
+    free(title);
     if (c->run)
         fprintf(stderr, "tlparse: the trace is kept in %s\n", trace_dir);
     bool report = (rc == TL_EXIT_OK || rc == TL_EXIT_ERROR) && res.index_path[0];

@@ -81,6 +81,7 @@ struct tl_follow {
     bool sweep_now;
     char *buf; /* TL_FOLLOW_CHUNK bytes, once something is read */
     struct tl_buf why;
+    int wake_fd; /* tl_follow_wake_on: -1 none */
 };
 
 static int64_t now_ms(void)
@@ -683,6 +684,7 @@ int tl_follow_open(struct tl_follow **out, const char *path, unsigned flags, str
     }
     f->ifd = -1;
     f->dir_wd = -1;
+    f->wake_fd = -1;
     tl_buf_init(&f->why, 256);
     tl_arena_init(&f->names_arena, 4096);
     tl_map_init(&f->names, &f->names_arena);
@@ -720,9 +722,22 @@ void tl_follow_free(struct tl_follow *f)
     free(f);
 }
 
+void tl_follow_wake_on(struct tl_follow *f, int fd)
+{
+    f->wake_fd = fd;
+}
+
 void tl_follow_rescan(struct tl_follow *f)
 {
     f->sweep_now = true;
+}
+
+int tl_follow_fd(const struct tl_follow *f, size_t file)
+{
+    for (size_t i = 0; i < f->nfiles; i++)
+        if (f->files[i].announced && f->files[i].index == file)
+            return f->files[i].fd;
+    return -1;
 }
 
 bool tl_follow_inotify(const struct tl_follow *f)
@@ -758,13 +773,17 @@ int tl_follow_next(struct tl_follow *f, int timeout_ms, struct tl_follow_event *
             wait = 0;
         if (wait > INT_MAX)
             wait = INT_MAX;
-        struct pollfd pfd = {.fd = f->ifd, .events = POLLIN};
-        /* Without inotify a negative fd makes poll() a plain sleep. */
-        if (poll(&pfd, 1, (int)wait) < 0) {
+        /* A negative fd is left out by poll(): without inotify (or nothing to wake on) it is a
+         * plain sleep. */
+        struct pollfd pfd[2] = {{.fd = f->ifd, .events = POLLIN},
+                                {.fd = f->wake_fd, .events = POLLIN}};
+        if (poll(pfd, 2, (int)wait) < 0) {
             if (errno == EINTR)
                 break; /* a signal: let the caller see to it */
             return tl_error(err, "cannot wait for %s to change: %s", f->path, strerror(errno));
         }
+        if (pfd[1].revents)
+            break; /* the caller's descriptor: let it read */
     }
     ev->kind = TL_FOLLOW_IDLE;
     return 0;

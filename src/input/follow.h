@@ -100,6 +100,18 @@ int tl_follow_next(struct tl_follow *f, int timeout_ms, struct tl_follow_event *
  */
 void tl_follow_rescan(struct tl_follow *f);
 
+/**
+ * The descriptor the follow holds open on the file of index file (as its events give it),
+ * or -1 (refused, or not opened yet). It stays the file that was read even when its path is
+ * unlinked or names another file since: read it with pread (or open /proc/self/fd/N), do not
+ * close it. Valid until tl_follow_free.
+ */
+int tl_follow_fd(const struct tl_follow *f, size_t file);
+
+/** tl_follow_next also ends its wait (with TL_FOLLOW_IDLE) when fd has something to read or
+ * is closed at its other end (a job's output, read by the caller); -1: no longer. */
+void tl_follow_wake_on(struct tl_follow *f, int fd);
+
 /** Whether changes are seen through inotify (else the files are polled). */
 bool tl_follow_inotify(const struct tl_follow *f);
 

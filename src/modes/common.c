@@ -5,10 +5,56 @@
  */
 #include "base/config.h"
 #include "modes/modes.h"
+#include "base/xalloc.h"
 #include "input/locate.h"
 #include "report/summary.h"
 
+#include <stdio.h>
 #include <string.h>
+
+/* path with its repeated slashes made one and its trailing ones taken out ("a//b/" is "a/b"). */
+static void plain_path(struct tl_buf *b, const char *path)
+{
+    for (const char *p = path; *p; p++)
+        if (*p != '/' || !b->len || b->buf[b->len - 1] != '/')
+            tl_buf_addch(b, *p);
+    while (b->len > 1 && b->buf[b->len - 1] == '/')
+        tl_buf_setlen(b, b->len - 1);
+}
+
+const struct tl_open_log *tl_open_log_find(const struct tl_options *opt, const char *path)
+{
+    if (!opt->nopen_logs || !path)
+        return NULL;
+    struct tl_buf want = TL_BUF_INIT, have = TL_BUF_INIT;
+    plain_path(&want, path);
+    const struct tl_open_log *found = NULL;
+    for (size_t i = 0; i < opt->nopen_logs && !found; i++) {
+        tl_buf_reset(&have);
+        plain_path(&have, opt->open_logs[i].path);
+        if (have.len == want.len && !memcmp(have.buf, want.buf, want.len))
+            found = &opt->open_logs[i];
+    }
+    tl_buf_release(&want);
+    tl_buf_release(&have);
+    return found;
+}
+
+bool tl_open_log_in(const struct tl_open_log *log, const char *folder)
+{
+    const char *slash = strrchr(log->path, '/');
+    if (!slash)
+        return false;
+    struct tl_buf dir = TL_BUF_INIT, want = TL_BUF_INIT, a = TL_BUF_INIT;
+    tl_buf_add(&dir, log->path, (size_t)(slash - log->path));
+    plain_path(&a, dir.buf);
+    plain_path(&want, folder);
+    bool in = a.len == want.len && !memcmp(a.buf, want.buf, a.len);
+    tl_buf_release(&dir);
+    tl_buf_release(&want);
+    tl_buf_release(&a);
+    return in;
+}
 
 int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **path,
                 struct tl_reader **reader, struct tl_err *err)
@@ -17,6 +63,10 @@ int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **pa
     if (opt->mem_input) {
         *reader = tl_reader_open_mem(opt->mem_input, opt->mem_len);
         return 0;
+    }
+    if (tl_open_log_find(opt, opt->path)) { /* held open: it need not be on disk any more */
+        *path = tl_xstrdup(opt->path);
+        return tl_log_open_file(opt, *path, reader, err);
     }
     long others;
     if (tl_input_locate(opt->path, opt->latest, path, &others, err) < 0)
@@ -31,8 +81,21 @@ int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **pa
 int tl_log_open_file(const struct tl_options *opt, const char *path, struct tl_reader **reader,
                      struct tl_err *err)
 {
-    if (tl_reader_open(reader, path, err) < 0)
+    const struct tl_open_log *held = tl_open_log_find(opt, path);
+    if (held) {
+        /* The file the caller holds, from its start, by a description of its own (its offset
+         * is not the caller's): the link /proc gives a descriptor opens it even when it has
+         * been unlinked. Named by path in every message. */
+        char proc[64];
+        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", held->fd);
+        if (tl_reader_open(reader, proc, err) < 0) {
+            char why[sizeof(err->msg)];
+            snprintf(why, sizeof(why), "%s", err->msg);
+            return tl_error_code(err, TL_ERR_INPUT, "cannot read %s again (%s)", path, why);
+        }
+    } else if (tl_reader_open(reader, path, err) < 0) {
         return -1;
+    }
     if (opt->complete_lines && tl_reader_complete_lines(*reader, err) < 0) {
         tl_reader_free(*reader);
         *reader = NULL;
@@ -87,6 +150,20 @@ int tl_log_check_entries(const char *name, const struct tl_engine_result *sum, s
                          name, (unsigned long long)sum->lines, what);
 }
 
+/* raw.log of a plain file is a copy the kernel makes of it, by path (of a log held open, the
+ * path /proc gives its descriptor); NULL: of anything else, the bytes as they are read. */
+static const char *copy_path(const struct tl_engine_job *job, struct tl_log_sinks *p)
+{
+    if (!job->path || tl_reader_kind(job->reader) != TL_READER_PLAIN ||
+        tl_reader_is_stream(job->reader))
+        return NULL;
+    const struct tl_open_log *held = tl_open_log_find(job->opt, job->path);
+    if (!held)
+        return job->path;
+    snprintf(p->held_path, sizeof(p->held_path), "/proc/self/fd/%d", held->fd);
+    return p->held_path;
+}
+
 void tl_log_sinks(struct tl_engine_job *job, struct tl_log_sinks *p,
                   const struct tl_rank_params *rank)
 {
@@ -96,9 +173,7 @@ void tl_log_sinks(struct tl_engine_job *job, struct tl_log_sinks *p,
         return; /* --summary, --json */
     if (job->text) {
         tl_engine_job_add(job, &tl_sink_textlog, NULL);
-        if (job->path && tl_reader_kind(job->reader) == TL_READER_PLAIN &&
-            !tl_reader_is_stream(job->reader))
-            p->rawlog.copy_path = job->path;
+        p->rawlog.copy_path = copy_path(job, p);
         tl_engine_job_add(job, &tl_sink_rawlog, &p->rawlog);
         tl_engine_job_add(job, &tl_sink_summary, NULL);
         return;
@@ -117,10 +192,7 @@ void tl_log_sinks(struct tl_engine_job *job, struct tl_log_sinks *p,
     /* A redacted report leaves out the log itself, as logged and as JSON lines. */
     if (!opt->redact) {
         tl_engine_job_add(job, &tl_sink_rawjsonl, &p->rawjsonl);
-        /* A plain file is copied by the kernel; anything else as it is read. */
-        if (job->path && tl_reader_kind(job->reader) == TL_READER_PLAIN &&
-            !tl_reader_is_stream(job->reader))
-            p->rawlog.copy_path = job->path;
+        p->rawlog.copy_path = copy_path(job, p);
         tl_engine_job_add(job, &tl_sink_rawlog, &p->rawlog);
     }
     if (opt->inductor_provenance)
@@ -160,7 +232,7 @@ int tl_output_extras(const struct tl_options *opt, struct tl_outdir *out, struct
 
 int tl_output_end(struct tl_outdir *out, int rc, struct tl_err *err)
 {
-    if (rc == 0 && tl_interrupted)
+    if (rc == 0 && tl_stop_asked())
         rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
     if (rc == 0)
         return tl_outdir_commit(out, err);

@@ -29,7 +29,13 @@
  * buffer. */
 int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **path,
                 struct tl_reader **reader, struct tl_err *err);
-/** Open the log file at path (opt->complete_lines: up to its last newline as of now). */
+/** The log of opt->open_logs whose path is path (compared with repeated and trailing slashes
+ * taken out), or NULL. */
+const struct tl_open_log *tl_open_log_find(const struct tl_options *opt, const char *path);
+/** Whether log (of opt->open_logs) is a file of folder. */
+bool tl_open_log_in(const struct tl_open_log *log, const char *folder);
+/** Open the log file at path (opt->complete_lines: up to its last newline as of now; held in
+ * opt->open_logs: read from its descriptor). */
 int tl_log_open_file(const struct tl_options *opt, const char *path, struct tl_reader **reader,
                      struct tl_err *err);
 /** Whether the log is TORCH_LOGS text rather than a trace, told by its first 256 KiB. */
@@ -50,6 +56,7 @@ struct tl_log_sinks {
     struct tl_rawjsonl_params rawjsonl;
     struct tl_rawlog_params rawlog;
     struct tl_rank_params rank;
+    char held_path[32]; /* "/proc/self/fd/N" of a log held open (raw.log's copy) */
 };
 /**
  * The sinks of a log's report into job->out. TORCH_LOGS text (job->text): its pages, raw.log

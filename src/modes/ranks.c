@@ -132,7 +132,7 @@ static bool stopping(struct multi *m)
     pthread_mutex_lock(&m->mu);
     bool stop = m->fatal;
     pthread_mutex_unlock(&m->mu);
-    return stop || tl_interrupted;
+    return stop || tl_stop_asked();
 }
 
 /* ---- one rank ------------------------------------------------------------------------------ */
@@ -324,7 +324,7 @@ static void parse_rank(struct multi *m, struct rank *r)
         close(r->events_fd);
         r->events_fd = -1;
     }
-    if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_interrupted)) {
+    if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_stop_asked())) {
         set_fatal(m, &err);
     } else if (rc < 0) {
         rank_broken(m, r, name, err.msg);
@@ -345,7 +345,7 @@ static void diagnose_rank(struct multi *m, struct rank *r)
     int rc = tl_log_open_file(&r->opt, r->log.path, &reader, &err);
     if (rc == 0)
         rc = tl_run_log(&r->opt, reader, r->log.path, NULL, &sum, &err);
-    if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_interrupted)) {
+    if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_stop_asked())) {
         set_fatal(m, &err);
         return;
     }
@@ -830,12 +830,49 @@ static void ranks_setup(struct multi *m, unsigned *threads)
 }
 
 /* --all-ranks-html DIR: every rank log of DIR. */
+/* Whether the caller holds open a rank log of the folder (opt->open_logs). */
+static bool holds_rank_logs(const struct tl_options *opt)
+{
+    for (size_t i = 0; i < opt->nopen_logs; i++) {
+        const char *slash = strrchr(opt->open_logs[i].path, '/');
+        if (tl_open_log_in(&opt->open_logs[i], opt->path) &&
+            tl_rank_of_name(slash ? slash + 1 : opt->open_logs[i].path) >= 0)
+            return true;
+    }
+    return false;
+}
+
+/* The rank logs of the folder that the caller holds open and the folder no longer lists
+ * (deleted since it opened them), added to the list: they are read from their descriptors. */
+static void add_held_logs(const struct tl_options *opt, struct tl_rank_log **v, size_t *n)
+{
+    for (size_t i = 0; i < opt->nopen_logs; i++) {
+        const struct tl_open_log *o = &opt->open_logs[i];
+        const char *slash = strrchr(o->path, '/');
+        const char *name = slash ? slash + 1 : o->path;
+        long rank = tl_rank_of_name(name);
+        if (rank < 0 || !tl_open_log_in(o, opt->path))
+            continue;
+        bool listed = false;
+        for (size_t k = 0; k < *n && !listed; k++)
+            listed = !strcmp((*v)[k].name, name);
+        if (listed)
+            continue;
+        *v = tl_xreallocarray(*v, *n + 1, sizeof(**v));
+        (*v)[*n].rank = (uint32_t)rank;
+        (*v)[*n].name = tl_xstrdup(name);
+        (*v)[*n].path = tl_xstrdup(o->path);
+        (*n)++;
+    }
+}
+
 static int all_ranks(struct multi *m, struct tl_result *res)
 {
     const struct tl_options *opt = m->opt;
     struct tl_err err = {TL_ERR_NONE, ""};
     struct stat st;
-    if (stat(opt->path, &st) < 0 || !S_ISDIR(st.st_mode)) {
+    bool held = holds_rank_logs(opt); /* the folder itself may be gone */
+    if (!held && (stat(opt->path, &st) < 0 || !S_ISDIR(st.st_mode))) {
         tl_error_code(&err, TL_ERR_INPUT,
                       "Input path %s must be a directory when using --all-ranks-html", opt->path);
         return tl_report_error(opt, &err);
@@ -856,6 +893,12 @@ static int all_ranks(struct multi *m, struct tl_result *res)
     /* A bundle lists its names in name order (it has no file system's): the logs too. */
     bool listed = !opt->name_order && !opt->bundle;
     int rc = tl_rank_logs_find(opt->path, listed, &logs, &nlogs, &err);
+    if (rc < 0 && held) { /* the folder is gone: its logs are the ones held */
+        rc = 0;
+        err = (struct tl_err){TL_ERR_NONE, ""};
+    }
+    if (rc == 0)
+        add_held_logs(opt, &logs, &nlogs);
     if (rc == 0 && !nlogs)
         rc =
             tl_error_code(&err, TL_ERR_INPUT, "No rank log files found in directory %s", opt->path);
@@ -872,7 +915,7 @@ static int all_ranks(struct multi *m, struct tl_result *res)
         err = m->err;
         rc = -1;
     }
-    if (rc == 0 && !tl_interrupted)
+    if (rc == 0 && !tl_stop_asked())
         rc = landing(m, &err);
     rc = finish_run(m, rc, &err, res);
     free_logs(m, logs, nlogs);
@@ -1065,7 +1108,7 @@ static int diagnose_all(struct multi *m, struct tl_result *res)
     ranks_setup(m, &threads);
     tl_pool_run(m->n, threads, diagnose_job, m);
     int code = TL_EXIT_OK;
-    if (m->fatal || tl_interrupted) {
+    if (m->fatal || tl_stop_asked()) {
         err = m->err;
         if (!m->fatal)
             tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
@@ -1263,7 +1306,7 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
         rc = tl_engine_run(&job, &sum, &err);
         free(sum.summary);
     }
-    if (rc == 0 && tl_interrupted)
+    if (rc == 0 && tl_stop_asked())
         rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
     if (rc < 0 && err.code != TL_ERR_SIGNAL) {
         /* The log cannot be read: the folder says so in its summary.json, for the landing

@@ -3,22 +3,28 @@
  * --watch: a job's compiler, live. The logs of PATH (one log, or a folder whose rank logs
  * appear as the ranks start) are followed as they grow (input/follow.h); each is fed to an
  * engine of its own as its bytes come (no sink: the model and its diagnosis only), and what
- * the diagnosis gained since the last look is printed once, as one complete line per event
- * (report/live_text.h): on a terminal a screen redrawn in place, else appended lines. When the
- * job pauses (no new bytes for a moment) the entry being read is settled, so a finding shows
- * within a second of being written.
+ * the diagnosis gained since the last look is said once (report/live_text.h): a recompile as
+ * soon as its recompile_reasons are written, a graph break at its reason, and so on. Routine
+ * guards on sizes are counted, not said. The lines go to the screen (watch_screen.h): a CI
+ * log gets one complete line per event; a terminal gets each event wrapped to its width, the
+ * job's own output (--run) in between as it comes, and a panel of counts below them redrawn
+ * in place. When the job pauses (no new bytes for a moment) the entry being read is settled,
+ * so a finding shows within a second of being written.
  *
  * The report folder is kept current by a batch run on what the logs hold so far (each read up
  * to its last newline), on a thread of its own, at most every refresh_ms and never taking more
  * than a fifth of the time; it is swapped into place atomically with live.html (a page that
  * follows it) and live.js (its status, rewritten every second). At the end (the job ended,
- * Ctrl-C, or --fail-on) the report of the whole logs is made exactly as a batch run makes it.
+ * Ctrl-C, or --fail-on) the report of the whole logs is made exactly as a batch run makes it,
+ * read from the files the watch holds open (a log deleted meanwhile is read whole), with
+ * live.html and a last live.js that says the job finished (or the watch was stopped).
  */
 #include "base/config.h"
 #include "modes/modes.h"
 #include "base/xalloc.h"
 #include "input/follow.h"
 #include "input/sniff.h"
+#include "modes/watch_screen.h"
 #include "report/live.h"
 #include "report/live_text.h"
 
@@ -33,12 +39,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Events kept for the screen (the newest). */
-#define KEEP_EVENTS 200
 /* How long the logs must stay quiet before the entry being read is taken as complete. */
 #define SETTLE_MS 150
 /* How often what a log gave is looked at while its bytes keep coming. */
 #define LOOK_MS 100
+/* The most logs the panel gives a line each; more are summed on one line. */
+#define PANEL_LOGS 4
 
 static uint64_t now_ms(void)
 {
@@ -54,17 +60,19 @@ static uint64_t wall_ms(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-/* What has been said of a recompile: its count and its guards' counts. */
+/* What has been said of the recompiles of one function: how many, how many of them early (by
+ * their recompile_reasons), and its guards' counts. */
 struct said_recompile {
-    uint32_t count;
+    uint32_t count, early;
     uint32_t *guards;
     uint32_t nguards;
 };
 
-/* One followed log. */
+/* One followed log. Each is allocated on its own: its engine keeps a pointer to opt. */
 struct wlog {
     char *path;
-    long rank; /* -1: not a rank's log */
+    size_t file; /* the follow's index */
+    long rank;   /* -1: not a rank's log */
     char label[64];
     struct tl_options opt;
     struct tl_engine *eng;
@@ -73,7 +81,8 @@ struct wlog {
     struct tl_buf head; /* its first bytes, until they tell a trace from text */
     uint64_t bytes;
     /* what has been said: the lengths of the diagnosis's arrays, and the recompiles' counts */
-    uint32_t nbreaks, nspecs, nfailures, nlimits, nexports, nrestarts;
+    uint32_t nbreaks, nspecs, nfailures, nlimits, nexports, nrestarts, nearly;
+    uint32_t routine; /* routine guards on sizes: counted, not said */
     struct said_recompile *rec;
     uint32_t nrec;
 };
@@ -84,7 +93,12 @@ struct rebuild {
     atomic_bool done;
     struct tl_options opt;
     struct tl_extra_file extra[2];
+    struct tl_open_log *open; /* descriptors of the logs, duplicated for the thread */
+    size_t nopen;
     struct tl_buf page, status;
+    struct tl_buf why;  /* its last error message */
+    struct tl_buf said; /* the last failure said */
+    struct tl_result res;
     int rc;
     uint64_t started, took;
 };
@@ -92,17 +106,18 @@ struct rebuild {
 struct watch {
     const struct tl_options *opt;
     const struct tl_watch *w;
-    int fd;
+    const char *title;
     const char *out_dir;
     struct tl_follow *follow;
-    struct wlog *logs;
+    struct tl_screen screen;
+    unsigned width; /* what an event line is wrapped to (0: one line) */
+    struct wlog **logs;
     size_t nlogs, logs_alloc;
-    char *events[KEEP_EVENTS]; /* a ring of the newest lines */
-    size_t nevents, next_event;
-    bool changed; /* the screen wants a redraw */
-    uint64_t last_draw, last_byte, last_byte_wall, started_ms;
+    int job_fd; /* the job's output (-1: none, or it ended) */
+    uint64_t last_byte, last_byte_wall, started_ms;
     uint64_t generation, updated_wall, last_rebuild_bytes;
     bool job_ended, stopped;
+    int job_status;
     struct rebuild rb;
     struct tl_counts counts;
 };
@@ -113,39 +128,14 @@ static const char *label_of(const struct watch *wt, const struct wlog *l)
     return wt->nlogs > 1 || l->rank >= 0 ? l->label : NULL;
 }
 
-/* ---- the screen ---------------------------------------------------------------------------- */
-
-static void out_write(struct watch *wt, const char *p, size_t n)
+static struct tl_live_who who_of(const struct watch *wt, const struct wlog *l)
 {
-    while (n) {
-        ssize_t k = write(wt->fd, p, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return; /* the screen went away: the watch goes on */
-        p += k;
-        n -= (size_t)k;
-    }
+    return (struct tl_live_who){label_of(wt, l), wt->w->color, wt->width};
 }
 
-/* An event line: printed at once (not a terminal) or kept for the next redraw. */
-static void event(struct watch *wt, const struct tl_buf *line)
-{
-    if (!line->len)
-        return;
-    if (!wt->w->tty) {
-        out_write(wt, line->buf, line->len);
-        return;
-    }
-    free(wt->events[wt->next_event]);
-    wt->events[wt->next_event] = tl_xstrdup(line->buf);
-    wt->next_event = (wt->next_event + 1) % KEEP_EVENTS;
-    if (wt->nevents < KEEP_EVENTS)
-        wt->nevents++;
-    wt->changed = true;
-}
+/* ---- the screen ------------------------------------------------------------------------------ */
 
-/* "tlparse: A B" as an event line (log text made printable). */
+/* "tlparse: A B" as a line of ours (log text made printable). */
 static void notice(struct watch *wt, const char *a, const char *b)
 {
     struct tl_buf line = TL_BUF_INIT;
@@ -154,74 +144,60 @@ static void notice(struct watch *wt, const char *a, const char *b)
     if (b)
         tl_buf_add_printable(&line, b, strlen(b));
     tl_buf_addch(&line, '\n');
-    event(wt, &line);
+    tl_screen_lines(&wt->screen, line.buf, line.len);
     tl_buf_release(&line);
 }
 
-/* At most columns visible characters of a line (ANSI sequences kept, UTF-8 whole). */
-static void clip(struct tl_buf *out, const char *s, size_t n, unsigned columns)
+static void counts_text(struct tl_buf *b, const struct tl_counts *c)
 {
-    unsigned seen = 0;
-    size_t i = 0;
-    while (i < n && s[i] != '\n') {
-        if (s[i] == '\033') {
-            size_t j = i + 1;
-            while (j < n && !((s[j] >= '@' && s[j] <= '~') && j > i + 1))
-                j++;
-            tl_buf_add(out, s + i, j < n ? j + 1 - i : n - i);
-            i = j + 1;
-            continue;
-        }
-        if (((unsigned char)s[i] & 0xc0) != 0x80) {
-            if (seen == columns)
-                break;
-            seen++;
-        }
-        tl_buf_addch(out, s[i]);
-        i++;
-    }
-    tl_buf_adds(out, "\033[0m\033[K\n");
+    tl_buf_addf(b,
+                "%llu compile id%s \xc2\xb7 %llu graph break%s \xc2\xb7 %llu recompile%s \xc2\xb7 "
+                "%llu failure%s",
+                (unsigned long long)c->compile_ids, c->compile_ids == 1 ? "" : "s",
+                (unsigned long long)c->graph_breaks, c->graph_breaks == 1 ? "" : "s",
+                (unsigned long long)c->recompiles, c->recompiles == 1 ? "" : "s",
+                (unsigned long long)c->failures, c->failures == 1 ? "" : "s");
 }
 
-static void draw(struct watch *wt, bool final)
+/* The panel: what is watched, for how long, what the job does; the counts of each log (or
+ * of all of them, when there are many). */
+static void panel(struct watch *wt, const char *state)
 {
-    unsigned rows = wt->w->rows ? wt->w->rows : 24, cols = wt->w->columns ? wt->w->columns : 80;
-    struct tl_buf s = TL_BUF_INIT, line = TL_BUF_INIT;
-    tl_buf_adds(&s, "\033[H");
+    struct tl_buf s = TL_BUF_INIT;
     uint64_t secs = (now_ms() - wt->started_ms) / 1000;
-    tl_buf_addf(&line, "tlparse --watch %s \xc2\xb7 %llu:%02llu \xc2\xb7 %s", wt->opt->path,
-                (unsigned long long)(secs / 60), (unsigned long long)(secs % 60),
-                final                             ? "finished"
-                : now_ms() - wt->last_byte < 5000 ? "the job is writing"
-                                                  : "no new lines");
-    clip(&s, line.buf, line.len, cols);
-    unsigned used = 1;
-    for (size_t i = 0; i < wt->nlogs && used + 3 < rows; i++) {
-        struct wlog *l = &wt->logs[i];
-        tl_buf_reset(&line);
-        if (l->eng) {
-            struct tl_live_who who = {label_of(wt, l), wt->w->color};
-            tl_live_header(&line, &who, &tl_engine_model(l->eng)->diag);
-        } else {
-            tl_buf_addf(&line, "%s: %s", l->label, l->refused ? "not followed" : "waiting");
+    tl_buf_adds(&s, "tlparse --watch ");
+    tl_buf_add_printable(&s, wt->title, strlen(wt->title));
+    tl_buf_addf(&s, " \xc2\xb7 %llu:%02llu \xc2\xb7 %s\n", (unsigned long long)(secs / 60),
+                (unsigned long long)(secs % 60), state);
+    if (wt->nlogs > PANEL_LOGS) {
+        tl_buf_addf(&s, "%zu logs: ", wt->nlogs);
+        counts_text(&s, &wt->counts);
+        tl_buf_addch(&s, '\n');
+    } else {
+        for (size_t i = 0; i < wt->nlogs; i++) {
+            struct wlog *l = wt->logs[i];
+            struct tl_live_who who = who_of(wt, l);
+            if (l->eng) {
+                tl_live_header(&s, &who, &tl_engine_model(l->eng)->diag, l->routine);
+            } else {
+                tl_buf_add_printable(&s, l->label, strlen(l->label));
+                tl_buf_adds(&s, l->refused || l->failed ? ": not followed\n" : ": waiting\n");
+            }
         }
-        clip(&s, line.buf, line.len, cols);
-        used++;
     }
-    tl_buf_adds(&s, "\033[K\n");
-    used++;
-    size_t room = rows > used ? rows - used : 0;
-    size_t n = wt->nevents < room ? wt->nevents : room;
-    for (size_t k = 0; k < n; k++) {
-        size_t at = (wt->next_event + KEEP_EVENTS - n + k) % KEEP_EVENTS;
-        clip(&s, wt->events[at], strlen(wt->events[at]), cols);
-    }
-    tl_buf_adds(&s, "\033[J");
-    out_write(wt, s.buf, s.len);
+    tl_screen_set_panel(&wt->screen, s.buf, s.len);
     tl_buf_release(&s);
-    tl_buf_release(&line);
-    wt->changed = false;
-    wt->last_draw = now_ms();
+}
+
+static const char *state_text(struct watch *wt, char *buf, size_t size)
+{
+    if (!wt->nlogs)
+        return "waiting for the job's first log";
+    uint64_t quiet = now_ms() - wt->last_byte;
+    if (quiet < 5000)
+        return "the job is writing";
+    snprintf(buf, size, "no new lines for %llu s", (unsigned long long)(quiet / 1000));
+    return buf;
 }
 
 /* ---- what the diagnosis gained -------------------------------------------------------------- */
@@ -234,11 +210,14 @@ static void said_release(struct wlog *l)
     l->rec = NULL;
     l->nrec = 0;
     l->nbreaks = l->nspecs = l->nfailures = l->nlimits = l->nexports = l->nrestarts = 0;
+    l->nearly = l->routine = 0;
 }
 
-/* A new finding, or a recompile seen again: where in the diagnosis, and when. */
+/* A new finding, a recompile said early, or a recompile seen again: where in the diagnosis,
+ * and when. */
 struct fresh {
     enum tl_diag_finding_kind kind;
+    bool early; /* an entry of d->early */
     uint32_t index;
     uint64_t seq;
 };
@@ -254,17 +233,17 @@ struct fresh_list {
     size_t n, alloc;
 };
 
-static void add_fresh(struct fresh_list *f, enum tl_diag_finding_kind kind, uint32_t index,
-                      uint64_t seq)
+static void add_fresh(struct fresh_list *f, enum tl_diag_finding_kind kind, bool early,
+                      uint32_t index, uint64_t seq)
 {
     TL_GROW(f->v, f->n + 1, f->alloc);
-    f->v[f->n++] = (struct fresh){kind, index, seq};
+    f->v[f->n++] = (struct fresh){kind, early, index, seq};
 }
 
 /* The findings of a kind not said yet (their count now; *said: how many were said). */
 #define FRESH_OF(list, kind, arr, now, said)                                                       \
     for (uint32_t i_ = (said); i_ < (now); i_++)                                                   \
-        add_fresh(list, kind, i_, (arr)[i_].seq);                                                  \
+        add_fresh(list, kind, false, i_, (arr)[i_].seq);                                           \
     (said) = (now)
 
 /* Which guard of a recompile failed this time (its count grew), and the counts remembered. */
@@ -285,22 +264,40 @@ static const struct tl_diag_guard *guard_now(struct said_recompile *s,
     return g;
 }
 
-static void say(struct watch *wt, struct wlog *l, const struct tl_diag *d,
-                const struct tl_live_who *who, const struct fresh *f, struct tl_buf *line)
+/* The newest compile id of r that its recompile_reasons did not say already, when r keeps
+ * them all (NULL: not known). */
+static const char *newest_unsaid(const struct tl_diag *d, const struct tl_diag_recompile *r)
 {
+    if (!r->cids.kept || r->cids.kept != r->cids.n)
+        return NULL;
+    for (uint32_t i = r->cids.kept; i-- > 0;) {
+        bool early = false;
+        for (uint32_t k = 0; k < d->nearly && !early; k++)
+            early = d->early[k].cid == r->cids.s[i]; /* interned: one pointer per text */
+        if (!early)
+            return r->cids.s[i];
+    }
+    return NULL;
+}
+
+static void say(struct watch *wt, struct wlog *l, const struct tl_diag *d, const struct fresh *f,
+                struct tl_buf *line)
+{
+    struct tl_live_who who = who_of(wt, l);
     tl_buf_reset(line);
-    if (f->kind != TL_FIND_RECOMPILE) {
-        tl_live_finding(line, who, d, f->kind, f->index);
+    if (f->early) {
+        tl_live_recompile_early(line, &who, d, &d->early[f->index]);
+    } else if (f->kind != TL_FIND_RECOMPILE) {
+        tl_live_finding(line, &who, d, f->kind, f->index);
     } else {
         const struct tl_diag_recompile *r = &d->recompiles[f->index];
         struct said_recompile *s = &l->rec[f->index];
         const struct tl_diag_guard *g = guard_now(s, r);
         s->count = r->count;
-        const char *cid =
-            r->cids.kept && r->cids.kept == r->cids.n ? r->cids.s[r->cids.kept - 1] : NULL;
-        tl_live_recompile(line, who, d, r, g, cid);
+        s->early = r->early;
+        tl_live_recompile(line, &who, d, r, g, newest_unsaid(d, r));
     }
-    event(wt, line);
+    tl_screen_lines(&wt->screen, line->buf, line->len);
 }
 
 /* What the log's diagnosis gained since the last look, said in the order it was seen. */
@@ -315,37 +312,56 @@ static void look(struct watch *wt, struct wlog *l)
     FRESH_OF(&f, TL_FIND_LIMIT, d->limits, d->nlimits, l->nlimits);
     FRESH_OF(&f, TL_FIND_EXPORT, d->exports, d->nexports, l->nexports);
     FRESH_OF(&f, TL_FIND_BREAK, d->breaks, d->nbreaks, l->nbreaks);
-    FRESH_OF(&f, TL_FIND_SPEC, d->specs, d->nspecs, l->nspecs);
     FRESH_OF(&f, TL_FIND_RESTART, d->restarts, d->nrestarts, l->nrestarts);
+    for (; l->nspecs < d->nspecs; l->nspecs++) {
+        if (tl_diag_spec_routine(&d->specs[l->nspecs]))
+            l->routine++; /* what torch.compile always does: counted in the panel */
+        else
+            add_fresh(&f, TL_FIND_SPEC, false, l->nspecs, d->specs[l->nspecs].seq);
+    }
+    for (; l->nearly < d->nearly; l->nearly++)
+        add_fresh(&f, TL_FIND_RECOMPILE, true, l->nearly, d->early[l->nearly].seq);
     if (d->nrecompiles > l->nrec) {
         l->rec = tl_xrealloc(l->rec, d->nrecompiles * sizeof(*l->rec));
         memset(l->rec + l->nrec, 0, (d->nrecompiles - l->nrec) * sizeof(*l->rec));
         l->nrec = d->nrecompiles;
     }
-    for (uint32_t i = 0; i < d->nrecompiles; i++)
-        if (d->recompiles[i].count != l->rec[i].count)
-            add_fresh(&f, TL_FIND_RECOMPILE, i, d->recompiles[i].seq);
+    for (uint32_t i = 0; i < d->nrecompiles; i++) {
+        const struct tl_diag_recompile *r = &d->recompiles[i];
+        struct said_recompile *s = &l->rec[i];
+        if (r->count == s->count)
+            continue;
+        if (r->count - s->count > r->early - s->early) {
+            add_fresh(&f, TL_FIND_RECOMPILE, false, i, r->seq);
+        } else { /* every one of them was said by its recompile_reasons */
+            guard_now(s, r);
+            s->count = r->count;
+            s->early = r->early;
+        }
+    }
     if (f.n)
         qsort(f.v, f.n, sizeof(*f.v), cmp_fresh);
-    struct tl_live_who who = {label_of(wt, l), wt->w->color};
     struct tl_buf line = TL_BUF_INIT;
     for (size_t i = 0; i < f.n; i++)
-        say(wt, l, d, &who, &f.v[i], &line);
+        say(wt, l, d, &f.v[i], &line);
     tl_buf_release(&line);
     free(f.v);
-    wt->changed = true;
 }
 
-/* The counts of every log so far, for --fail-on and live.js. */
+/* The counts of every log so far, for --fail-on, the panel and live.js: a recompile said by
+ * its recompile_reasons counts from then. */
 static void count_all(struct watch *wt)
 {
     memset(&wt->counts, 0, sizeof(wt->counts));
     wt->counts.compile_time_s = -1;
     for (size_t i = 0; i < wt->nlogs; i++) {
-        if (!wt->logs[i].eng)
+        if (!wt->logs[i]->eng)
             continue;
+        const struct tl_diag *d = &tl_engine_model(wt->logs[i]->eng)->diag;
         struct tl_counts c;
-        tl_counts_of(&c, &tl_engine_model(wt->logs[i].eng)->diag);
+        tl_counts_of(&c, d);
+        for (uint32_t k = 0; k < d->nearly; k++)
+            c.recompiles += !d->early[k].counted;
         tl_counts_add(&wt->counts, &c);
     }
 }
@@ -359,22 +375,21 @@ static void drop_message(void *ctx, enum tl_message_kind kind, const char *line)
 
 static struct wlog *log_at(struct watch *wt, size_t file, const char *path, long rank)
 {
-    while (wt->nlogs <= file) {
-        TL_GROW(wt->logs, wt->nlogs + 1, wt->logs_alloc);
-        memset(&wt->logs[wt->nlogs], 0, sizeof(wt->logs[0]));
-        tl_buf_init(&wt->logs[wt->nlogs].head, 0);
-        wt->nlogs++;
-    }
-    struct wlog *l = &wt->logs[file];
-    if (!l->path && path) {
-        l->path = tl_xstrdup(path);
-        l->rank = rank;
-        const char *base = strrchr(path, '/');
-        if (rank >= 0)
-            snprintf(l->label, sizeof(l->label), "rank %ld", rank);
-        else
-            snprintf(l->label, sizeof(l->label), "%.60s", base ? base + 1 : path);
-    }
+    for (size_t i = 0; i < wt->nlogs; i++)
+        if (wt->logs[i]->file == file)
+            return wt->logs[i];
+    TL_GROW(wt->logs, wt->nlogs + 1, wt->logs_alloc);
+    struct wlog *l = tl_xcalloc(1, sizeof(*l));
+    wt->logs[wt->nlogs++] = l;
+    tl_buf_init(&l->head, 0);
+    l->file = file;
+    l->path = tl_xstrdup(path ? path : "");
+    l->rank = rank;
+    const char *base = strrchr(l->path, '/');
+    if (rank >= 0)
+        snprintf(l->label, sizeof(l->label), "rank %ld", rank);
+    else
+        snprintf(l->label, sizeof(l->label), "%.60s", base ? base + 1 : l->path);
     return l;
 }
 
@@ -463,7 +478,7 @@ static bool settle_all(struct watch *wt)
 {
     bool any = false;
     for (size_t i = 0; i < wt->nlogs; i++) {
-        struct wlog *l = &wt->logs[i];
+        struct wlog *l = wt->logs[i];
         if (l->settled || !l->eng || l->failed)
             continue;
         struct tl_err err = {TL_ERR_NONE, ""};
@@ -482,10 +497,10 @@ static bool settle_all(struct watch *wt)
  * recompile for its metrics) is said too. */
 static void finish_all(struct watch *wt)
 {
-    tl_interrupted = 0; /* Ctrl-C ended the watch: what was read is said all the same */
+    tl_stop_clear(); /* Ctrl-C ended the watch: what was read is said all the same */
     settle_all(wt);
     for (size_t i = 0; i < wt->nlogs; i++) {
-        struct wlog *l = &wt->logs[i];
+        struct wlog *l = wt->logs[i];
         if (!l->eng || l->failed)
             continue;
         struct tl_err err = {TL_ERR_NONE, ""};
@@ -503,6 +518,7 @@ static void log_free(struct wlog *l)
     said_release(l);
     tl_buf_release(&l->head);
     free(l->path);
+    free(l);
 }
 
 /* ---- the report, kept current ---------------------------------------------------------------- */
@@ -517,10 +533,11 @@ static void live_counts(struct tl_live_counts *c, const struct tl_counts *from)
 
 /* live.js of the report of generation gen, built at updated (Unix ms). */
 static void status_of(struct watch *wt, struct tl_buf *out, enum tl_live_state state, uint64_t gen,
-                      uint64_t updated)
+                      uint64_t updated, const char *message)
 {
     struct tl_live_status st;
     memset(&st, 0, sizeof(st));
+    st.final = state == TL_LIVE_FINISHED || state == TL_LIVE_STOPPED;
     st.generation = gen;
     st.updated_ms = (int64_t)updated;
     st.heartbeat_ms = (int64_t)wall_ms();
@@ -529,7 +546,7 @@ static void status_of(struct watch *wt, struct tl_buf *out, enum tl_live_state s
     live_counts(&st.total, &wt->counts);
     struct tl_live_rank *ranks = tl_xcalloc(wt->nlogs ? wt->nlogs : 1, sizeof(*ranks));
     for (size_t i = 0; i < wt->nlogs; i++) {
-        const struct wlog *l = &wt->logs[i];
+        const struct wlog *l = wt->logs[i];
         if (l->rank < 0 || !l->eng)
             continue;
         struct tl_counts c;
@@ -540,7 +557,8 @@ static void status_of(struct watch *wt, struct tl_buf *out, enum tl_live_state s
     }
     st.ranks = st.nranks > 1 ? ranks : NULL;
     st.nranks = st.nranks > 1 ? st.nranks : 0;
-    st.input = wt->opt->path;
+    st.input = wt->title;
+    st.message = message;
     tl_buf_reset(out);
     tl_live_status(out, &st);
     free(ranks);
@@ -551,18 +569,74 @@ static enum tl_live_state state_now(struct watch *wt)
     return now_ms() - wt->last_byte < 5000 ? TL_LIVE_WRITING : TL_LIVE_IDLE;
 }
 
-/* Whether the report is the ranks' (--all-ranks-html, or a folder of several rank logs when
- * the caller asked for that). */
-static bool ranks_report(const struct watch *wt)
+/* The rank logs followed, and whether a log of one process is. */
+static size_t rank_logs(const struct watch *wt, const struct wlog **single)
 {
-    return wt->opt->all_ranks_html ||
-           (wt->w->ranks_report && tl_rank_folder_ranks(wt->opt->path) > 1);
+    size_t n = 0;
+    *single = NULL;
+    for (size_t i = 0; i < wt->nlogs; i++) {
+        const struct wlog *l = wt->logs[i];
+        if (l->rank >= 0)
+            n++;
+        else if (!l->refused)
+            *single = l;
+    }
+    return n;
+}
+
+/* The options of a report of what the logs hold: a batch run of PATH, the ranks' report when
+ * several rank logs are followed (--all-ranks-html, or what --run gives), of the one log when
+ * PATH is a folder of one process's log; its logs read from the descriptors in open. */
+static void report_options(const struct watch *wt, struct tl_options *o,
+                           const struct tl_open_log *open, size_t nopen)
+{
+    *o = *wt->opt;
+    const struct wlog *single;
+    size_t ranks = rank_logs(wt, &single);
+    o->all_ranks_html = wt->opt->all_ranks_html || (wt->w->ranks_report && ranks > 1);
+    if (!o->all_ranks_html && !ranks && single && strcmp(single->path, wt->opt->path) != 0)
+        o->path = single->path; /* the folder's log: read by the descriptor held */
+    o->out_dir = wt->out_dir;
+    o->open_logs = open;
+    o->nopen_logs = nopen;
+}
+
+/* The logs' descriptors, as open_logs lists them; dup: duplicated (for another thread). */
+static struct tl_open_log *open_logs(const struct watch *wt, bool dup, size_t *n)
+{
+    struct tl_open_log *v = tl_xcalloc(wt->nlogs ? wt->nlogs : 1, sizeof(*v));
+    *n = 0;
+    for (size_t i = 0; i < wt->nlogs; i++) {
+        int fd = tl_follow_fd(wt->follow, wt->logs[i]->file);
+        if (fd >= 0 && dup)
+            fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+        if (fd >= 0)
+            v[(*n)++] = (struct tl_open_log){wt->logs[i]->path, fd};
+    }
+    return v;
+}
+
+static void close_open(struct tl_open_log *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        close(v[i].fd);
+    free(v);
+}
+
+/* The rebuild's messages: the last error is kept, to be said if it fails. */
+static void keep_error(void *ctx, enum tl_message_kind kind, const char *line)
+{
+    struct rebuild *rb = ctx;
+    if (kind == TL_MSG_ERROR) {
+        tl_buf_reset(&rb->why);
+        tl_buf_adds(&rb->why, line);
+    }
 }
 
 static void *rebuild_thread(void *arg)
 {
     struct rebuild *rb = arg;
-    rb->rc = tl_run(&rb->opt, NULL);
+    rb->rc = tl_run(&rb->opt, &rb->res);
     atomic_store(&rb->done, true);
     return NULL;
 }
@@ -571,8 +645,34 @@ static uint64_t all_bytes(const struct watch *wt)
 {
     uint64_t n = 0;
     for (size_t i = 0; i < wt->nlogs; i++)
-        n += wt->logs[i].bytes;
+        n += wt->logs[i]->bytes;
     return n;
+}
+
+/* A rebuild that ended: its generation is in place, or why not is said (once for a reason). */
+static void rebuild_joined(struct watch *wt)
+{
+    struct rebuild *rb = &wt->rb;
+    pthread_join(rb->thread, NULL);
+    rb->running = false;
+    rb->took = now_ms() - rb->started;
+    close_open(rb->open, rb->nopen);
+    rb->open = NULL;
+    rb->nopen = 0;
+    free(rb->res.summary);
+    if (rb->res.index_path[0]) { /* written (--strict may have failed on it: it is there) */
+        wt->generation++;
+        wt->updated_wall = wall_ms();
+        tl_buf_reset(&rb->said);
+    } else if (rb->rc != TL_EXIT_INTERRUPTED &&
+               (rb->said.len != rb->why.len || memcmp(rb->said.buf, rb->why.buf, rb->why.len))) {
+        tl_buf_reset(&rb->said);
+        tl_buf_addbuf(&rb->said, &rb->why);
+        const char *why = rb->why.buf;
+        if (!strncmp(why, "tlparse: error: ", 16))
+            why += 16;
+        notice(wt, "warning: the live report could not be updated: ", why);
+    }
 }
 
 /* Start a rebuild when one is due: new bytes since the last, refresh_ms since it, and at most a
@@ -581,33 +681,27 @@ static void rebuild_maybe(struct watch *wt)
 {
     struct rebuild *rb = &wt->rb;
     uint64_t now = now_ms();
-    if (rb->running && atomic_load(&rb->done)) {
-        pthread_join(rb->thread, NULL);
-        rb->running = false;
-        rb->took = now - rb->started;
-        if (rb->rc == TL_EXIT_OK || rb->rc == TL_EXIT_ERROR) {
-            wt->generation++;
-            wt->updated_wall = wall_ms();
-        }
-    }
+    if (rb->running && atomic_load(&rb->done))
+        rebuild_joined(wt);
     uint64_t period = wt->w->refresh_ms ? wt->w->refresh_ms : 2000;
     uint64_t bytes = all_bytes(wt);
     if (rb->running || wt->w->no_report || bytes == wt->last_rebuild_bytes ||
         (rb->started && (now - rb->started < period || now - rb->started < 5 * rb->took)))
         return;
     wt->last_rebuild_bytes = bytes;
-    rb->opt = *wt->opt;
-    rb->opt.all_ranks_html = ranks_report(wt);
-    rb->opt.out_dir = wt->out_dir;
+    rb->open = open_logs(wt, true, &rb->nopen);
+    report_options(wt, &rb->opt, rb->open, rb->nopen);
     rb->opt.overwrite = true;
     rb->opt.complete_lines = true;
     rb->opt.progress = false;
-    rb->opt.message = drop_message;
+    rb->opt.message = keep_error;
+    rb->opt.message_ctx = rb;
     rb->opt.summary = TL_SUMMARY_NONE;
     rb->opt.bundle = NULL;
+    tl_buf_reset(&rb->why);
     tl_buf_reset(&rb->page);
-    tl_live_page(&rb->page, wt->opt->path);
-    status_of(wt, &rb->status, state_now(wt), wt->generation + 1, wall_ms());
+    tl_live_page(&rb->page, wt->title);
+    status_of(wt, &rb->status, state_now(wt), wt->generation + 1, wall_ms(), NULL);
     rb->extra[0] = (struct tl_extra_file){"live.html", rb->page.buf, rb->page.len};
     rb->extra[1] = (struct tl_extra_file){"live.js", rb->status.buf, rb->status.len};
     rb->opt.extra_files = rb->extra;
@@ -615,6 +709,11 @@ static void rebuild_maybe(struct watch *wt)
     atomic_store(&rb->done, false);
     rb->started = now;
     rb->running = pthread_create(&rb->thread, NULL, rebuild_thread, rb) == 0;
+    if (!rb->running) {
+        close_open(rb->open, rb->nopen);
+        rb->open = NULL;
+        rb->nopen = 0;
+    }
 }
 
 /* live.js rewritten in place (beside it, then renamed over it): the page's heartbeat. */
@@ -623,7 +722,7 @@ static void heartbeat(struct watch *wt, enum tl_live_state state)
     if (wt->w->no_report || !wt->generation)
         return;
     struct tl_buf js = TL_BUF_INIT, path = TL_BUF_INIT, tmp = TL_BUF_INIT;
-    status_of(wt, &js, state, wt->generation, wt->updated_wall);
+    status_of(wt, &js, state, wt->generation, wt->updated_wall, NULL);
     tl_buf_addf(&path, "%s/live.js", wt->out_dir);
     tl_buf_addf(&tmp, "%s/.live.js.tmp", wt->out_dir);
     int fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
@@ -636,6 +735,29 @@ static void heartbeat(struct watch *wt, enum tl_live_state state)
     tl_buf_release(&js);
     tl_buf_release(&path);
     tl_buf_release(&tmp);
+}
+
+/* ---- the job's output ------------------------------------------------------------------------ */
+
+/* What the job wrote since the last look, onto the screen; at its end (or a failed read) it is
+ * not looked at any more. */
+static void job_output(struct watch *wt)
+{
+    char buf[16384];
+    for (int k = 0; k < 64 && wt->job_fd >= 0; k++) {
+        ssize_t n = read(wt->job_fd, buf, sizeof(buf));
+        if (n > 0) {
+            tl_screen_job(&wt->screen, buf, (size_t)n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        /* its end (a pseudo-terminal says EIO once the job closed it) */
+        wt->job_fd = -1;
+        tl_follow_wake_on(wt->follow, -1);
+    }
 }
 
 /* ---- the loop -------------------------------------------------------------------------------- */
@@ -677,9 +799,16 @@ static int check_counts(struct watch *wt)
 
 static void job_poll(struct watch *wt)
 {
-    int status = 0; /* the caller keeps it */
-    if (wt->w->job && !wt->job_ended && wt->w->job(wt->w->job_ctx, &status) == 0)
-        wt->job_ended = true;
+    if (!wt->w->job || wt->job_ended || wt->w->job(wt->w->job_ctx, &wt->job_status) != 0)
+        return;
+    wt->job_ended = true;
+    job_output(wt); /* its last words before ours */
+    if (wt->job_status != 0) {
+        char b[96];
+        snprintf(b, sizeof(b), " exited with status %d; reporting on what it traced",
+                 wt->job_status);
+        notice(wt, wt->title, b);
+    }
 }
 
 /* Follow until the job ends, Ctrl-C, or --fail-on. */
@@ -687,7 +816,7 @@ static int follow_loop(struct watch *wt, struct tl_err *err)
 {
     uint64_t last_tick = 0, last_look = 0;
     for (;;) {
-        if (tl_interrupted || wt->stopped)
+        if (tl_stop_asked() || wt->stopped)
             return 0;
         if (!wt->job_ended) {
             job_poll(wt);
@@ -699,6 +828,7 @@ static int follow_loop(struct watch *wt, struct tl_err *err)
         struct tl_follow_event ev;
         if (tl_follow_next(wt->follow, timeout, &ev, err) < 0)
             return -1;
+        job_output(wt);
         if (ev.kind != TL_FOLLOW_IDLE) {
             on_event(wt, &ev);
             if (ev.kind != TL_FOLLOW_DATA)
@@ -716,8 +846,8 @@ static int follow_loop(struct watch *wt, struct tl_err *err)
             /* bytes keep coming: what the entries read so far gave */
             last_look = now;
             for (size_t i = 0; i < wt->nlogs; i++)
-                if (wt->logs[i].fresh)
-                    look(wt, &wt->logs[i]);
+                if (wt->logs[i]->fresh)
+                    look(wt, wt->logs[i]);
             if (check_counts(wt))
                 return 0;
         }
@@ -725,35 +855,100 @@ static int follow_loop(struct watch *wt, struct tl_err *err)
             last_tick = now;
             rebuild_maybe(wt);
             heartbeat(wt, state_now(wt));
-            wt->changed = wt->changed || wt->w->tty;
         }
-        if (wt->w->tty && wt->changed && now - wt->last_draw >= 100)
-            draw(wt, false);
+        char buf[64];
+        count_all(wt);
+        panel(wt, state_text(wt, buf, sizeof(buf)));
+        tl_screen_draw(&wt->screen);
     }
 }
 
-/* The final report: a batch run of what the logs hold. */
+/* The final report: a batch run of what the logs hold, read from the files the watch holds,
+ * with live.html and a last live.js saying how the watch ended. */
 static int final_report(struct watch *wt, struct tl_result *res)
 {
-    struct tl_options o = *wt->opt;
-    o.all_ranks_html = ranks_report(wt);
-    o.out_dir = wt->out_dir;
+    size_t nopen;
+    struct tl_open_log *open = open_logs(wt, false, &nopen);
+    struct tl_options o;
+    report_options(wt, &o, open, nopen);
     o.overwrite = wt->opt->overwrite || wt->rb.started; /* the live report is ours to replace */
-    return tl_run(&o, res);
+    struct tl_buf page = TL_BUF_INIT, js = TL_BUF_INIT;
+    tl_live_page(&page, wt->title);
+    enum tl_live_state state = wt->job_ended ? TL_LIVE_FINISHED : TL_LIVE_STOPPED;
+    const char *message = wt->stopped                    ? "stopped by --fail-on"
+                          : wt->job_ended || !wt->w->job ? NULL
+                                                         : "stopped before the job ended (Ctrl-C)";
+    status_of(wt, &js, state, wt->generation + 1, wall_ms(), message);
+    struct tl_extra_file extra[2] = {{"live.html", page.buf, page.len},
+                                     {"live.js", js.buf, js.len}};
+    o.extra_files = extra;
+    o.nextra_files = 2;
+    int rc = tl_run(&o, res);
+    tl_buf_release(&page);
+    tl_buf_release(&js);
+    free(open); /* the descriptors are the follow's */
+    return rc;
 }
 
 static void watch_release(struct watch *wt)
 {
     if (wt->rb.running)
-        pthread_join(wt->rb.thread, NULL);
+        rebuild_joined(wt);
     tl_buf_release(&wt->rb.page);
     tl_buf_release(&wt->rb.status);
+    tl_buf_release(&wt->rb.why);
+    tl_buf_release(&wt->rb.said);
     for (size_t i = 0; i < wt->nlogs; i++)
-        log_free(&wt->logs[i]);
+        log_free(wt->logs[i]);
     free(wt->logs);
-    for (size_t i = 0; i < KEEP_EVENTS; i++)
-        free(wt->events[i]);
+    tl_screen_release(&wt->screen);
     tl_follow_free(wt->follow);
+}
+
+/* PATH must be there: a folder (its logs may come later), or a log whose first bytes are not
+ * a compressed file's or anything but a log's. */
+static int check_path(const char *path, struct tl_err *err)
+{
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return tl_error_code(err, TL_ERR_INPUT,
+                             "cannot follow %s: %s (a TORCH_TRACE folder that the job will "
+                             "write: create it first, or let tlparse start the job with --watch "
+                             "--run -- CMD)",
+                             path, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return 0;
+    if (!S_ISREG(st.st_mode))
+        return tl_error_code(err, TL_ERR_INPUT,
+                             "cannot follow %s: not a regular file (--watch follows a log file "
+                             "or a folder of logs)",
+                             path);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return tl_error_code(err, TL_ERR_INPUT, "cannot follow %s: %s", path, strerror(errno));
+    char *head = tl_xmalloc(TL_SNIFF_WINDOW);
+    ssize_t n = pread(fd, head, TL_SNIFF_WINDOW, 0);
+    close(fd);
+    int rc = 0;
+    if (n < 0) {
+        rc = tl_error_code(err, TL_ERR_INPUT, "cannot follow %s: %s", path, strerror(errno));
+    } else if ((n >= 2 && !memcmp(head, "\x1f\x8b", 2)) ||
+               (n >= 4 && !memcmp(head, "\x28\xb5\x2f\xfd", 4))) {
+        rc = tl_error_code(err, TL_ERR_INPUT,
+                           "%s is %s-compressed: --watch follows a plain log while it is "
+                           "written; read this one with: tlparse %s",
+                           path, head[0] == '\x1f' ? "gzip" : "zstd", path);
+    } else {
+        /* Judged by its whole lines (the last may still be being written). */
+        const char *nl = n > 0 ? memrchr(head, '\n', (size_t)n) : NULL;
+        size_t whole = nl ? (size_t)(nl - head) + 1 : 0;
+        char why[256];
+        if (whole && tl_sniff(head, whole, false, why, sizeof(why)) == TL_SNIFF_NOT_LOG)
+            rc = tl_error_code(err, TL_ERR_INPUT,
+                               "%s is not a TORCH_TRACE log or TORCH_LOGS text: %s", path, why);
+    }
+    free(head);
+    return rc;
 }
 
 int tl_watch(const struct tl_options *opt, const struct tl_watch *w, struct tl_result *res)
@@ -769,8 +964,9 @@ int tl_watch(const struct tl_options *opt, const struct tl_watch *w, struct tl_r
                       "with --summary, --json, --bundle, --rank-only or --from-summaries)");
         return tl_report_error(opt, &err);
     }
-    struct watch wt = {.opt = opt, .w = w, .fd = w->screen_fd ? w->screen_fd : 1};
+    struct watch wt = {.opt = opt, .w = w, .job_fd = -1};
     wt.out_dir = opt->out_dir ? opt->out_dir : "tl_out";
+    wt.title = w->title ? w->title : opt->path;
     struct stat st;
     if (!w->no_report && !opt->overwrite && lstat(wt.out_dir, &st) == 0) {
         tl_error_code(&err, TL_ERR_EXISTS,
@@ -779,42 +975,56 @@ int tl_watch(const struct tl_options *opt, const struct tl_watch *w, struct tl_r
                       wt.out_dir);
         return tl_report_error(opt, &err);
     }
-    if (tl_follow_open(&wt.follow, opt->path, w->poll ? TL_FOLLOW_POLL : 0, &err) < 0)
+    if (check_path(opt->path, &err) < 0 ||
+        tl_follow_open(&wt.follow, opt->path, w->poll ? TL_FOLLOW_POLL : 0, &err) < 0)
         return tl_report_error(opt, &err);
+    tl_screen_init(&wt.screen, w->screen_fd ? w->screen_fd : 1, w->tty, w->rows, w->columns);
+    wt.width = w->tty ? wt.screen.columns : 0;
+    if (w->job_output_fd > 0) {
+        wt.job_fd = w->job_output_fd;
+        fcntl(wt.job_fd, F_SETFL, fcntl(wt.job_fd, F_GETFL) | O_NONBLOCK);
+        tl_follow_wake_on(wt.follow, wt.job_fd);
+    }
     tl_buf_init(&wt.rb.page, 0);
     tl_buf_init(&wt.rb.status, 0);
+    tl_buf_init(&wt.rb.why, 0);
+    tl_buf_init(&wt.rb.said, 0);
     wt.started_ms = wt.last_byte = now_ms();
-    if (w->tty)
-        out_write(&wt, "\033[2J", 4);
     int rc = follow_loop(&wt, &err);
+    job_output(&wt);
     if (rc == 0)
         finish_all(&wt);
-    if (wt.rb.running) {
-        pthread_join(wt.rb.thread, NULL);
-        wt.rb.running = false;
-    }
-    if (w->tty)
-        draw(&wt, true);
-    /* The counts of each log at the end, as plain lines (the screen's header, for the record). */
+    if (wt.rb.running)
+        rebuild_joined(&wt);
+    panel(&wt, wt.stopped                ? "stopped by --fail-on"
+               : wt.job_ended || !w->job ? (wt.job_ended ? "finished" : "stopped")
+                                         : "stopped");
+    tl_screen_end(&wt.screen);
+    /* The counts of each log at the end, as plain lines (the panel, for the record). */
     for (size_t i = 0; i < wt.nlogs && !w->tty; i++) {
-        if (!wt.logs[i].eng)
+        if (!wt.logs[i]->eng)
             continue;
         struct tl_buf line = TL_BUF_INIT;
-        struct tl_live_who who = {label_of(&wt, &wt.logs[i]), w->color};
-        tl_live_header(&line, &who, &tl_engine_model(wt.logs[i].eng)->diag);
-        out_write(&wt, line.buf, line.len);
+        struct tl_live_who who = who_of(&wt, wt.logs[i]);
+        tl_live_header(&line, &who, &tl_engine_model(wt.logs[i]->eng)->diag, wt.logs[i]->routine);
+        tl_screen_lines(&wt.screen, line.buf, line.len);
         tl_buf_release(&line);
     }
-    if (rc < 0) {
-        watch_release(&wt);
-        return tl_report_error(opt, &err);
-    }
     int code = TL_EXIT_OK;
-    if (!w->no_report) {
+    if (rc < 0) {
+        code = tl_report_error(opt, &err);
+    } else if (!w->no_report) {
         code = final_report(&wt, res);
     } else {
         res->has_counts = true;
         res->counts = wt.counts;
+    }
+    if (tl_screen_failed(&wt.screen)) {
+        tl_error(&err, "cannot write the live view to %s: %s",
+                 wt.screen.fd == 1 ? "standard output" : "its output",
+                 strerror(tl_screen_failed(&wt.screen)));
+        int c = tl_report_error(opt, &err);
+        code = code == TL_EXIT_OK ? c : code;
     }
     watch_release(&wt);
     return code;

@@ -136,7 +136,8 @@ void tl_live_status(struct tl_buf *out, const struct tl_live_status *s)
     tl_buf_addf(out, "\"generation\":%llu,\"updated\":%lld,\"heartbeat\":%lld,\"last_input\":%lld,",
                 (unsigned long long)s->generation, (long long)s->updated_ms,
                 (long long)s->heartbeat_ms, (long long)s->last_input_ms);
-    tl_buf_addf(out, "\"state\":\"%s\",", tl_live_state_name(s->state));
+    tl_buf_addf(out, "\"state\":\"%s\",\"final\":%s,", tl_live_state_name(s->state),
+                s->final ? "true" : "false");
     counts(out, &s->total);
     tl_buf_adds(out, ",\"ranks\":[");
     for (size_t i = 0; i < s->nranks; i++) {

@@ -52,6 +52,7 @@ struct tl_live_status {
     struct tl_live_counts total;
     const struct tl_live_rank *ranks; /* per rank when the job has several (else NULL, 0) */
     size_t nranks;
+    bool final;          /* the report of the whole logs, the watch over: nothing more comes */
     const char *input;   /* what is watched, for the bar's tooltip (NULL: not said) */
     const char *message; /* a line for the user, e.g. why the watcher stopped (NULL: none) */
 };
@@ -67,9 +68,9 @@ void tl_live_page(struct tl_buf *out, const char *title);
 
 /**
  * Append live.js: one call `tlLive({...})` with s as a JSON object (keys generation, updated,
- * heartbeat, last_input, state, compile_ids, graph_breaks, recompiles, failures, ranks: an
- * array of {rank, compile_ids, graph_breaks, recompiles, failures}, and input and message when
- * set). The output is ASCII; strings are JSON-escaped and safe in any script context: '<',
+ * heartbeat, last_input, state, final, compile_ids, graph_breaks, recompiles, failures, ranks:
+ * an array of {rank, compile_ids, graph_breaks, recompiles, failures}, and input and message
+ * when set). The output is ASCII; strings are JSON-escaped and safe in any script context: '<',
  * '>', '&' and every non-ASCII character are written as \u escapes, ill-formed UTF-8 as
  * U+FFFD.
  */

@@ -552,10 +552,28 @@ class LiveTest(unittest.TestCase):
         href = S.page.evaluate("document.getElementById('tl-live-index').href")
         self.assertEqual(href, cdp.file_url(os.path.join(OUT, "index.html")))
 
-        # The batch run's report replaces the folder: it has no live.js.
-        S.watcher.swap(6, None)
+        # The watch's final report after a Ctrl-C: final, stopped; live.js is then looked at
+        # only every 5 s.
+        S.watcher.swap(6, dict(S.watcher.status, state="stopped", final="1", message=""))
+        b, d = live.wait("the final report of a stopped watch",
+                         lambda b, d: gen_is(6)(b, d) and "final report" in b["text"])
+        self.assertEqual(b["badge"], "Final")
+        self.assertRegex(b["text"], r"^updated (just now|[1-3] s ago) · the watch was stopped: "
+                         r"this is the final report of what the job wrote until then$")
+        self.assertTrue(b["index"])
+        loads = S.page.evaluate("performance.getEntriesByType('resource')"
+                                ".filter((e) => e.name.indexOf('live.js') >= 0).length")
+        time.sleep(3.2)
+        later = S.page.evaluate("performance.getEntriesByType('resource')"
+                                ".filter((e) => e.name.indexOf('live.js') >= 0).length")
+        self.assertLessEqual(later - loads, 1, "a final live.js is looked at every 5 s")
+        self.assertEqual(self.errors(), [])
+
+        # A folder made by other means replaces it: it has no live.js.
+        S.watcher.beating = False
+        S.watcher.swap(7, None)
         b, d = live.wait("the watcher is gone",
-                         lambda b, d: b["state"] == "gone" and gen_is(6)(b, d))
+                         lambda b, d: b["state"] == "gone" and gen_is(7)(b, d), timeout=15)
         self.assertRegex(b["text"], r"^the watcher is gone \(no live\.js\): this is the report as "
                          r"it is in the folder · last heard from (just now|\d+ s ago)$")
         self.assertTrue(b["index"])
@@ -563,7 +581,7 @@ class LiveTest(unittest.TestCase):
         # Opened afresh on a folder without live.js: the report at once.
         page = S.browser.new_page()
         fresh = Live(page, cdp.file_url(os.path.join(OUT, "live.html")))
-        b, d = fresh.wait("the report without a watcher", gen_is(6), timeout=3)
+        b, d = fresh.wait("the report without a watcher", gen_is(7), timeout=3)
         b, d = fresh.wait("the watcher is gone", lambda b, d: b["state"] == "gone", timeout=4)
         self.assertRegex(b["text"], r"^the watcher is gone \(no live\.js\)")
         page.close()

@@ -7,9 +7,10 @@
  *   live_gen status FILE [KEY=VALUE...]  live.js (tl_live_status)
  *
  * Keys of status: generation, updated, heartbeat, last_input (Unix ms), state (writing, idle,
- * finished, stopped), compile_ids, graph_breaks, recompiles, failures, input, message, and
- * rank=R:COMPILE_IDS:GRAPH_BREAKS:RECOMPILES:FAILURES (once per rank). Each file is written to
- * FILE.tmp and renamed into place, as the watcher will. Exit 0, or 2 with a message.
+ * finished, stopped), final (1: the report of a watch that ended), compile_ids, graph_breaks,
+ * recompiles, failures, input, message, and rank=R:COMPILE_IDS:GRAPH_BREAKS:RECOMPILES:FAILURES
+ * (once per rank). Each file is written to FILE.tmp and renamed into place, as the watcher will.
+ * Exit 0, or 2 with a message.
  */
 #include "base/config.h"
 #include "base/buf.h"
@@ -127,6 +128,8 @@ static int status(const char *path, int argc, char **argv)
             bad = parse_i64(v, &s.last_input_ms);
         else if (!strcmp(k, "state"))
             bad = parse_state(v, &s.state);
+        else if (!strcmp(k, "final"))
+            s.final = !strcmp(v, "1");
         else if (!strcmp(k, "compile_ids"))
             bad = parse_u64(v, &s.total.compile_ids);
         else if (!strcmp(k, "graph_breaks"))

@@ -1,8 +1,10 @@
 // The live page of `tlparse --watch` (live.html; src/report/live.c writes the page around it).
 // The watcher rebuilds the report folder every few seconds and swaps the whole folder into
 // place, and rewrites live.js every second or two: one call tlLive({generation, updated,
-// heartbeat, last_input, state, compile_ids, graph_breaks, recompiles, failures, ranks, input,
-// message}) (src/report/live.c, tl_live_status). This page:
+// heartbeat, last_input, state, final, compile_ids, graph_breaks, recompiles, failures, ranks,
+// input, message}) (src/report/live.c, tl_live_status). The final report of a watch keeps
+// live.html and a last live.js whose `final` is true: the job finished, or the watch was
+// stopped; nothing more will come. This page:
 //  - loads live.js again every second with a new script element (src live.js?n=N: fetch and
 //    XHR do not work over file://, a script does); two failed loads in a row mean it is missing:
 //    the watcher is gone, and the folder holds whatever report it left (the final one);
@@ -82,7 +84,9 @@
       el.remove();
       // Loaded but no call: cut short or not ours; as good as missing this time.
       if (!ok || calls === before) { miss(); }
-      pollTimer = setTimeout(poll, gone ? POLL_GONE_MS : POLL_MS);
+      // The final report: nothing more will come, but the folder may be made anew by another
+      // watch; looked at now and then.
+      pollTimer = setTimeout(poll, gone || (st && st.final === true) ? POLL_GONE_MS : POLL_MS);
     }
     el.onload = function () { end(true); };
     el.onerror = function () { end(false); };
@@ -262,7 +266,11 @@
     } else {
       age = 'updated ' + ago(now - num(st.updated)) + DOT;
       var stale = now - num(st.heartbeat) > STALE_MS;
-      if (st.state === 'finished') {
+      if (st.final === true && st.state === 'stopped') {
+        state = 'stopped';
+        badge = 'Final';
+        say = 'the watch was stopped: this is the final report of what the job wrote until then';
+      } else if (st.state === 'finished') {
         state = 'finished';
         badge = 'Final';
         say = shownKey === wantKey ? 'the job finished: this is the final report'
@@ -349,7 +357,7 @@
     }
     setText('tl-live-gen', loading ? 'loading ' + (gen || 'the report') + ELLIPSIS
       : shownKey === wantKey ? gen : '');
-    $('tl-live-index').hidden = !(gone || (st && st.state === 'finished'));
+    $('tl-live-index').hidden = !(gone || (st && (st.state === 'finished' || st.final === true)));
   }
 
   // A tab in the background has its timers slowed down: when it comes back, ask at once

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The watch's output (watch_screen.h): lines above, a panel below that is redrawn in place.
+ */
+#include "base/config.h"
+#include "modes/watch_screen.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+void tl_screen_init(struct tl_screen *s, int fd, bool tty, unsigned rows, unsigned columns)
+{
+    memset(s, 0, sizeof(*s));
+    s->fd = fd;
+    s->tty = tty;
+    s->rows = rows ? rows : 24;
+    s->columns = columns ? columns : 80;
+    tl_buf_init(&s->panel, 0);
+}
+
+void tl_screen_release(struct tl_screen *s)
+{
+    tl_buf_release(&s->panel);
+}
+
+void tl_screen_resize(struct tl_screen *s, unsigned rows, unsigned columns)
+{
+    if (rows)
+        s->rows = rows;
+    if (columns)
+        s->columns = columns;
+    s->dirty = true;
+}
+
+static void put(struct tl_screen *s, const char *p, size_t n)
+{
+    while (n && !s->failed) {
+        ssize_t k = write(s->fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            s->failed = k < 0 ? errno : EIO;
+            return;
+        }
+        p += k;
+        n -= (size_t)k;
+    }
+}
+
+/* Up to the panel's first line, and erase from there to the end of the screen. */
+static void erase(struct tl_screen *s, struct tl_buf *b)
+{
+    if (!s->shown)
+        return;
+    tl_buf_addch(b, '\r');
+    if (s->shown > 1)
+        tl_buf_addf(b, "\033[%uA", s->shown - 1);
+    tl_buf_adds(b, "\033[J");
+    s->shown = 0;
+}
+
+/* The length of the escape sequence at p (ESC [ ... final byte), 0 when none starts there. */
+static size_t csi_len(const char *p, size_t n)
+{
+    if (n < 2 || p[0] != '\033' || p[1] != '[')
+        return 0;
+    size_t i = 2;
+    while (i < n && !((unsigned char)p[i] >= 0x40 && (unsigned char)p[i] <= 0x7e))
+        i++;
+    return i < n ? i + 1 : n;
+}
+
+/* A panel line cut to the width less one (a full line would leave the cursor waiting to wrap,
+ * which terminals treat differently), its colours closed; no newline. */
+static void clipped(struct tl_buf *b, const char *p, size_t n, unsigned width)
+{
+    unsigned seen = 0;
+    for (size_t i = 0; i < n;) {
+        size_t k = csi_len(p + i, n - i);
+        if (k) {
+            tl_buf_add(b, p + i, k);
+            i += k;
+            continue;
+        }
+        if (((unsigned char)p[i] & 0xc0) != 0x80) {
+            if (seen + 1 >= width)
+                break;
+            seen++;
+        }
+        tl_buf_addch(b, p[i]);
+        i++;
+    }
+    tl_buf_adds(b, "\033[0m\033[K");
+}
+
+/* The panel, at the cursor (which is at the start of an empty line); the cursor stays at the
+ * start of its last line, so that what the terminal itself echoes there (the "^C" of Ctrl-C)
+ * writes over the panel rather than making its last line wrap onto one more. */
+static void panel(struct tl_screen *s, struct tl_buf *b)
+{
+    unsigned max = s->rows > 2 ? s->rows - 1 : 1;
+    const char *p = s->panel.buf, *end = p + s->panel.len;
+    unsigned n = 0;
+    while (p < end && n < max) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (n)
+            tl_buf_addch(b, '\n');
+        clipped(b, p, len, s->columns);
+        n++;
+        p = nl ? nl + 1 : end;
+    }
+    if (n)
+        tl_buf_addch(b, '\r');
+    s->shown = n;
+    s->dirty = false;
+}
+
+void tl_screen_lines(struct tl_screen *s, const char *p, size_t n)
+{
+    if (!n)
+        return;
+    if (!s->tty) {
+        put(s, p, n);
+        return;
+    }
+    struct tl_buf b = TL_BUF_INIT;
+    erase(s, &b);
+    if (s->mid_line) { /* the job's line is left as it is; ours start below it */
+        tl_buf_addch(&b, '\n');
+        s->mid_line = false;
+    }
+    tl_buf_add(&b, p, n);
+    if (p[n - 1] != '\n')
+        tl_buf_addch(&b, '\n');
+    panel(s, &b);
+    put(s, b.buf, b.len);
+    tl_buf_release(&b);
+}
+
+void tl_screen_job(struct tl_screen *s, const char *p, size_t n)
+{
+    if (!n)
+        return;
+    if (!s->tty) {
+        put(s, p, n);
+        return;
+    }
+    struct tl_buf b = TL_BUF_INIT;
+    erase(s, &b);
+    tl_buf_add(&b, p, n);
+    s->mid_line = p[n - 1] != '\n';
+    if (!s->mid_line)
+        panel(s, &b);
+    put(s, b.buf, b.len);
+    tl_buf_release(&b);
+}
+
+void tl_screen_set_panel(struct tl_screen *s, const char *p, size_t n)
+{
+    if (!s->tty || (s->panel.len == n && !memcmp(s->panel.buf, p, n)))
+        return;
+    tl_buf_reset(&s->panel);
+    tl_buf_add(&s->panel, p, n);
+    s->dirty = true;
+}
+
+void tl_screen_draw(struct tl_screen *s)
+{
+    if (!s->tty || !s->dirty || s->mid_line)
+        return;
+    struct tl_buf b = TL_BUF_INIT;
+    erase(s, &b);
+    panel(s, &b);
+    put(s, b.buf, b.len);
+    tl_buf_release(&b);
+}
+
+void tl_screen_end(struct tl_screen *s)
+{
+    if (!s->tty)
+        return;
+    struct tl_buf b = TL_BUF_INIT;
+    erase(s, &b);
+    if (s->mid_line) {
+        tl_buf_addch(&b, '\n');
+        s->mid_line = false;
+    }
+    panel(s, &b);
+    if (s->shown)
+        tl_buf_addch(&b, '\n');
+    s->shown = 0; /* it is part of the scrollback now */
+    put(s, b.buf, b.len);
+    tl_buf_release(&b);
+}
