@@ -324,7 +324,9 @@ static void parse_rank(struct multi *m, struct rank *r)
         close(r->events_fd);
         r->events_fd = -1;
     }
-    if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_interrupted)) {
+    if (rc < 0 && (err.code != TL_ERR_INPUT || tl_interrupted)) {
+        /* Writing the report failed (a full disk, EIO), or a signal: the run fails, not the
+         * rank. Only what is wrong with the log itself leaves a rank without a report. */
         set_fatal(m, &err);
     } else if (rc < 0) {
         rank_broken(m, r, name, err.msg);
@@ -1265,9 +1267,9 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
     }
     if (rc == 0 && tl_interrupted)
         rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
-    if (rc < 0 && err.code != TL_ERR_SIGNAL) {
+    if (rc < 0 && err.code == TL_ERR_INPUT) {
         /* The log cannot be read: the folder says so in its summary.json, for the landing
-         * page; the exit code says so too. */
+         * page; the exit code says so too. (Writing the report failed: the error alone.) */
         tl_outdir_abort(&out);
         struct tl_err werr = {TL_ERR_NONE, ""};
         s.error = err.msg;
