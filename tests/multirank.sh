@@ -280,9 +280,49 @@ grep -qx 'Rank 3 has no report (task exited 137 (OUT_OF_MEMORY) on node n1 <b>):
 "$bin" --all-ranks-html --from-summaries failed --no-browser >/dev/null 2>rf_err.txt || bad "--from-summaries with a failed rank: exit $?"
 grep -q 'Rank 3: no report (task exited 137 (OUT_OF_MEMORY) on node n1 &lt;b&gt;)' failed/index.html ||
     bad "the landing page does not list the failed rank with its reason"
-grep -q '1 ranks (and 1 not read)' rf_err.txt || bad "--from-summaries with a failed rank: $(cat rf_err.txt)"
+[ "$(tail -1 rf_err.txt)" = "tlparse: failed/index.html: 1 rank (and 1 not read), 2 compile ids, 0 graph breaks, 1 recompile, 0 failures" ] ||
+    bad "--from-summaries with a failed rank: $(cat rf_err.txt)"
 # --overwrite replaces a landing folder
 "$bin" --all-ranks-html same -o same_out --overwrite --no-browser >/dev/null 2>&1 || bad "--overwrite: exit $?"
+
+# ---- the last line: the ranks read and those not read, counted right in every case ----------------
+# last_line FOLDER WANT: --all-ranks-html on FOLDER exits 0 and its last line is WANT (OUT for the
+# output folder)
+last_line() {
+    rm -rf ll_out
+    "$bin" --all-ranks-html "$1" -o ll_out --no-browser >/dev/null 2>ll_err.txt || bad "last line of $1: exit $?"
+    [ "$(tail -1 ll_err.txt)" = "tlparse: ll_out/index.html: $2" ] ||
+        bad "last line of $1: '$(tail -1 ll_err.txt)', want '$2'"
+}
+mkdir ll_none ll_one ll_some ll_single
+for r in 0 1; do cp ranks/dedicated_log_torch_trace_rank_13.log "ll_none/dedicated_log_torch_trace_rank_$r.log"; done
+cp agree/dedicated_log_torch_trace_rank_0.log ll_one/
+cp ranks/dedicated_log_torch_trace_rank_13.log ll_one/dedicated_log_torch_trace_rank_1.log
+cp agree/dedicated_log_torch_trace_rank_0.log agree/dedicated_log_torch_trace_rank_1.log ll_some/
+cp slow/dedicated_log_torch_trace_rank_2.log ll_some/
+cp ranks/dedicated_log_torch_trace_rank_13.log ll_some/dedicated_log_torch_trace_rank_3.log
+cp agree/dedicated_log_torch_trace_rank_0.log ll_single/
+last_line ll_none "0 ranks (and 2 not read), 0 compile ids, 0 graph breaks, 0 recompiles, 0 failures"
+last_line ll_one "1 rank (and 1 not read), 2 compile ids, 0 graph breaks, 1 recompile, 0 failures"
+last_line ll_some "3 ranks (and 1 not read), 6 compile ids, 0 graph breaks, 3 recompiles, 0 failures"
+last_line agree "2 ranks, 4 compile ids, 0 graph breaks, 2 recompiles, 0 failures"
+last_line ll_single "1 rank, 2 compile ids, 0 graph breaks, 1 recompile, 0 failures"
+# a landing page made from the summaries counts what the one-step run counts (an entry without a
+# compile id, [-/-], is not a compile id)
+gen idless --ranks 2 --idless 1
+last_line idless "2 ranks, 4 compile ids, 0 graph breaks, 2 recompiles, 0 failures"
+mkdir idless_two
+for r in 0 1; do
+    "$bin" --rank-only "idless/dedicated_log_torch_trace_rank_$r.log" -o "idless_two/rank_$r" --no-browser >/dev/null 2>&1 ||
+        bad "--rank-only idless rank $r: exit $?"
+done
+"$bin" --all-ranks-html --from-summaries idless_two --no-browser >/dev/null 2>ll_err.txt || bad "--from-summaries idless: exit $?"
+[ "$(tail -1 ll_err.txt)" = "tlparse: idless_two/index.html: 2 ranks, 4 compile ids, 0 graph breaks, 2 recompiles, 0 failures" ] ||
+    bad "--from-summaries counts otherwise: $(tail -1 ll_err.txt)"
+# --fail-on when no rank could be read: said so, not a diagnosis of the newest log
+"$bin" --all-ranks-html ll_none -o ll_out --overwrite --fail-on recompiles --no-browser >/dev/null 2>ll_err.txt
+[ "$?" = 1 ] || bad "--fail-on with no rank read: exit not 1"
+grep -qx 'tlparse: --fail-on: 2 ranks could not be read' ll_err.txt || bad "--fail-on with no rank read: $(cat ll_err.txt)"
 
 # ---- the string table carried from rank to rank, in the order the ranks are taken ------------
 # (spec modes.md §1.3): the file system's listing order (Python's os.listdir is readdir's), or

@@ -774,7 +774,8 @@ static void sum_counts(const struct multi *m, struct tl_counts *c)
         if (r->parsed) {
             tl_counts_add(c, &r->counts);
         } else if (!r->s.error) {
-            c->compile_ids += r->s.ncompile_ids;
+            /* the diagnosis's count, as a parse gives it (ncompile_ids counts [-/-] too) */
+            c->compile_ids += r->s.diag.compile_ids;
             c->graph_breaks += r->s.diag.graph_breaks;
             c->recompiles += r->s.diag.recompiles;
             c->failures += r->s.diag.failures;
