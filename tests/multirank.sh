@@ -8,6 +8,9 @@
 #     byte-identical folders, the broken and malformed ranks are reported, not fatal, and the
 #     landing page and summary.json (tlparse-ranks/1) say exactly how the ranks diverge;
 #   - ranks that agree (no warning) and a slow rank (the graph runtime analysis);
+#   - the landing page's lead (the verdict naming the first graph and op where ranks part, the
+#     table, then the details and a footer), compile ids in numeric order and no [-/-] among
+#     them; the run's last line counting the ranks read and not read;
 #   - messages on crafted inputs; the command-line rules of spec modes.md §1.1 and ours;
 #   - the string table carried from rank to rank in listing or name order.
 # When ../shared (or $TL_SHARED) is there, the corpus's multi-rank logs also go through -j 1,
@@ -195,7 +198,8 @@ grep -q 'Rank 3' three/index.html || bad "rank 3 not listed"
 # a second run in place gives the same files
 cp -r two again
 "$bin" --all-ranks-html --from-summaries again --no-browser >/dev/null 2>&1 || bad "second --from-summaries: exit $?"
-diff -r two again >/dev/null || bad "--from-summaries run twice differs"
+stripped again && stripped two
+diff -r two.s again.s >/dev/null || bad "--from-summaries run twice differs"
 
 # ---- ranks that agree: no warning, no divergence; a slow rank: the runtime analysis --------------
 gen agree --ranks 2
@@ -226,6 +230,47 @@ got = [(e["rank"], e["graph"], [o["estimated_runtime_ns"] for o in e["ops"]]) fo
 assert sorted(got) == [(r, g, [t * f, 250000.0 * f]) for r, f in ((0, 1), (1, 1.5), (2, 1))
                        for g, t in (("-_0_0_0", 1e6), ("-_0_1_0", 2e6))], got
 PY
+
+# ---- the landing page leads with a verdict and the table of ranks ---------------------------------
+# 4 ranks, rank 3 all-gathers where the others all-reduce: the verdict names the first graph and
+# op where they part, before the table; the details come after the table; a footer says what
+# made the page
+gen four --ranks 4 --gather 3
+"$bin" --all-ranks-html four -o four_out --no-browser >/dev/null 2>&1 || bad "four ranks: exit $?"
+python3 - four_out/index.html <<'PY' || bad "four ranks: the landing page's lead"
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+verdict = ("<li class='bad'><strong>Collectives differ:</strong> Ranks 0-2 call "
+           "<code>all_reduce_</code> where Rank 3 calls <code>all_gather_into_tensor</code>, "
+           "first in graph <code>[0/0]</code>, op #1.</li>")
+at = {k: page.find(v) for k, v in {
+    "title": "<h2>Multi-Rank TLParse Report</h2>", "verdict": verdict,
+    "table": "<table class='ranks sortable'>", "details": "<h3 id='details'>Divergence details</h3>",
+    "box": 'class="warning-box"', "chromium": "<h3>Chromium Events</h3>",
+    "footer": "<footer class='runinfo'>"}.items()}
+assert all(v >= 0 for v in at.values()), at
+order = sorted(at, key=at.get)
+assert order == ["title", "verdict", "table", "details", "box", "chromium", "footer"], order
+assert "<td class='status bad' data-value='2'>differs: collectives, tensor meta</td>" in page
+assert page.count("<td class='status ok' data-value='0'>ok</td>") == 3
+assert re.search(r"<footer class='runinfo'>\n<p>tlparse [0-9.]+.* · command: <code class='cmd'>"
+                 r"[^<]*--all-ranks-html four -o four_out --no-browser</code> · input: "
+                 r"<code>four</code></p>\n</footer>", page), page[page.find("<footer"):][:400]
+PY
+# compile ids in numeric order, [-/-] never shown as one: rank 1 compiles step 12 times, rank 2
+# logs an entry outside any compilation
+gen lead --ranks 4 --more 1:12 --idless 2
+"$bin" --all-ranks-html lead -o lead_out --no-browser >/dev/null 2>&1 || bad "numeric order: exit $?"
+ids=$(for c in $(seq 2 11); do printf '<code>[0/%d]</code>, ' "$c"; done)
+grep -qF "<li>${ids%, }: not on Rank 0, Rank 2, Rank 3</li>" lead_out/index.html ||
+    bad "the compile ids rank 1 alone compiled are not in numeric order: $(grep -o '<li><code>\[0/.*' lead_out/index.html)"
+grep -qF "Rank 1 compiled <code>[0/2]</code>, which Ranks 0, 2, 3 did not" lead_out/index.html ||
+    bad "the verdict does not name [0/2] first: $(grep -o 'Compile ids differ.*' lead_out/index.html)"
+grep -qF "Ranks 0, 2, 3 call nothing where Rank 1 calls <code>all_reduce_</code>, first in graph <code>[0/2]</code>, op #1." lead_out/index.html ||
+    bad "the verdict does not name where rank 1's collectives part: $(grep -o 'Collectives differ.*' lead_out/index.html)"
+grep -qF -- "[-/-]" lead_out/index.html && bad "[-/-] is shown as a compile id"
+grep -qF "Entries without a compile id (logged outside any compilation): on Rank 2, not on Rank 0, Rank 1, Rank 3" lead_out/index.html ||
+    bad "the entries without a compile id are not said"
 
 # ---- duplicate ranks: the first log in name order is used ----------------------------------------
 mkdir dup

@@ -678,7 +678,16 @@ static int landing(struct multi *m, struct tl_err *err)
         struct tl_landing page = {m->opt->custom_header_html, &an, chromium,
                                   !m->opt->redact        ? NULL
                                   : m->opt->redact_paths ? "--redact=paths"
-                                                         : "--redact"};
+                                                         : "--redact",
+                                  NULL};
+        /* the footer: the tlparse and the command line, and the folder of logs (or of
+         * reports, --from-summaries) it read */
+        struct tl_runinfo info;
+        tl_runinfo_fill(&info, m->opt, NULL, m->opt->path);
+        info.redacted = page.redacted;
+        if (m->opt->redact_paths) /* the paths a command names are the user's */
+            info.command_line = info.input = NULL;
+        page.info = &info;
         tl_page_landing(&b, &page);
         rc = root_file(m, "index.html", &b, true, err);
     }
