@@ -5,7 +5,8 @@ fixture, so that the multi-rank modes are tested on a clone with nothing beside 
 
     make_rank_logs.py OUTDIR [--ranks N] [--pad-kb K] [--short R,..] [--extra R,..]
                              [--gather R,..] [--hit R,..] [--no-wait R,..] [--slow R,..]
-                             [--strings R:N,..] [--no-inductor]
+                             [--strings R:N,..] [--more R:N,..] [--idless R,..]
+                             [--no-inductor]
 
 Writes OUTDIR/dedicated_log_torch_trace_rank_<r>.log for r in 0..N-1 (default 4). Each rank
 compiles `step` (frame 0) twice, as distributed code does: [0/0], then [0/1] after a guard
@@ -23,6 +24,10 @@ artifact (the order the graphs ran). Ranks diverge on request:
   --slow R      rank R's ops are estimated 1.5 times as long (its tensor meta differs too)
   --strings R:N rank R's string table has N entries (default 2: the script and a library);
                 entry 0 is the script for every rank, the others name rank R's Python 3.(10+R)
+  --more R:N    rank R compiles `step` N times: [0/0] to [0/N-1] (N >= 12 puts [0/10] after
+                [0/9]: the order of compile ids as numbers, not as strings)
+  --idless R    rank R also logs an artifact outside any compilation (no compile id: the
+                report's [-/-] key), as a job's start-up logging does
 --no-inductor leaves out what Inductor writes (output code, schedules, runtimes, cache and
 execution order), as a run with backend="eager" would. --pad-kb K pads every output code
 with K KiB of comment lines (bigger logs, same findings).
@@ -170,15 +175,18 @@ def rank_log(rank, opt):
             10 + rank, LIBS[(i - 1) % len(LIBS)], "" if i <= len(LIBS) else "#%d" % i)
         log.entry({"str": [name, i]}, site="torch/_logging/structured.py:28")
     t0 = 1700000000000000 + rank * 1000
+    if rank in opt["idless"]:
+        log.entry({"artifact": {"name": "job_info", "encoding": "json"}, "rank": rank},
+                  json.dumps({"world_size": opt["ranks"], "rank": rank}, indent=1))
     order = []
     compile_one(log, opt, 0, 0, "step", 20, t0)
     order.append("0/0")
     if rank in opt["extra"]:
         compile_one(log, opt, 1, 0, "helper", 12, t0 + 2000000)
         order.append("1/0")
-    if rank not in opt["short"]:
-        compile_one(log, opt, 0, 1, "step", 20, t0 + 4000000)
-        order.append("0/1")
+    for c in range(1, opt["more"].get(rank, 1 if rank in opt["short"] else 2)):
+        compile_one(log, opt, 0, c, "step", 20, t0 + 4000000 * c)
+        order.append("0/%d" % c)
     if opt["inductor"]:
         artifact(log, cid(0, 0), "graph_execution",
                  {"graph_execution_order": [{"compile_id": c} for c in order + order]},
@@ -192,8 +200,8 @@ def ranks_of(text):
 
 def main(argv):
     opt = {"ranks": 4, "pad_kb": 0, "short": set(), "extra": set(), "gather": set(),
-           "hit": set(), "no_wait": set(), "slow": set(), "strings": {},
-           "inductor": True}
+           "hit": set(), "no_wait": set(), "slow": set(), "idless": set(), "strings": {},
+           "more": {}, "inductor": True}
     out = None
     it = iter(argv[1:])
     for a in it:
@@ -201,14 +209,15 @@ def main(argv):
             opt["ranks"] = int(next(it))
         elif a == "--pad-kb":
             opt["pad_kb"] = int(next(it))
-        elif a in ("--short", "--extra", "--gather", "--hit", "--no-wait", "--slow"):
+        elif a in ("--short", "--extra", "--gather", "--hit", "--no-wait", "--slow",
+                   "--idless"):
             opt[a[2:].replace("-", "_")] = ranks_of(next(it))
         elif a == "--no-inductor":
             opt["inductor"] = False
-        elif a == "--strings":
+        elif a in ("--strings", "--more"):
             for pair in next(it).split(","):
                 r, n = pair.split(":")
-                opt["strings"][int(r)] = int(n)
+                opt[a[2:]][int(r)] = int(n)
         elif out is None and not a.startswith("-"):
             out = a
         else:

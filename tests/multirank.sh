@@ -8,6 +8,9 @@
 #     byte-identical folders, the broken and malformed ranks are reported, not fatal, and the
 #     landing page and summary.json (tlparse-ranks/1) say exactly how the ranks diverge;
 #   - ranks that agree (no warning) and a slow rank (the graph runtime analysis);
+#   - the landing page's lead (the verdict naming the first graph and op where ranks part, the
+#     table, then the details and a footer), compile ids in numeric order and no [-/-] among
+#     them; the run's last line counting the ranks read and not read;
 #   - messages on crafted inputs; the command-line rules of spec modes.md §1.1 and ours;
 #   - the string table carried from rank to rank in listing or name order.
 # When ../shared (or $TL_SHARED) is there, the corpus's multi-rank logs also go through -j 1,
@@ -195,7 +198,8 @@ grep -q 'Rank 3' three/index.html || bad "rank 3 not listed"
 # a second run in place gives the same files
 cp -r two again
 "$bin" --all-ranks-html --from-summaries again --no-browser >/dev/null 2>&1 || bad "second --from-summaries: exit $?"
-diff -r two again >/dev/null || bad "--from-summaries run twice differs"
+stripped again && stripped two
+diff -r two.s again.s >/dev/null || bad "--from-summaries run twice differs"
 
 # ---- ranks that agree: no warning, no divergence; a slow rank: the runtime analysis --------------
 gen agree --ranks 2
@@ -226,6 +230,47 @@ got = [(e["rank"], e["graph"], [o["estimated_runtime_ns"] for o in e["ops"]]) fo
 assert sorted(got) == [(r, g, [t * f, 250000.0 * f]) for r, f in ((0, 1), (1, 1.5), (2, 1))
                        for g, t in (("-_0_0_0", 1e6), ("-_0_1_0", 2e6))], got
 PY
+
+# ---- the landing page leads with a verdict and the table of ranks ---------------------------------
+# 4 ranks, rank 3 all-gathers where the others all-reduce: the verdict names the first graph and
+# op where they part, before the table; the details come after the table; a footer says what
+# made the page
+gen four --ranks 4 --gather 3
+"$bin" --all-ranks-html four -o four_out --no-browser >/dev/null 2>&1 || bad "four ranks: exit $?"
+python3 - four_out/index.html <<'PY' || bad "four ranks: the landing page's lead"
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+verdict = ("<li class='bad'><strong>Collectives differ:</strong> Ranks 0-2 call "
+           "<code>all_reduce_</code> where Rank 3 calls <code>all_gather_into_tensor</code>, "
+           "first in graph <code>[0/0]</code>, op #1.</li>")
+at = {k: page.find(v) for k, v in {
+    "title": "<h2>Multi-Rank TLParse Report</h2>", "verdict": verdict,
+    "table": "<table class='ranks sortable'>", "details": "<h3 id='details'>Divergence details</h3>",
+    "box": 'class="warning-box"', "chromium": "<h3>Chromium Events</h3>",
+    "footer": "<footer class='runinfo'>"}.items()}
+assert all(v >= 0 for v in at.values()), at
+order = sorted(at, key=at.get)
+assert order == ["title", "verdict", "table", "details", "box", "chromium", "footer"], order
+assert "<td class='status bad' data-value='2'>differs: collectives, tensor meta</td>" in page
+assert page.count("<td class='status ok' data-value='0'>ok</td>") == 3
+assert re.search(r"<footer class='runinfo'>\n<p>tlparse [0-9.]+.* · command: <code class='cmd'>"
+                 r"[^<]*--all-ranks-html four -o four_out --no-browser</code> · input: "
+                 r"<code>four</code></p>\n</footer>", page), page[page.find("<footer"):][:400]
+PY
+# compile ids in numeric order, [-/-] never shown as one: rank 1 compiles step 12 times, rank 2
+# logs an entry outside any compilation
+gen lead --ranks 4 --more 1:12 --idless 2
+"$bin" --all-ranks-html lead -o lead_out --no-browser >/dev/null 2>&1 || bad "numeric order: exit $?"
+ids=$(for c in $(seq 2 11); do printf '<code>[0/%d]</code>, ' "$c"; done)
+grep -qF "<li>${ids%, }: not on Rank 0, Rank 2, Rank 3</li>" lead_out/index.html ||
+    bad "the compile ids rank 1 alone compiled are not in numeric order: $(grep -o '<li><code>\[0/.*' lead_out/index.html)"
+grep -qF "Rank 1 compiled <code>[0/2]</code>, which Ranks 0, 2, 3 did not" lead_out/index.html ||
+    bad "the verdict does not name [0/2] first: $(grep -o 'Compile ids differ.*' lead_out/index.html)"
+grep -qF "Ranks 0, 2, 3 call nothing where Rank 1 calls <code>all_reduce_</code>, first in graph <code>[0/2]</code>, op #1." lead_out/index.html ||
+    bad "the verdict does not name where rank 1's collectives part: $(grep -o 'Collectives differ.*' lead_out/index.html)"
+grep -qF -- "[-/-]" lead_out/index.html && bad "[-/-] is shown as a compile id"
+grep -qF "Entries without a compile id (logged outside any compilation): on Rank 2, not on Rank 0, Rank 1, Rank 3" lead_out/index.html ||
+    bad "the entries without a compile id are not said"
 
 # ---- duplicate ranks: the first log in name order is used ----------------------------------------
 mkdir dup
@@ -280,9 +325,49 @@ grep -qx 'Rank 3 has no report (task exited 137 (OUT_OF_MEMORY) on node n1 <b>):
 "$bin" --all-ranks-html --from-summaries failed --no-browser >/dev/null 2>rf_err.txt || bad "--from-summaries with a failed rank: exit $?"
 grep -q 'Rank 3: no report (task exited 137 (OUT_OF_MEMORY) on node n1 &lt;b&gt;)' failed/index.html ||
     bad "the landing page does not list the failed rank with its reason"
-grep -q '1 ranks (and 1 not read)' rf_err.txt || bad "--from-summaries with a failed rank: $(cat rf_err.txt)"
+[ "$(tail -1 rf_err.txt)" = "tlparse: failed/index.html: 1 rank (and 1 not read), 2 compile ids, 0 graph breaks, 1 recompile, 0 failures" ] ||
+    bad "--from-summaries with a failed rank: $(cat rf_err.txt)"
 # --overwrite replaces a landing folder
 "$bin" --all-ranks-html same -o same_out --overwrite --no-browser >/dev/null 2>&1 || bad "--overwrite: exit $?"
+
+# ---- the last line: the ranks read and those not read, counted right in every case ----------------
+# last_line FOLDER WANT: --all-ranks-html on FOLDER exits 0 and its last line is WANT (OUT for the
+# output folder)
+last_line() {
+    rm -rf ll_out
+    "$bin" --all-ranks-html "$1" -o ll_out --no-browser >/dev/null 2>ll_err.txt || bad "last line of $1: exit $?"
+    [ "$(tail -1 ll_err.txt)" = "tlparse: ll_out/index.html: $2" ] ||
+        bad "last line of $1: '$(tail -1 ll_err.txt)', want '$2'"
+}
+mkdir ll_none ll_one ll_some ll_single
+for r in 0 1; do cp ranks/dedicated_log_torch_trace_rank_13.log "ll_none/dedicated_log_torch_trace_rank_$r.log"; done
+cp agree/dedicated_log_torch_trace_rank_0.log ll_one/
+cp ranks/dedicated_log_torch_trace_rank_13.log ll_one/dedicated_log_torch_trace_rank_1.log
+cp agree/dedicated_log_torch_trace_rank_0.log agree/dedicated_log_torch_trace_rank_1.log ll_some/
+cp slow/dedicated_log_torch_trace_rank_2.log ll_some/
+cp ranks/dedicated_log_torch_trace_rank_13.log ll_some/dedicated_log_torch_trace_rank_3.log
+cp agree/dedicated_log_torch_trace_rank_0.log ll_single/
+last_line ll_none "0 ranks (and 2 not read), 0 compile ids, 0 graph breaks, 0 recompiles, 0 failures"
+last_line ll_one "1 rank (and 1 not read), 2 compile ids, 0 graph breaks, 1 recompile, 0 failures"
+last_line ll_some "3 ranks (and 1 not read), 6 compile ids, 0 graph breaks, 3 recompiles, 0 failures"
+last_line agree "2 ranks, 4 compile ids, 0 graph breaks, 2 recompiles, 0 failures"
+last_line ll_single "1 rank, 2 compile ids, 0 graph breaks, 1 recompile, 0 failures"
+# a landing page made from the summaries counts what the one-step run counts (an entry without a
+# compile id, [-/-], is not a compile id)
+gen idless --ranks 2 --idless 1
+last_line idless "2 ranks, 4 compile ids, 0 graph breaks, 2 recompiles, 0 failures"
+mkdir idless_two
+for r in 0 1; do
+    "$bin" --rank-only "idless/dedicated_log_torch_trace_rank_$r.log" -o "idless_two/rank_$r" --no-browser >/dev/null 2>&1 ||
+        bad "--rank-only idless rank $r: exit $?"
+done
+"$bin" --all-ranks-html --from-summaries idless_two --no-browser >/dev/null 2>ll_err.txt || bad "--from-summaries idless: exit $?"
+[ "$(tail -1 ll_err.txt)" = "tlparse: idless_two/index.html: 2 ranks, 4 compile ids, 0 graph breaks, 2 recompiles, 0 failures" ] ||
+    bad "--from-summaries counts otherwise: $(tail -1 ll_err.txt)"
+# --fail-on when no rank could be read: said so, not a diagnosis of the newest log
+"$bin" --all-ranks-html ll_none -o ll_out --overwrite --fail-on recompiles --no-browser >/dev/null 2>ll_err.txt
+[ "$?" = 1 ] || bad "--fail-on with no rank read: exit not 1"
+grep -qx 'tlparse: --fail-on: 2 ranks could not be read' ll_err.txt || bad "--fail-on with no rank read: $(cat ll_err.txt)"
 
 # ---- the string table carried from rank to rank, in the order the ranks are taken ------------
 # (spec modes.md §1.3): the file system's listing order (Python's os.listdir is readdir's), or

@@ -427,6 +427,95 @@ done
 same_report p/q/out
 rm -rf p/q/.out.tlparse-* p/q/.other.tlparse-*
 
+# ============================================================================ (g)
+# --all-ranks-html onto a full disk. Writing a rank's report failing (ENOSPC, EIO, EDQUOT) is
+# no fault of the rank's log: the run fails (exit 1, one error naming the file and the OS
+# error, no "Multi-rank report generated", no per-rank warning) and leaves the output folder
+# as it was: absent, or the old report with --overwrite; no temporary folder. With -j 1 and
+# -j 2, the disk full from some write on (sticky), one write failing alone, and a disk that
+# holds only so many bytes (TL_FAIL_DISK: the write that fills it is short, the next fails).
+python3 "$here/make_rank_logs.py" ranks-in --ranks 4 --gather 3 >/dev/null || echo "outsafety: make_rank_logs.py failed"
+"$bin" --all-ranks-html ranks-in -o ranks-want --no-browser >/dev/null 2>&1 || echo "outsafety: the multi-rank reference run failed"
+"$bin" --all-ranks-html ranks-in -o ranks-old -j 1 --no-browser >/dev/null 2>&1 || echo "outsafety: the old multi-rank run failed"
+echo "an old note" >ranks-old/marker.txt
+ranks_bytes=$(find ranks-want -type f -printf '%s\n' | awk '{ n += $1 } END { print n }')
+ranks_fresh() { rm -rf p && mkdir -p p/q; }
+ranks_old() { rm -rf p && mkdir -p p/q && cp -a ranks-old p/q/out; }
+# ranks_shim STATE J ENV...: a multi-rank run into p/q/out (--overwrite onto an old report)
+# with the failures ENV; checks what it did; sets $injected
+ranks_shim() {
+    local state=$1 j=$2 before args=(-o p/q/out -j "$2")
+    shift 2
+    "ranks_$state"
+    [ "$state" = old ] && args+=(--overwrite)
+    before=$(listing p/q/out)
+    rm -f fl.txt
+    env LD_PRELOAD="$preload" ASAN_OPTIONS="$asan_opts" TL_FAIL_LOG="$tmp/fl.txt" \
+        TL_FAIL_SKIP=ranks-in "$@" "$bin" --all-ranks-html ranks-in --no-browser "${args[@]}" \
+        >out.txt 2>err.txt
+    rc=$?
+    injected=$([ -e fl.txt ] && echo 1)
+    local what="$* -j $j ($state)"
+    if [ -z "$injected" ]; then
+        [ "$rc" = 0 ] || bad "$what, nothing injected: exit $rc; $(head -c 300 err.txt)"
+        rm -rf got.s want.s && cp -r p/q/out got.s && cp -r ranks-want want.s &&
+            python3 "$here/strip_runinfo.py" got.s want.s
+        diff -r want.s got.s >/dev/null 2>&1 || bad "$what, nothing injected: not the whole report"
+        no_temp p/q
+        return
+    fi
+    [ "$rc" = 1 ] || bad "$what ($(head -1 fl.txt)): exit $rc, want 1; stderr: $(head -c 400 err.txt)"
+    local errs others
+    errs=$(grep '^tlparse: error: ' err.txt)
+    others=$(grep -v -e '^tlparse: error: ' -e '^Stats {' -e '^Processing rank ' err.txt)
+    [ "$(grep -c '^tlparse: error: ' err.txt)" = 1 ] || bad "$what: want one error line, got: $(head -c 600 err.txt)"
+    grep -qE '^tlparse: error: [^:]* p/q/out(/[^:]*)?: No space left on device$' err.txt ||
+        bad "$what: the error does not name the output and ENOSPC: $errs"
+    [ -z "$others" ] || bad "$what: other lines (a warning? the closing line?): $(echo "$others" | head -3)"
+    [ "$before" = "$(listing p/q/out)" ] || bad "$what ($(head -1 fl.txt)): the output folder changed: $(diff <(echo "$before") <(listing p/q/out) | head -4)"
+    [ "$(ls -A p/q)" = "$([ "$state" = old ] && echo out)" ] || bad "$what: left in p/q: $(ls -A p/q)"
+    no_temp p/q
+}
+# ranks_every STATE J CALL [:sticky]: fail CALL number N for N = 0, STEP, 2*STEP ... until a run
+# gets through
+ranks_every() {
+    local state=$1 j=$2 call=$3 mode=${4:-} n runs=0
+    for n in $(seq 0 7 700); do
+        ranks_shim "$state" "$j" TL_FAIL="$call:$n:ENOSPC$mode"
+        [ -n "$injected" ] || break
+        runs=$((runs + 1))
+    done
+    [ "$runs" -gt 3 ] || bad "$call$mode -j $j: only $runs runs failed"
+}
+for j in 1 2; do
+    begin "ranks_disk_full_j$j"
+    ranks_every fresh "$j" write :sticky
+    ranks_every old "$j" write :sticky
+    begin "ranks_one_write_fails_j$j"
+    ranks_every fresh "$j" write
+    ranks_every old "$j" write
+    begin "ranks_copy_fails_j$j"
+    ranks_every fresh "$j" copy_file_range :sticky
+    begin "ranks_disk_fills_up_j$j"
+    for pct in 1 25 50 75 90 97 99; do
+        ranks_shim fresh "$j" TL_FAIL_DISK=$((ranks_bytes * pct / 100))
+        [ -n "$injected" ] || bad "TL_FAIL_DISK at $pct% of $ranks_bytes bytes, -j $j: nothing failed"
+    done
+    ranks_shim old "$j" TL_FAIL_DISK=$((ranks_bytes / 2))
+    ranks_shim fresh "$j" TL_FAIL_DISK=$((ranks_bytes * 4))
+    [ -z "$injected" ] || bad "TL_FAIL_DISK at 4 times the report, -j $j: a write failed"
+done
+
+begin ranks_existing_folder_untouched_without_overwrite
+ranks_old
+before=$(listing p/q)
+"$bin" --all-ranks-html ranks-in -o p/q/out --no-browser >out.txt 2>err.txt
+rc=$?
+[ "$rc" = 1 ] || bad "exit $rc, want 1"
+[ "$(cat err.txt)" = "tlparse: error: Directory p/q/out already exists; pass --overwrite to replace it or use -o OUTDIR" ] ||
+    bad "stderr: $(cat err.txt)"
+[ "$before" = "$(listing p/q)" ] || bad "p/q changed"
+
 pids=()
 tally
 summary_line outsafety

@@ -311,7 +311,7 @@ same err.txt "tlparse: parsing ranks/dedicated_log_torch_trace_rank_0.log, the n
 tlparse: ranks holds the logs of 2 ranks; this report is of the newest (--all-ranks-html reports on all)
 Stats { ok: 2 }
 tlparse: --fail-on: the 2 ranks have 1 failed compilation
-tlparse: o/index.html: the newest of 2 rank logs, 1 compile id, 0 graph breaks, 0 recompiles, 0 failures"
+tlparse: o/index.html: the newest of the logs of 2 ranks, 1 compile id, 0 graph breaks, 0 recompiles, 0 failures"
 rm -rf o
 run 1 ranks --all-ranks-html -o o --fail-on failures --no-browser
 [ "$(tail -2 err.txt)" = "tlparse: --fail-on: the 2 ranks have 1 failed compilation

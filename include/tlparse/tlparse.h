@@ -144,8 +144,9 @@ struct tl_result {
     struct tl_counts counts; /* summed, for --all-ranks-html) */
     uint32_t ranks;          /* the ranks read: a folder of rank logs (--all-ranks-html, or
                                 --summary and --json of one); 0 for one log */
-    uint32_t ranks_left;     /* the ranks of the folder whose logs were not read: they could not
-                                be (ranks > 0), or the report is of its newest log (ranks 0) */
+    uint32_t ranks_left;     /* the ranks of that folder whose logs could not be read */
+    uint32_t newest_of;      /* the report is of the newest log of a folder of rank logs: the
+                                ranks the folder holds (2 or more); else 0 */
 };
 
 /** Set by a signal handler to stop a run; tl_run() then cleans up and returns 130. */

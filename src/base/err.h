@@ -10,9 +10,9 @@
 
 enum tl_err_code {
     TL_ERR_NONE = 0,
-    TL_ERR_IO,     /* reading the input or writing the report failed */
+    TL_ERR_IO,     /* writing the report failed; any I/O error that is not the input's */
     TL_ERR_USAGE,  /* bad arguments */
-    TL_ERR_INPUT,  /* the input cannot be used at all */
+    TL_ERR_INPUT,  /* the input cannot be used at all: not there, unreadable, not a log */
     TL_ERR_EXISTS, /* the output folder exists and --overwrite was not given */
     TL_ERR_SIGNAL, /* interrupted */
     TL_ERR_STOP,   /* a library callback asked to stop: not an error */

@@ -267,12 +267,13 @@ static void say_done(const struct tl_options *opt, const struct tl_result *res)
     }
     const struct tl_counts *c = &res->counts;
     char ranks[128] = "";
-    if (res->ranks && res->ranks_left)
-        snprintf(ranks, sizeof(ranks), "%u ranks (and %u not read), ", res->ranks, res->ranks_left);
+    if (res->newest_of)
+        snprintf(ranks, sizeof(ranks), "the newest of the logs of %u ranks, ", res->newest_of);
+    else if (res->ranks_left)
+        snprintf(ranks, sizeof(ranks), "%u rank%s (and %u not read), ", res->ranks,
+                 res->ranks == 1 ? "" : "s", res->ranks_left);
     else if (res->ranks)
         snprintf(ranks, sizeof(ranks), "%u rank%s, ", res->ranks, res->ranks == 1 ? "" : "s");
-    else if (res->ranks_left)
-        snprintf(ranks, sizeof(ranks), "the newest of %u rank logs, ", res->ranks_left + 1);
     if (opt->export_mode) {
         fprintf(stderr, "tlparse: %s: %s%llu export problem%s\n", where, ranks,
                 (unsigned long long)c->export_problems, c->export_problems == 1 ? "" : "s");
@@ -644,7 +645,7 @@ static int check_fail_on(const struct cli *c, const struct tl_result *res, int r
         fprintf(stderr, "tlparse: error: --fail-on: nothing was read to check\n");
         return TL_EXIT_ERROR;
     }
-    if (res->ranks_left && !res->ranks)
+    if (res->newest_of)
         return fail_on_ranks(c->fail_on, &c->opt); /* opt->command_line still held */
     if (res->ranks_left) {
         fprintf(stderr, "tlparse: --fail-on: %u rank%s could not be read\n", res->ranks_left,

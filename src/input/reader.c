@@ -288,14 +288,14 @@ static ssize_t fill(struct tl_reader *r, struct tl_err *err)
     case TL_READER_ZSTD:
         got = read_zstd(r, dst, room, err);
         if (got < 0 && err && err->code == TL_ERR_NONE)
-            tl_error(err, "cannot read %s: %s", r->path, strerror(errno));
+            tl_error_code(err, TL_ERR_INPUT, "cannot read %s: %s", r->path, strerror(errno));
         if (got < 0)
             return -1;
         break;
     default:
         got = read_plain(r, dst, room);
         if (got < 0)
-            return tl_error(err, "cannot read %s: %s", r->path, strerror(errno));
+            return tl_error_code(err, TL_ERR_INPUT, "cannot read %s: %s", r->path, strerror(errno));
         if (r->stream && !r->sniffed && got > 0) {
             r->sniffed = true;
             const unsigned char *m = (const unsigned char *)dst;

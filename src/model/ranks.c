@@ -33,6 +33,77 @@ static int cmp_cstr(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* ---- compile keys as numbers --------------------------------------------------------------- */
+
+struct cid_parts {
+    bool has_ca, has_frame, has_fcid;
+    uint64_t ca, frame, fcid, attempt;
+};
+
+/* A number or '-' at p: past it, or NULL when neither is there. */
+static const char *cid_part(const char *p, bool *has, uint64_t *v)
+{
+    *has = false;
+    *v = 0;
+    if (*p == '-')
+        return p + 1;
+    if (*p < '0' || *p > '9')
+        return NULL;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (*v > (UINT64_MAX - 9) / 10)
+            return NULL;
+        *v = *v * 10 + (uint64_t)(*p - '0');
+    }
+    *has = true;
+    return p;
+}
+
+/* "[!ca/frame/fcid_attempt]" as tl_cid_display writes it ('-' for a missing part). */
+static bool cid_parse(const char *p, struct cid_parts *c)
+{
+    memset(c, 0, sizeof(*c));
+    if (*p++ != '[')
+        return false;
+    if (*p == '!' && (!(p = cid_part(p + 1, &c->has_ca, &c->ca)) || !c->has_ca || *p++ != '/'))
+        return false;
+    if (!(p = cid_part(p, &c->has_frame, &c->frame)) || *p++ != '/' ||
+        !(p = cid_part(p, &c->has_fcid, &c->fcid)))
+        return false;
+    bool has_attempt = false;
+    if (*p == '_' && (!(p = cid_part(p + 1, &has_attempt, &c->attempt)) || !has_attempt))
+        return false;
+    return p[0] == ']' && p[1] == '\0';
+}
+
+/* A part that is there before one that is not, then by value. */
+static int cmp_part(bool has_a, uint64_t a, bool has_b, uint64_t b)
+{
+    if (has_a != has_b)
+        return has_a ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+int tl_ranks_cid_cmp(const char *a, const char *b)
+{
+    a = nz(a);
+    b = nz(b);
+    struct cid_parts x, y;
+    bool kx = cid_parse(a, &x), ky = cid_parse(b, &y);
+    if (kx != ky)
+        return kx ? -1 : 1;
+    int c = 0;
+    if (kx && !(c = cmp_part(x.has_frame, x.frame, y.has_frame, y.frame)) &&
+        !(c = cmp_part(x.has_fcid, x.fcid, y.has_fcid, y.fcid)) &&
+        !(c = cmp_part(true, x.attempt, true, y.attempt)))
+        c = cmp_part(!x.has_ca, x.ca, !y.has_ca, y.ca); /* none first */
+    return c ? c : strcmp(a, b);
+}
+
+static int cmp_cid_ptr(const void *a, const void *b)
+{
+    return tl_ranks_cid_cmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* "<prefix>a, <prefix>b" of the ranks list[0..n) (ascending), repeated numbers once. */
 static const char *rank_list(struct tl_arena *arena, const uint32_t *list, size_t n,
                              const char *prefix, bool dedupe)
@@ -62,7 +133,7 @@ static void group_ranks(struct tl_rank_groups *out, const struct tl_rank_summary
     struct tl_map map;
     tl_arena_init(&tmp, 0);
     tl_map_init(&map, &tmp);
-    size_t *group_of = tl_arena_calloc(&tmp, n ? n : 1, sizeof(*group_of));
+    size_t *group_of = tl_arena_calloc(arena, n ? n : 1, sizeof(*group_of));
     size_t ngroups = 0;
     for (size_t i = 0; i < n; i++) {
         if (!values[i])
@@ -91,11 +162,15 @@ static void group_ranks(struct tl_rank_groups *out, const struct tl_rank_summary
             grp->value = values[i];
         lists[g][grp->nranks++] = ranks[i].rank;
     }
+    out->main = 0;
     for (size_t g = 1; g <= ngroups; g++) {
         struct tl_rank_group *grp = &out->groups[g - 1];
         grp->ranks = lists[g];
         grp->ranks_text = rank_list(arena, lists[g], grp->nranks, "", false);
+        if (grp->nranks > out->groups[out->main].nranks)
+            out->main = g - 1;
     }
+    out->of = group_of;
     tl_map_release(&map);
     tl_arena_release(&tmp);
 }
@@ -588,12 +663,70 @@ static const char *divergence_detail(const struct tl_rank_summary *ranks, size_t
     return r;
 }
 
-/* The compile ids some ranks compiled and others did not, each with the ranks without it. */
-#define MAX_GAPS 20
-static int cmp_pcstr(const void *a, const void *b)
+/* The rank's compile ids but [-/-] in the order of tl_ranks_cid_cmp, each once (in tmp);
+ * *idless: it has [-/-]. */
+static const char **real_ids(struct tl_arena *tmp, const struct tl_rank_summary *s, size_t *len,
+                             bool *idless)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    const char **v = tl_arena_calloc(tmp, s->ncompile_ids ? s->ncompile_ids : 1, sizeof(*v));
+    size_t n = 0;
+    *idless = false;
+    for (size_t i = 0; i < s->ncompile_ids; i++) {
+        const char *id = nz(s->compile_ids[i]);
+        if (!strcmp(id, TL_RANKS_NO_CID))
+            *idless = true;
+        else
+            v[n++] = id;
+    }
+    qsort(v, n, sizeof(*v), cmp_cid_ptr);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || strcmp(v[m - 1], v[i]) != 0)
+            v[m++] = v[i];
+    *len = m;
+    return v;
 }
+
+/* The ranks by their compile ids ([-/-] left out); which ranks have entries without one. */
+static void cid_groups(struct tl_ranks *out, const struct tl_rank_summary *ranks, size_t n,
+                       struct tl_arena *arena)
+{
+    struct tl_arena tmp;
+    tl_arena_init(&tmp, 0);
+    const char **values = tl_arena_calloc(arena, n ? n : 1, sizeof(*values));
+    uint32_t *with = tl_arena_calloc(&tmp, n ? n : 1, sizeof(*with));
+    uint32_t *without = tl_arena_calloc(&tmp, n ? n : 1, sizeof(*without));
+    size_t nwith = 0, nwithout = 0;
+    struct tl_buf b = TL_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        if (!usable(&ranks[i]))
+            continue;
+        size_t len;
+        bool idless;
+        const char **ids = real_ids(&tmp, &ranks[i], &len, &idless);
+        tl_buf_reset(&b);
+        for (size_t k = 0; k < len; k++) {
+            tl_buf_adds(&b, ids[k]);
+            tl_buf_addch(&b, ',');
+        }
+        values[i] = tl_arena_memdupz(arena, b.buf, b.len);
+        if (idless)
+            with[nwith++] = ranks[i].rank;
+        else
+            without[nwithout++] = ranks[i].rank;
+    }
+    tl_buf_release(&b);
+    group_ranks(&out->cids, ranks, values, n, arena);
+    if (nwith && nwithout) {
+        out->idless_ranks = rank_list(arena, with, nwith, "Rank ", true);
+        out->idless_others = rank_list(arena, without, nwithout, "Rank ", true);
+    }
+    tl_arena_release(&tmp);
+}
+
+/* The compile ids some ranks compiled and others did not, each with the ranks without it, in
+ * the order of tl_ranks_cid_cmp. */
+#define MAX_GAPS 20
 
 static void cid_gaps(struct tl_ranks *out, const struct tl_rank_summary *ranks, size_t n,
                      struct tl_arena *arena)
@@ -605,7 +738,8 @@ static void cid_gaps(struct tl_ranks *out, const struct tl_rank_summary *ranks, 
     size_t total = 0;
     for (size_t i = 0; i < n; i++)
         if (usable(&ranks[i])) {
-            sets[i] = id_set(&tmp, &ranks[i], &lens[i]);
+            bool idless;
+            sets[i] = real_ids(&tmp, &ranks[i], &lens[i], &idless);
             total += lens[i];
         }
     const char **all = tl_arena_calloc(&tmp, total ? total : 1, sizeof(*all));
@@ -613,7 +747,7 @@ static void cid_gaps(struct tl_ranks *out, const struct tl_rank_summary *ranks, 
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < lens[i]; k++)
             all[nall++] = sets[i][k];
-    qsort(all, nall, sizeof(*all), cmp_pcstr);
+    qsort(all, nall, sizeof(*all), cmp_cid_ptr);
     uint32_t *missing = tl_arena_calloc(&tmp, n ? n : 1, sizeof(*missing));
     out->gaps = tl_arena_calloc(arena, MAX_GAPS, sizeof(*out->gaps));
     for (size_t a = 0; a < nall; a++) {
@@ -622,7 +756,7 @@ static void cid_gaps(struct tl_ranks *out, const struct tl_rank_summary *ranks, 
         size_t nm = 0;
         for (size_t i = 0; i < n; i++)
             if (usable(&ranks[i]) &&
-                !bsearch(&all[a], sets[i], lens[i], sizeof(*sets[i]), cmp_pcstr))
+                !bsearch(&all[a], sets[i], lens[i], sizeof(*sets[i]), cmp_cid_ptr))
                 missing[nm++] = ranks[i].rank;
         if (!nm)
             continue;
@@ -668,6 +802,249 @@ static void divergences(struct tl_ranks *out, const struct tl_rank_summary *rank
     }
 }
 
+/* ---- where a group of ranks parts from the main group -------------------------------------- */
+
+/* A graph of a rank, by its compile id: a schedule, a cache result or a tensor meta record. */
+struct graph_item {
+    const char *key; /* the compile id of its folder, or the folder */
+    size_t order;    /* its place in the summary: a stable sort */
+    const struct tl_rank_schedule *schedule;
+    int cache; /* cache_priority */
+    const char *fingerprint;
+};
+
+static int cmp_item(const void *a, const void *b)
+{
+    const struct graph_item *x = a, *y = b;
+    int c = tl_ranks_cid_cmp(x->key, y->key);
+    if (c)
+        return c;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int cmp_folder(const void *a, const void *b)
+{
+    const struct tl_rank_folder *const *x = a, *const *y = b;
+    int c = strcmp(nz((*x)->folder), nz((*y)->folder));
+    return c ? c : *x < *y ? -1 : *x > *y; /* of two alike, the first listed */
+}
+
+/* The folders of s that a compile id lists, by name (in tmp), for key_of. */
+static const struct tl_rank_folder **keyed_folders(const struct tl_rank_summary *s, size_t *len,
+                                                   struct tl_arena *tmp)
+{
+    const struct tl_rank_folder **v =
+        tl_arena_calloc(tmp, s->nfolders ? s->nfolders : 1, sizeof(*v));
+    size_t n = 0;
+    for (size_t j = 0; j < s->nfolders; j++)
+        if (s->folders[j].key)
+            v[n++] = &s->folders[j];
+    qsort(v, n, sizeof(*v), cmp_folder);
+    *len = n;
+    return v;
+}
+
+/* The compile id a folder belongs to (the first listed of folders[0..n), keyed_folders), or
+ * the folder itself. */
+static const char *key_of(const struct tl_rank_folder **folders, size_t n, const char *folder)
+{
+    folder = nz(folder);
+    size_t lo = 0, hi = n;
+    while (lo < hi) { /* the first folder named so */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(nz(folders[mid]->folder), folder) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && !strcmp(nz(folders[lo]->folder), folder) ? folders[lo]->key : folder;
+}
+
+enum item_kind { ITEMS_SCHEDULES, ITEMS_CACHE, ITEMS_META };
+
+/* The graphs of s that the kind compares, in compile-id order (in tmp); the cache: one item
+ * per compile id with its highest result. */
+static struct graph_item *items_of(const struct tl_rank_summary *s, enum item_kind kind,
+                                   size_t *len, struct tl_arena *tmp)
+{
+    size_t cap = kind == ITEMS_SCHEDULES ? s->nschedules
+                 : kind == ITEMS_CACHE   ? s->nfolders
+                                         : s->nmeta;
+    struct graph_item *v = tl_arena_calloc(tmp, cap ? cap : 1, sizeof(*v));
+    size_t n = 0, nkeyed;
+    const struct tl_rank_folder **keyed = keyed_folders(s, &nkeyed, tmp);
+    for (size_t j = 0; j < cap; j++) {
+        struct graph_item it = {.order = j};
+        if (kind == ITEMS_SCHEDULES) {
+            if (!s->schedules[j].nops)
+                continue;
+            it.key = key_of(keyed, nkeyed, s->schedules[j].graph);
+            it.schedule = &s->schedules[j];
+        } else if (kind == ITEMS_CACHE) {
+            it.cache = cache_priority(s->folders[j].cache_status);
+            if (!s->folders[j].key || !it.cache)
+                continue;
+            it.key = s->folders[j].key;
+        } else {
+            it.key = key_of(keyed, nkeyed, s->meta[j].graph);
+            it.fingerprint = nz(s->meta[j].fingerprint);
+        }
+        v[n++] = it;
+    }
+    qsort(v, n, sizeof(*v), cmp_item);
+    if (kind == ITEMS_CACHE) { /* one per compile id, its highest result */
+        size_t m = 0;
+        for (size_t j = 0; j < n; j++) {
+            if (m && !strcmp(v[m - 1].key, v[j].key)) {
+                if (v[j].cache > v[m - 1].cache)
+                    v[m - 1].cache = v[j].cache;
+                continue;
+            }
+            v[m++] = v[j];
+        }
+        n = m;
+    }
+    *len = n;
+    return v;
+}
+
+static const char *cache_name(int priority)
+{
+    static const char *const names[] = {NULL, "bypass", "hit", "miss"};
+    return priority > 0 && priority < 4 ? names[priority] : NULL;
+}
+
+/* "torch.ops._c10d_functional.all_reduce_.default" -> "all_reduce_"; other names as they are. */
+static const char *op_name(const char *op, struct tl_arena *arena)
+{
+    op = nz(op);
+    const char *ns = strncmp(op, "torch.ops.", 10) == 0 ? strchr(op + 10, '.') : NULL;
+    if (!ns || !ns[1])
+        return op;
+    const char *end = strchr(ns + 1, '.');
+    return tl_arena_memdupz(arena, ns + 1, end ? (size_t)(end - ns - 1) : strlen(ns + 1));
+}
+
+/* Where b (a rank of a group) first parts from a (a rank of the main group) in the kind. */
+static void first_of_items(struct tl_rank_first *f, const struct tl_rank_summary *a,
+                           const struct tl_rank_summary *b, enum item_kind kind,
+                           struct tl_arena *arena)
+{
+    struct tl_arena tmp;
+    tl_arena_init(&tmp, 0);
+    size_t na, nb;
+    const struct graph_item *x = items_of(a, kind, &na, &tmp);
+    const struct graph_item *y = items_of(b, kind, &nb, &tmp);
+    for (size_t i = 0; i < na || i < nb; i++) {
+        /* a graph only one of them has (the first of the two in compile-id order) */
+        int c = i >= na ? 1 : i >= nb ? -1 : tl_ranks_cid_cmp(x[i].key, y[i].key);
+        const struct graph_item *mine = c <= 0 ? &x[i] : NULL, *theirs = c >= 0 ? &y[i] : NULL;
+        const char *key = c <= 0 ? x[i].key : y[i].key;
+        f->where = tl_arena_memdupz(arena, key, strlen(key));
+        if (kind == ITEMS_SCHEDULES) {
+            size_t nx = mine ? mine->schedule->nops : 0, ny = theirs ? theirs->schedule->nops : 0;
+            size_t o = 0;
+            while (o < nx && o < ny &&
+                   !strcmp(nz(mine->schedule->ops[o]), nz(theirs->schedule->ops[o])))
+                o++;
+            if (o == nx && o == ny)
+                continue;
+            f->op = o + 1;
+            f->mains = o < nx ? op_name(mine->schedule->ops[o], arena) : NULL;
+            f->theirs = o < ny ? op_name(theirs->schedule->ops[o], arena) : NULL;
+        } else if (kind == ITEMS_CACHE) {
+            int p = mine ? mine->cache : 0, q = theirs ? theirs->cache : 0;
+            if (p == q)
+                continue;
+            f->mains = cache_name(p);
+            f->theirs = cache_name(q);
+        } else {
+            if (mine && theirs && !strcmp(mine->fingerprint, theirs->fingerprint))
+                continue;
+            f->mains = mine ? "present" : NULL;
+            f->theirs = theirs ? "present" : NULL;
+        }
+        tl_arena_release(&tmp);
+        return;
+    }
+    f->where = NULL; /* the same graphs, only in another order */
+    tl_arena_release(&tmp);
+}
+
+/* Where b first parts from a in its compile ids: the first id only one of them compiled. */
+static void first_of_cids(struct tl_rank_first *f, const struct tl_rank_summary *a,
+                          const struct tl_rank_summary *b, struct tl_arena *arena)
+{
+    struct tl_arena tmp;
+    tl_arena_init(&tmp, 0);
+    size_t na, nb;
+    bool idless;
+    const char **x = real_ids(&tmp, a, &na, &idless);
+    const char **y = real_ids(&tmp, b, &nb, &idless);
+    for (size_t i = 0, j = 0; i < na || j < nb;) {
+        int c = i >= na ? 1 : j >= nb ? -1 : tl_ranks_cid_cmp(x[i], y[j]);
+        if (c == 0) {
+            i++, j++;
+            continue;
+        }
+        const char *id = c < 0 ? x[i] : y[j];
+        f->where = tl_arena_memdupz(arena, id, strlen(id));
+        f->mains = c < 0 ? "compiled" : NULL;
+        f->theirs = c > 0 ? "compiled" : NULL;
+        break;
+    }
+    tl_arena_release(&tmp);
+}
+
+/* The summary of a group's lowest rank. */
+static const struct tl_rank_summary *first_rank(const struct tl_rank_groups *g, size_t group,
+                                                const struct tl_rank_summary *ranks, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (g->of[i] == group + 1)
+            return &ranks[i];
+    return NULL;
+}
+
+/* For each group of g but the main one, where it parts from the main group; and the ranks
+ * outside the main group get the bit. */
+static struct tl_rank_first *groups_apart(struct tl_ranks *out, const struct tl_rank_groups *g,
+                                          int kind, int bit, const struct tl_rank_summary *ranks,
+                                          size_t n, struct tl_arena *arena)
+{
+    struct tl_rank_first *f = tl_arena_calloc(arena, g->n ? g->n : 1, sizeof(*f));
+    if (g->n < 2)
+        return f;
+    const struct tl_rank_summary *main = first_rank(g, g->main, ranks, n);
+    for (size_t k = 0; k < g->n; k++) {
+        if (k == g->main)
+            continue;
+        const struct tl_rank_summary *other = first_rank(g, k, ranks, n);
+        if (kind < 0)
+            first_of_cids(&f[k], main, other, arena);
+        else
+            first_of_items(&f[k], main, other, (enum item_kind)kind, arena);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (g->of[i] && g->of[i] != g->main + 1)
+            out->apart[i] |= (uint8_t)bit;
+    return f;
+}
+
+static void where_apart(struct tl_ranks *out, const struct tl_rank_summary *ranks, size_t n,
+                        struct tl_arena *arena)
+{
+    out->apart = tl_arena_calloc(arena, n ? n : 1, sizeof(*out->apart));
+    out->cids_first = groups_apart(out, &out->cids, -1, TL_RANK_APART_CIDS, ranks, n, arena);
+    out->cache_first =
+        groups_apart(out, &out->cache, ITEMS_CACHE, TL_RANK_APART_CACHE, ranks, n, arena);
+    if (out->has_schedules)
+        out->schedules_first = groups_apart(out, &out->schedules, ITEMS_SCHEDULES,
+                                            TL_RANK_APART_COLLECTIVES, ranks, n, arena);
+    out->meta_first =
+        groups_apart(out, &out->meta, ITEMS_META, TL_RANK_APART_META, ranks, n, arena);
+}
+
 void tl_ranks_analyze(struct tl_ranks *out, const struct tl_rank_summary *ranks, size_t n,
                       struct tl_arena *arena)
 {
@@ -684,7 +1061,8 @@ void tl_ranks_analyze(struct tl_ranks *out, const struct tl_rank_summary *ranks,
             out->chromium_events += ranks[i].chromium_events;
 
     out->compile_ids_diverge = compile_ids_diverge(ranks, n);
-    if (out->compile_ids_diverge)
+    cid_groups(out, ranks, n, arena);
+    if (out->cids.diverge)
         cid_gaps(out, ranks, n, arena);
 
     const char **cache = tl_arena_calloc(arena, n ? n : 1, sizeof(*cache));
@@ -698,6 +1076,7 @@ void tl_ranks_analyze(struct tl_ranks *out, const struct tl_rank_summary *ranks,
     meta_groups(out, ranks, n, arena);
     exec_order(&out->exec, ranks, n, arena);
     divergences(out, ranks, n, arena);
+    where_apart(out, ranks, n, arena);
 }
 
 /* ---- §1.8 the runtime trace's thread id --------------------------------------------------- */

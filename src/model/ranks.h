@@ -99,6 +99,20 @@ struct tl_rank_summary {
     struct tl_rank_diag diag;
 };
 
+/* ---- compile keys ---------------------------------------------------------------------------- */
+
+/* The key of the entries that carry no compile id (spec modes.md §0.1): not a compile id. */
+#define TL_RANKS_NO_CID "[-/-]"
+
+/**
+ * Order compile keys ("[0/1]", "[0/1_2]", "[!1/0/3]", "[-/-]") as numbers: by frame id, then
+ * frame compile id, then attempt (missing: 0), then compiled-autograd id (none first); a
+ * missing frame or frame compile id ('-') after every number; what is not a compile key
+ * ("unknown_3") after every key, in byte order. [0/1] < [0/1_1] < [0/2] < [0/10] < [1/0] <
+ * [-/-]. A total order (byte order breaks ties, "[0/01]" against "[0/1]"); NULL reads as "".
+ */
+int tl_ranks_cid_cmp(const char *a, const char *b);
+
 /* ---- the analyses (§1.5-1.13) -------------------------------------------------------------- */
 
 /* A group of ranks with the same value (a cache sequence, a collective sequence, a tensor
@@ -113,7 +127,31 @@ struct tl_rank_group {
 struct tl_rank_groups {
     struct tl_rank_group *groups;
     size_t n;
-    bool diverge; /* more than one group */
+    bool diverge;     /* more than one group */
+    size_t main;      /* the largest group (of two as large, the one with the lowest rank) */
+    const size_t *of; /* per summary (as given): its group's index + 1; 0: takes no part */
+};
+
+/* Where a group of ranks first parts from the main group of its kind: the first graph, in the
+ * order of tl_ranks_cid_cmp, where the two differ, and what each has there. Computed from a
+ * rank of each group (the lowest), from its summary alone. */
+struct tl_rank_first {
+    const char *where;  /* the compile id ("[0/0]"), or the graph's folder when no compile id
+                         * lists it; NULL: not found (the same graphs, in another order) */
+    size_t op;          /* collectives: the op's number in the graph, from 1; else 0 */
+    const char *theirs; /* what the group has there: the op's name without its namespace and
+                         * overload ("all_gather_into_tensor"), the cache result ("hit",
+                         * "miss", "bypass"), "compiled" (compile ids), "present" (tensor
+                         * meta, which differs there when both have it); NULL: nothing */
+    const char *mains;  /* what the main group has there, the same way */
+};
+
+/* What sets a rank apart from the main group of a kind (struct tl_ranks.apart). */
+enum {
+    TL_RANK_APART_CIDS = 1,        /* its compile ids ([-/-] left out) */
+    TL_RANK_APART_CACHE = 2,       /* its cache hits and misses */
+    TL_RANK_APART_COLLECTIVES = 4, /* its collective schedules */
+    TL_RANK_APART_META = 8,        /* its tensor metadata */
 };
 
 /* A row of the graph runtime analysis (§1.9). */
@@ -167,9 +205,14 @@ struct tl_ranks {
     const struct tl_rank_summary *ranks; /* ascending rank */
     size_t nranks;
 
-    bool compile_ids_diverge;     /* §1.5 */
-    struct tl_rank_cid_gap *gaps; /* which compile ids, when they diverge (the first 20) */
+    bool compile_ids_diverge;     /* §1.5, as the reference: the keys, [-/-] included */
+    struct tl_rank_groups cids;   /* the ranks by their compile ids, [-/-] left out */
+    struct tl_rank_cid_gap *gaps; /* which compile ids, when cids diverge (the first 20, in
+                                   * the order of tl_ranks_cid_cmp; never [-/-]) */
     size_t ngaps, ngaps_all;
+    /* Entries without a compile id ([-/-]) on some ranks and not on others: "Rank 1" and
+     * "Rank 0, Rank 2"; NULL when every rank or none has them. */
+    const char *idless_ranks, *idless_others;
     struct tl_rank_groups cache; /* §1.6 */
     uint64_t chromium_events;    /* all ranks' */
 
@@ -187,6 +230,12 @@ struct tl_ranks {
 
     struct tl_rank_divergence *divergences; /* a counter of tl_rank_diag that is 0 on some */
     size_t ndivergences;                    /* ranks and not on others */
+
+    /* Where each group first parts from its kind's main group, one per group (the main
+     * group's all NULL): of cids, cache, schedules (when has_schedules) and meta. */
+    struct tl_rank_first *cids_first, *cache_first, *schedules_first, *meta_first;
+    uint8_t *apart; /* per summary: the TL_RANK_APART_* kinds where it is not in the main
+                     * group (0 for a rank without a report) */
 };
 
 /**

@@ -324,7 +324,9 @@ static void parse_rank(struct multi *m, struct rank *r)
         close(r->events_fd);
         r->events_fd = -1;
     }
-    if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_stop_asked())) {
+    if (rc < 0 && (err.code != TL_ERR_INPUT || tl_stop_asked())) {
+        /* Writing the report failed (a full disk, EIO), or a signal: the run fails, not the
+         * rank. Only what is wrong with the log itself leaves a rank without a report. */
         set_fatal(m, &err);
     } else if (rc < 0) {
         rank_broken(m, r, name, err.msg);
@@ -676,7 +678,16 @@ static int landing(struct multi *m, struct tl_err *err)
         struct tl_landing page = {m->opt->custom_header_html, &an, chromium,
                                   !m->opt->redact        ? NULL
                                   : m->opt->redact_paths ? "--redact=paths"
-                                                         : "--redact"};
+                                                         : "--redact",
+                                  NULL};
+        /* the footer: the tlparse and the command line, and the folder of logs (or of
+         * reports, --from-summaries) it read */
+        struct tl_runinfo info;
+        tl_runinfo_fill(&info, m->opt, NULL, m->opt->path);
+        info.redacted = page.redacted;
+        if (m->opt->redact_paths) /* the paths a command names are the user's */
+            info.command_line = info.input = NULL;
+        page.info = &info;
         tl_page_landing(&b, &page);
         rc = root_file(m, "index.html", &b, true, err);
     }
@@ -772,7 +783,8 @@ static void sum_counts(const struct multi *m, struct tl_counts *c)
         if (r->parsed) {
             tl_counts_add(c, &r->counts);
         } else if (!r->s.error) {
-            c->compile_ids += r->s.ncompile_ids;
+            /* the diagnosis's count, as a parse gives it (ncompile_ids counts [-/-] too) */
+            c->compile_ids += r->s.diag.compile_ids;
             c->graph_breaks += r->s.diag.graph_breaks;
             c->recompiles += r->s.diag.recompiles;
             c->failures += r->s.diag.failures;
@@ -1308,9 +1320,9 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
     }
     if (rc == 0 && tl_stop_asked())
         rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
-    if (rc < 0 && err.code != TL_ERR_SIGNAL) {
+    if (rc < 0 && err.code == TL_ERR_INPUT) {
         /* The log cannot be read: the folder says so in its summary.json, for the landing
-         * page; the exit code says so too. */
+         * page; the exit code says so too. (Writing the report failed: the error alone.) */
         tl_outdir_abort(&out);
         struct tl_err werr = {TL_ERR_NONE, ""};
         s.error = err.msg;

@@ -115,7 +115,7 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
         return tl_report_error(opt, &err);
     }
     if (ranks > 1) {
-        res->ranks_left = (uint32_t)(ranks - 1);
+        res->newest_of = (uint32_t)ranks;
         tl_say(&msg, TL_MSG_INFO,
                "tlparse: %s holds the logs of %zu ranks; this report is of the newest "
                "(--all-ranks-html reports on all)",

@@ -28,5 +28,6 @@ extern const char tl_asset_bundle_css[];
 extern const char tl_asset_bundle_js[];
 extern const char tl_asset_livepage_css[];
 extern const char tl_asset_livepage_js[];
+extern const char tl_asset_landing_css[];
 
 #endif

@@ -65,29 +65,267 @@ static void group_list(struct tl_buf *out, const struct tl_rank_groups *g)
     group_list_of(out, g, NULL);
 }
 
+/* "Rank 3", "Ranks 0-2, 5": the ranks of a group, runs of consecutive numbers as ranges. */
+static void ranks_span(struct tl_buf *out, const struct tl_rank_group *g)
+{
+    tl_buf_adds(out, g->nranks == 1 ? "Rank " : "Ranks ");
+    for (size_t i = 0; i < g->nranks;) {
+        size_t j = i;
+        while (j + 1 < g->nranks && g->ranks[j + 1] == g->ranks[j] + 1)
+            j++;
+        if (i)
+            tl_buf_adds(out, ", ");
+        tl_buf_addu(out, g->ranks[i]);
+        if (j > i) {
+            tl_buf_adds(out, j == i + 1 ? ", " : "-");
+            tl_buf_addu(out, g->ranks[j]);
+        }
+        i = j + 1;
+    }
+}
+
+static void code(struct tl_buf *out, const char *s)
+{
+    tl_buf_adds(out, "<code>");
+    text(out, s);
+    tl_buf_adds(out, "</code>");
+}
+
+/* At most this many groups of a kind (and ranks without a report) are said in the summary;
+ * the details list them all. */
+#define SUMMARY_GROUPS 2
+
+/* The groups of a kind that are not its main one, each said by say(); "... N more". */
+static void apart_items(struct tl_buf *out, const struct tl_rank_groups *g,
+                        const struct tl_rank_first *first, const char *cls, const char *label,
+                        void (*say)(struct tl_buf *, const struct tl_rank_group *,
+                                    const struct tl_rank_group *, const struct tl_rank_first *))
+{
+    if (!g->diverge || !first)
+        return;
+    /* first the groups that have something else where the main group has something (another
+     * op, a hit for a miss), then those that lack or add a graph */
+    size_t said = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < g->n; k++) {
+            bool swapped = first[k].theirs && first[k].mains;
+            if (k == g->main || swapped != (pass == 0))
+                continue;
+            if (said++ == SUMMARY_GROUPS) {
+                size_t more = g->n - 1 - SUMMARY_GROUPS;
+                tl_buf_addf(out, "<li class='%s'>... and %zu more group%s of ranks (below)</li>\n",
+                            cls, more, more == 1 ? "" : "s");
+                return;
+            }
+            tl_buf_addf(out, "<li class='%s'><strong>%s:</strong> ", cls, label);
+            say(out, &g->groups[g->main], &g->groups[k], &first[k]);
+            tl_buf_adds(out, "</li>\n");
+        }
+}
+
+/* "Ranks 0-2 call all_reduce_ where Rank 3 calls all_gather_into_tensor, first in graph [0/0],
+ * op #1." */
+static void say_collectives(struct tl_buf *out, const struct tl_rank_group *main,
+                            const struct tl_rank_group *g, const struct tl_rank_first *f)
+{
+    if (!f->where) {
+        ranks_span(out, g);
+        tl_buf_adds(out, " and ");
+        ranks_span(out, main);
+        tl_buf_adds(out, " issue the same collectives, their graphs in another order.");
+        return;
+    }
+    ranks_span(out, main);
+    tl_buf_adds(out, main->nranks == 1 ? " calls " : " call ");
+    if (f->mains)
+        code(out, f->mains);
+    else
+        tl_buf_adds(out, "nothing");
+    tl_buf_adds(out, " where ");
+    ranks_span(out, g);
+    tl_buf_adds(out, g->nranks == 1 ? " calls " : " call ");
+    if (f->theirs)
+        code(out, f->theirs);
+    else
+        tl_buf_adds(out, "nothing");
+    tl_buf_adds(out, ", first in graph ");
+    code(out, f->where);
+    tl_buf_addf(out, ", op #%zu.", f->op);
+}
+
+/* "Rank 1 did not compile [0/1], which Ranks 0, 2, 3 did." */
+static void say_cids(struct tl_buf *out, const struct tl_rank_group *main,
+                     const struct tl_rank_group *g, const struct tl_rank_first *f)
+{
+    ranks_span(out, g);
+    tl_buf_adds(out, f->theirs ? " compiled " : " did not compile ");
+    code(out, f->where);
+    tl_buf_adds(out, ", which ");
+    ranks_span(out, main);
+    tl_buf_adds(out, f->theirs ? " did not" : " did");
+    tl_buf_adds(out, " (the first compile id where they differ).");
+}
+
+static const char *cache_verb(const char *result)
+{
+    if (!result)
+        return "had no cache result";
+    if (!strcmp(result, "hit"))
+        return "hit the cache";
+    if (!strcmp(result, "miss"))
+        return "missed the cache";
+    return "bypassed the cache";
+}
+
+/* "Rank 7 hit the cache where Ranks 0-6 missed the cache, first in [0/0]." */
+static void say_cache(struct tl_buf *out, const struct tl_rank_group *main,
+                      const struct tl_rank_group *g, const struct tl_rank_first *f)
+{
+    ranks_span(out, g);
+    if (!f->where) {
+        tl_buf_adds(out, " and ");
+        ranks_span(out, main);
+        tl_buf_adds(out, " hit and miss the cache in another order.");
+        return;
+    }
+    tl_buf_addf(out, " %s where ", cache_verb(f->theirs));
+    ranks_span(out, main);
+    tl_buf_addf(out, " %s, first in ", cache_verb(f->mains));
+    code(out, f->where);
+    tl_buf_adds(out, ".");
+}
+
+/* "Rank 1 from Ranks 0, 2, first in graph [0/0]." */
+static void say_meta(struct tl_buf *out, const struct tl_rank_group *main,
+                     const struct tl_rank_group *g, const struct tl_rank_first *f)
+{
+    ranks_span(out, g);
+    tl_buf_adds(out, " from ");
+    ranks_span(out, main);
+    if (f->where) {
+        tl_buf_adds(out, f->theirs && f->mains ? ", first in graph " : ", first for graph ");
+        code(out, f->where);
+        if (!f->theirs || !f->mains)
+            tl_buf_adds(out, f->theirs ? " (only they have it)" : " (they have none)");
+    }
+    tl_buf_adds(out, ".");
+}
+
+/* The verdict at the top: the ranks without a report, then for each kind that diverges where
+ * the ranks part (red for what can hang a job, amber for the rest), or that they agree. */
+static void summary_box(struct tl_buf *out, const struct tl_ranks *r)
+{
+    bool collectives = r->has_schedules && r->schedules.diverge;
+    size_t broken = 0;
+    for (size_t i = 0; i < r->nranks; i++)
+        broken += !usable(&r->ranks[i]);
+    bool bad = broken || collectives || r->cids.diverge;
+    bool any = bad || r->cache.diverge || r->meta.diverge || r->ndivergences;
+    if (!any) {
+        tl_buf_adds(out, "<div class='verdict ok' id='summary'>\n<p>");
+        if (r->nranks == 1)
+            tl_buf_adds(out, "One rank: nothing to compare.");
+        else
+            tl_buf_addf(out,
+                        "The %zu ranks agree: the same compile ids, cache hits and misses, "
+                        "%stensor metadata and diagnosis.",
+                        r->nranks, r->has_schedules ? "collectives, " : "");
+        tl_buf_adds(out, "</p>\n</div>\n");
+        return;
+    }
+    tl_buf_addf(out, "<div class='verdict %s' id='summary'>\n<ul>\n", bad ? "bad" : "note");
+    size_t said = 0;
+    for (size_t i = 0; i < r->nranks; i++) {
+        const struct tl_rank_summary *s = &r->ranks[i];
+        if (usable(s))
+            continue;
+        if (said++ == SUMMARY_GROUPS) {
+            tl_buf_addf(out, "<li class='bad'>... and %zu more rank%s without a report</li>\n",
+                        broken - SUMMARY_GROUPS, broken - SUMMARY_GROUPS == 1 ? "" : "s");
+            break;
+        }
+        tl_buf_addf(out, "<li class='bad'><strong>Missing:</strong> Rank %u: no report (", s->rank);
+        text(out, s->error);
+        tl_buf_adds(out, ")</li>\n");
+    }
+    if (collectives)
+        apart_items(out, &r->schedules, r->schedules_first, "bad", "Collectives differ",
+                    say_collectives);
+    apart_items(out, &r->cids, r->cids_first, "bad", "Compile ids differ", say_cids);
+    apart_items(out, &r->cache, r->cache_first, "note", "Cache hits and misses differ", say_cache);
+    apart_items(out, &r->meta, r->meta_first, "note", "Tensor metadata differs", say_meta);
+    for (size_t i = 0; i < r->ndivergences; i++) {
+        /* the shorter list said: "Rank 1 recompiled; the others did not", or "All ranks but
+         * Rank 5 recompiled" (ranks without a report are in neither list) */
+        const struct tl_rank_divergence *d = &r->divergences[i];
+        bool few = strlen(nz(d->ranks)) <= strlen(nz(d->others));
+        tl_buf_adds(out, "<li class='note'><strong>Diagnosis differs:</strong> ");
+        if (!few)
+            tl_buf_adds(out, broken ? "All ranks read but " : "All ranks but ");
+        text(out, few ? d->ranks : d->others);
+        tl_buf_addch(out, ' ');
+        text(out, d->what);
+        tl_buf_adds(out, few ? "; the others did not.</li>\n" : ".</li>\n");
+    }
+    tl_buf_adds(out, "</ul>\n");
+    if (collectives || r->cids.diverge || r->cache.diverge || r->meta.diverge)
+        tl_buf_adds(out, "<p class='more'><a href='#details'>The details</a> are below the "
+                         "table.</p>\n");
+    else if (r->ndivergences)
+        tl_buf_adds(out, "<p class='more'><a href='#diagnosis'>The diagnoses</a> are below the "
+                         "table.</p>\n");
+    tl_buf_adds(out, "</div>\n");
+}
+
+/* The compile ids not every rank compiled, those lacking the same ranks in one line. */
+static void gap_list(struct tl_buf *out, const struct tl_ranks *r)
+{
+    if (!r->ngaps && !r->idless_ranks)
+        return;
+    tl_buf_adds(out, "<ul>\n");
+    for (size_t i = 0; i < r->ngaps;) {
+        size_t j = i;
+        tl_buf_adds(out, "<li>");
+        for (; j < r->ngaps && !strcmp(r->gaps[j].missing, r->gaps[i].missing); j++) {
+            if (j > i)
+                tl_buf_adds(out, ", ");
+            code(out, r->gaps[j].cid);
+        }
+        tl_buf_adds(out, ": not on ");
+        text(out, r->gaps[i].missing);
+        tl_buf_adds(out, "</li>\n");
+        i = j;
+    }
+    if (r->ngaps_all > r->ngaps)
+        tl_buf_addf(out, "<li>... %zu in all</li>\n", r->ngaps_all);
+    if (r->idless_ranks) {
+        tl_buf_adds(out, "<li>Entries without a compile id (logged outside any compilation): on ");
+        text(out, r->idless_ranks);
+        tl_buf_adds(out, ", not on ");
+        text(out, r->idless_others);
+        tl_buf_adds(out, "</li>\n");
+    }
+    tl_buf_adds(out, "</ul>\n");
+}
+
+/* The details of what diverges (spec §1.14 item 2), below the table. */
 static void warning_box(struct tl_buf *out, const struct tl_ranks *r)
 {
     bool collectives = r->has_schedules && r->schedules.diverge;
-    if (!r->compile_ids_diverge && !r->cache.diverge && !collectives && !r->meta.diverge)
+    if (!r->cids.diverge && !r->cache.diverge && !collectives && !r->meta.diverge) {
+        if (r->idless_ranks) {
+            tl_buf_adds(out, "<p id='details'>The ranks compiled the same compile ids.</p>\n");
+            gap_list(out, r);
+        }
         return;
-    tl_buf_adds(out, "<div class=\"warning-box\">\n");
-    if (r->compile_ids_diverge) {
+    }
+    tl_buf_adds(out, "<h3 id='details'>Divergence details</h3>\n<div class=\"warning-box\">\n");
+    if (r->cids.diverge) {
         tl_buf_adds(out, "<p><strong>Warning:</strong> Diverging Compilation IDs detected across "
                          "ranks. Ranks that compile different graphs can hang or time out in "
                          "their collectives.</p>\n");
-        if (r->ngaps) {
-            tl_buf_adds(out, "<p>Compile ids that not every rank compiled:</p>\n<ul>\n");
-            for (size_t i = 0; i < r->ngaps; i++) {
-                tl_buf_adds(out, "<li><code>");
-                text(out, r->gaps[i].cid);
-                tl_buf_adds(out, "</code>: not on ");
-                text(out, r->gaps[i].missing);
-                tl_buf_adds(out, "</li>\n");
-            }
-            if (r->ngaps_all > r->ngaps)
-                tl_buf_addf(out, "<li>... %zu in all</li>\n", r->ngaps_all);
-            tl_buf_adds(out, "</ul>\n");
-        }
+        tl_buf_adds(out, "<p>Compile ids that not every rank compiled:</p>\n");
+        gap_list(out, r);
     }
     if (r->cache.diverge) {
         tl_buf_adds(out, "<p><strong>Warning:</strong> Diverging Cache hit/miss patterns "
@@ -105,25 +343,61 @@ static void warning_box(struct tl_buf *out, const struct tl_ranks *r)
     tl_buf_adds(out, "</div>\n");
 }
 
+/* A rank's status: what sets it apart (red: what can hang a job), "ok", or no report. */
+static void status_cell(struct tl_buf *out, const struct tl_ranks *r, size_t i)
+{
+    static const struct {
+        int bit;
+        const char *what;
+    } kinds[] = {
+        {TL_RANK_APART_COLLECTIVES, "collectives"},
+        {TL_RANK_APART_CIDS, "compile ids"},
+        {TL_RANK_APART_CACHE, "cache"},
+        {TL_RANK_APART_META, "tensor meta"},
+    };
+    const struct tl_rank_summary *s = &r->ranks[i];
+    int apart = r->apart ? r->apart[i] : 0;
+    if (!usable(s)) {
+        tl_buf_adds(out, "<td class='status bad' data-value='3'>no report</td>");
+        return;
+    }
+    if (!apart) {
+        tl_buf_adds(out, "<td class='status ok' data-value='0'>ok</td>");
+        return;
+    }
+    bool bad = apart & (TL_RANK_APART_COLLECTIVES | TL_RANK_APART_CIDS);
+    tl_buf_addf(out, "<td class='status %s' data-value='%d'>differs: ", bad ? "bad" : "note",
+                bad ? 2 : 1);
+    bool first = true;
+    for (size_t k = 0; k < TL_ARRAY_LEN(kinds); k++)
+        if (apart & kinds[k].bit) {
+            tl_buf_adds(out, first ? "" : ", ");
+            tl_buf_adds(out, kinds[k].what);
+            first = false;
+        }
+    tl_buf_adds(out, "</td>");
+}
+
 static void count_cell(struct tl_buf *out, uint32_t n)
 {
     tl_buf_addf(out, "<td class='num%s'>%u</td>", n ? " some" : "", n);
 }
 
-/* One row per rank: its counts, its compile time and a link to its report; sortable. */
+/* One row per rank: its status, its counts, its compile time and a link to its report;
+ * sortable. */
 static void rank_table(struct tl_buf *out, const struct tl_ranks *r)
 {
-    tl_buf_adds(out, "<p>\nThe report of each rank, as a single-rank run would write it, with "
-                     "what its diagnosis counts (click a heading to sort):\n</p>\n"
-                     "<table class='ranks sortable'>\n<thead><tr><th>Rank</th>"
+    tl_buf_adds(out, "<table class='ranks sortable'>\n<thead><tr><th>Rank</th><th>Status</th>"
                      "<th>Compile ids</th><th>Graph breaks</th><th>Recompiles</th>"
-                     "<th>Failures</th><th>Recompile limits</th><th>Compile time (s)</th>"
+                     "<th>Failures</th><th title='recompile limits hit'>Limits hit</th>"
+                     "<th title='compile time, summed'>Time (s)</th>"
                      "<th>Log</th></tr></thead>\n<tbody>\n");
     for (size_t i = 0; i < r->nranks; i++) {
         const struct tl_rank_summary *s = &r->ranks[i];
         tl_buf_addf(out, "<tr><td data-value='%u'>", s->rank);
         if (usable(s)) {
             tl_buf_addf(out, "<a href=\"rank_%u/index.html\">Rank %u</a></td>", s->rank, s->rank);
+            status_cell(out, r, i);
             count_cell(out, s->diag.compile_ids);
             count_cell(out, s->diag.graph_breaks);
             count_cell(out, s->diag.recompiles);
@@ -134,10 +408,11 @@ static void rank_table(struct tl_buf *out, const struct tl_ranks *r)
             else
                 tl_buf_adds(out, "<td class='num'>-</td>");
         } else {
-            /* as one cell: "Rank 13: no report (why)" */
-            tl_buf_addf(out, "Rank %u: no report (", s->rank);
+            tl_buf_addf(out, "Rank %u</td>", s->rank);
+            status_cell(out, r, i);
+            tl_buf_adds(out, "<td colspan='6' class='why'>");
             text(out, s->error);
-            tl_buf_adds(out, ")</td><td colspan='6'></td>");
+            tl_buf_adds(out, "</td>");
         }
         tl_buf_adds(out, "<td><code>");
         text(out, s->log);
@@ -252,7 +527,7 @@ static void divergence_section(struct tl_buf *out, const struct tl_ranks *r)
 {
     if (!r->ndivergences)
         return;
-    tl_buf_adds(out, "<h3>Diagnosis across ranks</h3>\n"
+    tl_buf_adds(out, "<h3 id='diagnosis'>Diagnosis across ranks</h3>\n"
                      "<p>\nSome ranks compiled differently from the others. A rank that "
                      "recompiles, breaks a graph or fails where the others do not can issue "
                      "different collectives and hang; the Diagnosis of each rank's report says "
@@ -289,10 +564,7 @@ void tl_page_landing(struct tl_buf *out, const struct tl_landing *p)
     tl_page_head(out, "tlparse: all ranks");
     tl_buf_adds(out, "<style>\n");
     tl_buf_adds(out, tl_asset_style_css);
-    tl_buf_adds(out, "table.ranks td.num, table.ranks th { text-align: right; padding: 0.1em "
-                     "0.6em; }\ntable.ranks td.some { font-weight: bold; }\n"
-                     "table.ranks th { cursor: pointer; }\n"
-                     "ul.detail { margin: 0.2em 0; font-size: 0.95em; }\n");
+    tl_buf_adds(out, tl_asset_landing_css);
     tl_buf_adds(out, "</style>\n<script>\n");
     tl_buf_adds(out, tl_asset_sort_js);
     tl_buf_adds(out, "</script>\n</head>\n<body>\n<div>\n");
@@ -302,10 +574,13 @@ void tl_page_landing(struct tl_buf *out, const struct tl_landing *p)
         struct tl_runinfo info = {.redacted = p->redacted};
         tl_page_redacted(out, &info);
     }
-    warning_box(out, r);
     tl_buf_adds(out, "<h2>Multi-Rank TLParse Report</h2>\n<p>\nThis run covers <strong>");
     tl_buf_addu(out, r->nranks);
-    tl_buf_adds(out, "</strong> rank(s). Click on a rank to see its detailed report.\n</p>\n");
+    tl_buf_adds(out, "</strong> rank(s). Click on a rank to see its detailed report, as a "
+                     "single-rank run would write it.\n</p>\n");
+    summary_box(out, r);
+    rank_table(out, r);
+    warning_box(out, r);
     if (p->has_chromium)
         tl_buf_adds(out, "<h3>Chromium Events</h3>\n<p>\nA combined trace of all ranks, one "
                          "process per rank: <a href='chromium_events.json'>chromium_events.json"
@@ -324,12 +599,12 @@ void tl_page_landing(struct tl_buf *out, const struct tl_landing *p)
         tl_buf_adds(out, "<p>\nThe collectives each rank's graphs issue, in order: "
                          "<a href='collective_schedules.json'>collective_schedules.json</a>."
                          "\n</p>\n");
-    rank_table(out, r);
     notes_section(out, r);
     runtime_section(out, r);
     exec_section(out, &r->exec);
     meta_section(out, r);
     divergence_section(out, r);
+    tl_page_footer(out, p->info);
     tl_buf_adds(out, "</div>\n");
     tl_page_query_script(out);
     tl_buf_adds(out, "</body>\n</html>\n");

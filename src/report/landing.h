@@ -12,6 +12,7 @@
 #include "base/config.h"
 #include "base/buf.h"
 #include "model/ranks.h"
+#include "model/runinfo.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -20,15 +21,21 @@
 struct tl_landing {
     const char *custom_header_html; /* raw, by design */
     const struct tl_ranks *ranks;
-    bool has_chromium;    /* the combined chromium_events.json was written */
-    const char *redacted; /* NULL, or how the ranks' reports were redacted ("--redact") */
+    bool has_chromium;             /* the combined chromium_events.json was written */
+    const char *redacted;          /* NULL, or how the ranks' reports were redacted ("--redact") */
+    const struct tl_runinfo *info; /* the footer: what made the report; NULL: none */
 };
 
 /**
- * index.html of a multi-rank run (§1.14), appended to out: the sections of the spec in its
- * order, then (our addition) "Diagnosis across ranks" listing p->ranks->divergences when there
- * are any. A rank without a report (error set) is listed as "Rank N: no report (why)" without a
- * link. Everything from a log is escaped; p->custom_header_html is inserted raw.
+ * index.html of a multi-rank run (§1.14), appended to out. It leads with the heading, a verdict
+ * (the ranks without a report, "Rank N: no report (why)"; for each kind that diverges, where
+ * each group of ranks first parts from the main group: the graph, and for collectives the op;
+ * or that the ranks agree) and the table of ranks (status, counts, a link to each report).
+ * Below them, the spec's sections: the divergence details (its warning box, compile ids in
+ * numeric order, [-/-] said as entries without a compile id), the combined traces, the
+ * runtime, execution-order and tensor-metadata analyses, then (our addition) "Diagnosis across
+ * ranks" when there are p->ranks->divergences, and the footer. Red marks only what can hang a
+ * job. Everything from a log is escaped; p->custom_header_html is inserted raw.
  */
 void tl_page_landing(struct tl_buf *out, const struct tl_landing *p);
 

@@ -65,7 +65,8 @@ static int rawlog_start(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
         return tl_outfile_open(&rl->tee, ctx->out, "raw.log", err);
     rl->in = open(rl->copy_path, O_RDONLY | O_CLOEXEC);
     if (rl->in < 0)
-        return tl_error(err, "cannot read %s: %s", rl->copy_path, strerror(errno));
+        return tl_error_code(err, TL_ERR_INPUT, "cannot read %s: %s", rl->copy_path,
+                             strerror(errno));
     if (tl_outdir_create(ctx->out, "raw.log", &rl->out, NULL, err) < 0)
         return -1;
     if (ctx->threads && pthread_create(&rl->thread, NULL, copy_main, rl) == 0) {

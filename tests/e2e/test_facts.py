@@ -7,10 +7,11 @@
    each compile id once; the normal findings come after the problems, folded; the failure's
    advice names the backend its reason names.
 2. A multi-rank run of our own (tests/make_rank_logs.py, 4 ranks: rank 1 compiles [0/0] only,
-   rank 2 also compiles helper [1/0]): the landing page's table has a row per rank whose
+   rank 2 also compiles helper [1/0]): the landing page opens on the verdict and the table,
+   above the fold; the table has a row per rank whose status says what sets it apart and whose
    counts are its summary.json's, each linking its report; a click on a heading sorts the rows
    by it (numbers by value, then the other way round); the divergences name the compile ids
-   some ranks lack and what the ranks that recompiled did.
+   some ranks lack and what the ranks that recompiled did; the footer says what made it.
 
     python3 tests/e2e/test_facts.py
 
@@ -120,14 +121,18 @@ class Facts(unittest.TestCase):
         rows = page.evaluate("""Array.from(document.querySelectorAll('table.ranks tbody tr'))
             .map(r => Array.from(r.cells).map(c => c.textContent))""")
         self.assertEqual([r[0] for r in rows], ["Rank 0", "Rank 1", "Rank 2", "Rank 3"])
+        # rank 1 compiled less and rank 2 more than ranks 0 and 3: their compile ids (and so
+        # their collectives, cache results and tensor metadata) set them apart
+        apart = "differs: collectives, compile ids, cache, tensor meta"
+        self.assertEqual([r[1] for r in rows], ["ok", apart, apart, "ok"])
         for r, row in enumerate(rows):
             s = load(os.path.join(S.ranks, "rank_%d" % r, "summary.json"))
             want = [str(s["compile_ids"]), str(len(s["graph_breaks"]) and sum(
                 b["count"] for b in s["graph_breaks"])), str(sum(
                     x["count"] for x in s["recompiles"])), str(len(s["failures"])),
                 str(len(s["limits_hit"]))]
-            self.assertEqual(row[1:6], want, "rank %d" % r)
-            self.assertEqual(row[6], "%.2f" % s["compile_time"]["total_s"])
+            self.assertEqual(row[2:7], want, "rank %d" % r)
+            self.assertEqual(row[7], "%.2f" % s["compile_time"]["total_s"])
         links = page.evaluate("Array.from(document.querySelectorAll('table.ranks a'))"
                               ".map(a => a.getAttribute('href'))")
         self.assertEqual(links, ["rank_%d/index.html" % r for r in range(4)])
@@ -138,17 +143,17 @@ class Facts(unittest.TestCase):
         """landing: a click on a heading sorts by it, a second click the other way round"""
         page = self.open(os.path.join(S.ranks, "index.html"))
         col = "Array.from(document.querySelectorAll('table.ranks tbody tr')).map(r => r.cells[%d].textContent)"
-        compiles = page.evaluate(col % 1)
-        page.click("table.ranks thead th:nth-child(2)")
+        compiles = page.evaluate(col % 2)
+        page.click("table.ranks thead th:nth-child(3)")
         page.sleep(0.1)
-        up = page.evaluate(col % 1)
+        up = page.evaluate(col % 2)
         self.assertEqual([int(x) for x in up], sorted(int(x) for x in compiles))
         self.assertEqual(page.evaluate(
-            "document.querySelector('table.ranks thead th:nth-child(2)').getAttribute('aria-sort')"),
+            "document.querySelector('table.ranks thead th:nth-child(3)').getAttribute('aria-sort')"),
             "ascending")
-        page.click("table.ranks thead th:nth-child(2)")
+        page.click("table.ranks thead th:nth-child(3)")
         page.sleep(0.1)
-        down = page.evaluate(col % 1)
+        down = page.evaluate(col % 2)
         self.assertEqual([int(x) for x in down], sorted((int(x) for x in compiles), reverse=True))
         # the rows moved whole: each rank keeps its own counts
         before = {r[0]: r for r in page.evaluate(
@@ -171,6 +176,34 @@ class Facts(unittest.TestCase):
         self.assertIn("[1/0]: not on Rank 0, Rank 1, Rank 3", text)
         self.assertIn("Rank 0, Rank 2, Rank 3 recompiled; Rank 1 did not.", text)
         self.assertIn("Rank 0, Rank 2, Rank 3: step at ", text)
+
+    def test_5_lead(self):
+        """landing: the verdict and the whole table above the fold, then the details; a footer"""
+        page = self.open(os.path.join(S.ranks, "index.html"))
+        box = page.evaluate("""(() => {
+          const r = s => { const e = document.querySelector(s); if (!e) return null;
+                           const b = e.getBoundingClientRect(); return [b.top, b.bottom]; };
+          return {verdict: r('#summary'), table: r('table.ranks'), details: r('#details'),
+                  footer: r('footer.runinfo'), height: window.innerHeight}; })()""")
+        self.assertLess(box["verdict"][1], box["table"][0])
+        self.assertLessEqual(box["table"][1], box["height"])  # the table is above the fold
+        self.assertLess(box["table"][1], box["details"][0])
+        self.assertLess(box["details"][1], box["footer"][0])
+        verdict = page.evaluate("document.querySelector('#summary').innerText")
+        self.assertIn("Rank 1 did not compile [0/1], which Ranks 0, 3 did", verdict)
+        self.assertIn("Rank 2 compiled [1/0], which Ranks 0, 3 did not", verdict)
+        # red only for what can hang a job: the compile ids; cache and tensor metadata amber
+        colors = page.evaluate("""Array.from(document.querySelectorAll('#summary li strong'))
+            .map(e => [e.textContent, getComputedStyle(e).color])""")
+        red = [t for t, c in colors if c == "rgb(207, 34, 46)"]
+        self.assertTrue(red and all(t in ("Compile ids differ:", "Collectives differ:")
+                                    for t in red), colors)
+        self.assertNotEqual(page.evaluate(
+            "getComputedStyle(document.querySelector('.warning-box')).backgroundColor"),
+            "rgb(253, 236, 236)")  # no red wall
+        footer = page.evaluate("document.querySelector('footer.runinfo').innerText")
+        self.assertIn("--all-ranks-html", footer)
+        self.assertEqual(page.errors, [])
 
 
 if __name__ == "__main__":

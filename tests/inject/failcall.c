@@ -25,9 +25,14 @@
  *   TL_FAIL_LOG=FILE
  *       each injected failure appends "CALL NUMBER WHAT" to FILE, so the test
  *       knows whether the run got as far as call N+1.
+ *   TL_FAIL_DISK=BYTES
+ *       a disk that fills up: write and copy_file_range on descriptors above 2
+ *       succeed until BYTES bytes were written in all; the call that crosses
+ *       the limit writes what still fits (a short write, as a real disk does)
+ *       and every later one fails with ENOSPC (logged as "CALL BYTES fd F").
  *
  * write is counted on descriptors above 2 only, close on descriptors open
- * for writing only. Calls made inside libc (stdio, nftw, the mkdir inside
+ * for writing only. Counts are atomic: a program's threads share them. Calls made inside libc (stdio, nftw, the mkdir inside
  * mkdtemp) do not go through here, which is why mkdtemp is wrapped whole.
  *
  * With an ASan build, preload the ASan runtime first:
@@ -105,6 +110,8 @@ static struct spec specs[MAX_SPECS];
 static int nspecs;
 static const char *skip_text;
 static const char *log_path;
+static long disk_bytes = -1; /* TL_FAIL_DISK; -1: no limit */
+static long disk_used;
 
 static void parse_spec(char *text)
 {
@@ -145,6 +152,9 @@ static void configure(void)
     if (skip_text && !*skip_text)
         skip_text = NULL;
     log_path = getenv("TL_FAIL_LOG");
+    const char *disk = getenv("TL_FAIL_DISK");
+    if (disk && *disk)
+        disk_bytes = strtol(disk, NULL, 10);
     const char *env = getenv("TL_FAIL");
     if (!env || !*env)
         return;
@@ -189,16 +199,51 @@ static const struct spec *hit(enum call c, const char *path, int fd)
      * part of writing the report: a failure there changes nothing anyone could see. */
     if (path && !strncmp(path, "/proc/", 6))
         return NULL;
-    s->seen++;
-    if (s->seen <= s->fail_after || (!s->sticky && s->seen > s->fail_after + 1))
+    long seen = __atomic_add_fetch(&s->seen, 1, __ATOMIC_SEQ_CST);
+    if (seen <= s->fail_after || (!s->sticky && seen > s->fail_after + 1))
         return NULL;
     char what[420];
     if (path)
         snprintf(what, sizeof(what), "%s", path);
     else
         snprintf(what, sizeof(what), "fd %d", fd);
-    note(c, s->seen, what);
+    note(c, seen, what);
     return s;
+}
+
+/* TL_FAIL_DISK: how many of n bytes fit on the disk, reserved (disk_done gives back what the
+ * call did not write), or 0 when it is full (errno ENOSPC then, and the failure logged). */
+static size_t disk_room(enum call c, int fd, size_t n)
+{
+    configure();
+    if (disk_bytes < 0 || fd <= 2 || n == 0)
+        return n;
+    long used = __atomic_load_n(&disk_used, __ATOMIC_SEQ_CST);
+    for (;;) {
+        long room = disk_bytes - used;
+        size_t take = room <= 0 ? 0 : (size_t)room < n ? (size_t)room : n;
+        if (take == 0) {
+            char what[64];
+            snprintf(what, sizeof(what), "fd %d", fd);
+            note(c, disk_bytes, what);
+            errno = ENOSPC;
+            return 0;
+        }
+        if (__atomic_compare_exchange_n(&disk_used, &used, used + (long)take, 0, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_SEQ_CST))
+            return take;
+    }
+}
+
+/* A call given room bytes by disk_room wrote got (or failed: -1): the rest goes back. */
+static ssize_t disk_done(size_t room, ssize_t got)
+{
+    if (disk_bytes >= 0) {
+        long back = (long)room - (got > 0 ? (long)got : 0);
+        if (back > 0)
+            __atomic_sub_fetch(&disk_used, back, __ATOMIC_SEQ_CST);
+    }
+    return got;
 }
 
 static void *real(const char *name)
@@ -229,7 +274,10 @@ ssize_t write(int fd, const void *buf, size_t n)
         errno = f->err;
         return -1;
     }
-    return real_fn(fd, buf, n);
+    size_t room = disk_room(C_WRITE, fd, n);
+    if (n && !room)
+        return -1;
+    return disk_done(room, real_fn(fd, buf, room));
 }
 
 ssize_t read(int fd, void *buf, size_t n)
@@ -353,7 +401,10 @@ ssize_t copy_file_range(int in, off_t *in_off, int out, off_t *out_off, size_t l
 {
     REAL(copy_file_range);
     FAIL_IF(hit(C_COPY_FILE_RANGE, NULL, out), -1);
-    return real_fn(in, in_off, out, out_off, len, flags);
+    size_t room = disk_room(C_COPY_FILE_RANGE, out, len);
+    if (len && !room)
+        return -1;
+    return disk_done(room, real_fn(in, in_off, out, out_off, room, flags));
 }
 
 int close(int fd)

@@ -297,6 +297,64 @@ static void test_parity_schedule_compare(void **state)
     assert_int_equal(missing, 0);
 }
 
+/* ---- compile keys in numeric order --------------------------------------------------------- */
+
+static int cmp_cid(const void *a, const void *b)
+{
+    return tl_ranks_cid_cmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void test_cid_order(void **state)
+{
+    (void)state;
+    /* by frame id, frame compile id, attempt, then compiled autograd; [-/-] after the numbers,
+     * what is no compile key after every key */
+    const char *v[] = {"[0/10]",   "[-/-]",    "[0/2]",    "unknown_7", "[1/0]",  "[0/1_1]",
+                       "[0/1]",    "[!0/0/0]", "[0/0]",    "[0/-]",     "[10/0]", "[2/0]",
+                       "[0/1_10]", "[0/1_2]",  "[!1/0/0]", "[0/9]",     "unknown"};
+    const char *want[] = {"[0/0]",    "[!0/0/0]", "[!1/0/0]", "[0/1]",   "[0/1_1]",  "[0/1_2]",
+                          "[0/1_10]", "[0/2]",    "[0/9]",    "[0/10]",  "[0/-]",    "[1/0]",
+                          "[2/0]",    "[10/0]",   "[-/-]",    "unknown", "unknown_7"};
+    size_t n = sizeof(v) / sizeof(v[0]);
+    qsort(v, n, sizeof(v[0]), cmp_cid);
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(v[i], want[i]);
+    /* a total order: each pair one way round, equal only to itself */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            int c = tl_ranks_cid_cmp(want[i], want[j]);
+            assert_true(i < j ? c < 0 : i > j ? c > 0 : c == 0);
+        }
+    assert_true(tl_ranks_cid_cmp("[0/1]", "[0/01]") != 0);
+    assert_true(tl_ranks_cid_cmp("[0/1_0]", "[0/1]") > 0); /* attempt 0 written: byte order */
+    assert_true(tl_ranks_cid_cmp(NULL, "[0/0]") > 0);
+    assert_int_equal(tl_ranks_cid_cmp(NULL, ""), 0);
+    /* not keys: a bad number, a part missing, something after the bracket */
+    assert_true(tl_ranks_cid_cmp("[0/99999999999999999999999]", "[-/-]") > 0);
+    assert_true(tl_ranks_cid_cmp("[0]", "[-/-]") > 0);
+    assert_true(tl_ranks_cid_cmp("[0/1]x", "[-/-]") > 0);
+    assert_true(tl_ranks_cid_cmp("[!/0/1]", "[-/-]") > 0);
+    assert_true(tl_ranks_cid_cmp("[0/1_]", "[-/-]") > 0);
+
+    /* the gaps come in that order */
+    const char *ids0[] = {"[0/0]"};
+    const char *ids1[] = {"[0/10]", "[0/2]", "[1/0]", "[0/1_1]", "[0/1]", "[0/0]", "[-/-]"};
+    struct tl_rank_summary s[2] = {{.rank = 0, .compile_ids = ids0, .ncompile_ids = 1},
+                                   {.rank = 1, .compile_ids = ids1, .ncompile_ids = 7}};
+    struct tl_ranks r;
+    analyze(&r, s, 2);
+    assert_int_equal(r.ngaps, 5);
+    const char *gaps[] = {"[0/1]", "[0/1_1]", "[0/2]", "[0/10]", "[1/0]"};
+    for (size_t i = 0; i < 5; i++)
+        assert_string_equal(r.gaps[i].cid, gaps[i]);
+    char *page = landing(&r, NULL, false);
+    has(page, "<li><code>[0/1]</code>, <code>[0/1_1]</code>, <code>[0/2]</code>, "
+              "<code>[0/10]</code>, <code>[1/0]</code>: not on Rank 0</li>");
+    has(page, "Rank 1 compiled <code>[0/1]</code>, which Rank 0 did not");
+    lacks(page, "[-/-]");
+    free(page);
+}
+
 /* ---- §1.5 compile ids, §1.6 cache groups ------------------------------------------------- */
 
 static void test_compile_ids_and_cache(void **state)
@@ -322,13 +380,39 @@ static void test_compile_ids_and_cache(void **state)
     group_is(&r.cache.groups[2], "\u274c", "3");
     assert_int_equal(r.cache.groups[0].nranks, 2);
     assert_int_equal(r.cache.groups[0].ranks[1], 2);
-    /* which compile ids, and which ranks lack each */
-    assert_int_equal(r.ngaps, 2);
-    assert_int_equal(r.ngaps_all, 2);
-    assert_string_equal(r.gaps[0].cid, "[-/-]");
+    /* which compile ids, and which ranks lack each; [-/-] is no compile id: said apart */
+    assert_true(r.cids.diverge);
+    assert_int_equal(r.ngaps, 1);
+    assert_int_equal(r.ngaps_all, 1);
+    assert_string_equal(r.gaps[0].cid, "[0/1]");
     assert_string_equal(r.gaps[0].missing, "Rank 0, Rank 2, Rank 3");
-    assert_string_equal(r.gaps[1].cid, "[0/1]");
-    assert_string_equal(r.gaps[1].missing, "Rank 0, Rank 2, Rank 3");
+    assert_string_equal(r.idless_ranks, "Rank 1");
+    assert_string_equal(r.idless_others, "Rank 0, Rank 2, Rank 3");
+    char *page = landing(&r, NULL, false);
+    lacks(page, "[-/-]");
+    has(page, "<li><code>[0/1]</code>: not on Rank 0, Rank 2, Rank 3</li>\n"
+              "<li>Entries without a compile id (logged outside any compilation): on Rank 1, "
+              "not on Rank 0, Rank 2, Rank 3</li>\n");
+    free(page);
+
+    /* only [-/-] differs: the reference's divergence (§1.5), but no compile id differs, and the
+     * page warns of none */
+    const char *ids_idless[] = {"[0/0]", "[-/-]"};
+    struct tl_rank_summary idless[2] = {
+        s[0], {.rank = 1, .compile_ids = ids_idless, .ncompile_ids = 2, .cache_sequence = ""}};
+    analyze(&r, idless, 2);
+    assert_true(r.compile_ids_diverge);
+    assert_false(r.cids.diverge);
+    assert_int_equal(r.ngaps, 0);
+    assert_string_equal(r.idless_ranks, "Rank 1");
+    page = landing(&r, NULL, false);
+    lacks(page, "[-/-]");
+    lacks(page, "Diverging Compilation IDs");
+    lacks(page, "warning-box\"");
+    has(page, "<li>Entries without a compile id (logged outside any compilation): on Rank 1, "
+              "not on Rank 0</li>");
+    has(page, "The 2 ranks agree");
+    free(page);
 
     /* sets: order and repeats do not matter */
     analyze(&r, (struct tl_rank_summary[]){s[0], s[3], s[2]}, 3);
@@ -804,7 +888,9 @@ static void test_divergences(void **state)
     assert_string_equal(r.divergences[1].others, "Rank 1, Rank 2, Rank 3");
 
     char *page = landing(&r, NULL, false);
-    has(page, "<h3>Diagnosis across ranks</h3>");
+    has(page, "<h3 id='diagnosis'>Diagnosis across ranks</h3>");
+    has(page, "<a href='#diagnosis'>The diagnoses</a>");
+    lacks(page, "#details");
     has(page, "<li><strong>Rank 1, Rank 3</strong> recompiled; Rank 0, Rank 2 did not.<ul "
               "class='detail'>\n<li>Rank 1, Rank 3: step at m.py:9 [0/1]: tensor "
               "'L['x']' size mismatch</li>\n</ul></li>");
@@ -812,10 +898,29 @@ static void test_divergences(void **state)
               "not.</li>");
     assert_true(at(page, "Tensor Metadata Analysis") < at(page, "Diagnosis across ranks"));
     /* the rank without a report is listed, escaped, without a link */
-    has(page, "<tr><td data-value='4'>Rank 4: no report (unreadable)</td><td colspan='6'></td>");
+    has(page, "<tr><td data-value='4'>Rank 4</td><td class='status bad' data-value='3'>no "
+              "report</td><td colspan='6' class='why'>unreadable</td>");
+    has(page, "<li class='bad'><strong>Missing:</strong> Rank 4: no report (unreadable)</li>");
+    has(page, "<li class='note'><strong>Diagnosis differs:</strong> Rank 1, Rank 3 recompiled; "
+              "the others did not.</li>");
+    has(page, "<li class='note'><strong>Diagnosis differs:</strong> Rank 0 failed to compile; "
+              "the others did not.</li>");
     lacks(page, "rank_4/");
     has(page, "<strong>5</strong> rank(s)");
     free(page);
+
+    /* the shorter list is said */
+    s[0].diag.recompiles = 1;
+    analyze(&r, s, 5);
+    page = landing(&r, NULL, false);
+    has(page, "<li class='note'><strong>Diagnosis differs:</strong> All ranks read but Rank 2 "
+              "recompiled.</li>");
+    free(page);
+    analyze(&r, s, 4);
+    page = landing(&r, NULL, false);
+    has(page, "<strong>Diagnosis differs:</strong> All ranks but Rank 2 recompiled.</li>");
+    free(page);
+    s[0].diag.recompiles = 0;
 
     analyze(&r, s + 1, 3);
     assert_int_equal(r.ndivergences, 1);
@@ -836,7 +941,206 @@ static void test_divergences(void **state)
     free(page);
 }
 
+/* ---- where groups of ranks part ---------------------------------------------------------------
+ */
+
+static const char *op_reduce = "torch.ops._c10d_functional.all_reduce_.default";
+static const char *op_gather = "torch.ops._c10d_functional.all_gather_into_tensor.default";
+static const char *op_wait = "torch.ops._c10d_functional.wait_tensor.default";
+
+static void test_first_collective(void **state)
+{
+    (void)state;
+    /* 4 ranks, two graphs each; rank 3 all-gathers where the others all-reduce: the first graph
+     * ([0/0]) and its first op. The folders are listed in another order than the compile ids
+     * (the file system's): the first graph is the first compile id. */
+    const char *reduce[] = {op_reduce, op_wait};
+    const char *gather[] = {op_gather, op_wait};
+    struct tl_rank_schedule sr[] = {{"-_0_1_0", reduce, 2}, {"-_0_0_0", reduce, 2}};
+    struct tl_rank_schedule sg[] = {{"-_0_1_0", gather, 2}, {"-_0_0_0", gather, 2}};
+    struct tl_rank_folder folders[] = {{"-_0_0_0", "[0/0]", "miss"}, {"-_0_1_0", "[0/1]", "miss"}};
+    const char *ids[] = {"[0/0]", "[0/1]"};
+    struct tl_rank_summary s[4];
+    for (uint32_t i = 0; i < 4; i++)
+        s[i] = (struct tl_rank_summary){.rank = i,
+                                        .compile_ids = ids,
+                                        .ncompile_ids = 2,
+                                        .cache_sequence = "",
+                                        .schedules = i == 3 ? sg : sr,
+                                        .nschedules = 2,
+                                        .folders = folders,
+                                        .nfolders = 2};
+    struct tl_ranks r;
+    analyze(&r, s, 4);
+    assert_true(r.schedules.diverge);
+    assert_int_equal(r.schedules.main, 0);
+    assert_null(r.schedules_first[0].where);
+    const struct tl_rank_first *f = &r.schedules_first[1];
+    assert_string_equal(f->where, "[0/0]");
+    assert_int_equal(f->op, 1);
+    assert_string_equal(f->mains, "all_reduce_");
+    assert_string_equal(f->theirs, "all_gather_into_tensor");
+    assert_int_equal(r.apart[3], TL_RANK_APART_COLLECTIVES);
+    assert_int_equal(r.apart[0] | r.apart[1] | r.apart[2], 0);
+    char *page = landing(&r, NULL, false);
+    has(page, "<li class='bad'><strong>Collectives differ:</strong> Ranks 0-2 call "
+              "<code>all_reduce_</code> where Rank 3 calls <code>all_gather_into_tensor</code>, "
+              "first in graph <code>[0/0]</code>, op #1.</li>");
+    has(page, "<td class='status bad' data-value='2'>differs: collectives</td>");
+    assert_int_equal(tu_count(page, "<td class='status ok' data-value='0'>ok</td>"), 3);
+    /* the verdict and the table come before the details */
+    assert_true(at(page, "Collectives differ:") < at(page, "<table class='ranks sortable'>"));
+    assert_true(at(page, "<table class='ranks sortable'>") < at(page, "class=\"warning-box\""));
+    free(page);
+
+    /* the second op of [0/1] differs on ranks 1 and 2 (no wait); rank 0 has no [0/1] at all;
+     * a folder no compile id lists is named by itself */
+    const char *no_wait[] = {op_reduce};
+    struct tl_rank_schedule s1[] = {{"-_0_0_0", reduce, 2}, {"-_0_1_0", no_wait, 1}};
+    struct tl_rank_schedule s0[] = {{"-_0_0_0", reduce, 2}};
+    struct tl_rank_schedule s5[] = {
+        {"-_0_0_0", reduce, 2}, {"-_0_1_0", reduce, 2}, {"odd", reduce, 2}};
+    s[0].schedules = s0;
+    s[0].nschedules = 1;
+    s[1].schedules = s[2].schedules = s1;
+    s[3].schedules = sr;
+    struct tl_rank_summary five[5] = {s[0], s[1], s[2], s[3], s[3]};
+    five[4].rank = 5;
+    five[4].schedules = s5;
+    five[4].nschedules = 3;
+    analyze(&r, five, 5);
+    assert_int_equal(r.schedules.n, 4);
+    assert_int_equal(r.schedules.main, 1); /* ranks 1, 2: the largest; 3 alone like 0 and 5 */
+    f = &r.schedules_first[0];
+    assert_string_equal(f->where, "[0/1]");
+    assert_int_equal(f->op, 1);
+    assert_string_equal(f->mains, "all_reduce_");
+    assert_null(f->theirs);
+    f = &r.schedules_first[2];
+    assert_string_equal(f->where, "[0/1]");
+    assert_int_equal(f->op, 2);
+    assert_null(f->mains);
+    assert_string_equal(f->theirs, "wait_tensor");
+    f = &r.schedules_first[3];
+    assert_string_equal(f->where, "[0/1]"); /* before "odd", which comes last */
+    page = landing(&r, NULL, false);
+    has(page, "Ranks 1, 2 call <code>all_reduce_</code> where Rank 0 calls nothing, first in "
+              "graph <code>[0/1]</code>, op #1.");
+    has(page, "Ranks 1, 2 call nothing where Rank 3 calls <code>wait_tensor</code>, first in "
+              "graph <code>[0/1]</code>, op #2.");
+    free(page);
+    five[4].schedules = (struct tl_rank_schedule[]){
+        {"-_0_0_0", reduce, 2}, {"-_0_1_0", no_wait, 1}, {"odd", reduce, 2}};
+    analyze(&r, five, 5);
+    assert_string_equal(r.schedules_first[3].where, "odd");
+    assert_int_equal(r.schedules_first[3].op, 1);
+}
+
+static void test_first_other_kinds(void **state)
+{
+    (void)state;
+    /* ranks 0-4 and 6 alike; rank 5 compiles [0/1] only where the others compile [0/0] and
+     * [0/1] too, its [0/1] hits the cache where the others' miss, and its tensor metadata of
+     * [0/1] is another */
+    const char *ids[] = {"[0/10]", "[0/1]", "[0/2]"};
+    const char *ids5[] = {"[0/1]", "[0/2]"};
+    struct tl_rank_folder folders[] = {
+        {"-_0_10_0", "[0/10]", "miss"}, {"-_0_1_0", "[0/1]", "miss"}, {"-_0_2_0", "[0/2]", NULL}};
+    struct tl_rank_folder folders5[] = {{"-_0_1_0", "[0/1]", "hit"}, {"-_0_2_0", "[0/2]", NULL}};
+    struct tl_rank_meta meta[] = {{"-_0_10_0", "a"}, {"-_0_2_0", "c"}, {"-_0_1_0", "b"}};
+    struct tl_rank_meta meta5[] = {{"-_0_2_0", "c"}, {"-_0_1_0", "B"}};
+    struct tl_rank_summary s[7];
+    for (uint32_t i = 0; i < 7; i++)
+        s[i] = (struct tl_rank_summary){.rank = i,
+                                        .compile_ids = i == 5 ? ids5 : ids,
+                                        .ncompile_ids = i == 5 ? 2 : 3,
+                                        .cache_sequence = i == 5 ? "h" : "mm",
+                                        .folders = i == 5 ? folders5 : folders,
+                                        .nfolders = i == 5 ? 2 : 3,
+                                        .meta = i == 5 ? meta5 : meta,
+                                        .nmeta = i == 5 ? 2 : 3};
+    struct tl_ranks r;
+    analyze(&r, s, 7);
+    assert_true(r.cids.diverge && r.cache.diverge && r.meta.diverge);
+    assert_string_equal(r.cids_first[1].where, "[0/10]");
+    assert_string_equal(r.cids_first[1].mains, "compiled");
+    assert_null(r.cids_first[1].theirs);
+    assert_string_equal(r.cache_first[1].where, "[0/1]");
+    assert_string_equal(r.cache_first[1].mains, "miss");
+    assert_string_equal(r.cache_first[1].theirs, "hit");
+    assert_string_equal(r.meta_first[1].where, "[0/1]");
+    assert_int_equal(r.apart[5], TL_RANK_APART_CIDS | TL_RANK_APART_CACHE | TL_RANK_APART_META);
+    char *page = landing(&r, NULL, false);
+    has(page, "<li class='bad'><strong>Compile ids differ:</strong> Rank 5 did not compile "
+              "<code>[0/10]</code>, which Ranks 0-4, 6 did (the first compile id where they "
+              "differ).</li>");
+    has(page, "<li class='note'><strong>Cache hits and misses differ:</strong> Rank 5 hit the "
+              "cache where Ranks 0-4, 6 missed the cache, first in <code>[0/1]</code>.</li>");
+    has(page, "<li class='note'><strong>Tensor metadata differs:</strong> Rank 5 from Ranks "
+              "0-4, 6, first in graph <code>[0/1]</code>.</li>");
+    has(page, "<td class='status bad' data-value='2'>differs: compile ids, cache, tensor "
+              "meta</td>");
+    free(page);
+
+    /* cache and tensor meta alone: amber, not red */
+    s[5].compile_ids = ids;
+    s[5].ncompile_ids = 3;
+    analyze(&r, s, 7);
+    page = landing(&r, NULL, false);
+    has(page, "<div class='verdict note' id='summary'>");
+    has(page, "<td class='status note' data-value='1'>differs: cache, tensor meta</td>");
+    lacks(page, "class='bad'");
+    lacks(page, "status bad");
+    free(page);
+}
+
 /* ---- the landing page ------------------------------------------------------------------------ */
+
+static void test_landing_lead(void **state)
+{
+    (void)state;
+    /* 8 ranks that agree: the verdict says so, every status is ok, nothing red; the footer
+     * says what made the page */
+    const char *ids[] = {"[0/0]", "[0/1]"};
+    struct tl_rank_summary s[8];
+    for (uint32_t i = 0; i < 8; i++)
+        s[i] = (struct tl_rank_summary){.rank = i,
+                                        .log = "dedicated_log_torch_trace_rank_0.log",
+                                        .compile_ids = ids,
+                                        .ncompile_ids = 2,
+                                        .cache_sequence = "m"};
+    struct tl_ranks r;
+    analyze(&r, s, 8);
+    struct tl_runinfo info = {.version = "0.4.3",
+                              .revision = "abc123",
+                              .command_line = "tlparse --all-ranks-html 'my logs' -o out",
+                              .input = "my logs"};
+    struct tl_buf b = TL_BUF_INIT;
+    struct tl_landing p = {.ranks = &r, .info = &info};
+    tl_page_landing(&b, &p);
+    char *page = tl_buf_detach(&b, NULL);
+    has(page, "<div class='verdict ok' id='summary'>\n<p>The 8 ranks agree: the same compile "
+              "ids, cache hits and misses, tensor metadata and diagnosis.</p>\n</div>\n"
+              "<table class='ranks sortable'>");
+    assert_int_equal(tu_count(page, "<td class='status ok' data-value='0'>ok</td>"), 8);
+    lacks(page, "warning-box\"");
+    lacks(page, "Divergence details");
+    lacks(page, "class='bad'");
+    size_t footer = at(page, "<footer class='runinfo'>\n<p>tlparse 0.4.3 (revision "
+                             "<code>abc123</code>) · command: <code class='cmd'>tlparse "
+                             "--all-ranks-html 'my logs' -o out</code> · input: "
+                             "<code>my logs</code></p>\n</footer>\n");
+    assert_true(at(page, "<h3>Tensor Metadata Analysis</h3>") < footer);
+    assert_true(footer < at(page, "</div>\n<script>"));
+    free(page);
+
+    /* one rank: nothing to compare */
+    analyze(&r, s, 1);
+    page = landing(&r, NULL, false);
+    has(page, "<p>One rank: nothing to compare.</p>");
+    lacks(page, "<footer");
+    free(page);
+}
 
 static void test_landing_layout(void **state)
 {
@@ -884,8 +1188,13 @@ static void test_landing_layout(void **state)
     size_t cache = at(page, "<strong>Warning:</strong> Diverging Cache hit/miss patterns detected");
     size_t coll = at(page, "<strong>Warning:</strong> Diverging collective operation sequences");
     size_t title = at(page, "<h2>Multi-Rank TLParse Report</h2>");
-    assert_true(at(page, "<b>my header</b>") < box);
-    assert_true(box < ids && ids < cache && cache < coll && coll < title);
+    size_t summary = at(page, "<div class='verdict bad' id='summary'>");
+    size_t links = at(page, "<table class='ranks sortable'>");
+    /* the page leads with the verdict and the table of ranks; the details come after them */
+    assert_true(at(page, "<b>my header</b>") < title);
+    assert_true(title < summary && summary < links && links < box);
+    assert_true(box < ids && ids < cache && cache < coll);
+    assert_true(at(page, "<h3 id='details'>Divergence details</h3>") < box);
     /* one list per group kind: cache then collectives, "Ranks: 0, 10" each */
     /* cache groups say their sequence; collective and meta groups their ranks */
     assert_int_equal(tu_count(page, "<li>Ranks: 0, 10</li>"), 2);
@@ -895,7 +1204,6 @@ static void test_landing_layout(void **state)
     size_t chromium = at(page, "<h3>Chromium Events</h3>");
     has(page, "href='chromium_events.json'");
     has(page, "https://ui.perfetto.dev/");
-    size_t links = at(page, "<table class='ranks sortable'>");
     assert_true(links < at(page, "<tr><td data-value='0'><a href=\"rank_0/index.html\">Rank "
                                  "0</a></td>"));
     assert_true(at(page, "<a href=\"rank_0/index.html\">") <
@@ -905,7 +1213,7 @@ static void test_landing_layout(void **state)
     size_t exec = at(page, "<h3>Graph Execution-Order Diagnostics</h3>");
     size_t meta = at(page, "<h3>Tensor Metadata Analysis</h3>");
     size_t end = at(page, "</div>\n<script>");
-    assert_true(title < chromium && chromium < links && links < exec && exec < meta && meta < end);
+    assert_true(coll < chromium && chromium < exec && exec < meta && meta < end);
     has(page, "<style>\n");
     has(page, ".warning-box");
     has(page, "</script>\n</body>\n</html>\n");
@@ -968,8 +1276,8 @@ static void test_landing_escaping(void **state)
     char *page = landing(&r, NULL, false);
     lacks(page, "<script>alert");
     has(page, "<strong>Graph &lt;script&gt;alert('x')&lt;/script&gt;&amp;:</strong> 0.0 ms delta");
-    has(page, "<td data-value='1'>Rank 1: no report (bad &lt;b&gt;log&lt;/b&gt; &amp; "
-              "\"name\")</td>");
+    has(page, "<td colspan='6' class='why'>bad &lt;b&gt;log&lt;/b&gt; &amp; \"name\"</td>");
+    has(page, "Rank 1: no report (bad &lt;b&gt;log&lt;/b&gt; &amp; \"name\")");
     free(page);
 
     /* the custom header is the one raw field */
@@ -1248,6 +1556,7 @@ int main(void)
         cmocka_unit_test(test_parity_code_html),
         cmocka_unit_test(test_parity_code_hostile),
         cmocka_unit_test(test_parity_schedule_compare),
+        cmocka_unit_test(test_cid_order),
         cmocka_unit_test(test_compile_ids_and_cache),
         cmocka_unit_test(test_runtime_analysis),
         cmocka_unit_test(test_schedule_groups),
@@ -1255,6 +1564,9 @@ int main(void)
         cmocka_unit_test(test_exec_order_library),
         cmocka_unit_test(test_exec_order_cases),
         cmocka_unit_test(test_divergences),
+        cmocka_unit_test(test_first_collective),
+        cmocka_unit_test(test_first_other_kinds),
+        cmocka_unit_test(test_landing_lead),
         cmocka_unit_test(test_landing_layout),
         cmocka_unit_test(test_landing_escaping),
         cmocka_unit_test(test_runtime_json),
