@@ -191,6 +191,28 @@ absent out7
 mkdir empty
 run 1 empty -o out8 --no-browser
 same err.txt "tlparse: error: No files found in directory empty"
+# a folder of one log: no "(0 other files skipped)"; PATH and -o with trailing slashes name
+# the same folders, and every path shown has one slash between folder and file
+mkdir one
+cp "$demo" one/run.log
+run 0 one/ -o out9/ --no-browser
+same err.txt "tlparse: parsing one/run.log, the only file in one
+Stats { ok: 161 }
+tlparse: out9/index.html: 5 compile ids, 1 graph break, 1 recompile, 1 failure"
+run 0 one// --summary
+same err.txt "tlparse: parsing one/run.log, the only file in one"
+has out.txt "tlparse diagnosis of one/run.log (torch_trace)"
+mkdir ranks2
+cp "$demo" ranks2/dedicated_log_torch_trace_rank_0.log
+cp "$demo" ranks2/dedicated_log_torch_trace_rank_1.log
+run 0 ranks2/ --all-ranks-html -o out10/ --no-browser
+has err.txt "Processing rank 0 → out10/rank_0"
+has err.txt "tlparse: out10/index.html: 2 ranks,"
+hasnt err.txt "//"
+run 0 ranks2/ --summary
+has out.txt "=== rank 0 (dedicated_log_torch_trace_rank_0.log) ==="
+has out.txt "tlparse diagnosis of ranks2/dedicated_log_torch_trace_rank_0.log (torch_trace)"
+hasnt out.txt "//"
 
 # same_report A B: the two reports are equal but for the input's name in summary.json, and
 # what says how they were made (the index's footer, summary.json's generated_by: the command

@@ -21,7 +21,9 @@ int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **pa
     long others;
     if (tl_input_locate(opt->path, opt->latest, path, &others, err) < 0)
         return -1;
-    if (others >= 0)
+    if (others == 0)
+        tl_say(msg, TL_MSG_INFO, "tlparse: parsing %s, the only file in %s", *path, opt->path);
+    else if (others > 0)
         tl_say(msg, TL_MSG_INFO,
                "tlparse: parsing %s, the newest log in %s (%ld other file%s skipped)", *path,
                opt->path, others, others == 1 ? "" : "s");
