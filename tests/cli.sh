@@ -209,6 +209,20 @@ run 0 ranks2/ --all-ranks-html -o out10/ --no-browser
 has err.txt "Processing rank 0 → out10/rank_0"
 has err.txt "tlparse: out10/index.html: 2 ranks,"
 hasnt err.txt "//"
+# counts in words: one rank, one failure; never "rank(s)"
+has out10/index.html "This run covers <strong>2</strong> ranks. Click on a rank"
+mkdir ranks1
+cp "$demo" ranks1/dedicated_log_torch_trace_rank_0.log
+run 0 ranks1 --all-ranks-html -o out11 --no-browser
+has out11/index.html "This run covers <strong>1</strong> rank. Click on a rank"
+{
+    entry '{"dynamo_start": {"stack": []}, '"$CID"'}' ''
+    entry '{"compilation_metrics": {"fail_type": "BackendCompilerFailed", "fail_reason": "boom"}, '"$CID"'}' ''
+} >onefail.log
+run 0 onefail.log -o out12 --no-browser
+has out12/index.html 'This run had <strong><a href="failures_and_restarts.html">1 restart or compilation failure</a></strong>.'
+counted='[0-9](</strong>)? [a-z/ ]*[a-z][(]s[)]' # "2</strong> rank(s)", "1 restart(s) and/or"
+grep -rEq "$counted" out10 out11 out12 && bad "a count with (s): $(grep -rEho "$counted" out10 out11 out12 | sort -u)" || ok
 run 0 ranks2/ --summary
 has out.txt "=== rank 0 (dedicated_log_torch_trace_rank_0.log) ==="
 has out.txt "tlparse diagnosis of ranks2/dedicated_log_torch_trace_rank_0.log (torch_trace)"
@@ -315,7 +329,7 @@ same <(echo "$n") 65
 # written (page 65 itself and its own graph) and points at the index
 n=$(grep -c '<li><a href=' outrep/-_0_0_0/compilation_metrics_67.html)
 same <(echo "$n") 2
-has outrep/-_0_0_0/compilation_metrics_67.html '65 earlier file(s) of this compile id are listed in <a href="index.html#[0/0]">the index</a>.'
+has outrep/-_0_0_0/compilation_metrics_67.html '65 earlier files of this compile id are listed in <a href="index.html#[0/0]">the index</a>.'
 
 # --- empty input
 : >empty.log
