@@ -172,5 +172,35 @@ printf '%s\n' "torch._dynamo hit config.cache_size_limit (8)" "   function: 'f' 
 grep -q "RECOMPILE LIMIT cache_size_limit (8)" nolast.txt || bad "limit without reason: $(cat nolast.txt)"
 ! grep -q "Its last reason" nolast.txt || bad "limit without reason names one: $(cat nolast.txt)"
 [ "$(grep -c 'What:' nolast.txt)" = 1 ] || bad "limit without reason: not one What: line: $(cat nolast.txt)"
+# the overview of index.html counts the compile ids the diagnosis and the last line count: not
+# [-/-] (rank 1 of multi_rank_logs: 15 compile ids, and a [-/-] that holds no file), and the
+# [!3/-/-] of edge.log, which holds a file, is named apart
+r1=$shared/corpus/logs/multi_rank_logs/dedicated_log_torch_trace_rank_1.log
+if [ -f "$r1" ]; then
+    "$bin" "$r1" -o r1 --no-browser 2>err.txt || bad "rank 1 report: exit $?"
+    [ "$(tail -1 err.txt)" = "tlparse: r1/index.html: 15 compile ids, 0 graph breaks, 14 recompiles, 0 failures" ] ||
+        bad "rank 1 report: last line $(tail -1 err.txt)"
+    grep -qF "<p class='counts'><strong>15 compile ids</strong>: <span class='chip status-ok'>15 ok</span></p>" r1/index.html ||
+        bad "rank 1 overview: $(grep -o "<p class='counts'>.*</p>" r1/index.html)"
+    sed -n "/<section class='overview'/,/<\/section>/p" r1/index.html | grep -qF '[-/-]' && bad "rank 1 overview names [-/-]"
+    "$bin" "$r1" --summary | head -1 | grep -q ": 15 compile ids, " || bad "rank 1 --summary: not 15 compile ids"
+    # the four ranks: 24 compile ids whether parsed or read from their summaries, and the
+    # multi-rank summary.json counts each rank's as its own summary.json does
+    "$bin" "$(dirname "$r1")" --all-ranks-html -o mr --no-browser 2>err.txt || bad "multi_rank_logs: exit $?"
+    [ "$(tail -1 err.txt)" = "tlparse: mr/index.html: 4 ranks, 24 compile ids, 0 graph breaks, 20 recompiles, 2 failures" ] ||
+        bad "multi_rank_logs: last line $(tail -1 err.txt)"
+    python3 -c 'import json,sys; r = json.load(open("mr/summary.json"))["ranks"]; sys.exit([x["compile_ids"] for x in r] != [1, 15, 1, 7])' ||
+        bad "multi_rank_logs summary.json: compile_ids $(grep -o '"compile_ids": [0-9]*' mr/summary.json | tr '\n' ' ')"
+    "$bin" mr --all-ranks-html --from-summaries --overwrite --no-browser 2>err.txt || bad "--from-summaries: exit $?"
+    [ "$(tail -1 err.txt)" = "tlparse: mr/index.html: 4 ranks, 24 compile ids, 0 graph breaks, 20 recompiles, 2 failures" ] ||
+        bad "--from-summaries: last line $(tail -1 err.txt)"
+fi
+"$bin" "$here/fixtures/edge.log" -o edge --no-browser 2>err.txt || bad "edge.log report: exit $?"
+[ "$(tail -1 err.txt)" = "tlparse: edge/index.html: 5 compile ids, 1 graph break, 0 recompiles, 1 failure" ] ||
+    bad "edge.log report: last line $(tail -1 err.txt)"
+grep -qF "<p class='counts'><strong>5 compile ids</strong>, analysed 6 times: " edge/index.html ||
+    bad "edge.log overview: $(grep -o "<p class='counts'>.*</p>" edge/index.html)"
+grep -qF "<p class='loose'>Outside any compilation (no compile id): <a href=\"#[!3/-/-]\">[!3/-/-]</a> with 1 file</p>" edge/index.html ||
+    bad "edge.log overview: [!3/-/-] not named apart"
 [ "$fail" = 0 ] || exit 1
 echo "diagnosis: text log end to end: ok"

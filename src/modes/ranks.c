@@ -772,7 +772,7 @@ static void sum_counts(const struct multi *m, struct tl_counts *c)
         if (r->parsed) {
             tl_counts_add(c, &r->counts);
         } else if (!r->s.error) {
-            c->compile_ids += r->s.ncompile_ids;
+            c->compile_ids += r->s.diag.compile_ids; /* its summary's count: not [-/-] */
             c->graph_breaks += r->s.diag.graph_breaks;
             c->recompiles += r->s.diag.recompiles;
             c->failures += r->s.diag.failures;

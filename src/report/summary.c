@@ -769,7 +769,8 @@ void tl_summary_json_ranks(struct tl_buf *out, const struct tl_ranks *r)
         tl_jw_kstr(&w, "report", s->error ? NULL : report);
         tl_jw_kstr(&w, "error", s->error);
         tl_jw_kstr(&w, "notes", s->notes);
-        tl_jw_ku64(&w, "compile_ids", s->ncompile_ids);
+        /* as the rank's own summary counts them: [-/-] is no compile id */
+        tl_jw_ku64(&w, "compile_ids", s->diag.compile_ids);
         for (size_t k = 0; k < TL_ARRAY_LEN(rank_counts); k++)
             tl_jw_ku64(&w, rank_counts[k].kind, rank_count(s, k));
         tl_jw_end(&w, '}');
