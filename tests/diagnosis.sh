@@ -183,7 +183,13 @@ if [ -f "$r1" ]; then
     grep -qF "<p class='counts'><strong>15 compile ids</strong>: <span class='chip status-ok'>15 ok</span></p>" r1/index.html ||
         bad "rank 1 overview: $(grep -o "<p class='counts'>.*</p>" r1/index.html)"
     sed -n "/<section class='overview'/,/<\/section>/p" r1/index.html | grep -qF '[-/-]' && bad "rank 1 overview names [-/-]"
-    "$bin" "$r1" --summary | head -1 | grep -q ": 15 compile ids, " || bad "rank 1 --summary: not 15 compile ids"
+    "$bin" "$r1" --summary >r1.txt
+    head -1 r1.txt | grep -q ": 15 compile ids, " || bad "rank 1 --summary: not 15 compile ids"
+    # its 14 recompiles list 105 failures (each of every earlier compilation), all different:
+    # the count says what it counts
+    grep -qxF "     - tensor 'x' size mismatch at index 0  (14x: expected 2, actual 3; expected 3, actual 4; expected 2, actual 4; expected 4, actual 5; ... 105 distinct values in all: a recompile gives one for each earlier compilation that failed this guard)" r1.txt ||
+        bad "rank 1 --summary: the guard's values: $(grep 'size mismatch' r1.txt)"
+    grep -qF '"distinct_values": 105,' r1/summary.json || bad "rank 1 summary.json: no distinct_values 105"
     # the four ranks: 24 compile ids whether parsed or read from their summaries, and the
     # multi-rank summary.json counts each rank's as its own summary.json does
     "$bin" "$(dirname "$r1")" --all-ranks-html -o mr --no-browser 2>err.txt || bad "multi_rank_logs: exit $?"

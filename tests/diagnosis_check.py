@@ -47,7 +47,7 @@ SHAPE = {
     "recompiles": [{
         "function": STR + OPT, "location": STR + OPT, "count": INT,
         "reasons": [{"guard": STR, "count": INT, "example": STR, "values": [STR],
-                     "advice": ADVICE}],
+                     "distinct_values": INT, "advice": ADVICE}],
         "compile_ids": [STR], "resumes_after_line": INT + OPT, "called_from": STR + OPT,
         "log_line": INT + OPT, "ranks": [INT], "advice": ADVICE}],
     "specializations": [{

@@ -135,6 +135,9 @@ void tl_summary_restart_vars(struct tl_advice_vars *v, const struct tl_diag_rest
         v->what = tl_buf_str(what);
 }
 
+const char tl_summary_values_why[] =
+    ": a recompile gives one for each earlier compilation that failed this guard";
+
 /* ---- JSON --------------------------------------------------------------------------------- */
 
 static void j_loc_string(struct tl_jw *w, const char *key, const struct tl_diag_loc *l)
@@ -282,6 +285,7 @@ static void j_recompiles(struct tl_jw *w, const struct tl_diag *d)
             tl_jw_ku64(w, "count", g->count);
             tl_jw_kstr(w, "example", g->example);
             j_strs(w, "values", &g->values);
+            tl_jw_ku64(w, "distinct_values", g->values.n);
             j_advice(w, g->advice, &v);
             tl_jw_end(w, '}');
         }
@@ -1245,8 +1249,11 @@ static void text_guard(struct text *t, const struct tl_diag_guard *g)
         tl_buf_adds(o, j ? "; " : ": ");
         safe(t, g->values.s[j]);
     }
-    if (g->values.n > 4)
-        tl_buf_addf(o, "; ... %u values", g->values.n);
+    if (g->values.n > 4) {
+        tl_buf_addf(o, "; ... %u distinct values in all", g->values.n);
+        if (g->values.n > g->count)
+            tl_buf_adds(o, tl_summary_values_why);
+    }
     tl_buf_adds(o, ")\n");
 }
 

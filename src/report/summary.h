@@ -65,6 +65,12 @@ static inline bool tl_page_shapes_wanted(const struct tl_diag *d)
 /** The paragraph of an index that links dynamic_shapes.html (nothing when there is none). */
 void tl_page_shapes_link(struct tl_buf *out, const struct tl_diag *d);
 
+/**
+ * Why a recompile's guard has more distinct values than recompiles ("... 105 distinct values in
+ * all" after 14): PyTorch lists, for each recompile, the failure of every earlier compilation.
+ */
+extern const char tl_summary_values_why[];
+
 /** "file:line" of a location (file alone without a line; "" when unknown). */
 void tl_summary_loc(struct tl_buf *out, const struct tl_diag_loc *l);
 
