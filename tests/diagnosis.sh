@@ -150,11 +150,21 @@ x = s["export"][4]
 assert x["kind"] == "mismatched_fake_kernel" and "register_fake(\"mylib::bar\")" in x["advice"]["fix"], x
 assert "torch.ops.mylib.bar.default" in x["advice"]["explanation"], x["advice"]
 x = s["export"][0]
-assert "specialized the graph to False" in x["advice"]["explanation"], x["advice"]' || bad "export_kinds summary.json: advice placeholders"
+assert "specialized the graph to False" in x["advice"]["explanation"], x["advice"]
+# the fix written with the names of the log: the condition on the variable that .item() made
+# (n = x.item() made u0), the dimension of the evaluated guard
+then = " If both outcomes occur, write the branch with torch.cond(pred, true_fn, false_fn)."
+fix = {(x["kind"], x["expr"]): x["advice"]["fix"] for x in s["export"]}
+assert fix[("data_dependent", "u0 < 10")] == "If the outcome is the same for every input, say so before that line: torch._check(n < 10)." + then, fix
+assert fix[("data_dependent", "Eq(u0, 0)")] == "If the outcome is the same for every input, say so before that line: torch._check(n != 0)." + then, fix
+assert "(a branch or an assert on x.shape[0], a hard-coded size" in fix[("guard_evaluated", "Eq(s0, 4)")], fix
+assert "for Eq(a, 0)" not in str(fix) and "x.shape[i]" not in str(fix), fix' || bad "export_kinds summary.json: advice placeholders"
 if [ -f "$shared/corpus/logs/export.log" ]; then
     "$bin" "$shared/corpus/logs/export.log" --summary >exl.txt 2>err.txt || bad "export.log --summary: exit $?"
     grep -qF "  1. EXPORT BLOCKED: Data dependent error: Eq((((-u0)//3)) + 5, 0) was specialized to False at /data/users/angelayi/pytorch/test/export/test_draft_export.py:279 in forward" exl.txt ||
         bad "export.log summary: $(head -4 exl.txt)"
+    grep -qxF "     Fix: If the outcome is the same for every input, say so before that line: torch._check((((-a)//3)) + 5 != 0). If both outcomes occur, write the branch with torch.cond(pred, true_fn, false_fn)." exl.txt ||
+        bad "export.log summary: the fix: $(grep 'Fix:' exl.txt)"
 else
     echo "diagnosis: ../shared absent: the summary of its export.log is not checked (export_kinds.log's is)"
 fi

@@ -126,6 +126,11 @@ def check_shape(v, shape, path, problems):
         return
     if kind == "advice":
         check_shape(v, ADVICE, path, problems)
+        # filled from the log: no placeholder of a rule's text is left ({tensor}, {check}, ...)
+        for k in ("title", "explanation", "fix"):
+            left = re.findall(r"\{[a-z_]+\}", v.get(k) or "")
+            if left:
+                problems.append(f"{path}.{k}: placeholder {left[0]} left: {v[k]!r}")
         return
     ok = {STR: isinstance(v, str), INT: isinstance(v, int) and not isinstance(v, bool),
           NUM: isinstance(v, (int, float)) and not isinstance(v, bool),

@@ -73,19 +73,39 @@ const char *tl_summary_export_label(enum tl_export_problem_kind k)
 }
 
 void tl_summary_export_vars(struct tl_advice_vars *v, const struct tl_diag_export *x,
-                            struct tl_buf *qualname)
+                            struct tl_buf *held)
 {
     memset(v, 0, sizeof(*v));
     if (x->expr)
         v->expr = tl_str_cstr(x->expr);
     if (x->result)
         v->value = tl_str_cstr(x->result);
-    if (x->op) {
+    if (x->op)
         v->op = tl_str_cstr(x->op);
-        tl_advice_op_qualname(qualname, v->op);
-        if (qualname->len)
-            v->qualname = tl_buf_str(qualname);
+    /* the qualified name, the check and the dimension, one after the other in held: their
+     * views are taken once it is written (it may move while it grows) */
+    size_t at = held->len;
+    if (x->op)
+        tl_advice_op_qualname(held, v->op);
+    size_t qualname_len = held->len - at;
+    struct tl_advice_unbacked syms[TL_DIAG_MAX_UNBACKED];
+    for (uint32_t k = 0; k < x->nunbacked; k++) {
+        syms[k].symbol = tl_str_cstr(x->unbacked[k].symbol);
+        syms[k].code =
+            x->unbacked[k].where.code ? tl_str_cstr(x->unbacked[k].where.code) : TL_STR_NULL;
     }
+    if (x->kind == TL_EXPORT_PROBLEM_DATA && x->expr && x->result)
+        tl_advice_export_check(held, v->expr, v->value, syms, x->nunbacked);
+    size_t check_len = held->len - at - qualname_len;
+    if (x->kind == TL_EXPORT_PROBLEM_GUARD && (x->readable || x->expr))
+        tl_advice_dim(held, tl_str_cstr(x->readable ? x->readable : x->expr));
+    size_t dim_len = held->len - at - qualname_len - check_len;
+    if (qualname_len)
+        v->qualname = tl_str_make(held->buf + at, qualname_len);
+    if (check_len)
+        v->check = tl_str_make(held->buf + at + qualname_len, check_len);
+    if (dim_len)
+        v->dim = tl_str_make(held->buf + at + qualname_len + check_len, dim_len);
 }
 
 static void vars_of_limit(struct tl_advice_vars *v, const struct tl_diag_limit *l, char *num,

@@ -3,11 +3,14 @@
  * Unit tests for model/diagnosis.c and what report/summary.c says of it: a recompile's guard
  * counts its distinct values exactly, past the kept ones too, and the text and summary.json
  * say what the count is (PyTorch lists, for each recompile, the failure of every earlier
- * compilation: 14 recompiles of a growing size give 105 values).
+ * compilation: 14 recompiles of a growing size give 105 values). The fix of an export
+ * problem in the log's names (model/advice.c): the torch._check() of a data-dependent
+ * condition on the variable .item() made, the dimension of an evaluated guard.
  */
 #include "base/config.h"
 #include "model/diagnosis.h"
 #include "base/buf.h"
+#include "model/advice.h"
 #include "report/summary.h"
 
 #include <stdarg.h>
@@ -111,11 +114,113 @@ static void test_few_values(void **state)
     tl_diag_release(&d);
 }
 
+/* The check of expr as it came out (result), its symbols made by the lines given. */
+static const char *check(const char *expr, const char *result, const char *const *made)
+{
+    static struct tl_buf out = TL_BUF_INIT;
+    struct tl_advice_unbacked syms[4];
+    size_t n = 0;
+    for (; made && made[2 * n]; n++) {
+        syms[n].symbol = tl_str_cstr(made[2 * n]);
+        syms[n].code = made[2 * n + 1] ? tl_str_cstr(made[2 * n + 1]) : TL_STR_NULL;
+    }
+    tl_buf_release(&out);
+    tl_advice_export_check(&out, tl_str_cstr(expr), tl_str_cstr(result), syms, n);
+    return out.buf;
+}
+
+static void test_export_check(void **state)
+{
+    (void)state;
+    const char *const n[] = {"u0", "n = x.item()", NULL};
+    const char *const ab[] = {"u0", "a = x.item()", "u1", "  b=int(y.sum().item())", NULL};
+    assert_string_equal(check("u0 < 10", "True", n), "torch._check(n < 10)");
+    assert_string_equal(check("u0 < 10", "False", n), "torch._check(n >= 10)");
+    assert_string_equal(check("u0 >= 0", "False", n), "torch._check(n < 0)");
+    assert_string_equal(check("u0 <= 4", "False", n), "torch._check(n > 4)");
+    assert_string_equal(check("u0 > 4", "False", n), "torch._check(n <= 4)");
+    assert_string_equal(check("Eq(u0, 0)", "False", n), "torch._check(n != 0)");
+    assert_string_equal(check("Eq(u0, 0)", "True", n), "torch._check(n == 0)");
+    assert_string_equal(check("Ne(u0, 1)", "False", n), "torch._check(n == 1)");
+    /* export.log's: the expression as logged, its symbol renamed */
+    assert_string_equal(check("Eq((((-u0)//3)) + 5, 0)", "False",
+                              (const char *const[]){"u0", "a = x.item()", NULL}),
+                        "torch._check((((-a)//3)) + 5 != 0)");
+    assert_string_equal(check("Eq(u0 + u1, 2*u1)", "False", ab), "torch._check(a + b != 2*b)");
+    assert_string_equal(check(" u1 % 2 < u0 ", "True", ab), "torch._check(b % 2 < a)");
+    /* not to be written so: nothing */
+    assert_string_equal(check("u0 < 10", "u0", n), "");              /* no boolean */
+    assert_string_equal(check("u2 < 10", "True", n), "");            /* a symbol not made here */
+    assert_string_equal(check("s0 < 10", "True", n), "");            /* a backed symbol */
+    assert_string_equal(check("Eq(Mod(u0, 2), 0)", "False", n), ""); /* sympy's Mod */
+    assert_string_equal(check("u0 < 0.5", "True", n), "");           /* a float */
+    assert_string_equal(check("u0 < 1e5", "True", n), "");
+    assert_string_equal(check("(u0 < 4) & (u0 > 1)", "True", n), ""); /* two comparisons */
+    assert_string_equal(check("u0", "True", n), "");                  /* none */
+    assert_string_equal(check("Eq(u0, 0, 1)", "True", n), "");
+    assert_string_equal(
+        check("u0 < 10", "True", (const char *const[]){"u0", "a, b = t.tolist()", NULL}), "");
+    assert_string_equal(
+        check("u0 < 10", "True", (const char *const[]){"u0", "n == x.item()", NULL}), "");
+    assert_string_equal(check("u0 < 10", "True", (const char *const[]){"u0", NULL, NULL}), "");
+    check("", "", NULL);
+}
+
+static const char *dim(const char *readable)
+{
+    static struct tl_buf out = TL_BUF_INIT;
+    tl_buf_release(&out);
+    tl_advice_dim(&out, tl_str_cstr(readable));
+    return out.buf;
+}
+
+static void test_export_dim(void **state)
+{
+    (void)state;
+    assert_string_equal(dim("Eq(L['x'].size()[0], 4)"), "x.shape[0]");
+    assert_string_equal(dim("L['args'][0][0].size()[0] <= 8"), "");
+    assert_string_equal(dim("Eq(L['y'].stride()[0], 1) & Eq(L['img'].size()[12], 3)"),
+                        "img.shape[12]");
+    assert_string_equal(dim("Eq(s0, 4)"), "");
+    assert_string_equal(dim("L['x'].size()[]"), "");
+    assert_string_equal(dim("L['"), "");
+    dim("");
+}
+
+/* The advice as printed: the check and the dimension in the fix, stand-ins without them. */
+static void test_export_fix(void **state)
+{
+    (void)state;
+    const struct tl_advice *a = tl_advice_match(TL_ADVICE_EXPORT, tl_str_cstr("data_dependent"));
+    struct tl_advice_vars v;
+    memset(&v, 0, sizeof(v));
+    v.check = tl_str_cstr("torch._check(n < 10)");
+    struct tl_buf out = TL_BUF_INIT;
+    tl_advice_format(&out, a->fix, &v);
+    assert_string_equal(out.buf, "If the outcome is the same for every input, say so before that "
+                                 "line: torch._check(n < 10). If both outcomes occur, write the "
+                                 "branch with torch.cond(pred, true_fn, false_fn).");
+    tl_buf_reset(&out);
+    tl_advice_format(&out, a->fix, NULL);
+    assert_string_equal(out.buf, "If the outcome is the same for every input, say so before that "
+                                 "line: call torch._check() with the outcome, written on the "
+                                 "Python values the condition reads (torch._check_is_size() for "
+                                 "a number used as a size). If both outcomes occur, write the "
+                                 "branch with torch.cond(pred, true_fn, false_fn).");
+    a = tl_advice_match(TL_ADVICE_EXPORT, tl_str_cstr("guard_evaluated"));
+    v.dim = tl_str_cstr("x.shape[0]");
+    tl_buf_reset(&out);
+    tl_advice_format(&out, a->fix, &v);
+    assert_non_null(strstr(out.buf, "(a branch or an assert on x.shape[0], a hard-coded size"));
+    tl_buf_release(&out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_distinct_values),
-        cmocka_unit_test(test_few_values),
+        cmocka_unit_test(test_distinct_values), cmocka_unit_test(test_few_values),
+        cmocka_unit_test(test_export_check),    cmocka_unit_test(test_export_dim),
+        cmocka_unit_test(test_export_fix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
