@@ -180,10 +180,23 @@ bool tl_strict_failed(const struct tl_options *opt, const struct tl_engine_resul
            (opt->strict_compile_id && sum->saw_unknown_cid);
 }
 
+bool tl_nothing_to_check(const struct tl_options *opt, struct tl_messages *msg,
+                         const struct tl_engine_result *sum)
+{
+    if (!sum->nothing[0] || !tl_engine_content_required(opt))
+        return false;
+    tl_say(msg, TL_MSG_ERROR, "tlparse: error: %s: %s holds nothing to check: %s",
+           opt->strict && !opt->export_mode ? "--strict" : "--fail-on",
+           msg->input ? msg->input : "the log", sum->nothing);
+    return true;
+}
+
 int tl_strict_exit(const struct tl_options *opt, struct tl_messages *msg,
                    const struct tl_engine_result *sum)
 {
     int code = TL_EXIT_OK;
+    if (tl_nothing_to_check(opt, msg, sum))
+        code = TL_EXIT_ERROR;
     if (!tl_strict_failed(opt, sum))
         return code;
     if (opt->strict && tl_stats_strict_failures(&sum->stats)) {
