@@ -218,5 +218,29 @@ grep -qF "<p class='counts'><strong>5 compile ids</strong>, analysed 6 times: " 
     bad "edge.log overview: $(grep -o "<p class='counts'>.*</p>" edge/index.html)"
 grep -qF "<p class='loose'>Outside any compilation (no compile id): <a href=\"#[!3/-/-]\">[!3/-/-]</a> with 1 file</p>" edge/index.html ||
     bad "edge.log overview: [!3/-/-] not named apart"
+# --summary of a report folder reads its summary.json: the same findings, in the same words,
+# as --summary of the log it was made from (all but the first line, which says where it was
+# read); --json prints the summary.json as stored. Every fixture and corpus log.
+stored=0
+for log in "$here"/fixtures/*.log "$here"/fixtures/torch_logs/* "$here"/fixtures/export_kinds.log:e \
+    "$shared"/corpus/logs/*.log "$shared"/corpus/logs/*/*.log "$shared"/corpus/torch_logs/* \
+    "$shared"/corpus/logs/export.log:e "$shared"/corpus/logs/export_guard_added.log:e; do
+    flags=()
+    case $log in *:e) log=${log%:e} && flags=(--export) ;; esac
+    [ -f "$log" ] || continue
+    rm -rf stored
+    "$bin" "$log" "${flags[@]}" -o stored --no-browser >/dev/null 2>&1 || { bad "$log: no report"; continue; }
+    "$bin" "$log" "${flags[@]}" --summary 2>/dev/null | tail -n +2 >from_log.txt
+    "$bin" stored --summary >from_report.txt 2>err.txt || bad "$log: --summary of its report: exit $?"
+    [ -s err.txt ] && bad "$log: --summary of its report said $(cat err.txt)"
+    head -1 from_report.txt | grep -qF "tlparse diagnosis of $log, from its report stored (" ||
+        bad "$log: --summary of its report: $(head -1 from_report.txt)"
+    tail -n +2 from_report.txt | cmp -s - from_log.txt ||
+        bad "$log: --summary of its report differs: $(tail -n +2 from_report.txt | diff - from_log.txt | head -5)"
+    "$bin" stored/ --json >json.txt 2>err.txt || bad "$log: --json of its report: exit $?"
+    cmp -s json.txt stored/summary.json || bad "$log: --json of its report is not its summary.json"
+    stored=$((stored + 1))
+done
+[ "$stored" -ge 9 ] || bad "--summary of a report: only $stored logs compared"
 [ "$fail" = 0 ] || exit 1
-echo "diagnosis: text log end to end: ok"
+echo "diagnosis: text log end to end, and $stored reports read back by --summary and --json: ok"

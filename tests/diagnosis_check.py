@@ -49,7 +49,8 @@ SHAPE = {
         "reasons": [{"guard": STR, "count": INT, "example": STR, "values": [STR],
                      "distinct_values": INT, "advice": ADVICE}],
         "compile_ids": [STR], "resumes_after_line": INT + OPT, "called_from": STR + OPT,
-        "log_line": INT + OPT, "ranks": [INT], "advice": ADVICE}],
+        "called_from_function": STR + OPT, "log_line": INT + OPT, "ranks": [INT],
+        "advice": ADVICE}],
     "specializations": [{
         "kind": STR, "symbol": STR + OPT, "expr": STR + OPT, "readable": STR + OPT,
         "source": STR + OPT, "value": STR + OPT, "range": STR + OPT, "location": STR + OPT,
@@ -76,8 +77,9 @@ SHAPE = {
         "compile_ids": [STR], "count": INT, "log_line": INT + OPT, "ranks": [INT], "advice": ADVICE}],
     "restarts": [{
         "kind": STR + OPT, "reason": STR + OPT, "function": STR + OPT, "location": STR + OPT,
-        "called_from": STR + OPT, "what": [STR], "count": INT, "compile_ids": [STR],
-        "log_line": INT + OPT, "ranks": [INT], "advice": ADVICE}],
+        "called_from": STR + OPT, "called_from_function": STR + OPT, "what": [STR],
+        "count": INT, "compile_ids": [STR], "log_line": INT + OPT, "ranks": [INT],
+        "advice": ADVICE}],
     "compile_time": {"total_s": NUM + OPT,
                      "slowest": [{"compile_id": STR + OPT, "function": STR + OPT,
                                   "seconds": NUM}]},

@@ -165,8 +165,8 @@ static void usage(FILE *f)
           "say what is wrong with the compilation it records.\n\n"
           "Arguments:\n"
           "  <PATH>  the log file, a folder of logs (its newest log is parsed; of a folder of\n"
-          "          rank logs, --summary, --json and --fail-on read every rank), or - for\n"
-          "          standard input\n\n"
+          "          rank logs, --summary, --json and --fail-on read every rank), a report\n"
+          "          folder (--summary and --json: its summary.json), or - for standard input\n\n"
           "Options:\n",
           f);
     for (size_t i = 0; i < TL_ARRAY_LEN(specs); i++) {

@@ -7,6 +7,7 @@
 #include "base/config.h"
 #include "modes/modes.h"
 #include "base/str.h"
+#include "input/reportdir.h"
 #include "base/xalloc.h"
 
 #include <errno.h>
@@ -142,6 +143,11 @@ static int run(const struct tl_options *opt, struct tl_result *res)
         return tl_ranks_run(opt, res);
     if (opt->rank_only)
         return tl_rank_only_run(opt, res);
+    /* A report folder: --summary and --json give the diagnosis it holds (its summary.json),
+     * not that of a log it has (raw.log) */
+    if (opt->summary != TL_SUMMARY_NONE && opt->path && !opt->mem_input && !opt->latest &&
+        tl_report_dir_is(opt->path))
+        return tl_stored_run(opt, res);
     /* A folder of rank logs: --summary and --json answer for every rank; a report is of its
      * newest log, and says so. */
     size_t ranks = opt->latest || opt->mem_input ? 0 : tl_rank_folder_ranks(opt->path);

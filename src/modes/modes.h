@@ -105,6 +105,10 @@ int tl_strict_exit(const struct tl_options *opt, struct tl_messages *msg,
 char *tl_summary_of(const struct tl_options *opt, const struct tl_diag *d, const char *input,
                     const char *kind, const struct tl_runinfo *info);
 
+/** --summary and --json of a report folder (stored.c): the diagnosis its summary.json holds,
+ * in result.summary; the exit code. */
+int tl_stored_run(const struct tl_options *opt, struct tl_result *res);
+
 /* ---- multi-rank runs (ranks.c) ----------------------------------------------------------------
  */
 

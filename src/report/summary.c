@@ -90,7 +90,7 @@ void tl_summary_export_vars(struct tl_advice_vars *v, const struct tl_diag_expor
     size_t qualname_len = held->len - at;
     struct tl_advice_unbacked syms[TL_DIAG_MAX_UNBACKED];
     for (uint32_t k = 0; k < x->nunbacked; k++) {
-        syms[k].symbol = tl_str_cstr(x->unbacked[k].symbol);
+        syms[k].symbol = x->unbacked[k].symbol ? tl_str_cstr(x->unbacked[k].symbol) : TL_STR_NULL;
         syms[k].code =
             x->unbacked[k].where.code ? tl_str_cstr(x->unbacked[k].where.code) : TL_STR_NULL;
     }
@@ -317,6 +317,7 @@ static void j_recompiles(struct tl_jw *w, const struct tl_diag *d)
         else
             tl_jw_null(w);
         j_loc_string(w, "called_from", &r->called_from);
+        tl_jw_kstr(w, "called_from_function", r->called_from.function);
         j_line(w, r->log_line);
         j_ranks(w, &r->ranks);
         struct tl_advice_vars v;
@@ -572,6 +573,7 @@ static void j_restarts(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_kstr(w, "function", r->function);
         j_loc_string(w, "location", &r->where);
         j_loc_string(w, "called_from", &r->called_from);
+        tl_jw_kstr(w, "called_from_function", r->called_from.function);
         j_strs(w, "what", &r->what);
         tl_jw_ku64(w, "count", r->count);
         j_strs(w, "compile_ids", &r->cids);

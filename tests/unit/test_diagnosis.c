@@ -5,12 +5,14 @@
  * say what the count is (PyTorch lists, for each recompile, the failure of every earlier
  * compilation: 14 recompiles of a growing size give 105 values). The fix of an export
  * problem in the log's names (model/advice.c): the torch._check() of a data-dependent
- * condition on the variable .item() made, the dimension of an evaluated guard.
+ * condition on the variable .item() made, the dimension of an evaluated guard. A diagnosis read
+ * back from a summary (model/diag_read.c): the same text, and odd summaries read safely.
  */
 #include "base/config.h"
 #include "model/diagnosis.h"
 #include "base/buf.h"
 #include "model/advice.h"
+#include "model/diag_read.h"
 #include "report/summary.h"
 
 #include <stdarg.h>
@@ -215,12 +217,95 @@ static void test_export_fix(void **state)
     tl_buf_release(&out);
 }
 
+/* A summary written, read back, and written again as text and JSON: the same. */
+static void test_read_back(void **state)
+{
+    (void)state;
+    struct tl_diag d;
+    tl_diag_init(&d);
+    growing_size(&d, 14);
+    tl_diag_finish(&d);
+    struct tl_summary_source src = {"m.log", "torch_trace", NULL, NULL};
+    struct tl_buf json = TL_BUF_INIT, text = TL_BUF_INIT, again = TL_BUF_INIT;
+    tl_summary_json(&json, &d, &src, true);
+    tl_summary_text(&text, &d, &src, false);
+    struct tl_diag r;
+    tl_diag_init(&r);
+    struct tl_diag_source from;
+    struct tl_err err = {TL_ERR_NONE, ""};
+    assert_int_equal(tl_diag_read(&r, json.buf, json.len, &from, &err), 0);
+    assert_string_equal(from.path, "m.log");
+    assert_string_equal(from.kind, "torch_trace");
+    tl_summary_text(&again, &r, &src, false);
+    assert_string_equal(again.buf, text.buf);
+    tl_buf_reset(&again);
+    tl_summary_json(&again, &r, &src, true);
+    assert_non_null(strstr(again.buf, "\"distinct_values\": 105,"));
+    struct tl_diag_counts a, b;
+    tl_diag_counts(&d, &a);
+    tl_diag_counts(&r, &b);
+    assert_int_equal(a.recompiles, b.recompiles);
+    assert_int_equal(a.compile_ids, b.compile_ids);
+    tl_diag_release(&r);
+    tl_diag_release(&d);
+    tl_buf_release(&json);
+    tl_buf_release(&text);
+    tl_buf_release(&again);
+}
+
+/* What no summary of ours holds: read without harm, an index past its array left out. */
+static void test_read_odd(void **state)
+{
+    (void)state;
+    static const char *const odd[] = {
+        "{\"schema\": \"tlparse-summary/1\"}",
+        "{\"schema\": \"tlparse-summary/1\", \"findings\": [{\"kind\": \"recompile\", "
+        "\"index\": 3}, {\"kind\": \"graph_break\", \"index\": 0}, 7, {\"kind\": 1}], "
+        "\"graph_breaks\": [{\"reason\": 5, \"where\": [1, {\"file\": \"a.py\", \"line\": "
+        "-1}], \"ranks\": [\"x\", 99999999999, 1, 1], \"pytorch_location\": \":7\"}], "
+        "\"recompiles\": [3, {\"reasons\": [null, {\"values\": [1, \"v\"], "
+        "\"distinct_values\": \"many\"}]}], \"frames\": {}, \"compile_time\": {\"total_s\": "
+        "1e300, \"slowest\": [{\"seconds\": \"1\"}]}, \"cache\": [], \"graphs\": [{}], "
+        "\"export\": [{\"kind\": \"nope\", \"unbacked\": [{}, {}, {}, {}, {}, {}]}]}",
+    };
+    for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+        struct tl_diag d;
+        tl_diag_init(&d);
+        struct tl_diag_source from;
+        struct tl_err err = {TL_ERR_NONE, ""};
+        assert_int_equal(tl_diag_read(&d, odd[i], strlen(odd[i]), &from, &err), 0);
+        struct tl_summary_source src = {from.path, from.kind, NULL, NULL};
+        struct tl_buf out = TL_BUF_INIT;
+        tl_summary_text(&out, &d, &src, true);
+        tl_summary_json(&out, &d, &src, true);
+        tl_page_diagnosis(&out, &d, "#", NULL);
+        if (i == 1) {
+            assert_int_equal(d.nfindings, 1); /* the graph break; recompile 3 is none */
+            assert_int_equal(d.ranks.n, 1);
+            assert_false(d.have_times);
+        }
+        tl_buf_release(&out);
+        tl_diag_release(&d);
+    }
+    static const char *const bad[] = {"", "[]", "{\"schema\": \"tlparse-ranks/1\"}", "{"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct tl_diag d;
+        tl_diag_init(&d);
+        struct tl_diag_source from;
+        struct tl_err err = {TL_ERR_NONE, ""};
+        assert_int_equal(tl_diag_read(&d, bad[i], strlen(bad[i]), &from, &err), -1);
+        assert_int_equal(err.code, TL_ERR_INPUT);
+        tl_diag_release(&d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_distinct_values), cmocka_unit_test(test_few_values),
         cmocka_unit_test(test_export_check),    cmocka_unit_test(test_export_dim),
-        cmocka_unit_test(test_export_fix),
+        cmocka_unit_test(test_export_fix),      cmocka_unit_test(test_read_back),
+        cmocka_unit_test(test_read_odd),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
