@@ -191,6 +191,79 @@ absent out7
 mkdir empty
 run 1 empty -o out8 --no-browser
 same err.txt "tlparse: error: No files found in directory empty"
+# a folder of one log: no "(0 other files skipped)"; PATH and -o with trailing slashes name
+# the same folders, and every path shown has one slash between folder and file
+mkdir one
+cp "$demo" one/run.log
+run 0 one/ -o out9/ --no-browser
+same err.txt "tlparse: parsing one/run.log, the only file in one
+Stats { ok: 161 }
+tlparse: out9/index.html: 5 compile ids, 1 graph break, 1 recompile, 1 failure"
+run 0 one// --summary
+same err.txt "tlparse: parsing one/run.log, the only file in one"
+has out.txt "tlparse diagnosis of one/run.log (torch_trace)"
+mkdir ranks2
+cp "$demo" ranks2/dedicated_log_torch_trace_rank_0.log
+cp "$demo" ranks2/dedicated_log_torch_trace_rank_1.log
+run 0 ranks2/ --all-ranks-html -o out10/ --no-browser
+has err.txt "Processing rank 0 → out10/rank_0"
+has err.txt "tlparse: out10/index.html: 2 ranks,"
+hasnt err.txt "//"
+# counts in words: one rank, one failure; never "rank(s)"
+has out10/index.html "This run covers <strong>2</strong> ranks. Click on a rank"
+mkdir ranks1
+cp "$demo" ranks1/dedicated_log_torch_trace_rank_0.log
+run 0 ranks1 --all-ranks-html -o out11 --no-browser
+has out11/index.html "This run covers <strong>1</strong> rank. Click on a rank"
+{
+    entry '{"dynamo_start": {"stack": []}, '"$CID"'}' ''
+    entry '{"compilation_metrics": {"fail_type": "BackendCompilerFailed", "fail_reason": "boom"}, '"$CID"'}' ''
+} >onefail.log
+run 0 onefail.log -o out12 --no-browser
+has out12/index.html 'This run had <strong><a href="failures_and_restarts.html">1 restart or compilation failure</a></strong>.'
+counted='[0-9](</strong>)? [a-z/ ]*[a-z][(]s[)]' # "2</strong> rank(s)", "1 restart(s) and/or"
+grep -rEq "$counted" out10 out11 out12 && bad "a count with (s): $(grep -rEho "$counted" out10 out11 out12 | sort -u)" || ok
+run 0 ranks2/ --summary
+has out.txt "=== rank 0 (dedicated_log_torch_trace_rank_0.log) ==="
+has out.txt "tlparse diagnosis of ranks2/dedicated_log_torch_trace_rank_0.log (torch_trace)"
+hasnt out.txt "//"
+
+# --- a report folder: --summary and --json give the diagnosis its summary.json holds (not the
+# diagnosis of its raw.log again), --fail-on judges it; a folder it cannot read says why
+"$bin" "$demo" --summary >demo_summary.txt 2>/dev/null
+run 0 out1/ --summary
+same err.txt ""
+head -1 out.txt >head.txt
+same head.txt "tlparse diagnosis of $demo, from its report out1 (torch_trace): 5 compile ids, 1.64 s compiling"
+tail -n +2 out.txt | cmp -s - <(tail -n +2 demo_summary.txt) && ok || bad "out1 --summary differs from the log's"
+run 0 out1 --json
+same err.txt ""
+cmp -s out.txt out1/summary.json && ok || bad "out1 --json is not out1/summary.json"
+run 1 out1 --summary --fail-on failures,recompiles
+same err.txt "tlparse: --fail-on: the trace has 1 failed compilation, 1 recompile"
+run 0 out1 --json --fail-on export
+"$bin" "$demo" --redact -o redacted --no-browser >/dev/null 2>&1
+absent redacted/raw.log
+run 0 redacted --summary # no log in it to read again: its summary.json is read
+has out.txt ", from its report redacted (torch_trace): 5 compile ids"
+cp -r out1 noreport && rm noreport/summary.json
+run 1 noreport --summary
+same err.txt "tlparse: error: noreport is a report folder without a summary.json (the reference tlparse writes none): read its log instead, noreport/raw.log"
+same out.txt ""
+rm noreport/raw.log
+run 1 noreport --json
+same err.txt "tlparse: error: noreport is a report folder without a summary.json (the reference tlparse writes none): read the log it was made from instead"
+cp -r out1 other && printf '{"schema": "tlparse-summary/9"}\n' >other/summary.json
+run 1 other --summary
+same err.txt 'tlparse: error: other/summary.json is of the schema "tlparse-summary/9", not tlparse-summary/1 (made by another version of tlparse?)'
+printf 'no json\n' >other/summary.json
+run 1 other --json --fail-on any
+same err.txt 'tlparse: error: other/summary.json is not JSON (at byte 0: expected value)'
+run 0 ranks2 --all-ranks-html -o mranks --no-browser
+run 1 mranks --summary
+same err.txt "tlparse: error: mranks is a multi-rank report (tlparse-ranks/1): give the report of one of its ranks, mranks/rank_N"
+run 0 mranks/rank_1 --summary
+has out.txt "tlparse diagnosis of dedicated_log_torch_trace_rank_1.log, from its report mranks/rank_1 (torch_trace): 5 compile ids"
 
 # same_report A B: the two reports are equal but for the input's name in summary.json, and
 # what says how they were made (the index's footer, summary.json's generated_by: the command
@@ -293,7 +366,7 @@ same <(echo "$n") 65
 # written (page 65 itself and its own graph) and points at the index
 n=$(grep -c '<li><a href=' outrep/-_0_0_0/compilation_metrics_67.html)
 same <(echo "$n") 2
-has outrep/-_0_0_0/compilation_metrics_67.html '65 earlier file(s) of this compile id are listed in <a href="index.html#[0/0]">the index</a>.'
+has outrep/-_0_0_0/compilation_metrics_67.html '65 earlier files of this compile id are listed in <a href="index.html#[0/0]">the index</a>.'
 
 # --- empty input
 : >empty.log

@@ -150,11 +150,21 @@ x = s["export"][4]
 assert x["kind"] == "mismatched_fake_kernel" and "register_fake(\"mylib::bar\")" in x["advice"]["fix"], x
 assert "torch.ops.mylib.bar.default" in x["advice"]["explanation"], x["advice"]
 x = s["export"][0]
-assert "specialized the graph to False" in x["advice"]["explanation"], x["advice"]' || bad "export_kinds summary.json: advice placeholders"
+assert "specialized the graph to False" in x["advice"]["explanation"], x["advice"]
+# the fix written with the names of the log: the condition on the variable that .item() made
+# (n = x.item() made u0), the dimension of the evaluated guard
+then = " If both outcomes occur, write the branch with torch.cond(pred, true_fn, false_fn)."
+fix = {(x["kind"], x["expr"]): x["advice"]["fix"] for x in s["export"]}
+assert fix[("data_dependent", "u0 < 10")] == "If the outcome is the same for every input, say so before that line: torch._check(n < 10)." + then, fix
+assert fix[("data_dependent", "Eq(u0, 0)")] == "If the outcome is the same for every input, say so before that line: torch._check(n != 0)." + then, fix
+assert "(a branch or an assert on x.shape[0], a hard-coded size" in fix[("guard_evaluated", "Eq(s0, 4)")], fix
+assert "for Eq(a, 0)" not in str(fix) and "x.shape[i]" not in str(fix), fix' || bad "export_kinds summary.json: advice placeholders"
 if [ -f "$shared/corpus/logs/export.log" ]; then
     "$bin" "$shared/corpus/logs/export.log" --summary >exl.txt 2>err.txt || bad "export.log --summary: exit $?"
     grep -qF "  1. EXPORT BLOCKED: Data dependent error: Eq((((-u0)//3)) + 5, 0) was specialized to False at /data/users/angelayi/pytorch/test/export/test_draft_export.py:279 in forward" exl.txt ||
         bad "export.log summary: $(head -4 exl.txt)"
+    grep -qxF "     Fix: If the outcome is the same for every input, say so before that line: torch._check((((-a)//3)) + 5 != 0). If both outcomes occur, write the branch with torch.cond(pred, true_fn, false_fn)." exl.txt ||
+        bad "export.log summary: the fix: $(grep 'Fix:' exl.txt)"
 else
     echo "diagnosis: ../shared absent: the summary of its export.log is not checked (export_kinds.log's is)"
 fi
@@ -172,5 +182,65 @@ printf '%s\n' "torch._dynamo hit config.cache_size_limit (8)" "   function: 'f' 
 grep -q "RECOMPILE LIMIT cache_size_limit (8)" nolast.txt || bad "limit without reason: $(cat nolast.txt)"
 ! grep -q "Its last reason" nolast.txt || bad "limit without reason names one: $(cat nolast.txt)"
 [ "$(grep -c 'What:' nolast.txt)" = 1 ] || bad "limit without reason: not one What: line: $(cat nolast.txt)"
+# the overview of index.html counts the compile ids the diagnosis and the last line count: not
+# [-/-] (rank 1 of multi_rank_logs: 15 compile ids, and a [-/-] that holds no file), and the
+# [!3/-/-] of edge.log, which holds a file, is named apart
+r1=$shared/corpus/logs/multi_rank_logs/dedicated_log_torch_trace_rank_1.log
+if [ -f "$r1" ]; then
+    "$bin" "$r1" -o r1 --no-browser 2>err.txt || bad "rank 1 report: exit $?"
+    [ "$(tail -1 err.txt)" = "tlparse: r1/index.html: 15 compile ids, 0 graph breaks, 14 recompiles, 0 failures" ] ||
+        bad "rank 1 report: last line $(tail -1 err.txt)"
+    grep -qF "<p class='counts'><strong>15 compile ids</strong>: <span class='chip status-ok'>15 ok</span></p>" r1/index.html ||
+        bad "rank 1 overview: $(grep -o "<p class='counts'>.*</p>" r1/index.html)"
+    sed -n "/<section class='overview'/,/<\/section>/p" r1/index.html | grep -qF '[-/-]' && bad "rank 1 overview names [-/-]"
+    "$bin" "$r1" --summary >r1.txt
+    head -1 r1.txt | grep -q ": 15 compile ids, " || bad "rank 1 --summary: not 15 compile ids"
+    # its 14 recompiles list 105 failures (each of every earlier compilation), all different:
+    # the count says what it counts
+    grep -qxF "     - tensor 'x' size mismatch at index 0  (14x: expected 2, actual 3; expected 3, actual 4; expected 2, actual 4; expected 4, actual 5; ... 105 distinct values in all: a recompile gives one for each earlier compilation that failed this guard)" r1.txt ||
+        bad "rank 1 --summary: the guard's values: $(grep 'size mismatch' r1.txt)"
+    grep -qF '"distinct_values": 105,' r1/summary.json || bad "rank 1 summary.json: no distinct_values 105"
+    # the four ranks: 24 compile ids whether parsed or read from their summaries, and the
+    # multi-rank summary.json counts each rank's as its own summary.json does
+    "$bin" "$(dirname "$r1")" --all-ranks-html -o mr --no-browser 2>err.txt || bad "multi_rank_logs: exit $?"
+    [ "$(tail -1 err.txt)" = "tlparse: mr/index.html: 4 ranks, 24 compile ids, 0 graph breaks, 20 recompiles, 2 failures" ] ||
+        bad "multi_rank_logs: last line $(tail -1 err.txt)"
+    python3 -c 'import json,sys; r = json.load(open("mr/summary.json"))["ranks"]; sys.exit([x["compile_ids"] for x in r] != [1, 15, 1, 7])' ||
+        bad "multi_rank_logs summary.json: compile_ids $(grep -o '"compile_ids": [0-9]*' mr/summary.json | tr '\n' ' ')"
+    "$bin" mr --all-ranks-html --from-summaries --overwrite --no-browser 2>err.txt || bad "--from-summaries: exit $?"
+    [ "$(tail -1 err.txt)" = "tlparse: mr/index.html: 4 ranks, 24 compile ids, 0 graph breaks, 20 recompiles, 2 failures" ] ||
+        bad "--from-summaries: last line $(tail -1 err.txt)"
+fi
+"$bin" "$here/fixtures/edge.log" -o edge --no-browser 2>err.txt || bad "edge.log report: exit $?"
+[ "$(tail -1 err.txt)" = "tlparse: edge/index.html: 5 compile ids, 1 graph break, 0 recompiles, 1 failure" ] ||
+    bad "edge.log report: last line $(tail -1 err.txt)"
+grep -qF "<p class='counts'><strong>5 compile ids</strong>, analysed 6 times: " edge/index.html ||
+    bad "edge.log overview: $(grep -o "<p class='counts'>.*</p>" edge/index.html)"
+grep -qF "<p class='loose'>Outside any compilation (no compile id): <a href=\"#[!3/-/-]\">[!3/-/-]</a> with 1 file</p>" edge/index.html ||
+    bad "edge.log overview: [!3/-/-] not named apart"
+# --summary of a report folder reads its summary.json: the same findings, in the same words,
+# as --summary of the log it was made from (all but the first line, which says where it was
+# read); --json prints the summary.json as stored. Every fixture and corpus log.
+stored=0
+for log in "$here"/fixtures/*.log "$here"/fixtures/torch_logs/* "$here"/fixtures/export_kinds.log:e \
+    "$shared"/corpus/logs/*.log "$shared"/corpus/logs/*/*.log "$shared"/corpus/torch_logs/* \
+    "$shared"/corpus/logs/export.log:e "$shared"/corpus/logs/export_guard_added.log:e; do
+    flags=()
+    case $log in *:e) log=${log%:e} && flags=(--export) ;; esac
+    [ -f "$log" ] || continue
+    rm -rf stored
+    "$bin" "$log" "${flags[@]}" -o stored --no-browser >/dev/null 2>&1 || { bad "$log: no report"; continue; }
+    "$bin" "$log" "${flags[@]}" --summary 2>/dev/null | tail -n +2 >from_log.txt
+    "$bin" stored --summary >from_report.txt 2>err.txt || bad "$log: --summary of its report: exit $?"
+    [ -s err.txt ] && bad "$log: --summary of its report said $(cat err.txt)"
+    head -1 from_report.txt | grep -qF "tlparse diagnosis of $log, from its report stored (" ||
+        bad "$log: --summary of its report: $(head -1 from_report.txt)"
+    tail -n +2 from_report.txt | cmp -s - from_log.txt ||
+        bad "$log: --summary of its report differs: $(tail -n +2 from_report.txt | diff - from_log.txt | head -5)"
+    "$bin" stored/ --json >json.txt 2>err.txt || bad "$log: --json of its report: exit $?"
+    cmp -s json.txt stored/summary.json || bad "$log: --json of its report is not its summary.json"
+    stored=$((stored + 1))
+done
+[ "$stored" -ge 9 ] || bad "--summary of a report: only $stored logs compared"
 [ "$fail" = 0 ] || exit 1
-echo "diagnosis: text log end to end: ok"
+echo "diagnosis: text log end to end, and $stored reports read back by --summary and --json: ok"

@@ -47,9 +47,10 @@ SHAPE = {
     "recompiles": [{
         "function": STR + OPT, "location": STR + OPT, "count": INT,
         "reasons": [{"guard": STR, "count": INT, "example": STR, "values": [STR],
-                     "advice": ADVICE}],
+                     "distinct_values": INT, "advice": ADVICE}],
         "compile_ids": [STR], "resumes_after_line": INT + OPT, "called_from": STR + OPT,
-        "log_line": INT + OPT, "ranks": [INT], "advice": ADVICE}],
+        "called_from_function": STR + OPT, "log_line": INT + OPT, "ranks": [INT],
+        "advice": ADVICE}],
     "specializations": [{
         "kind": STR, "symbol": STR + OPT, "expr": STR + OPT, "readable": STR + OPT,
         "source": STR + OPT, "value": STR + OPT, "range": STR + OPT, "location": STR + OPT,
@@ -76,8 +77,9 @@ SHAPE = {
         "compile_ids": [STR], "count": INT, "log_line": INT + OPT, "ranks": [INT], "advice": ADVICE}],
     "restarts": [{
         "kind": STR + OPT, "reason": STR + OPT, "function": STR + OPT, "location": STR + OPT,
-        "called_from": STR + OPT, "what": [STR], "count": INT, "compile_ids": [STR],
-        "log_line": INT + OPT, "ranks": [INT], "advice": ADVICE}],
+        "called_from": STR + OPT, "called_from_function": STR + OPT, "what": [STR],
+        "count": INT, "compile_ids": [STR], "log_line": INT + OPT, "ranks": [INT],
+        "advice": ADVICE}],
     "compile_time": {"total_s": NUM + OPT,
                      "slowest": [{"compile_id": STR + OPT, "function": STR + OPT,
                                   "seconds": NUM}]},
@@ -126,6 +128,11 @@ def check_shape(v, shape, path, problems):
         return
     if kind == "advice":
         check_shape(v, ADVICE, path, problems)
+        # filled from the log: no placeholder of a rule's text is left ({tensor}, {check}, ...)
+        for k in ("title", "explanation", "fix"):
+            left = re.findall(r"\{[a-z_]+\}", v.get(k) or "")
+            if left:
+                problems.append(f"{path}.{k}: placeholder {left[0]} left: {v[k]!r}")
         return
     ok = {STR: isinstance(v, str), INT: isinstance(v, int) and not isinstance(v, bool),
           NUM: isinstance(v, (int, float)) and not isinstance(v, bool),

@@ -75,4 +75,13 @@ for mode in shared static; do
     unset LD_LIBRARY_PATH
 done
 
+# built in place, as the README shows (make -C examples), they are not files for git to add
+# (nor for make deb, which packs what git would add): examples/.gitignore names them
+if git -C "$here/.." rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    for p in graph_ops list_entries; do
+        if git -C "$here/.." check-ignore -q "examples/$p"; then ok; else bad "git status would show examples/$p once built (examples/.gitignore)"; fi
+    done
+    if git -C "$here/.." check-ignore -q examples/graph_ops.c; then bad "git ignores examples/graph_ops.c"; else ok; fi
+fi
+
 summary_line examples

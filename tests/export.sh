@@ -80,7 +80,7 @@ summary.json"
 ix=out/index.html
 has $ix '<title>Export report</title>'
 has $ix '<h2>Draft Export Report</h2>'
-has $ix '<strong>8 issue(s)</strong>'
+has $ix '<strong>8 issues</strong> were found during export, so no sound graph could be produced. Each issue and its remedy are listed below.</p>'
 # the problems in log order, each with its link or doc
 count $ix '<td>Data Dependent Error</td>' 3
 count $ix '<td>Guard Evaluated</td>' 2
@@ -140,7 +140,7 @@ if [ -f "$shared/corpus/logs/export.log" ]; then
 -_-_-_-/symbolic_guard_information_0.html
 index.html
 summary.json"
-    has e1/index.html '<strong>1 issue(s)</strong>'
+    has e1/index.html '<strong>1 issue</strong> was found during export, so no sound graph could be produced. The issue and its remedy are listed below.</p>'
     has e1/index.html 'Eq((((-u0)//3)) + 5, 0)'
     has e1/index.html "<a href='-_-_-_-/symbolic_guard_information_0.html'>here</a>"
     has e1/index.html 'href="-_-_-_-/exported_program_1.txt">link</a>'

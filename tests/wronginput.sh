@@ -134,6 +134,69 @@ has err.txt "tlparse: warning: empty.log is empty: the report has nothing in it"
 exists o/index.html
 rm -rf o
 
+# --- a log that holds nothing to check passes no check: --fail-on and --strict fail on it,
+# with one line that names it, in every output mode (the report or diagnosis still given);
+# without them it is read as before
+printf '\n\n\n' >blank.log
+entry '{"str": ["/w/m.py", 0]}' '' >strtab.log
+printf '%s\n' "[2025-01-01 10:00:00,000] torch._dynamo.eval_frame: [INFO] nothing compiled" >quiet.txt
+declare -A why=(
+    [empty.log]="it is empty"
+    [blank.log]="its 3 lines are blank"
+    [strtab.log]="its 1 line holds a string table and no TORCH_TRACE entry"
+    [quiet.txt]="its 1 line holds no compile id and no message tlparse reads"
+)
+for f in empty.log blank.log strtab.log quiet.txt; do
+    for mode in --summary --json; do
+        run 1 "$f" $mode --fail-on any
+        same err.txt "tlparse: error: --fail-on: $f holds nothing to check: ${why[$f]}"
+        [ -s out.txt ] && ok || bad "$f $mode --fail-on: no diagnosis on stdout"
+        run 1 "$f" $mode --strict
+        same err.txt "tlparse: error: --strict: $f holds nothing to check: ${why[$f]}"
+        run 0 "$f" $mode
+        hasnt err.txt "error"
+    done
+    run 1 "$f" -o o --fail-on graph-breaks --no-browser
+    [ "$(grep -c 'error' err.txt)" = 1 ] && ok || bad "$f --fail-on: not one error: $(cat err.txt)"
+    has err.txt "tlparse: error: --fail-on: $f holds nothing to check: ${why[$f]}"
+    hasnt err.txt "is empty: the report has nothing in it" # the warning is the error now
+    exists o/index.html
+    rm -rf o
+    run 1 "$f" -o o --strict --no-browser
+    has err.txt "tlparse: error: --strict: $f holds nothing to check: ${why[$f]}"
+    exists o/index.html
+    rm -rf o
+done
+run 1 empty.log --export --summary --fail-on export
+same err.txt "tlparse: error: --fail-on: empty.log holds nothing to check: it is empty"
+run 0 empty.log --export --summary --strict # --strict checks nothing of an export trace
+# a folder of rank logs: every empty rank is named; one with findings is judged too
+mkdir ranks_empty ranks_mix
+: >ranks_empty/dedicated_log_torch_trace_rank_0.log
+: >ranks_empty/dedicated_log_torch_trace_rank_1.log
+trace >ranks_mix/dedicated_log_torch_trace_rank_0.log
+: >ranks_mix/dedicated_log_torch_trace_rank_1.log
+run 1 ranks_empty --summary --fail-on any
+same err.txt "tlparse: error: --fail-on: ranks_empty/dedicated_log_torch_trace_rank_0.log holds nothing to check: it is empty
+tlparse: error: --fail-on: ranks_empty/dedicated_log_torch_trace_rank_1.log holds nothing to check: it is empty"
+run 1 ranks_mix --json --fail-on any
+same err.txt "tlparse: error: --fail-on: ranks_mix/dedicated_log_torch_trace_rank_1.log holds nothing to check: it is empty
+tlparse: --fail-on: the 2 ranks have 1 failed compilation"
+run 1 ranks_mix --summary --strict
+same err.txt "tlparse: error: --strict: ranks_mix/dedicated_log_torch_trace_rank_1.log holds nothing to check: it is empty"
+run 1 ranks_mix --all-ranks-html -o o --fail-on graph-breaks --no-browser
+has err.txt "tlparse: error: --fail-on: ranks_mix/dedicated_log_torch_trace_rank_1.log holds nothing to check: it is empty"
+[ "$(tail -1 err.txt)" = "tlparse: o/index.html: 2 ranks, 2 compile ids, 0 graph breaks, 0 recompiles, 1 failure" ] && ok ||
+    bad "ranks_mix --all-ranks-html --fail-on: last line $(tail -1 err.txt)"
+exists o/rank_1/index.html
+rm -rf o
+run 1 ranks_mix --all-ranks-html -o o --strict --no-browser
+has err.txt "tlparse: error: --strict: ranks_mix/dedicated_log_torch_trace_rank_1.log holds nothing to check: it is empty"
+hasnt err.txt "Something went wrong"
+rm -rf o
+run 0 ranks_mix --summary
+hasnt err.txt "error"
+
 # --- --strict means the same in every mode: exit 1 on bad lines, the answer still given
 run 1 damaged.log -o o --strict --no-browser
 has err.txt "tlparse: error: Something went wrong (--strict: the log has problems; see the Stats line)"
@@ -250,8 +313,9 @@ run 0 clean.log -o o --bundle r.html --no-browser
 rm -rf o r.zip r.html
 # after --strict's error and --fail-on's verdict, the report is still named last
 run 1 damaged.log -o o --strict --fail-on failures --no-browser
-[ "$(tail -2 err.txt)" = "tlparse: error: Something went wrong (--strict: the log has problems; see the Stats line)
-tlparse: o/index.html: 2 compile ids, 0 graph breaks, 0 recompiles, 1 failure" ] && ok || bad "strict: $(tail -2 err.txt)"
+[ "$(tail -3 err.txt)" = "tlparse: error: Something went wrong (--strict: the log has problems; see the Stats line)
+tlparse: --fail-on: the trace has 1 failed compilation
+tlparse: o/index.html: 2 compile ids, 0 graph breaks, 0 recompiles, 1 failure" ] && ok || bad "strict: $(tail -3 err.txt)"
 rm -rf o
 run 1 clean.log -o o --fail-on failures --no-browser
 [ "$(tail -2 err.txt)" = "tlparse: --fail-on: the trace has 1 failed compilation

@@ -76,8 +76,13 @@ struct tl_options {
                                          names, constants, text); keep the structure */
     bool redact_paths;                /* with redact: hash file names too */
     const unsigned char *redact_salt; /* 16 bytes for the redaction's hashes; NULL: random */
-    bool strict;                      /* bad lines make the exit code 1 */
+    bool strict;                      /* bad lines make the exit code 1, and a log that holds
+                                         nothing to check (as check_content) */
     bool strict_compile_id;           /* entries without compile id make it 1 */
+    bool check_content;               /* a log that holds nothing to check (empty, blank, a
+                                         string table alone, TORCH_LOGS text without a message
+                                         or compile id) makes the exit code 1, its report or
+                                         diagnosis written all the same (--fail-on) */
     bool verbose;                     /* print every unknown field */
     bool plain_text;                  /* inductor_output_code as .txt */
     bool export_mode;                 /* -e: the export report instead of the compile report */

@@ -61,4 +61,22 @@ static inline long tl_str_find(struct tl_str hay, const char *needle)
     return r ? (long)(r - hay.p) : -1;
 }
 
+/** The length of a path without its trailing slashes ("dir/" and "dir//" as "dir"); a path of
+ * slashes only keeps one ("/"). */
+static inline size_t tl_path_len(const char *path)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    return n;
+}
+
+/** How much of dir goes before the '/' that joins a name to it: dir without its trailing
+ * slashes, none of "/" ("%.*s/%s" then gives "dir/name" and "/name"). */
+static inline int tl_path_dir_len(const char *dir)
+{
+    size_t n = tl_path_len(dir);
+    return (int)(n == 1 && dir[0] == '/' ? 0 : n);
+}
+
 #endif

@@ -74,7 +74,8 @@ static const struct option_spec specs[] = {
      "--redact=paths hashes file names too"},
     {O_OVERWRITE, 0, "overwrite", NULL,
      "replace OUT if it exists (once the new report is complete)"},
-    {O_STRICT, 0, "strict", NULL, "exit 1 if any line could not be parsed"},
+    {O_STRICT, 0, "strict", NULL,
+     "exit 1 if any line could not be parsed, or the log holds nothing to check (empty)"},
     {O_STRICT_CID, 0, "strict-compile-id", NULL, "exit 1 if any entry has no compile id"},
     {O_NO_BROWSER, 0, "no-browser", NULL, "do not open the report in a browser"},
     {O_HEADER, 0, "custom-header-html", "HTML",
@@ -116,7 +117,8 @@ static const struct option_spec specs[] = {
     {O_FAIL_ON, 0, "fail-on", "KINDS",
      "exit 1 when the trace has any of KINDS (comma-separated: graph-breaks, recompiles, "
      "failures, specializations, export, any), with or without a report; a folder of rank "
-     "logs fails when any rank does, or could not be read"},
+     "logs fails when any rank does, or could not be read; a log with nothing to check "
+     "(empty) fails it"},
     {O_RUN, 0, "run", NULL,
      "--run [OPTIONS] -- CMD [ARGS]: run CMD with TORCH_TRACE set to a new folder, then "
      "report on the trace it wrote; options before \"--\" (or before CMD) are tlparse's, "
@@ -163,8 +165,8 @@ static void usage(FILE *f)
           "say what is wrong with the compilation it records.\n\n"
           "Arguments:\n"
           "  <PATH>  the log file, a folder of logs (its newest log is parsed; of a folder of\n"
-          "          rank logs, --summary, --json and --fail-on read every rank), or - for\n"
-          "          standard input\n\n"
+          "          rank logs, --summary, --json and --fail-on read every rank), a report\n"
+          "          folder (--summary and --json: its summary.json), or - for standard input\n\n"
           "Options:\n",
           f);
     for (size_t i = 0; i < TL_ARRAY_LEN(specs); i++) {
@@ -446,6 +448,7 @@ static void apply(struct cli *c, enum opt_id id, const char *value)
             c->exit_now = usage_error("--fail-on wants a comma-separated list of graph-breaks, "
                                       "recompiles, failures, specializations, export or any, not",
                                       value);
+        o->check_content = true; /* a trace with nothing in it passes no check */
         break;
     case O_RUN:
         break; /* parse_args takes the command */
@@ -636,9 +639,14 @@ static int print_summary(struct tl_result *res, int rc)
     return rc;
 }
 
-/* --fail-on, checked on the counts of a run that went well. */
+/* --fail-on, checked on the counts of a run that went well; of one whose logs were all read but
+ * failed --strict or held nothing to check (said already), what the others hold is said too. */
 static int check_fail_on(const struct cli *c, const struct tl_result *res, int rc)
 {
+    if (rc == TL_EXIT_ERROR && c->fail_on && res->has_counts && !res->ranks_left) {
+        fail_on(c->fail_on, &res->counts, res->ranks);
+        return rc;
+    }
     if (rc != TL_EXIT_OK || !c->fail_on)
         return rc;
     if (!res->has_counts) {

@@ -753,7 +753,7 @@ static void print_stats(struct tl_engine *eng, uint64_t bytes)
                    (unsigned long long)t->unrecognized);
         return;
     }
-    if (bytes == 0)
+    if (bytes == 0 && !tl_engine_content_required(eng->opt)) /* else an error says it */
         tl_say(&eng->msg, TL_MSG_WARNING,
                "tlparse: warning: %s is empty: the report has nothing in it (was the trace "
                "written by a process that had not compiled anything yet?)",
@@ -779,6 +779,42 @@ static void print_stats(struct tl_engine *eng, uint64_t bytes)
     tl_buf_release(&b);
 }
 
+/* Why the log holds nothing to check, into res->nothing ("" when it holds something): no
+ * entry for a trace (its string table is none; the first entry's rank is the log's, so one of
+ * another rank comes after one of its own), no message and no compile id for TORCH_LOGS text. */
+static void nothing_to_check(const struct tl_engine *eng, struct tl_engine_result *res)
+{
+    char *why = res->nothing;
+    size_t n = sizeof(res->nothing);
+    unsigned long long lines = (unsigned long long)res->lines;
+    const char *s = lines == 1 ? "" : "s";
+    why[0] = '\0';
+    if (eng->text) {
+        const struct tl_text_facts *t = &eng->model.text;
+        if (t->messages || t->ncids)
+            return;
+        if (!res->bytes_in)
+            snprintf(why, n, "it is empty");
+        else
+            snprintf(why, n, "its %llu line%s hold%s no compile id and no message tlparse reads",
+                     lines, s, lines == 1 ? "s" : "");
+        return;
+    }
+    const struct tl_stats *st = &eng->stats;
+    if (st->ok)
+        return;
+    if (!res->bytes_in)
+        snprintf(why, n, "it is empty");
+    else if (eng->model.strtab.len)
+        snprintf(why, n, "its %llu line%s hold%s a string table and no TORCH_TRACE entry", lines, s,
+                 lines == 1 ? "s" : "");
+    else if (!tl_stats_strict_failures(st))
+        snprintf(why, n, "its %llu line%s %s blank", lines, s, lines == 1 ? "is" : "are");
+    else
+        snprintf(why, n, "its %llu line%s hold%s no TORCH_TRACE entry", lines, s,
+                 lines == 1 ? "s" : "");
+}
+
 int tl_engine_finish(struct tl_engine *eng, const char *truncated, int rc,
                      struct tl_engine_result *res, struct tl_err *err)
 {
@@ -796,10 +832,13 @@ int tl_engine_finish(struct tl_engine *eng, const char *truncated, int rc,
         rc = finish(eng, err);
     if (rc == 0 && eng->job_done)
         eng->job_done(eng->job_done_ctx, &eng->model, &eng->info);
+    nothing_to_check(eng, res);
     /* --summary and --json leave out the Stats line of a log that was read, unless --strict
-     * fails on it: its error points at the line. */
+     * fails on it: its error points at the line; and of a log that holds nothing, when that
+     * is an error: the error says it. */
     bool strict_fails = eng->opt->strict && (tl_stats_strict_failures(&eng->stats) || truncated);
-    if (rc == 0 && !(eng->opt->summary && eng->stats.ok && !strict_fails))
+    bool said = eng->stats.ok || (res->nothing[0] && tl_engine_content_required(eng->opt));
+    if (rc == 0 && !(eng->opt->summary && said && !strict_fails))
         print_stats(eng, res->bytes_in);
     res->stats = eng->stats;
     if (rc == 0)

@@ -69,9 +69,18 @@ struct tl_engine_result {
     size_t compile_ids;      /* keys of the compile directory */
     struct tl_counts counts; /* the diagnosis, counted */
     bool no_entries;         /* a trace that had lines, and not one TORCH_TRACE entry in them */
+    char nothing[96];        /* the log holds nothing to check: why ("it is empty"); "" when
+                                it holds something */
     bool truncated;          /* a compressed log cut off: read up to there (--strict fails) */
     char *summary;           /* what the mode made of it (--summary's text; malloc'd) */
 };
+
+/** Whether a log that holds nothing to check is an error (opt->check_content, or --strict but
+ * in export mode, where --strict checks nothing: spec core.md 8.3). */
+static inline bool tl_engine_content_required(const struct tl_options *opt)
+{
+    return opt->check_content || (opt->strict && !opt->export_mode);
+}
 
 /** Add a sink (in the order it sees each record). */
 void tl_engine_job_add(struct tl_engine_job *job, const struct tl_sink_ops *ops,

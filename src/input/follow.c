@@ -244,16 +244,16 @@ static void dir_entry(struct tl_follow *f, const char *name)
         f->files[known - 1].dirty = true;
         return;
     }
-    size_t dlen = strlen(f->path);
-    size_t plen = dlen + strlen(name) + 2;
+    int dlen = tl_path_dir_len(f->path); /* "dir/" and "dir" alike: "dir/name" */
+    size_t plen = (size_t)dlen + strlen(name) + 2;
     char *path = tl_xmalloc(plen);
-    snprintf(path, plen, "%s/%s", f->path, name);
+    snprintf(path, plen, "%.*s/%s", dlen, f->path, name);
     struct stat st;
     if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
         free(path); /* not (yet) a rank log: a sweep looks again */
         return;
     }
-    add_file(f, path, dlen + 1);
+    add_file(f, path, (size_t)dlen + 1);
 }
 
 static int cmp_name(const void *a, const void *b)

@@ -4,6 +4,7 @@
  */
 #include "base/config.h"
 #include "input/locate.h"
+#include "base/str.h"
 #include "base/xalloc.h"
 #include "input/reader.h"
 #include "input/sniff.h"
@@ -101,9 +102,10 @@ static int newest_in(const char *dir, char **out, size_t *others, struct tl_err 
     while ((e = readdir(d))) {
         if (!is_log_name(e->d_name))
             continue;
-        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        int dlen = tl_path_dir_len(dir); /* "dir/" and "dir" alike: "dir/name" */
+        size_t len = (size_t)dlen + strlen(e->d_name) + 2;
         char *p = tl_xmalloc(len);
-        snprintf(p, len, "%s/%s", dir, e->d_name);
+        snprintf(p, len, "%.*s/%s", dlen, dir, e->d_name);
         struct stat st;
         if (stat(p, &st) < 0 || !S_ISREG(st.st_mode)) {
             free(p);
@@ -114,7 +116,7 @@ static int newest_in(const char *dir, char **out, size_t *others, struct tl_err 
             c = tl_xrealloc(c, cap * sizeof(*c));
         }
         c[n].path = p;
-        c[n].name = p + strlen(dir) + 1;
+        c[n].name = p + dlen + 1;
         c[n].t = st.st_mtim;
         c[n].log_name = looks_like_log(e->d_name);
         n++;

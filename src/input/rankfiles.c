@@ -4,6 +4,7 @@
  */
 #include "base/config.h"
 #include "input/rankfiles.h"
+#include "base/str.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
 
@@ -61,9 +62,10 @@ int tl_rank_logs_find(const char *dir, bool fs_order, struct tl_rank_log **out, 
         long rank = tl_rank_of_name(e->d_name);
         if (rank < 0 || !tl_utf8_valid(e->d_name, strlen(e->d_name)))
             continue;
-        size_t plen = strlen(dir) + strlen(e->d_name) + 2;
+        int dlen = tl_path_dir_len(dir); /* "dir/" and "dir" alike: "dir/name" */
+        size_t plen = (size_t)dlen + strlen(e->d_name) + 2;
         char *path = tl_xmalloc(plen);
-        snprintf(path, plen, "%s/%s", dir, e->d_name);
+        snprintf(path, plen, "%.*s/%s", dlen, dir, e->d_name);
         struct stat st;
         if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
             free(path);

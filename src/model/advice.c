@@ -431,11 +431,8 @@ static const struct rule export_rules[] = {
       "nonzero(), written u0, u1, ...), which export does not know while tracing. It ran the "
       "real kernels, specialized the graph to {value} (what the example inputs gave) and "
       "inserted a runtime assert: other inputs may fail it.",
-      "If the outcome is the same for every input, say so before that line with "
-      "torch._check() on the Python values (for Eq(a, 0) being False: torch._check(a != 0); for a "
-      "number used as a "
-      "size: torch._check_is_size(a) or torch._check(a >= 0)). If both outcomes occur, write "
-      "the branch with torch.cond(pred, true_fn, false_fn)."}},
+      "If the outcome is the same for every input, say so before that line: {check}. If both "
+      "outcomes occur, write the branch with torch.cond(pred, true_fn, false_fn)."}},
     {{"guard_evaluated"},
      NO_TEST,
      {"export_guard_evaluated", "Export evaluated a guard on a dynamic size",
@@ -443,7 +440,7 @@ static const struct rule export_rules[] = {
       "marked dynamic (a Dim) this fixes it to one value or narrows its range, and export "
       "stops with a constraint violation.",
       "If the size really varies, remove what depends on it in the model (a branch or an "
-      "assert on x.shape[i], a hard-coded size in view or reshape). Otherwise make the "
+      "assert on {dim}, a hard-coded size in view or reshape). Otherwise make the "
       "dimension's spec agree with the guard: widen or adjust the Dim's min and max, or use "
       "Dim.AUTO or Dim.DYNAMIC and let export infer it (Dim.STATIC if it is a constant)."}},
     {{"missing_fake_kernel"},
@@ -633,6 +630,12 @@ void tl_advice_format(struct tl_buf *out, const char *s, const struct tl_advice_
             fill(out, v->qualname, "namespace::name");
         else if (tl_str_eq_cstr(name, "backend"))
             fill(out, v->backend, "the backend");
+        else if (tl_str_eq_cstr(name, "check"))
+            fill(out, v->check,
+                 "call torch._check() with the outcome, written on the Python values the "
+                 "condition reads (torch._check_is_size() for a number used as a size)");
+        else if (tl_str_eq_cstr(name, "dim"))
+            fill(out, v->dim, "the size");
         else
             tl_buf_add(out, open, (size_t)(close - open + 1));
         p = close + 1;
@@ -734,5 +737,198 @@ void tl_advice_guard_vars(struct tl_str guard, struct tl_advice_vars *v)
         long hash = tl_str_find(v->value, " #");
         if (hash >= 0)
             v->value.n = (size_t)hash;
+    }
+}
+
+/* ---- export: a condition and a dimension in the user's terms ------------------------------ */
+
+static bool ident_start(char c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool ident_char(char c)
+{
+    return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static struct tl_str trim_spaces(struct tl_str s)
+{
+    while (s.n && (s.p[0] == ' ' || s.p[0] == '\t')) {
+        s.p++;
+        s.n--;
+    }
+    while (s.n && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == '\t'))
+        s.n--;
+    return s;
+}
+
+/* The one variable a line of code assigns: "n" of "n = x.item()"; none of "a, b = ...",
+ * "n == 1", "n += 1", "x[0] = ...". */
+static struct tl_str assigned(struct tl_str code)
+{
+    code = trim_spaces(code);
+    size_t i = 0;
+    if (!code.n || !ident_start(code.p[0]))
+        return TL_STR_NULL;
+    while (i < code.n && ident_char(code.p[i]))
+        i++;
+    struct tl_str name = tl_str_make(code.p, i);
+    while (i < code.n && code.p[i] == ' ')
+        i++;
+    if (i + 1 >= code.n || code.p[i] != '=' || code.p[i + 1] == '=')
+        return TL_STR_NULL;
+    return name;
+}
+
+/* An operand of the comparison with its unbacked symbols replaced by their variables; false
+ * when it holds anything else that Python would not read as it stands (a function of the
+ * expression language, a symbol without a variable, a float). */
+static bool operand(struct tl_buf *out, struct tl_str side, const struct tl_advice_unbacked *syms,
+                    size_t n)
+{
+    side = trim_spaces(side);
+    if (!side.n)
+        return false;
+    for (size_t i = 0; i < side.n;) {
+        char c = side.p[i];
+        if (ident_start(c)) {
+            size_t start = i;
+            while (i < side.n && ident_char(side.p[i]))
+                i++;
+            struct tl_str tok = tl_str_make(side.p + start, i - start);
+            struct tl_str var = TL_STR_NULL;
+            for (size_t k = 0; k < n && !var.n; k++)
+                if (tl_str_eq(tok, syms[k].symbol))
+                    var = assigned(syms[k].code);
+            if (!var.n)
+                return false;
+            tl_buf_addstr(out, var);
+            continue;
+        }
+        if (c == '\0' || !strchr("0123456789+-*/%() ", c))
+            return false;
+        if (c >= '0' && c <= '9' && i + 1 < side.n && ident_start(side.p[i + 1]))
+            return false; /* "1e5", "2j" */
+        tl_buf_addch(out, c);
+        i++;
+    }
+    return true;
+}
+
+/* The comparisons a condition may be, each with its negation: two-character ones first. */
+static const struct {
+    const char *op, *negated;
+} comparisons[] = {
+    {"<=", ">"}, {">=", "<"}, {"==", "!="}, {"!=", "=="}, {"<", ">="}, {">", "<="},
+};
+
+/* Split s at its one comparison outside parentheses: false when it has none, or several. */
+static bool split_comparison(struct tl_str s, struct tl_str *a, struct tl_str *b, size_t *which)
+{
+    int depth = 0;
+    bool found = false;
+    for (size_t i = 0; i < s.n; i++) {
+        char c = s.p[i];
+        if (c == '(') {
+            depth++;
+        } else if (c == ')') {
+            depth--;
+        } else if (depth == 0 && strchr("<>=!", c)) {
+            size_t k = 0;
+            while (k < TL_ARRAY_LEN(comparisons) &&
+                   strncmp(s.p + i, comparisons[k].op, strlen(comparisons[k].op)) != 0)
+                k++;
+            if (k == TL_ARRAY_LEN(comparisons) || found)
+                return false;
+            found = true;
+            *which = k;
+            *a = tl_str_make(s.p, i);
+            i += strlen(comparisons[k].op);
+            *b = tl_str_make(s.p + i, s.n - i);
+            i--;
+        }
+    }
+    return found && depth == 0;
+}
+
+void tl_advice_export_check(struct tl_buf *out, struct tl_str expr, struct tl_str result,
+                            const struct tl_advice_unbacked *syms, size_t n)
+{
+    if (!expr.p || !result.p)
+        return;
+    expr = trim_spaces(expr);
+    result = trim_spaces(result);
+    bool holds;
+    if (tl_str_eq_cstr(result, "True"))
+        holds = true;
+    else if (tl_str_eq_cstr(result, "False"))
+        holds = false;
+    else
+        return;
+    struct tl_str a, b;
+    size_t which = 0;
+    if ((tl_str_has_prefix(expr, "Eq(") || tl_str_has_prefix(expr, "Ne(")) &&
+        tl_str_has_suffix(expr, ")")) {
+        /* Eq(A, B), Ne(A, B): the one comma outside parentheses splits them */
+        struct tl_str inner = tl_str_make(expr.p + 3, expr.n - 4);
+        int depth = 0;
+        size_t comma = 0, commas = 0;
+        for (size_t i = 0; i < inner.n; i++) {
+            if (inner.p[i] == '(')
+                depth++;
+            else if (inner.p[i] == ')')
+                depth--;
+            else if (inner.p[i] == ',' && depth == 0) {
+                comma = i;
+                commas++;
+            }
+        }
+        if (commas != 1 || depth != 0)
+            return;
+        a = tl_str_make(inner.p, comma);
+        b = tl_str_make(inner.p + comma + 1, inner.n - comma - 1);
+        which = expr.p[0] == 'E' ? 2 : 3; /* "==", "!=" */
+    } else if (!split_comparison(expr, &a, &b, &which)) {
+        return;
+    }
+    struct tl_buf check = TL_BUF_INIT;
+    tl_buf_adds(&check, "torch._check(");
+    bool ok = operand(&check, a, syms, n);
+    tl_buf_addch(&check, ' ');
+    tl_buf_adds(&check, holds ? comparisons[which].op : comparisons[which].negated);
+    tl_buf_addch(&check, ' ');
+    ok = ok && operand(&check, b, syms, n);
+    tl_buf_addch(&check, ')');
+    if (ok)
+        tl_buf_addstr(out, tl_buf_str(&check));
+    tl_buf_release(&check);
+}
+
+void tl_advice_dim(struct tl_buf *out, struct tl_str readable)
+{
+    /* a source "L['x'].size()[0]": the input x's dimension 0 */
+    for (long at = tl_str_find(readable, "L['"); at >= 0;) {
+        struct tl_str rest = tl_str_make(readable.p + at + 3, readable.n - (size_t)at - 3);
+        size_t i = 0;
+        while (i < rest.n && ident_char(rest.p[i]))
+            i++;
+        struct tl_str name = tl_str_make(rest.p, i);
+        struct tl_str tail = tl_str_make(rest.p + i, rest.n - i);
+        if (name.n && ident_start(name.p[0]) && tl_str_has_prefix(tail, "'].size()[")) {
+            struct tl_str num = tl_str_make(tail.p + 10, tail.n - 10);
+            size_t k = 0;
+            while (k < num.n && num.p[k] >= '0' && num.p[k] <= '9')
+                k++;
+            if (k && k < num.n && num.p[k] == ']') {
+                tl_buf_addstr(out, name);
+                tl_buf_adds(out, ".shape[");
+                tl_buf_add(out, num.p, k);
+                tl_buf_addch(out, ']');
+                return;
+            }
+        }
+        long next = tl_str_find(rest, "L['");
+        at = next < 0 ? -1 : at + 3 + next;
     }
 }

@@ -32,7 +32,8 @@ struct tl_advice {
     const char *title;       /* one line: what happened */
     const char *explanation; /* why, in plain words */
     const char *fix;         /* what to do; may name {tensor}, {index}, {expr}, {value}, {limit},
-                                {limit_name}, {op}, {qualname}, {inside}, {what} */
+                                {limit_name}, {op}, {qualname}, {inside}, {what}, {check},
+                                {dim} */
 };
 
 /* The text a recompile is matched on in TL_ADVICE_GUARD when it is automatic dynamic shapes
@@ -51,6 +52,10 @@ struct tl_advice_vars {
     struct tl_str op;         /* an operator as logged: "mylib.foo.default" */
     struct tl_str qualname;   /* its name for torch.library: "mylib::foo" */
     struct tl_str backend;    /* the compiler backend a failure names: "broken_backend" */
+    struct tl_str check;      /* a data-dependent condition as the user's code would assert
+                                 it: "torch._check(n < 10)" (tl_advice_export_check) */
+    struct tl_str dim;        /* the dimension a guard is on, in the user's terms: "x.shape[0]"
+                                 (tl_advice_dim) */
 };
 
 /**
@@ -72,5 +77,28 @@ void tl_advice_guard_vars(struct tl_str guard, struct tl_advice_vars *v);
 
 /** The backend a failure's reason names ("backend='inductor' raised: ..."), else empty. */
 struct tl_str tl_advice_backend(struct tl_str reason);
+
+/* An unbacked symbol of a data-dependent condition and the line of the user's code that made
+ * it ("u0", "n = x.item()"). */
+struct tl_advice_unbacked {
+    struct tl_str symbol, code;
+};
+
+/**
+ * Append the torch._check() that tells export what a data-dependent condition gave, written
+ * on the user's values: expr ("u0 < 10", "Eq(u0, 0)") as it came out (result "True" or
+ * "False"), each unbacked symbol replaced by the variable its line assigns ("n" of
+ * "n = x.item()"): "torch._check(n < 10)", "torch._check(n != 0)". Appends nothing when it
+ * cannot be written so: another result, a condition that is not one comparison, a symbol whose
+ * line assigns no one variable, or a function of the expression language (Mod, Max, ...).
+ */
+void tl_advice_export_check(struct tl_buf *out, struct tl_str expr, struct tl_str result,
+                            const struct tl_advice_unbacked *syms, size_t n);
+
+/**
+ * Append the first dimension a guard's readable expression names, as the user's code writes
+ * it: "x.shape[0]" for "Eq(L['x'].size()[0], 4)". Appends nothing when it names none so.
+ */
+void tl_advice_dim(struct tl_buf *out, struct tl_str readable);
 
 #endif

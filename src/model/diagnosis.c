@@ -19,6 +19,7 @@ void tl_diag_init(struct tl_diag *d)
     tl_arena_init(&d->arena, 64 * 1024);
     tl_map_init(&d->strings, &d->arena);
     tl_map_init(&d->index, &d->arena);
+    tl_map_init(&d->dropped, &d->arena);
     tl_map_init(&d->cids, &d->arena);
     tl_map_init(&d->symbols, &d->arena);
     tl_map_init(&d->unbacked, &d->arena);
@@ -42,6 +43,7 @@ void tl_diag_release(struct tl_diag *d)
     free(d->findings);
     tl_map_release(&d->strings);
     tl_map_release(&d->index);
+    tl_map_release(&d->dropped);
     tl_map_release(&d->cids);
     tl_map_release(&d->symbols);
     tl_map_release(&d->unbacked);
@@ -101,9 +103,17 @@ static void strs_add(struct tl_diag *d, struct tl_diag_strs *l, const char *s, u
     for (uint32_t i = 0; i < l->kept; i++)
         if (l->s[i] == s) /* interned: one pointer per text */
             return;
-    l->n++;
-    if (l->kept >= cap)
+    if (l->kept >= cap) {
+        /* past the cap: counted once each all the same (a guard's values: "105 distinct").
+         * The list is known by its kept array, which stays put in the arena (the list itself
+         * moves when the array of guards it is in grows). */
+        const void *pair[2] = {(const void *)l->s, s};
+        int created;
+        tl_map_upsert(&d->dropped, tl_str_make((const char *)pair, sizeof(pair)), &created);
+        l->n += created != 0;
         return;
+    }
+    l->n++;
     if (!l->s)
         l->s = tl_arena_alloc(&d->arena, cap * sizeof(*l->s));
     l->s[l->kept++] = s;

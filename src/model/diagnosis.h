@@ -46,7 +46,8 @@ struct tl_diag_loc {
     bool def;         /* file:line is where the function starts, not the statement */
 };
 
-/* A list of distinct strings (compile ids "[0/1]", or values), capped; n counts them all. */
+/* A list of distinct strings (compile ids "[0/1]", or values), capped; n counts them all (each
+ * once, those past the cap too). */
 struct tl_diag_strs {
     const char **s;
     uint32_t kept, n;
@@ -313,6 +314,7 @@ struct tl_diag {
     struct tl_arena arena;
     struct tl_map strings; /* interned strings */
     struct tl_map index;   /* grouping keys -> index + 1 into an array below */
+    struct tl_map dropped; /* (list's s, string) pairs a capped tl_diag_strs counted, not kept */
 
     struct tl_diag_break *breaks;
     uint32_t nbreaks, breaks_alloc;

@@ -73,6 +73,7 @@ void tl_overview_summarize(const struct tl_model *m, size_t max_bars, struct tl_
     memset(s, 0, sizeof(*s));
     size_t nkeys = tl_map_len(&m->dir.keys);
     struct ranked *all = tl_xcalloc(nkeys ? nkeys : 1, sizeof(*all));
+    s->loose = tl_xcalloc(nkeys ? nkeys : 1, sizeof(*s->loose));
     size_t n = 0;
     for (size_t i = 0; i < nkeys; i++) {
         const struct tl_dirkey *k = tl_map_at(&m->dir.keys, i)->value;
@@ -80,6 +81,13 @@ void tl_overview_summarize(const struct tl_model *m, size_t max_bars, struct tl_
             continue;
         const struct tl_overview_cid *c = tl_overview_get(k);
         enum tl_overview_status st = tl_overview_status_of(c ? c->status : 0);
+        if (!(k->id.has & TL_CID_FRAME)) {
+            /* no compilation: the diagnosis does not count it as a compile id either */
+            s->loose[s->nloose++] = (struct tl_overview_bar){k, c, st};
+            if (c && c->has_time)
+                s->total_s += c->time_s;
+            continue;
+        }
         s->count[st]++;
         if (!(k->id.has & TL_CID_ATTEMPT) || k->id.attempt == 0 || !attempt_has_base(m, k))
             s->ncompilations++;
@@ -118,6 +126,7 @@ void tl_overview_summarize(const struct tl_model *m, size_t max_bars, struct tl_
 void tl_overview_summary_release(struct tl_overview_summary *s)
 {
     free(s->bars);
-    s->bars = NULL;
-    s->nbars = 0;
+    free(s->loose);
+    s->bars = s->loose = NULL;
+    s->nbars = s->nloose = 0;
 }

@@ -3,9 +3,10 @@
  * The run at a glance, for the overview at the top of index.html: per compile id as the index
  * lists it (its compile-directory key, attempts apart), the status and the compile time of its
  * own compilation_metrics records; at the end, the counts by status, the total time, the
- * cache hits and misses, and which compile ids a chart of bounded size draws. A few numbers
- * per compile id, kept on its directory key; nothing per artifact. Depends on base and the
- * directory; model.c feeds it.
+ * cache hits and misses, and which compile ids a chart of bounded size draws. A key without
+ * a frame id ([-/-]: entries outside any compilation) is no compile id, as the diagnosis
+ * counts them: it is counted apart. A few numbers per compile id, kept on its directory key;
+ * nothing per artifact. Depends on base and the directory; model.c feeds it.
  */
 #ifndef TL_OVERVIEW_H
 #define TL_OVERVIEW_H
@@ -45,7 +46,7 @@ struct tl_overview_bar {
 
 /* The overview of a run. */
 struct tl_overview_summary {
-    size_t ncids;               /* compile ids of the index (the "unknown" key left out) */
+    size_t ncids;               /* compile ids of the index: its keys with a frame id */
     size_t ncompilations;       /* of them, compilations: a restart's attempt ([1/0_1] after [1/0])
                                    counts with its compilation, as the diagnosis counts them */
     size_t count[TL_OV__COUNT]; /* of them, by colour */
@@ -56,12 +57,18 @@ struct tl_overview_summary {
     size_t nbars;
     size_t nomitted;  /* compile ids not drawn (more than the chart's bars) */
     double omitted_s; /* their time */
+    /* The keys without a frame id ([-/-], [!1/-/-]: records outside any compilation, such as a
+     * backward pass or a cache lookup at run time), in log order; their times are in total_s
+     * (as the diagnosis sums them). malloc'd. */
+    struct tl_overview_bar *loose;
+    size_t nloose;
 };
 
 /**
  * Sum up the run: every compile id of the model's directory, and the chart's bars: all of
  * them when there are at most max_bars, else the max_bars slowest (those without a time
- * last), in log order either way. Caller releases s with tl_overview_summary_release.
+ * last), in log order either way; the keys that are no compile id apart. Caller releases s
+ * with tl_overview_summary_release.
  */
 void tl_overview_summarize(const struct tl_model *m, size_t max_bars,
                            struct tl_overview_summary *s);

@@ -6,6 +6,8 @@
  */
 #include "base/config.h"
 #include "modes/modes.h"
+#include "base/str.h"
+#include "input/reportdir.h"
 #include "base/xalloc.h"
 
 #include <errno.h>
@@ -103,14 +105,30 @@ static int run_bundled(const struct tl_options *opt, struct tl_result *res)
     return code;
 }
 
+/* path without its trailing slashes, in *copy (malloc'd) when it had some; else path. */
+static const char *trimmed(const char *path, char **copy)
+{
+    *copy = NULL;
+    if (!path || tl_path_len(path) == strlen(path))
+        return path;
+    return *copy = tl_xmemdupz(path, tl_path_len(path));
+}
+
 int tl_run(const struct tl_options *opt, struct tl_result *res)
 {
     struct tl_result ignored;
     res = res ? res : &ignored;
     memset(res, 0, sizeof(*res)); /* whatever fails first, the caller reads a clean result */
-    if (opt->bundle)
-        return run_bundled(opt, res);
-    return run(opt, res);
+    /* "trace/" and "out/" name the folders "trace" and "out": their files are "out/index.html"
+     * in every message, not "out//index.html" */
+    struct tl_options o = *opt;
+    char *path, *out_dir;
+    o.path = trimmed(opt->path, &path);
+    o.out_dir = trimmed(opt->out_dir, &out_dir);
+    int rc = o.bundle ? run_bundled(&o, res) : run(&o, res);
+    free(path);
+    free(out_dir);
+    return rc;
 }
 
 static int run(const struct tl_options *opt, struct tl_result *res)
@@ -125,6 +143,11 @@ static int run(const struct tl_options *opt, struct tl_result *res)
         return tl_ranks_run(opt, res);
     if (opt->rank_only)
         return tl_rank_only_run(opt, res);
+    /* A report folder: --summary and --json give the diagnosis it holds (its summary.json),
+     * not that of a log it has (raw.log) */
+    if (opt->summary != TL_SUMMARY_NONE && opt->path && !opt->mem_input && !opt->latest &&
+        tl_report_dir_is(opt->path))
+        return tl_stored_run(opt, res);
     /* A folder of rank logs: --summary and --json answer for every rank; a report is of its
      * newest log, and says so. */
     size_t ranks = opt->latest || opt->mem_input ? 0 : tl_rank_folder_ranks(opt->path);

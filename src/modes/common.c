@@ -71,7 +71,9 @@ int tl_open_log(const struct tl_options *opt, struct tl_messages *msg, char **pa
     long others;
     if (tl_input_locate(opt->path, opt->latest, path, &others, err) < 0)
         return -1;
-    if (others >= 0)
+    if (others == 0)
+        tl_say(msg, TL_MSG_INFO, "tlparse: parsing %s, the only file in %s", *path, opt->path);
+    else if (others > 0)
         tl_say(msg, TL_MSG_INFO,
                "tlparse: parsing %s, the newest log in %s (%ld other file%s skipped)", *path,
                opt->path, others, others == 1 ? "" : "s");
@@ -250,10 +252,23 @@ bool tl_strict_failed(const struct tl_options *opt, const struct tl_engine_resul
            (opt->strict_compile_id && sum->saw_unknown_cid);
 }
 
+bool tl_nothing_to_check(const struct tl_options *opt, struct tl_messages *msg,
+                         const struct tl_engine_result *sum)
+{
+    if (!sum->nothing[0] || !tl_engine_content_required(opt))
+        return false;
+    tl_say(msg, TL_MSG_ERROR, "tlparse: error: %s: %s holds nothing to check: %s",
+           opt->strict && !opt->export_mode ? "--strict" : "--fail-on",
+           msg->input ? msg->input : "the log", sum->nothing);
+    return true;
+}
+
 int tl_strict_exit(const struct tl_options *opt, struct tl_messages *msg,
                    const struct tl_engine_result *sum)
 {
     int code = TL_EXIT_OK;
+    if (tl_nothing_to_check(opt, msg, sum))
+        code = TL_EXIT_ERROR;
     if (!tl_strict_failed(opt, sum))
         return code;
     if (opt->strict && tl_stats_strict_failures(&sum->stats)) {

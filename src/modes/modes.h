@@ -96,13 +96,25 @@ int tl_output_end(struct tl_outdir *out, int rc, struct tl_err *err);
 
 /** Whether --strict or --strict-compile-id fail on the log (the report is written anyway). */
 bool tl_strict_failed(const struct tl_options *opt, const struct tl_engine_result *res);
-/** Say so when they do: the exit code (TL_EXIT_ERROR or TL_EXIT_OK). */
+/**
+ * The log holds nothing to check and opt wants it to (--strict, --fail-on): say so, naming
+ * msg->input ("tlparse: error: --fail-on: empty.log holds nothing to check: it is empty"),
+ * and return true. The report or diagnosis is written all the same.
+ */
+bool tl_nothing_to_check(const struct tl_options *opt, struct tl_messages *msg,
+                         const struct tl_engine_result *res);
+/** Say when they do, and when the log holds nothing to check: the exit code (TL_EXIT_ERROR or
+ * TL_EXIT_OK). */
 int tl_strict_exit(const struct tl_options *opt, struct tl_messages *msg,
                    const struct tl_engine_result *res);
 
 /** The diagnosis as --summary or --json print it (malloc'd). */
 char *tl_summary_of(const struct tl_options *opt, const struct tl_diag *d, const char *input,
                     const char *kind, const struct tl_runinfo *info);
+
+/** --summary and --json of a report folder (stored.c): the diagnosis its summary.json holds,
+ * in result.summary; the exit code. */
+int tl_stored_run(const struct tl_options *opt, struct tl_result *res);
 
 /* ---- multi-rank runs (ranks.c) ----------------------------------------------------------------
  */

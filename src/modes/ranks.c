@@ -64,6 +64,7 @@ struct rank {
     bool done;          /* parsed, messages may be printed */
     bool settled;       /* parsed or given up: its string table is final */
     bool strict_failed; /* --strict found problems in its log */
+    bool nothing;       /* its log holds nothing to check, which --strict or --fail-on fail on */
     bool parsed;        /* parsed in this run: counts holds its diagnosis */
     struct tl_counts counts;
     char *diagnosis; /* --summary, --json: the rank's, as text or JSON (malloc'd) */
@@ -332,6 +333,7 @@ static void parse_rank(struct multi *m, struct rank *r)
         rank_broken(m, r, name, err.msg);
     } else {
         r->strict_failed = tl_strict_failed(&r->opt, &sum);
+        r->nothing = tl_nothing_to_check(&r->opt, &msg, &sum);
         r->parsed = true;
         r->counts = sum.counts;
     }
@@ -359,6 +361,8 @@ static void diagnose_rank(struct multi *m, struct rank *r)
     }
     r->diagnosis = sum.summary;
     r->strict_failed = tl_strict_failed(&r->opt, &sum);
+    struct tl_messages msg = {.opt = &r->opt, .input = r->log.path};
+    r->nothing = tl_nothing_to_check(&r->opt, &msg, &sum);
     r->parsed = true;
     r->counts = sum.counts;
 }
@@ -811,6 +815,8 @@ static int finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_res
     }
     int code = TL_EXIT_OK;
     for (size_t i = 0; i < m->n; i++) {
+        if (m->ranks[i].nothing)
+            code = TL_EXIT_ERROR; /* said as it was read */
         if (!m->ranks[i].strict_failed)
             continue;
         tl_say(&m->msg, TL_MSG_ERROR,
@@ -1140,6 +1146,8 @@ static int diagnose_all(struct multi *m, struct tl_result *res)
                 res->ranks_left++;
                 code = TL_EXIT_ERROR;
             }
+            if (m->ranks[i].nothing)
+                code = TL_EXIT_ERROR; /* said as it was read */
             if (m->ranks[i].strict_failed) {
                 tl_say(&m->msg, TL_MSG_ERROR,
                        "tlparse: error: Something went wrong (--strict: the log of rank %u has "

@@ -75,6 +75,7 @@ static int summary_only(const struct tl_options *opt, struct tl_reader *reader, 
     res->lines = sum.lines;
     if (rc < 0) {
         /* no diagnosis of what is no log */
+        free(path);
         free(sum.summary);
         return tl_report_error(opt, &err);
     }
@@ -82,8 +83,10 @@ static int summary_only(const struct tl_options *opt, struct tl_reader *reader, 
     res->has_counts = true;
     res->counts = sum.counts;
     /* --strict means the same as with a report: the diagnosis is printed, the exit code 1 */
-    struct tl_messages msg = {.opt = opt};
-    return tl_strict_exit(opt, &msg, &sum);
+    struct tl_messages msg = {.opt = opt, .input = path ? path : "<memory>"};
+    int code = tl_strict_exit(opt, &msg, &sum);
+    free(path);
+    return code;
 }
 
 int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *res)
@@ -137,6 +140,7 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
     res->lines = sum.lines;
     res->has_counts = rc == 0;
     res->counts = sum.counts;
+    msg.input = path ? path : "<memory>";
     int code = rc == 0 ? tl_strict_exit(opt, &msg, &sum) : TL_EXIT_OK;
     rc = tl_output_end(&out, rc, &err);
     if (rc == 0 && o.bundle)

@@ -457,8 +457,8 @@ static void runtime_section(struct tl_buf *out, const struct tl_ranks *r)
     tl_buf_adds(out, "<p>\nThe estimated runtime of each graph (the sum of its ops' estimates) "
                      "compared across <strong>");
     tl_buf_addu(out, r->nranks);
-    tl_buf_adds(out, "</strong> rank(s): the difference between the fastest and the slowest "
-                     "rank.\n</p>\n");
+    tl_buf_adds(out, r->nranks == 1 ? "</strong> rank" : "</strong> ranks");
+    tl_buf_adds(out, ": the difference between the fastest and the slowest rank.\n</p>\n");
     for (size_t i = 0; i < r->nrows; i++) {
         const struct tl_runtime_row *row = &r->rows[i];
         tl_buf_adds(out, "<p><strong>Graph ");
@@ -576,8 +576,9 @@ void tl_page_landing(struct tl_buf *out, const struct tl_landing *p)
     }
     tl_buf_adds(out, "<h2>Multi-Rank TLParse Report</h2>\n<p>\nThis run covers <strong>");
     tl_buf_addu(out, r->nranks);
-    tl_buf_adds(out, "</strong> rank(s). Click on a rank to see its detailed report, as a "
-                     "single-rank run would write it.\n</p>\n");
+    tl_buf_adds(out, r->nranks == 1 ? "</strong> rank" : "</strong> ranks");
+    tl_buf_adds(out, ". Click on a rank to see its detailed report, as a single-rank run would "
+                     "write it.\n</p>\n");
     summary_box(out, r);
     rank_table(out, r);
     warning_box(out, r);

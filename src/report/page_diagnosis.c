@@ -288,8 +288,11 @@ static void recompile(struct tl_buf *out, const struct tl_diag_recompile *x, con
                 tl_buf_adds(out, "; ");
             text(out, g->values.s[j]);
         }
-        if (g->values.n > g->values.kept)
-            tl_buf_addf(out, "; &hellip; (%u)", g->values.n);
+        if (g->values.n > g->values.kept) {
+            tl_buf_addf(out, "; &hellip; %u distinct values in all", g->values.n);
+            if (g->values.n > g->count)
+                tl_buf_adds(out, tl_summary_values_why);
+        }
         tl_buf_adds(out, "</td></tr>\n");
     }
     tl_buf_adds(out, "</table>\n");

@@ -165,8 +165,10 @@ void tl_page_export_index(struct tl_buf *out, const struct tl_export_index_page 
     } else {
         tl_buf_adds(out, "<p><strong>");
         tl_buf_addu(out, x->nproblems);
-        tl_buf_adds(out, " issue(s)</strong> were found during export, so no sound graph could "
-                         "be produced. Each issue and its remedy are listed below.</p>\n");
+        tl_buf_adds(out, x->nproblems == 1 ? " issue</strong> was" : " issues</strong> were");
+        tl_buf_adds(out, " found during export, so no sound graph could be produced. ");
+        tl_buf_adds(out, x->nproblems == 1 ? "The issue and its remedy are listed below.</p>\n"
+                                           : "Each issue and its remedy are listed below.</p>\n");
     }
     if (p->diag)
         tl_page_diagnosis(out, p->diag, NULL, NULL); /* it lists no compile ids */

@@ -198,7 +198,9 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
                          "is listed with its reason.\n</p>\n<p>\nThis run had <strong><a "
                          "href=\"failures_and_restarts.html\">");
         tl_buf_addu(out, p->nfailures);
-        tl_buf_adds(out, " restart(s) and/or compilation failure(s)</a></strong>.\n</p>\n");
+        tl_buf_adds(out, p->nfailures == 1
+                             ? " restart or compilation failure</a></strong>.\n</p>\n"
+                             : " restarts and/or compilation failures</a></strong>.\n</p>\n");
     }
     tl_buf_adds(out, ir_dumps);
     if (p->has_chromium)

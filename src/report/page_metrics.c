@@ -246,7 +246,9 @@ void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p)
     if (p->nearlier && p->display) {
         tl_buf_adds(out, "<p>");
         tl_buf_addu(out, p->nearlier);
-        tl_buf_adds(out, " earlier file(s) of this compile id are listed in <a href=\"index.html#");
+        tl_buf_adds(out, p->nearlier == 1 ? " earlier file of this compile id is listed"
+                                          : " earlier files of this compile id are listed");
+        tl_buf_adds(out, " in <a href=\"index.html#");
         tl_html_attr_cstr(out, p->display);
         tl_buf_adds(out, "\">the index</a>.</p>\n");
     }

@@ -48,6 +48,59 @@ static void plural(struct tl_buf *out, uint64_t n, const char *one, const char *
     tl_buf_adds(out, n == 1 ? one : many);
 }
 
+static bool loose_timed(const struct tl_overview_summary *s)
+{
+    for (size_t i = 0; i < s->nloose; i++)
+        if (s->loose[i].c && s->loose[i].c->has_time)
+            return true;
+    return false;
+}
+
+/* The keys that are no compile id ([-/-]), when they hold files or compile time: named and
+ * linked, apart from the compile ids. */
+static void loose(struct tl_buf *out, const struct tl_overview_summary *s)
+{
+    bool any = false;
+    for (size_t i = 0; i < s->nloose; i++) {
+        const struct tl_overview_bar *b = &s->loose[i];
+        size_t files = 0, links = 0;
+        for (const struct tl_artifact *a = b->key->first; a; a = a->next) {
+            if (a->is_link)
+                links++;
+            else
+                files++;
+        }
+        bool timed = b->c && b->c->has_time;
+        if (!files && !links && !timed)
+            continue;
+        tl_buf_adds(out, any ? "; " : "<p class='loose'>Outside any compilation (no compile id): ");
+        any = true;
+        tl_buf_adds(out, "<a href=\"#");
+        tl_html_attr_cstr(out, b->key->display);
+        tl_buf_adds(out, "\">");
+        tl_html_text_cstr(out, b->key->display);
+        tl_buf_adds(out, "</a>");
+        const char *sep = " with ";
+        if (files) {
+            tl_buf_adds(out, sep);
+            plural(out, files, "file", "files");
+            sep = ", ";
+        }
+        if (links) {
+            tl_buf_adds(out, sep);
+            plural(out, links, "link", "links");
+            sep = ", ";
+        }
+        if (timed) {
+            tl_buf_adds(out, sep);
+            seconds(out, b->c->time_s);
+            tl_buf_adds(out, " of compile time");
+        }
+    }
+    if (any)
+        tl_buf_adds(out, "</p>\n");
+}
+
 static void counts(struct tl_buf *out, const struct tl_overview_summary *s, uint64_t nfailures)
 {
     tl_buf_adds(out, "<p class='counts'><strong>");
@@ -74,17 +127,26 @@ static void counts(struct tl_buf *out, const struct tl_overview_summary *s, uint
             tl_buf_adds(out, "</span>");
         }
     }
-    tl_buf_adds(out, "</p>\n<p class='total'>Total compile time: <strong>");
-    if (s->ntimed)
+    tl_buf_adds(out, "</p>\n");
+    loose(out, s);
+    tl_buf_adds(out, "<p class='total'>Total compile time: <strong>");
+    if (s->ntimed || loose_timed(s))
         seconds(out, s->total_s);
     else
         tl_buf_adds(out, "not recorded");
     tl_buf_adds(out, "</strong>");
     if (s->ntimed && s->ntimed < s->ncids) {
+        /* the times are per analysis: count those, as the chips do */
         tl_buf_adds(out, " (");
         tl_buf_addu(out, s->ncids - s->ntimed);
-        tl_buf_adds(out, " compile id");
-        tl_buf_adds(out, s->ncids - s->ntimed == 1 ? " has" : "s have");
+        if (s->ncids != s->ncompilations) {
+            tl_buf_adds(out, " of the ");
+            tl_buf_addu(out, s->ncids);
+            tl_buf_adds(out, " analyses");
+        } else {
+            tl_buf_adds(out, s->ncids - s->ntimed == 1 ? " compile id" : " compile ids");
+        }
+        tl_buf_adds(out, s->ncids - s->ntimed == 1 ? " has" : " have");
         tl_buf_adds(out, " no time)");
     }
     tl_buf_adds(out, "</p>\n");

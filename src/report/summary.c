@@ -73,19 +73,39 @@ const char *tl_summary_export_label(enum tl_export_problem_kind k)
 }
 
 void tl_summary_export_vars(struct tl_advice_vars *v, const struct tl_diag_export *x,
-                            struct tl_buf *qualname)
+                            struct tl_buf *held)
 {
     memset(v, 0, sizeof(*v));
     if (x->expr)
         v->expr = tl_str_cstr(x->expr);
     if (x->result)
         v->value = tl_str_cstr(x->result);
-    if (x->op) {
+    if (x->op)
         v->op = tl_str_cstr(x->op);
-        tl_advice_op_qualname(qualname, v->op);
-        if (qualname->len)
-            v->qualname = tl_buf_str(qualname);
+    /* the qualified name, the check and the dimension, one after the other in held: their
+     * views are taken once it is written (it may move while it grows) */
+    size_t at = held->len;
+    if (x->op)
+        tl_advice_op_qualname(held, v->op);
+    size_t qualname_len = held->len - at;
+    struct tl_advice_unbacked syms[TL_DIAG_MAX_UNBACKED];
+    for (uint32_t k = 0; k < x->nunbacked; k++) {
+        syms[k].symbol = x->unbacked[k].symbol ? tl_str_cstr(x->unbacked[k].symbol) : TL_STR_NULL;
+        syms[k].code =
+            x->unbacked[k].where.code ? tl_str_cstr(x->unbacked[k].where.code) : TL_STR_NULL;
     }
+    if (x->kind == TL_EXPORT_PROBLEM_DATA && x->expr && x->result)
+        tl_advice_export_check(held, v->expr, v->value, syms, x->nunbacked);
+    size_t check_len = held->len - at - qualname_len;
+    if (x->kind == TL_EXPORT_PROBLEM_GUARD && (x->readable || x->expr))
+        tl_advice_dim(held, tl_str_cstr(x->readable ? x->readable : x->expr));
+    size_t dim_len = held->len - at - qualname_len - check_len;
+    if (qualname_len)
+        v->qualname = tl_str_make(held->buf + at, qualname_len);
+    if (check_len)
+        v->check = tl_str_make(held->buf + at + qualname_len, check_len);
+    if (dim_len)
+        v->dim = tl_str_make(held->buf + at + qualname_len + check_len, dim_len);
 }
 
 static void vars_of_limit(struct tl_advice_vars *v, const struct tl_diag_limit *l, char *num,
@@ -134,6 +154,9 @@ void tl_summary_restart_vars(struct tl_advice_vars *v, const struct tl_diag_rest
     if (what->len)
         v->what = tl_buf_str(what);
 }
+
+const char tl_summary_values_why[] =
+    ": a recompile gives one for each earlier compilation that failed this guard";
 
 /* ---- JSON --------------------------------------------------------------------------------- */
 
@@ -282,6 +305,7 @@ static void j_recompiles(struct tl_jw *w, const struct tl_diag *d)
             tl_jw_ku64(w, "count", g->count);
             tl_jw_kstr(w, "example", g->example);
             j_strs(w, "values", &g->values);
+            tl_jw_ku64(w, "distinct_values", g->values.n);
             j_advice(w, g->advice, &v);
             tl_jw_end(w, '}');
         }
@@ -293,6 +317,7 @@ static void j_recompiles(struct tl_jw *w, const struct tl_diag *d)
         else
             tl_jw_null(w);
         j_loc_string(w, "called_from", &r->called_from);
+        tl_jw_kstr(w, "called_from_function", r->called_from.function);
         j_line(w, r->log_line);
         j_ranks(w, &r->ranks);
         struct tl_advice_vars v;
@@ -548,6 +573,7 @@ static void j_restarts(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_kstr(w, "function", r->function);
         j_loc_string(w, "location", &r->where);
         j_loc_string(w, "called_from", &r->called_from);
+        tl_jw_kstr(w, "called_from_function", r->called_from.function);
         j_strs(w, "what", &r->what);
         tl_jw_ku64(w, "count", r->count);
         j_strs(w, "compile_ids", &r->cids);
@@ -769,7 +795,8 @@ void tl_summary_json_ranks(struct tl_buf *out, const struct tl_ranks *r)
         tl_jw_kstr(&w, "report", s->error ? NULL : report);
         tl_jw_kstr(&w, "error", s->error);
         tl_jw_kstr(&w, "notes", s->notes);
-        tl_jw_ku64(&w, "compile_ids", s->ncompile_ids);
+        /* as the rank's own summary counts them: [-/-] is no compile id */
+        tl_jw_ku64(&w, "compile_ids", s->diag.compile_ids);
         for (size_t k = 0; k < TL_ARRAY_LEN(rank_counts); k++)
             tl_jw_ku64(&w, rank_counts[k].kind, rank_count(s, k));
         tl_jw_end(&w, '}');
@@ -1244,8 +1271,11 @@ static void text_guard(struct text *t, const struct tl_diag_guard *g)
         tl_buf_adds(o, j ? "; " : ": ");
         safe(t, g->values.s[j]);
     }
-    if (g->values.n > 4)
-        tl_buf_addf(o, "; ... %u values", g->values.n);
+    if (g->values.n > 4) {
+        tl_buf_addf(o, "; ... %u distinct values in all", g->values.n);
+        if (g->values.n > g->count)
+            tl_buf_adds(o, tl_summary_values_why);
+    }
     tl_buf_adds(o, ")\n");
 }
 

@@ -65,6 +65,12 @@ static inline bool tl_page_shapes_wanted(const struct tl_diag *d)
 /** The paragraph of an index that links dynamic_shapes.html (nothing when there is none). */
 void tl_page_shapes_link(struct tl_buf *out, const struct tl_diag *d);
 
+/**
+ * Why a recompile's guard has more distinct values than recompiles ("... 105 distinct values in
+ * all" after 14): PyTorch lists, for each recompile, the failure of every earlier compilation.
+ */
+extern const char tl_summary_values_why[];
+
 /** "file:line" of a location (file alone without a line; "" when unknown). */
 void tl_summary_loc(struct tl_buf *out, const struct tl_diag_loc *l);
 
@@ -72,11 +78,12 @@ void tl_summary_loc(struct tl_buf *out, const struct tl_diag_loc *l);
 const char *tl_summary_export_label(enum tl_export_problem_kind k);
 
 /**
- * The placeholder values of an export problem's advice. The qualified operator name is
- * written into qualname (caller releases it), which v then borrows.
+ * The placeholder values of an export problem's advice. What is made for them (the qualified
+ * operator name, the torch._check() of a data-dependent condition, the dimension of an
+ * evaluated guard) is written into held (caller releases it), which v then borrows.
  */
 void tl_summary_export_vars(struct tl_advice_vars *v, const struct tl_diag_export *x,
-                            struct tl_buf *qualname);
+                            struct tl_buf *held);
 
 /** The placeholders of a failure's advice (the backend its reason names). */
 void tl_summary_failure_vars(struct tl_advice_vars *v, const struct tl_diag_failure *f);

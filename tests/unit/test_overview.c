@@ -2,9 +2,10 @@
 /*
  * Unit tests for model/overview.c and report/page_overview.c: the colour of each status, the
  * counts, total and largest time of the compile ids of the directory (the unknown key left
- * out, absent, negative and NaN times ignored), the cache totals, the cap on the chart's bars
- * (the slowest, in log order, with what was left out), and the HTML of the overview: the
- * counts as printed, one linked bar per compile id, escaped function names.
+ * out, keys without a frame id ([-/-]) apart, absent, negative and NaN times ignored), the
+ * cache totals, the cap on the chart's bars (the slowest, in log order, with what was left
+ * out), and the HTML of the overview: the counts as printed, one linked bar per compile id,
+ * escaped function names.
  */
 #include "base/config.h"
 #include "model/overview.h"
@@ -169,6 +170,82 @@ static void test_page(void **state)
     tl_buf_release(&out);
 }
 
+/* Keys without a frame id ([-/-], [!3/-/-]) are no compile id, as the diagnosis counts: not
+ * in the counts nor the chart; named apart when they hold files or time (which the total
+ * keeps, as the diagnosis's does). */
+static void test_loose(void **state)
+{
+    (void)state;
+    struct tl_compile_id none = {0, 0, 0, 0, 0};
+    struct tl_compile_id ca = {3, 0, 0, 0, TL_CID_CA};
+    struct tl_dirkey *loose = tl_directory_key(&model.dir, &none);
+    struct tl_dirkey *a = key(0, 0, 0);
+    struct tl_dirkey *ca_key = tl_directory_key(&model.dir, &ca);
+    struct tl_dirkey *quiet = key(0, 0, 0); /* the same [0/0] */
+    assert_ptr_equal(quiet, a);
+    metrics(a, 0, 1.5, "f");
+    metrics(ca_key, 0, 0.25, "g");
+    tl_directory_add(&model.dir, loose, "-_-_-_-/a_1.txt", "a_1.txt", 1, false);
+    tl_directory_add(&model.dir, loose, "-_-_-_-/b_2.txt", "b_2.txt", 2, false);
+    tl_directory_add(&model.dir, loose, "https://example.com", "doc", 3, true);
+    struct tl_overview_summary s;
+    tl_overview_summarize(&model, 30, &s);
+    assert_int_equal(s.ncids, 1);
+    assert_int_equal(s.ncompilations, 1);
+    assert_int_equal(s.count[TL_OV_OK], 1);
+    assert_int_equal(s.count[TL_OV_MISSING], 0);
+    assert_int_equal(s.nbars, 1);
+    assert_ptr_equal(s.bars[0].key, a);
+    assert_int_equal(s.nloose, 2);
+    assert_ptr_equal(s.loose[0].key, loose);
+    assert_ptr_equal(s.loose[1].key, ca_key);
+    assert_int_equal(s.ntimed, 1);
+    assert_true(s.total_s == 1.75);
+    tl_overview_summary_release(&s);
+
+    struct tl_buf out = TL_BUF_INIT;
+    tl_page_overview(&out, &model, 0, 30);
+    assert_non_null(strstr(out.buf, "<p class='counts'><strong>1 compile id</strong>: <span "
+                                    "class='chip status-ok'>1 ok</span></p>\n<p class='loose'>"
+                                    "Outside any compilation (no compile id): <a href=\"#[-/-]\">"
+                                    "[-/-]</a> with 2 files, 1 link; <a href=\"#[!3/-/-]\">"
+                                    "[!3/-/-]</a> with 0.250 s of compile time</p>\n<p "
+                                    "class='total'>Total compile time: <strong>1.750 s</strong>"
+                                    "</p>\n"));
+    assert_int_equal(tu_count(out.buf, "<title>"), 1); /* one bar: [0/0] */
+    tl_buf_release(&out);
+}
+
+/* Only [-/-], and nothing in it: no compile id, and nothing said of it. */
+static void test_loose_empty(void **state)
+{
+    (void)state;
+    struct tl_compile_id none = {0, 0, 0, 0, 0};
+    tl_directory_key(&model.dir, &none);
+    struct tl_buf out = TL_BUF_INIT;
+    tl_page_overview(&out, &model, 0, 30);
+    assert_non_null(strstr(out.buf, "<strong>0 compile ids</strong></p>\n<p class='total'>"));
+    assert_null(strstr(out.buf, "[-/-]"));
+    assert_null(strstr(out.buf, "<svg"));
+    tl_buf_release(&out);
+}
+
+/* Restarts: the times are per analysis, and said so. */
+static void test_attempts_time(void **state)
+{
+    (void)state;
+    struct tl_dirkey *a = key(1, 0, 0), *b = key(1, 0, 1), *c = key(2, 0, 0);
+    metrics(a, TL_CS_RESTART, 0.5, "f");
+    (void)b;
+    (void)c;
+    struct tl_buf out = TL_BUF_INIT;
+    tl_page_overview(&out, &model, 0, 30);
+    assert_non_null(strstr(out.buf, "<strong>2 compile ids</strong>, analysed 3 times:"));
+    assert_non_null(strstr(out.buf, "Total compile time: <strong>0.500 s</strong> (2 of the 3 "
+                                    "analyses have no time)"));
+    tl_buf_release(&out);
+}
+
 static void test_empty(void **state)
 {
     (void)state;
@@ -217,6 +294,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_page, setup, teardown),
         cmocka_unit_test_setup_teardown(test_empty, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_loose, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_loose_empty, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_attempts_time, setup, teardown),
         cmocka_unit_test(test_footer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -906,7 +906,7 @@ static void test_divergences(void **state)
     has(page, "<li class='note'><strong>Diagnosis differs:</strong> Rank 0 failed to compile; "
               "the others did not.</li>");
     lacks(page, "rank_4/");
-    has(page, "<strong>5</strong> rank(s)");
+    has(page, "<strong>5</strong> ranks. Click on a rank");
     free(page);
 
     /* the shorter list is said */
@@ -1200,7 +1200,7 @@ static void test_landing_layout(void **state)
     assert_int_equal(tu_count(page, "<li>Ranks: 0, 10</li>"), 2);
     assert_int_equal(tu_count(page, "<li>Ranks: 0, 10 &mdash; cache results in compile order"), 1);
     assert_true(cache < at(page, "<li>Ranks: 0, 10 &mdash; cache"));
-    has(page, "<strong>3</strong> rank(s)");
+    has(page, "<strong>3</strong> ranks. Click on a rank");
     size_t chromium = at(page, "<h3>Chromium Events</h3>");
     has(page, "href='chromium_events.json'");
     has(page, "https://ui.perfetto.dev/");
