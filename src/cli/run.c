@@ -44,11 +44,11 @@ int tl_cli_run_start(char **cmd, char *dir, size_t dirlen, pid_t *pid)
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, dirlen, "%s/tlparse-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
-        fprintf(stderr, "tlparse: error: cannot create a folder for the trace (%s): %s\n", dir,
-                strerror(errno));
+        tl_cli_say("tlparse: error: cannot create a folder for the trace (%s): %s", dir,
+                   strerror(errno));
         return -1;
     }
-    fprintf(stderr, "tlparse: running %s with TORCH_TRACE=%s\n", cmd[0], dir);
+    tl_cli_say("tlparse: running %s with TORCH_TRACE=%s", cmd[0], dir);
     struct sigaction ign;
     memset(&ign, 0, sizeof(ign));
     ign.sa_handler = SIG_IGN;
@@ -60,11 +60,11 @@ int tl_cli_run_start(char **cmd, char *dir, size_t dirlen, pid_t *pid)
         signal(SIGQUIT, SIG_DFL);
         setenv("TORCH_TRACE", dir, 1);
         execvp(cmd[0], cmd);
-        fprintf(stderr, "tlparse: error: cannot run %s: %s\n", cmd[0], strerror(errno));
+        tl_cli_say("tlparse: error: cannot run %s: %s", cmd[0], strerror(errno));
         _exit(127);
     }
     if (*pid < 0) {
-        fprintf(stderr, "tlparse: error: cannot run %s: %s\n", cmd[0], strerror(errno));
+        tl_cli_say("tlparse: error: cannot run %s: %s", cmd[0], strerror(errno));
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGQUIT, &old_quit, NULL);
         return -1;
@@ -83,13 +83,12 @@ int tl_cli_run_wait(char **cmd, pid_t pid, bool wait)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
     if (got < 0) {
-        fprintf(stderr, "tlparse: error: cannot run %s: %s\n", cmd[0], strerror(errno));
+        tl_cli_say("tlparse: error: cannot run %s: %s", cmd[0], strerror(errno));
         return -1;
     }
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     if (code != 0)
-        fprintf(stderr, "tlparse: %s exited with status %d; reporting on what it traced\n", cmd[0],
-                code);
+        tl_cli_say("tlparse: %s exited with status %d; reporting on what it traced", cmd[0], code);
     return code;
 }
 
