@@ -375,4 +375,54 @@ same outempty/compile_directory.json "{}"
 same outempty/chromium_events.json "[]"
 same outempty/raw.jsonl '{"string_table":[null]}'
 
+# --- stdout and stderr that cannot be written (coreutils' close_stdout): a write to stdout that
+# failed (a full disk, a closed stdout) is exit 1 and one message on stderr; a reader that went
+# away ends tlparse as SIGPIPE does, quietly, also when SIGPIPE is ignored; a failed stderr is
+# exit 1 (it cannot be said).
+full_msg="tlparse: error: cannot write to stdout: No space left on device"
+for args in "$demo --json" "$demo --summary" "--help" "-V" "--version" "diff $demo $demo --json" \
+    "diff $demo $demo --summary" "diff --help"; do
+    # shellcheck disable=SC2086
+    "$bin" $args >/dev/full 2>err.txt
+    rc=$?
+    if [ "$rc" = 1 ]; then ok; else bad "tlparse $args >/dev/full: exit $rc, want 1"; fi
+    same err.txt "$full_msg"
+done
+# a --json larger than stdio's buffer, which stdio writes past it (no flush left to fail)
+"$bin" "$here/fixtures/canary.log" --json >/dev/full 2>err.txt
+[ $? = 1 ] && ok || bad "--json (large) >/dev/full: not exit 1"
+same err.txt "$full_msg"
+"$bin" "$here/fixtures/canary.log" --json 2>/dev/null | wc -c >size.txt
+[ "$(cat size.txt)" -gt 8192 ] && ok || bad "canary.log's --json is $(cat size.txt) bytes: no larger than stdio's buffer"
+# --fail-on keeps its own exit code and message; the failed write is said too
+"$bin" "$demo" --summary --fail-on any >/dev/full 2>err.txt
+[ $? = 1 ] && ok || bad "--summary --fail-on any >/dev/full: not exit 1"
+has err.txt "tlparse: --fail-on: the trace has 1 failed compilation"
+has err.txt "$full_msg"
+# a closed stdout: said when something was to be written there, else nothing to say
+"$bin" "$demo" --json >&- 2>err.txt
+[ $? = 1 ] && ok || bad "--json >&-: not exit 1"
+same err.txt "tlparse: error: cannot write to stdout: Bad file descriptor"
+"$bin" "$demo" -o closed_out --no-browser >&- 2>err.txt
+[ $? = 0 ] && ok || bad "a report with stdout closed: not exit 0: $(cat err.txt)"
+# a reader gone: killed by SIGPIPE (141), nothing said, with SIGPIPE ignored by the parent too
+python3 - "$bin" "$demo" <<'PY' || bad "a closed pipe on stdout"
+import os, subprocess, sys
+for ignored in (False, True):
+    r, w = os.pipe()
+    os.close(r)  # the reader is gone before tlparse writes
+    p = subprocess.run([sys.argv[1], sys.argv[2], "--json"], stdout=w, stderr=subprocess.PIPE,
+                       restore_signals=not ignored)  # python ignores SIGPIPE: inherited
+    os.close(w)
+    assert p.returncode == -13 and p.stderr == b"", (ignored, p.returncode, p.stderr)
+PY
+# stderr: a report whose messages cannot be written is exit 1, without a word
+"$bin" "$demo" -o full_err --no-browser 2>/dev/full >out.txt
+[ $? = 1 ] && ok || bad "a report with stderr on /dev/full: not exit 1"
+exists full_err/index.html
+same out.txt ""
+# nothing written to stderr: nothing failed
+"$bin" "$demo" --json 2>/dev/full >out.txt
+[ $? = 0 ] && ok || bad "--json with stderr on /dev/full, nothing said there: not exit 0"
+
 summary_line cli

@@ -32,7 +32,9 @@ enum tl_exit {
     TL_EXIT_INTERRUPTED = 130 /* SIGINT/SIGTERM: nothing was left behind */
 };
 
-/** What a message is; each message is one line without its newline. */
+/** What a message is; each message is one line without its newline, printable: what it
+ * quotes of a log (names, reasons, file names) holds no control character (C0, DEL, C1) and
+ * no byte outside a UTF-8 character, each shown as '?', so that it is safe on a terminal. */
 enum tl_message_kind {
     TL_MSG_INFO,    /* "tlparse: parsing ...", the Stats line, verbose notes */
     TL_MSG_WARNING, /* "tlparse: warning: FILE:LINE: ..." */

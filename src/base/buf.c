@@ -127,18 +127,45 @@ void tl_buf_add_nonul(struct tl_buf *b, const char *p, size_t n)
     }
 }
 
+/* The length of the well-formed UTF-8 character at p[0..n) (p[0] >= 0x80), else 0: no
+ * overlong, surrogate or code point above U+10FFFF (utf8.c's table, which needs buf). */
+static size_t utf8_char(const unsigned char *p, size_t n)
+{
+    size_t len = p[0] >= 0xC2 && p[0] <= 0xDF   ? 2
+                 : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
+                 : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4
+                                                : 0;
+    unsigned lo = p[0] == 0xE0 ? 0xA0 : p[0] == 0xF0 ? 0x90 : 0x80;
+    unsigned hi = p[0] == 0xED ? 0x9F : p[0] == 0xF4 ? 0x8F : 0xBF;
+    if (!len || len > n || p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t k = 2; k < len; k++)
+        if ((p[k] & 0xC0) != 0x80)
+            return 0;
+    return len;
+}
+
 void tl_buf_add_printable(struct tl_buf *b, const char *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)p[i];
-        if (c == 0xC2 && i + 1 < n && (unsigned char)p[i + 1] >= 0x80 &&
-            (unsigned char)p[i + 1] <= 0x9F) {
-            tl_buf_addch(b, '?');
-            i++;
-        } else if (c < 0x20 || c == 0x7f) {
-            tl_buf_addch(b, '?');
+    const unsigned char *s = (const unsigned char *)p;
+    size_t i = 0;
+    while (i < n) {
+        size_t run = i;
+        while (run < n && s[run] >= 0x20 && s[run] < 0x7f)
+            run++;
+        tl_buf_add(b, p + i, run - i);
+        if (run == n)
+            break;
+        i = run;
+        size_t len = s[i] >= 0x80 ? utf8_char(s + i, n - i) : 0;
+        if (len && !(s[i] == 0xC2 && s[i + 1] <= 0x9F)) {
+            tl_buf_add(b, p + i, len); /* a character, not a C1 control */
+            i += len;
         } else {
-            tl_buf_addch(b, (char)c);
+            /* a control (C0, DEL, C1) or a byte of no character: a C1 control to a terminal
+             * that takes 8-bit controls */
+            tl_buf_addch(b, '?');
+            i += len ? len : 1;
         }
     }
 }

@@ -95,8 +95,11 @@ static inline struct tl_str tl_buf_str(const struct tl_buf *b)
 void tl_buf_add_nonul(struct tl_buf *b, const char *p, size_t n);
 
 /**
- * Append log text for a terminal message: control characters (C0, DEL and
- * the C1 range U+0080..U+009F, which some terminals obey) become '?'.
+ * Append log text for a terminal: control characters (C0 with newline and tab,
+ * DEL, the C1 range U+0080..U+009F, which some terminals obey) and every byte
+ * that is not part of a well-formed UTF-8 character (a raw 0x9b is CSI to a
+ * terminal that takes 8-bit controls) become '?'. The result holds no byte a
+ * terminal acts on; characters, non-ASCII too, are kept.
  */
 void tl_buf_add_printable(struct tl_buf *b, const char *p, size_t n);
 

@@ -86,7 +86,7 @@ void tl_jw_strn(struct tl_jw *w, const char *p, size_t n)
 {
     item(w);
     if (p)
-        tl_json_write_string(w->out, p, n);
+        tl_json_write_text(w->out, p, n);
     else
         tl_buf_adds(w->out, "null");
 }

@@ -3,8 +3,9 @@
  * A streaming JSON writer for documents we build ourselves (summary.json, the multi-rank
  * files): objects, arrays and scalars emitted in order, compact or pretty in serde_json's
  * layout (2-space indent, "key": value, [] and {} for empty containers), strings escaped as
- * json_write.h does and floats in its shortest round-trip form. Fields keep the order they
- * are written in. Depends on buf, json_write and json_num.
+ * json_write.h's tl_json_write_text does (no control, C1 or ill-formed UTF-8 left raw: they
+ * quote the log, and --json goes to a terminal) and floats in its shortest round-trip form.
+ * Fields keep the order they are written in. Depends on buf, json_write and json_num.
  */
 #ifndef TL_JSON_OUT_H
 #define TL_JSON_OUT_H

@@ -7,6 +7,7 @@
 #include "base/config.h"
 #include "base/json_write.h"
 #include "base/scan.h"
+#include "base/utf8.h"
 #include "base/xalloc.h"
 
 #include <float.h>
@@ -72,10 +73,9 @@ static char *escape_into(char *dst, const unsigned char *s, size_t n)
     return dst;
 }
 
-void tl_json_write_string(struct tl_buf *out, const char *p, size_t n)
+/* s[0..n) escaped, without quotes. */
+static void add_escaped(struct tl_buf *out, const unsigned char *s, size_t n)
 {
-    const unsigned char *s = (const unsigned char *)p;
-    tl_buf_addch(out, '"');
     /* In slices, so that the worst case (6 bytes out per byte in) never needs
      * more than a bounded reservation. */
     while (n) {
@@ -86,7 +86,39 @@ void tl_json_write_string(struct tl_buf *out, const char *p, size_t n)
         s += k;
         n -= k;
     }
+}
+
+void tl_json_write_string(struct tl_buf *out, const char *p, size_t n)
+{
     tl_buf_addch(out, '"');
+    add_escaped(out, (const unsigned char *)p, n);
+    tl_buf_addch(out, '"');
+}
+
+void tl_json_write_text(struct tl_buf *out, const char *p, size_t n)
+{
+    struct tl_buf fixed = TL_BUF_INIT;
+    if (!tl_utf8_valid(p, n)) {
+        tl_utf8_sanitize(&fixed, p, n);
+        p = fixed.buf;
+        n = fixed.len;
+    }
+    const unsigned char *s = (const unsigned char *)p;
+    size_t from = 0;
+    tl_buf_addch(out, '"');
+    for (size_t i = 0; i < n; i++) {
+        /* DEL, and C1 (U+0080..U+009F: C2 80..C2 9F once the text is well-formed) */
+        bool c1 = s[i] == 0xC2 && i + 1 < n && s[i + 1] <= 0x9F;
+        if (s[i] != 0x7F && !c1)
+            continue;
+        add_escaped(out, s + from, i - from);
+        tl_buf_addf(out, "\\u%04x", c1 ? s[i + 1] : 0x7Fu);
+        i += c1;
+        from = i + 1;
+    }
+    add_escaped(out, s + from, n - from);
+    tl_buf_addch(out, '"');
+    tl_buf_release(&fixed);
 }
 
 static int trim_zeros(char *digits, int n)

@@ -31,6 +31,15 @@ void tl_json_write_pretty(struct tl_buf *out, const struct tl_json *v, int level
 /** Append a quoted, escaped JSON string. */
 void tl_json_write_string(struct tl_buf *out, const char *p, size_t n);
 
+/**
+ * Append a JSON string of a document of our own (summary.json, --json): as
+ * tl_json_write_string, but also DEL and the C1 controls as \u007f, \u0080 ..
+ * \u009f (which a terminal obeys; serde_json leaves them raw), and ill-formed
+ * UTF-8 as U+FFFD (raw bytes of a log make no invalid JSON). Valid JSON that
+ * holds no byte a terminal acts on; it reads back as the same text.
+ */
+void tl_json_write_text(struct tl_buf *out, const char *p, size_t n);
+
 /** Append a double in serde_json's float layout (always looks like a float). */
 void tl_json_write_double(struct tl_buf *out, double d);
 

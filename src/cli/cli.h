@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What the command's files share (main.c: `tlparse PATH`, diff.c: `tlparse diff`, run.c:
- * --run, common.c). Not part of the library: the CLI only, which uses only the public header.
+ * --run, common.c, out.c: what the command prints). Not part of the library: the CLI only, which
+ * uses only the public header.
  */
 #ifndef TL_CLI_CLI_H
 #define TL_CLI_CLI_H
@@ -37,6 +38,17 @@ int tl_cli_run_start(char **cmd, char *dir, size_t dirlen, pid_t *pid, int *outp
 /** Its second half: the command's exit status once it ended (128+N when signal N ended it;
  * said when not 0 and say), -1 on an error, or -2 when it still runs and wait is false. */
 int tl_cli_run_wait(char **cmd, pid_t pid, bool wait, bool say);
+/** A message line on stderr (printf format, no newline): what it quotes (paths, arguments,
+ * which may be a log's file name) made printable, as the library's messages are. */
+void tl_cli_say(const char *fmt, ...) TL_PRINTF(1, 2);
+/** Text on stdout (a summary, JSON), as it is; a failed write is noted with its reason for
+ * tl_cli_close. */
+void tl_cli_print(const char *s);
+/** At exit, coreutils' close_stdout: stdout flushed, closed and checked, then stderr. A write
+ * to stdout that failed is said ("tlparse: error: cannot write to stdout: REASON") and makes
+ * the exit code 1 (when it was 0); one to stderr makes it 1 silently; a reader gone (EPIPE)
+ * ends the process as SIGPIPE would. Returns the exit code. */
+int tl_cli_close(int rc);
 /** `tlparse diff ...`: argv[0] is "diff". Returns the exit code. */
 int tl_cli_diff(int argc, char **argv, const char *command_line);
 

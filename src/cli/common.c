@@ -98,7 +98,7 @@ void tl_cli_open_browser(const char *path)
         return;
     }
     if (rc != 0)
-        fprintf(stderr, "tlparse: warning: could not open a browser; the report is %s\n", path);
+        tl_cli_say("tlparse: warning: could not open a browser; the report is %s", path);
 }
 
 /* ---- the command line ---------------------------------------------------------------------- */

@@ -45,9 +45,9 @@ static void usage(FILE *f)
 
 static int usage_error(const char *what, const char *arg)
 {
-    fprintf(stderr, "tlparse: error: %s%s%s\n\n", what, arg ? " " : "", arg ? arg : "");
-    fputs("Usage: tlparse diff [OPTIONS] <BEFORE> <AFTER>\nFor more information, try 'tlparse "
-          "diff --help'.\n",
+    tl_cli_say("tlparse: error: %s%s%s", what, arg ? " " : "", arg ? arg : "");
+    fputs("\nUsage: tlparse diff [OPTIONS] <BEFORE> <AFTER>\nFor more information, try "
+          "'tlparse diff --help'.\n",
           stderr);
     return TL_EXIT_USAGE;
 }
@@ -141,12 +141,12 @@ static int check_fail_on(const struct fail_on *f, const struct tl_diff_tally *t)
                 len += (size_t)k;
         }
     } else if (f->kinds & F_SLOWER) {
-        fprintf(stderr, "tlparse: warning: --fail-on slower: a side has no compile times; not "
-                        "checked\n");
+        tl_cli_say("tlparse: warning: --fail-on slower: a side has no compile times; not "
+                   "checked");
     }
     if (!len)
         return TL_EXIT_OK;
-    fprintf(stderr, "tlparse: --fail-on: %s\n", msg);
+    tl_cli_say("tlparse: --fail-on: %s", msg);
     return TL_EXIT_ERROR;
 }
 
@@ -212,16 +212,12 @@ int tl_cli_diff(int argc, char **argv, const char *command_line)
     struct tl_diff_result res;
     int rc = tl_diff_run(&opt, &res);
     if (res.summary) {
-        fputs(res.summary, stdout);
+        tl_cli_print(res.summary); /* a failed write fails the run: tl_cli_close */
         free(res.summary);
-        if (fflush(stdout) != 0 && rc == TL_EXIT_OK) {
-            fprintf(stderr, "tlparse: error: cannot write the diff to stdout\n");
-            rc = TL_EXIT_ERROR;
-        }
     }
     bool written = rc == TL_EXIT_OK && res.index_path[0];
     if (written)
-        fprintf(stderr, "tlparse: the diff is %s\n", res.index_path);
+        tl_cli_say("tlparse: the diff is %s", res.index_path);
     if (rc == TL_EXIT_OK && fail.kinds && res.has_tally)
         rc = check_fail_on(&fail, &res.tally);
     if (written && !no_browser)

@@ -194,8 +194,8 @@ static void usage(FILE *f)
 
 static int usage_error(const char *what, const char *arg)
 {
-    fprintf(stderr, "tlparse: error: %s%s%s", what, arg ? " " : "", arg ? arg : "");
-    fputs("\n\nUsage: tlparse [OPTIONS] <PATH>\nFor more information, try '--help'.\n", stderr);
+    tl_cli_say("tlparse: error: %s%s%s", what, arg ? " " : "", arg ? arg : "");
+    fputs("\nUsage: tlparse [OPTIONS] <PATH>\nFor more information, try '--help'.\n", stderr);
     return TL_EXIT_USAGE;
 }
 
@@ -248,9 +248,9 @@ static int fail_on(unsigned kinds, const struct tl_counts *c, uint32_t ranks)
     if (!len)
         return TL_EXIT_OK;
     if (ranks)
-        fprintf(stderr, "tlparse: --fail-on: the %u ranks have %s\n", ranks, msg);
+        tl_cli_say("tlparse: --fail-on: the %u ranks have %s", ranks, msg);
     else
-        fprintf(stderr, "tlparse: --fail-on: the trace has %s\n", msg);
+        tl_cli_say("tlparse: --fail-on: the trace has %s", msg);
     return TL_EXIT_ERROR;
 }
 
@@ -264,7 +264,7 @@ static void say_done(const struct tl_options *opt, const struct tl_result *res)
         snprintf(where, sizeof(where), "%s",
                  res->index_path[0] ? res->index_path : res->bundle_path);
     if (!res->has_counts) {
-        fprintf(stderr, "tlparse: the report is %s\n", where);
+        tl_cli_say("tlparse: the report is %s", where);
         return;
     }
     const struct tl_counts *c = &res->counts;
@@ -277,17 +277,16 @@ static void say_done(const struct tl_options *opt, const struct tl_result *res)
     else if (res->ranks)
         snprintf(ranks, sizeof(ranks), "%u rank%s, ", res->ranks, res->ranks == 1 ? "" : "s");
     if (opt->export_mode) {
-        fprintf(stderr, "tlparse: %s: %s%llu export problem%s\n", where, ranks,
-                (unsigned long long)c->export_problems, c->export_problems == 1 ? "" : "s");
+        tl_cli_say("tlparse: %s: %s%llu export problem%s", where, ranks,
+                   (unsigned long long)c->export_problems, c->export_problems == 1 ? "" : "s");
         return;
     }
-    fprintf(stderr,
-            "tlparse: %s: %s%llu compile id%s, %llu graph break%s, %llu recompile%s, %llu "
-            "failure%s\n",
-            where, ranks, (unsigned long long)c->compile_ids, c->compile_ids == 1 ? "" : "s",
-            (unsigned long long)c->graph_breaks, c->graph_breaks == 1 ? "" : "s",
-            (unsigned long long)c->recompiles, c->recompiles == 1 ? "" : "s",
-            (unsigned long long)c->failures, c->failures == 1 ? "" : "s");
+    tl_cli_say("tlparse: %s: %s%llu compile id%s, %llu graph break%s, %llu recompile%s, %llu "
+               "failure%s",
+               where, ranks, (unsigned long long)c->compile_ids, c->compile_ids == 1 ? "" : "s",
+               (unsigned long long)c->graph_breaks, c->graph_breaks == 1 ? "" : "s",
+               (unsigned long long)c->recompiles, c->recompiles == 1 ? "" : "s",
+               (unsigned long long)c->failures, c->failures == 1 ? "" : "s");
 }
 
 static void quiet(void *ctx, enum tl_message_kind kind, const char *line)
@@ -614,10 +613,9 @@ static int run_program(struct cli *c, char *trace_dir, size_t size, int *run_sta
     size_t ranks = *run_status < 0 ? 0 : tl_cli_rank_logs(trace_dir, &any);
     if (*run_status < 0 || !any) {
         if (*run_status >= 0 && rmdir(trace_dir) == 0)
-            fprintf(stderr,
-                    "tlparse: error: %s wrote no trace (into %s, now removed): does it "
-                    "call torch.compile or torch.export?\n",
-                    c->run[0], trace_dir);
+            tl_cli_say("tlparse: error: %s wrote no trace (into %s, now removed): does it "
+                       "call torch.compile or torch.export?",
+                       c->run[0], trace_dir);
         return *run_status > 0 ? *run_status : TL_EXIT_ERROR;
     }
     opt->path = trace_dir;
@@ -625,18 +623,13 @@ static int run_program(struct cli *c, char *trace_dir, size_t size, int *run_sta
     return -1;
 }
 
-/* --summary's text goes to stdout; a failed write fails the run. */
-static int print_summary(struct tl_result *res, int rc)
+/* --summary's text goes to stdout (a failed write fails the run: tl_cli_close). */
+static void print_summary(struct tl_result *res)
 {
     if (!res->summary)
-        return rc;
-    fputs(res->summary, stdout);
+        return;
+    tl_cli_print(res->summary);
     free(res->summary);
-    if (fflush(stdout) != 0 && rc == TL_EXIT_OK) {
-        fprintf(stderr, "tlparse: error: cannot write the summary to stdout\n");
-        rc = TL_EXIT_ERROR;
-    }
-    return rc;
 }
 
 /* --fail-on, checked on the counts of a run that went well; of one whose logs were all read but
@@ -650,14 +643,14 @@ static int check_fail_on(const struct cli *c, const struct tl_result *res, int r
     if (rc != TL_EXIT_OK || !c->fail_on)
         return rc;
     if (!res->has_counts) {
-        fprintf(stderr, "tlparse: error: --fail-on: nothing was read to check\n");
+        tl_cli_say("tlparse: error: --fail-on: nothing was read to check");
         return TL_EXIT_ERROR;
     }
     if (res->newest_of)
         return fail_on_ranks(c->fail_on, &c->opt); /* opt->command_line still held */
     if (res->ranks_left) {
-        fprintf(stderr, "tlparse: --fail-on: %u rank%s could not be read\n", res->ranks_left,
-                res->ranks_left == 1 ? "" : "s");
+        tl_cli_say("tlparse: --fail-on: %u rank%s could not be read", res->ranks_left,
+                   res->ranks_left == 1 ? "" : "s");
         return TL_EXIT_ERROR;
     }
     return fail_on(c->fail_on, &res->counts, res->ranks);
@@ -777,7 +770,7 @@ static int watch(struct cli *c)
          * what it still writes is shown (a traceback), read as it comes so that it never waits
          * for room to write */
         if (wd.failed)
-            fprintf(stderr, "tlparse: --fail-on: stopping %s\n", c->run[0]);
+            tl_cli_say("tlparse: --fail-on: stopping %s", c->run[0]);
         kill(wd.pid, SIGTERM);
         int code;
         while ((code = tl_cli_run_wait(c->run, wd.pid, output < 0, true)) == -2) {
@@ -793,7 +786,7 @@ static int watch(struct cli *c)
     }
     free(title);
     if (c->run)
-        fprintf(stderr, "tlparse: the trace is kept in %s\n", trace_dir);
+        tl_cli_say("tlparse: the trace is kept in %s", trace_dir);
     bool report = (rc == TL_EXIT_OK || rc == TL_EXIT_ERROR) && res.index_path[0];
     if (report)
         say_done(opt, &res);
@@ -804,7 +797,7 @@ static int watch(struct cli *c)
     return c->run && wd.status > 0 ? wd.status : rc;
 }
 
-int main(int argc, char **argv)
+static int run_cli(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "diff")) {
         char *cmdline = tl_cli_command_line(argc, argv);
@@ -841,9 +834,9 @@ int main(int argc, char **argv)
 
     struct tl_result res;
     rc = tl_run(opt, &res);
-    rc = print_summary(&res, rc);
+    print_summary(&res);
     if (c.run)
-        fprintf(stderr, "tlparse: the trace is kept in %s\n", trace_dir);
+        tl_cli_say("tlparse: the trace is kept in %s", trace_dir);
     /* a report was written (--strict failed on it, or not): it is named last */
     bool report = (rc == TL_EXIT_OK || rc == TL_EXIT_ERROR) && opt->summary == TL_SUMMARY_NONE &&
                   (res.index_path[0] || res.bundle_path[0]);
@@ -855,4 +848,9 @@ int main(int argc, char **argv)
         say_done(opt, &res);
     free(cmdline);
     return run_status > 0 ? run_status : rc;
+}
+
+int main(int argc, char **argv)
+{
+    return tl_cli_close(run_cli(argc, argv));
 }

@@ -82,11 +82,11 @@ int tl_cli_run_start(char **cmd, char *dir, size_t dirlen, pid_t *pid, int *outp
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, dirlen, "%s/tlparse-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
-        fprintf(stderr, "tlparse: error: cannot create a folder for the trace (%s): %s\n", dir,
-                strerror(errno));
+        tl_cli_say("tlparse: error: cannot create a folder for the trace (%s): %s", dir,
+                   strerror(errno));
         return -1;
     }
-    fprintf(stderr, "tlparse: running %s with TORCH_TRACE=%s\n", cmd[0], dir);
+    tl_cli_say("tlparse: running %s with TORCH_TRACE=%s", cmd[0], dir);
     int master = -1, slave = -1;
     bool err_too = same_tty(1, 2);
     if (output && make_pty(&master, &slave) < 0)
@@ -109,13 +109,13 @@ int tl_cli_run_start(char **cmd, char *dir, size_t dirlen, pid_t *pid, int *outp
         }
         setenv("TORCH_TRACE", dir, 1);
         execvp(cmd[0], cmd);
-        fprintf(stderr, "tlparse: error: cannot run %s: %s\n", cmd[0], strerror(errno));
+        tl_cli_say("tlparse: error: cannot run %s: %s", cmd[0], strerror(errno));
         _exit(127);
     }
     if (slave >= 0)
         close(slave); /* the command's now: its end tells the master it is done */
     if (*pid < 0) {
-        fprintf(stderr, "tlparse: error: cannot run %s: %s\n", cmd[0], strerror(errno));
+        tl_cli_say("tlparse: error: cannot run %s: %s", cmd[0], strerror(errno));
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGQUIT, &old_quit, NULL);
         if (master >= 0)
@@ -138,13 +138,12 @@ int tl_cli_run_wait(char **cmd, pid_t pid, bool wait, bool say)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
     if (got < 0) {
-        fprintf(stderr, "tlparse: error: cannot run %s: %s\n", cmd[0], strerror(errno));
+        tl_cli_say("tlparse: error: cannot run %s: %s", cmd[0], strerror(errno));
         return -1;
     }
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     if (code != 0 && say)
-        fprintf(stderr, "tlparse: %s exited with status %d; reporting on what it traced\n", cmd[0],
-                code);
+        tl_cli_say("tlparse: %s exited with status %d; reporting on what it traced", cmd[0], code);
     return code;
 }
 

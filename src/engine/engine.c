@@ -188,7 +188,7 @@ static void record_unknown(struct tl_engine *eng, const struct tl_envelope *env)
     for (size_t i = 0; i < env->n_unknown; i++) {
         if (eng->opt->verbose) {
             struct tl_buf b = TL_BUF_INIT;
-            tl_buf_add_printable(&b, env->unknown[i].p, env->unknown[i].n);
+            tl_buf_add_nonul(&b, env->unknown[i].p, env->unknown[i].n);
             tl_say(&eng->msg, TL_MSG_INFO, "tlparse: Unknown field %s", b.buf);
             tl_buf_release(&b);
         }
@@ -770,7 +770,7 @@ static void print_stats(struct tl_engine *eng, uint64_t bytes)
                 tl_buf_adds(&b, ", ");
             tl_buf_addch(&b, '"');
             struct tl_str k = tl_map_at(&eng->unknown_keys, i)->key;
-            tl_buf_add_printable(&b, k.p, k.n);
+            tl_buf_add_nonul(&b, k.p, k.n);
             tl_buf_addch(&b, '"');
         }
         tl_buf_adds(&b, "} (consider updating tlparse to render these)");

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A run's messages: every line goes to the options' callback (stderr by default), after the
- * progress bar is cleared; warnings name the log and line, quote log text with its control
- * characters made printable, and stop after 20 of a kind (the Stats line counts them all).
+ * A run's messages: every line is made printable (log text in it holds no control for a
+ * terminal) and goes to the options' callback (stderr by default), after the progress bar is
+ * cleared; warnings name the log and line, and stop after 20 of a kind (the Stats line counts
+ * them all).
  */
 #include "base/config.h"
 #include "engine/messages.h"
@@ -14,15 +15,26 @@
 
 #define WARN_CAP 20
 
+void tl_message_emit(void (*fn)(void *ctx, enum tl_message_kind kind, const char *line), void *ctx,
+                     enum tl_message_kind kind, const char *line)
+{
+    /* Messages quote log text (names, reasons, file names): the one place where they leave,
+     * so that no byte of a log reaches a terminal as a control. */
+    struct tl_buf clean = TL_BUF_INIT;
+    tl_buf_add_printable(&clean, line, strlen(line));
+    if (fn)
+        fn(ctx, kind, clean.buf);
+    else
+        fprintf(stderr, "%s\n", clean.buf);
+    tl_buf_release(&clean);
+}
+
 static void emit(const struct tl_options *opt, struct tl_progress *progress,
                  enum tl_message_kind kind, const char *line)
 {
     if (progress)
         tl_progress_clear(progress);
-    if (opt && opt->message)
-        opt->message(opt->message_ctx, kind, line);
-    else
-        fprintf(stderr, "%s\n", line);
+    tl_message_emit(opt ? opt->message : NULL, opt ? opt->message_ctx : NULL, kind, line);
 }
 
 void tl_say(struct tl_messages *m, enum tl_message_kind kind, const char *fmt, ...)
@@ -47,15 +59,11 @@ void tl_warn_at(struct tl_messages *m, enum tl_warn_kind kind, uint64_t lineno, 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    /* Messages quote log text: keep control characters off the terminal. */
-    struct tl_buf clean = TL_BUF_INIT;
-    tl_buf_add_printable(&clean, msg, strlen(msg));
     if (lineno)
         tl_say(m, TL_MSG_WARNING, "tlparse: warning: %s:%llu: %s", m->input,
-               (unsigned long long)lineno, clean.buf);
+               (unsigned long long)lineno, msg);
     else
-        tl_say(m, TL_MSG_WARNING, "tlparse: warning: %s: %s", m->input, clean.buf);
-    tl_buf_release(&clean);
+        tl_say(m, TL_MSG_WARNING, "tlparse: warning: %s: %s", m->input, msg);
     if (n == WARN_CAP)
         tl_say(m, TL_MSG_WARNING,
                "tlparse: warning: %s: further messages of this kind are not shown; the Stats "

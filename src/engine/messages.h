@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A run's messages: each line goes to the options' callback after the progress bar is
- * cleared; warnings name the log and the line, and are capped per kind. Used by the engine,
- * its sinks (through tl_sink_warn) and the modes.
+ * A run's messages: each line is made printable and goes to the options' callback after the
+ * progress bar is cleared; warnings name the log and the line, and are capped per kind. Used by
+ * the engine, its sinks (through tl_sink_warn) and the modes.
  */
 #ifndef TL_ENGINE_MESSAGES_H
 #define TL_ENGINE_MESSAGES_H
@@ -39,7 +39,15 @@ struct tl_messages {
     uint64_t warned[TL_W__COUNT]; /* warnings printed per kind */
 };
 
-/** One message line (printf format; control characters of log text made printable). */
+/**
+ * The one way out of every message: line (ours, quoting log text) made printable (control
+ * characters, C1, bytes of no UTF-8 character become '?': tl_buf_add_printable), then given
+ * to fn, or written to stderr with a newline when fn is NULL.
+ */
+void tl_message_emit(void (*fn)(void *ctx, enum tl_message_kind kind, const char *line), void *ctx,
+                     enum tl_message_kind kind, const char *line);
+
+/** One message line (printf format; made printable as tl_message_emit does). */
 void tl_say(struct tl_messages *m, enum tl_message_kind kind, const char *fmt, ...) TL_PRINTF(3, 4);
 /** "tlparse: warning: INPUT:LINE: ..." (lineno 0: no line), at most 20 of each kind. */
 void tl_warn_at(struct tl_messages *m, enum tl_warn_kind kind, uint64_t lineno, const char *fmt,

@@ -736,7 +736,7 @@ void tl_diag_restart(struct tl_diag *d, const struct tl_compile_id *cid,
 static const char *break_key(struct tl_diag *d, struct tl_str reason)
 {
     reason = trim(reason);
-    const char *nl = memchr(reason.p, '\n', reason.n);
+    const char *nl = reason.n ? memchr(reason.p, '\n', reason.n) : NULL; /* p may be NULL */
     if (nl)
         reason.n = (size_t)(nl - reason.p);
     if (tl_str_has_prefix(reason, "Unsupported: "))

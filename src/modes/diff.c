@@ -128,10 +128,7 @@ static char *report_of_summary(const char *summary_path)
 
 static void say(const struct tl_diff_options *opt, enum tl_message_kind kind, const char *line)
 {
-    if (opt->message)
-        opt->message(opt->message_ctx, kind, line);
-    else
-        fprintf(stderr, "%s\n", line);
+    tl_message_emit(opt->message, opt->message_ctx, kind, line);
 }
 
 /* A side's messages, said to be its own: the two sides are read at once, and each says its

@@ -25,6 +25,7 @@
 #include "output/writer.h"
 #include "report/landing.h"
 #include "report/summary.h"
+#include "report/terminal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1001,7 +1002,9 @@ static void counts_text(struct tl_buf *b, const struct tl_counts *c)
 /* --summary: the ranks together (counts, divergences, ranks not read), then each rank's. */
 static void ranks_text(struct tl_buf *b, const struct multi *m, const struct tl_counts *c)
 {
-    tl_buf_addf(b, "tlparse diagnosis of %zu ranks in %s: ", m->n, m->opt->path);
+    tl_buf_addf(b, "tlparse diagnosis of %zu ranks in ", m->n);
+    tl_term_safe(b, m->opt->path);
+    tl_buf_adds(b, ": ");
     counts_text(b, c);
     tl_buf_adds(b, "\n\n");
     bool any = false;
@@ -1019,14 +1022,18 @@ static void ranks_text(struct tl_buf *b, const struct multi *m, const struct tl_
         tl_buf_adds(b, "  No rank differs from the others in whether it recompiled, broke graphs, "
                        "failed or hit the recompile limit.\n");
     for (size_t i = 0; i < m->n; i++)
-        if (m->ranks[i].s.error)
-            tl_buf_addf(b, "  Rank %u was not read: %s\n", m->ranks[i].log.rank,
-                        m->ranks[i].s.error);
+        if (m->ranks[i].s.error) {
+            tl_buf_addf(b, "  Rank %u was not read: ", m->ranks[i].log.rank);
+            tl_term_safe(b, m->ranks[i].s.error);
+            tl_buf_addch(b, '\n');
+        }
     for (size_t i = 0; i < m->n; i++) {
         const struct rank *r = &m->ranks[i];
         if (!r->diagnosis)
             continue;
-        tl_buf_addf(b, "\n=== rank %u (%s) ===\n", r->log.rank, r->log.name);
+        tl_buf_addf(b, "\n=== rank %u (", r->log.rank);
+        tl_term_safe(b, r->log.name);
+        tl_buf_adds(b, ") ===\n");
         tl_buf_adds(b, r->diagnosis);
     }
 }
@@ -1050,7 +1057,7 @@ static void ranks_json(struct tl_buf *b, const struct multi *m, const struct tl_
 {
     tl_buf_adds(b, "{\n  \"schema\": \"tlparse-ranks-diagnosis/1\",\n  \"source\": {\n"
                    "    \"path\": ");
-    tl_json_write_string(b, m->opt->path, strlen(m->opt->path));
+    tl_json_write_text(b, m->opt->path, strlen(m->opt->path));
     tl_buf_adds(b, ",\n    \"kind\": \"torch_trace_ranks\"\n  },\n  \"totals\": {\n");
     tl_buf_addf(b, "    \"ranks\": %zu,\n", m->n);
     size_t read = 0;
@@ -1082,10 +1089,10 @@ static void ranks_json(struct tl_buf *b, const struct multi *m, const struct tl_
         const struct rank *r = &m->ranks[i];
         tl_buf_addf(b, "%s\n    {\n      \"rank\": %u,\n      \"log\": ", i ? "," : "",
                     r->log.rank);
-        tl_json_write_string(b, r->log.name, strlen(r->log.name));
+        tl_json_write_text(b, r->log.name, strlen(r->log.name));
         tl_buf_adds(b, ",\n      \"error\": ");
         if (r->s.error)
-            tl_json_write_string(b, r->s.error, strlen(r->s.error));
+            tl_json_write_text(b, r->s.error, strlen(r->s.error));
         else
             tl_buf_adds(b, "null");
         tl_buf_adds(b, ",\n      \"diagnosis\": ");

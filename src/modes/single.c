@@ -68,7 +68,6 @@ static int summary_only(const struct tl_options *opt, struct tl_reader *reader, 
     struct tl_err err = {TL_ERR_NONE, ""};
     struct tl_engine_result sum;
     int rc = tl_run_log(opt, reader, path, NULL, &sum, &err);
-    free(path);
     if (rc == 0 && tl_stop_asked())
         rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
     res->bytes_in = sum.bytes_in;

@@ -1031,15 +1031,21 @@ static void safe_lines(struct text *t, const char *s, const char *indent, int ma
     }
 }
 
+/* A part of an advice: our text with the log's values filled in, so printable. */
+static void advice_part(struct text *t, const struct tl_buf *part)
+{
+    tl_buf_add_printable(t->out, part->buf, part->len);
+}
+
 static void why_fix(struct text *t, const struct tl_advice *a, const struct tl_advice_vars *v)
 {
     struct filled f;
     fill(&f, a, v);
     if (t->brief) {
         tl_buf_adds(t->out, "     ");
-        tl_buf_addstr(t->out, tl_buf_str(&f.title));
+        advice_part(t, &f.title);
         tl_buf_adds(t->out, ". ");
-        tl_buf_addstr(t->out, tl_buf_str(&f.fix));
+        advice_part(t, &f.fix);
         tl_buf_addch(t->out, '\n');
         unfill(&f);
         return;
@@ -1047,13 +1053,13 @@ static void why_fix(struct text *t, const struct tl_advice *a, const struct tl_a
     tl_buf_adds(t->out, "     ");
     paint(t, "1", "What:");
     tl_buf_addch(t->out, ' ');
-    tl_buf_addstr(t->out, tl_buf_str(&f.title));
+    advice_part(t, &f.title);
     tl_buf_adds(t->out, ". ");
-    tl_buf_addstr(t->out, tl_buf_str(&f.explanation));
+    advice_part(t, &f.explanation);
     tl_buf_adds(t->out, "\n     ");
     paint(t, "1;32", "Fix:");
     tl_buf_addch(t->out, ' ');
-    tl_buf_addstr(t->out, tl_buf_str(&f.fix));
+    advice_part(t, &f.fix);
     tl_buf_adds(t->out, "\n");
     unfill(&f);
 }
@@ -1224,13 +1230,13 @@ static void text_last_reason_advice(struct text *t, const struct tl_diag_limit *
     tl_buf_adds(o, "     ");
     paint(t, "1", "Its last reason:");
     tl_buf_addch(o, ' ');
-    tl_buf_addstr(o, tl_buf_str(&rf.title));
+    advice_part(t, &rf.title);
     tl_buf_adds(o, ". ");
-    tl_buf_addstr(o, tl_buf_str(&rf.explanation));
+    advice_part(t, &rf.explanation);
     tl_buf_adds(o, "\n     ");
     paint(t, "1;32", "Fix:");
     tl_buf_addch(o, ' ');
-    tl_buf_addstr(o, tl_buf_str(&rf.fix));
+    advice_part(t, &rf.fix);
     tl_buf_addch(o, '\n');
     unfill(&rf);
 }
@@ -1408,8 +1414,10 @@ static void text_frame(struct text *t, const struct tl_diag_frame *x)
     paint(t, "1;33", "COMPILED MANY TIMES");
     tl_buf_addf(o, " x%u ", x->compiles);
     text_loc(t, &x->where);
-    if (!x->where.file && !x->where.function)
-        tl_buf_addf(o, "frame %s", x->key);
+    if (!x->where.file && !x->where.function) {
+        tl_buf_adds(o, "frame ");
+        safe(t, x->key);
+    }
     tl_buf_addch(o, '\n');
     text_cids(t, &x->cids);
     why_fix(t, tl_advice_match(TL_ADVICE_FRAME, tl_str_cstr("")), &v);

@@ -5,6 +5,14 @@ carries script-injection strings, each tagged with a unique marker.
 
     python3 tests/e2e/make_hostile_log.py              # the log on stdout
     python3 tests/e2e/make_hostile_log.py LOG [MANIFEST.json]
+    python3 tests/e2e/make_hostile_log.py --term LOG [TEXTLOG]
+
+--term writes the same log for the terminal test (tests/hostile_term.sh) instead: every
+variant is a terminal escape (CSI, OSC, DCS, C1 in UTF-8 and as raw bytes, CR, BEL, ...),
+and the log also holds the records the diagnosis prints (a recompile with its failing
+guards, a graph break with its user frame, a recompile limit); TEXTLOG is the same for
+TORCH_LOGS text. Nothing in it is ours but the markers, so any byte below 0x20 (but a
+newline), DEL, or C1 control in what tlparse prints of it is a leak.
 
 A marker is "ZQ" + a 3-character field tag + a variant letter (a-j; x-z for single
 strings), e.g. ZQm04b is variant b (the <img onerror> string) in fail_reason. Marker
@@ -22,7 +30,10 @@ has_payload itself.
 """
 import hashlib
 import json
+import re
 import sys
+
+TERM = "--term" in sys.argv[1:]
 
 # The hostile strings. The required seven (a-g), two attribute breakouts (h, i) that
 # fire without a click (autofocus + onfocus) or on hover, and a script behind NUL bytes
@@ -40,6 +51,23 @@ VARIANTS = {
     "i": "' onmouseover='window.__pwned=9' autofocus onfocus='window.__pwned=9' x='",
     "j": "\u0000<script>window.__pwned=13</script>\u0000",
 }
+# --term: escapes a terminal obeys (alone, each would clear the screen, set the title, make
+# a link, move the cursor, ...). "\udc9b" is the raw byte 0x9b, invalid UTF-8 (the C1 CSI of
+# an 8-bit terminal): the log is written with surrogateescape.
+TERM_VARIANTS = {
+    "a": "\x1b[2J\x1b[H",  # CSI: clear the screen, cursor home
+    "b": "\x1b]0;ZZtitle\x07",  # OSC: the window title, ended by BEL
+    "c": "\x1b]8;;http://x\x1b\\ZZlink\x1b]8;;\x1b\\",  # OSC 8 hyperlink, ended by ST
+    "d": "\rZZover\x1b[K",  # CR and erase: overwrites the line
+    "e": "\x07\x08\x7f\x0b\x0c",  # BEL, BS, DEL, VT, FF
+    "f": "\u009b31m\u009d0;t\u009c",  # C1 CSI, OSC, ST in UTF-8 (C2 9B, ...)
+    "g": "\udc9b2J\udc9d0;t\x07",  # C1 CSI, OSC as raw bytes 0x9b 0x9d
+    "h": "\x1bP1$r\x1b\\\x1b[6n",  # DCS, then a cursor position query
+    "i": "\x1b[?1049h\x1b[8m",  # the alternate screen, hidden text
+    "j": "\u0000\x1b[31m\u0000",  # behind NUL bytes
+}
+if TERM:
+    VARIANTS = TERM_VARIANTS
 # Variants with no '/', for file-name fields whose last path component is what shows.
 NOSLASH = [k for k, v in VARIANTS.items() if "/" not in v]
 
@@ -87,8 +115,11 @@ def emit(env, payload=None, raw_env=None, pathname="torch/_logging/structured.py
     prefix = "V1121 10:%02d:%02d.%06d 4242 %s:%d] " % (
         s // 60, s % 60, us, pathname, 20 + clock[0])
     if payload is not None and env is not None and md5:
-        env = dict(env, has_payload=hashlib.md5(payload.encode()).hexdigest())
-    lines.append(prefix + (raw_env if raw_env is not None else json.dumps(env)))
+        env = dict(env, has_payload=hashlib.md5(payload.encode("utf-8", "surrogateescape")).hexdigest())
+    text = raw_env if raw_env is not None else json.dumps(env)
+    # json.dumps writes a raw byte (a lone surrogate) as \udcXX: put the byte back
+    text = re.sub(r"\\udc([89a-f][0-9a-f])", lambda m: chr(0xdc00 + int(m.group(1), 16)), text)
+    lines.append(prefix + text)
     if payload is not None:
         lines.extend("\t" + l for l in payload.split("\n"))
 
@@ -443,17 +474,87 @@ emit(dict(cid(1), compilation_metrics={"co_name": "g", "restart_reasons": [combo
 expect(FAIL, "failures page: [1/0] restart", markers_of("m10"), [combo("m10")])
 expect(r"^-_1_0_0/compilation_metrics_\d+\.html$", "metrics page of [1/0]", markers_of("m10") + markers_of("n03"))
 
+
+# ---- --term: what the diagnosis prints --------------------------------------------------------
+# A recompile with its failing guards, a graph break with its user frame and code, a recompile
+# limit with its last reason: the findings whose text --summary, --watch and the ranks' summary
+# quote (the fields above give failures, restarts, specializations and export problems).
+if TERM:
+    H1 = combo("h01", "recompile: function name (dynamo_start of [5/1], metrics co_name)")
+    H2 = combo("h02", "recompile: file name (co_filename)")
+    # (not variant g: a JSON payload writes its raw bytes as \udc9b, a lone surrogate that no
+    # JSON reader takes, and the whole list would be dropped)
+    field("h03", "recompile_reasons artifact: a failing guard")
+    H3 = " ".join(one("h03", k) for k in VARIANTS if k != "g")
+    H4 = combo("h04", "dynamo_graph_break_reason: the reason")
+    H5 = combo("h05", "dynamo_graph_break_reason: user frame file, function, code")
+    H6 = combo("h06", "metrics of a frame stopped by the recompile limit: its fail_reason")
+    for n in range(3):
+        emit(dict(cid(5, n), dynamo_start={"stack": [frame(4, 3, H1, "y = f(x)")]}))
+        if n:
+            emit(dict(cid(5, n), artifact={"name": "recompile_reasons", "encoding": "json"}),
+                 json.dumps(["5/%d: %s" % (n - 1, H3), "5/0: L['x'] == " + H3]))
+        emit(dict(cid(5, n), compilation_metrics={
+            "co_name": H1, "co_filename": H2, "co_firstlineno": 3, "entire_frame_compile_time_s": 0.5,
+            "dynamo_config": '{"recompile_limit": 2}',
+            "fail_type": "RecompileLimitExceeded" if n == 2 else None,
+            "fail_reason": ("recompile_limit reached: " + H6) if n == 2 else None}))
+    emit(dict(cid(6), dynamo_start={"stack": [frame(4, 9, H5, H5)]}))
+    emit(dict(cid(6), artifact={"name": "dynamo_graph_break_reason", "encoding": "string"}),
+         "Graph break in user code at /w/" + H5 + ".py:9\nReason: Unsupported: " + H4
+         + "\n  continued " + H4 + "\nUser code traceback:\n  File \"/w/" + H5 + ".py\", line 9, in "
+         + H5 + "\n    " + H5 + "\n")
+    emit(dict(cid(6), compilation_metrics={"co_name": H5, "co_filename": H5, "co_firstlineno": 9,
+                                           "restart_reasons": [H4]}))
+
+# ---- --term: the same in TORCH_LOGS text ------------------------------------------------------
+# One string per line of text (the text has lines, so no CR or newline in it: variant d
+# without its CR).
+T = " ".join(marker("txt", k) + v.replace("\r", "") for k, v in VARIANTS.items())
+G = "V1120 14:09:%02d.149000 1 torch/_dynamo/guards.py:2997] "
+text_lines = [
+    G % 1 + "[0/1] [__recompiles] Recompiling function " + T + " in /w/" + T + ".py:3",
+    G % 1 + "[0/1] [__recompiles]     triggered by the following guard failure(s):",
+    G % 1 + "[0/1] [__recompiles]     - 0/0: " + T,
+    G % 2 + "[1/0] [__graph_breaks] Graph break in user code at /w/" + T + ".py:9",
+    G % 2 + "[1/0] [__graph_breaks] Graph Break Reason: " + T,
+    G % 2 + "[1/0] [__graph_breaks] User code traceback:",
+    G % 2 + "[1/0] [__graph_breaks]   File \"/w/" + T + ".py\", line 9, in " + T,
+    G % 2 + "[1/0] [__graph_breaks]     " + T,
+    G % 3 + "[2/0] create_symbol s0 = 3 for L['" + T + "'].size()[0] [2, int_oo] at /w/" + T
+    + ".py:5 in " + T + " (_dynamo/variables/builder.py:1 in f)",
+    G % 3 + "[2/0] eval Eq(s0, 5) [guard added] " + T + "  # /w/" + T + ".py:7 in " + T
+    + " (_dynamo/variables/tensor.py:1 in f)",
+    G % 4 + "[3/0] torch._dynamo hit config.recompile_limit (8)",
+    G % 4 + "[3/0]    function: '" + T + "' (/w/" + T + ".py:3)",
+    G % 4 + "[3/0]    last reason: 3/0: " + T,
+    "W1120 14:09:05.000000 1 torch/_dynamo/convert_frame.py:1233] WON'T CONVERT " + T + " /w/" + T
+    + ".py line 40 ",
+    "W1120 14:09:05.000000 1 torch/_dynamo/convert_frame.py:1233] due to: ",
+    "W1120 14:09:05.000000 1 torch/_dynamo/convert_frame.py:1233] Traceback (most recent call last):",
+    "W1120 14:09:05.000000 1 torch/_dynamo/convert_frame.py:1233]   File \"/w/" + T + ".py\", line 41, in "
+    + T,
+    "W1120 14:09:05.000000 1 torch/_dynamo/convert_frame.py:1233]     " + T,
+    "W1120 14:09:05.000000 1 torch/_dynamo/convert_frame.py:1233] torch._dynamo.exc.Unsupported: " + T,
+    "Restarting analysis due to " + T,
+    T,
+]
+
 assert all(FIELDS[e] for e in FIELDS)
 
 
 def main(argv):
+    argv = [a for a in argv if a != "--term"]
     text = "\n".join(lines) + "\n"
     if len(argv) < 2:
-        sys.stdout.write(text)
+        sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
         return 0
-    with open(argv[1], "w", encoding="utf-8", newline="\n") as f:
+    with open(argv[1], "w", encoding="utf-8", errors="surrogateescape", newline="\n") as f:
         f.write(text)
-    if len(argv) > 2:
+    if len(argv) > 2 and TERM:
+        with open(argv[2], "w", encoding="utf-8", errors="surrogateescape", newline="\n") as f:
+            f.write("\n".join(text_lines) + "\n")
+    elif len(argv) > 2:
         manifest = {"variants": VARIANTS, "fields": FIELDS, "expect": EXPECT,
                     "custom_header": '<b id="custom-hdr">ok</b>',
                     "marker_regex": "ZQ[a-z][0-9]{2}[a-z]"}

@@ -529,6 +529,44 @@ static void test_buf_detach(void **state)
     free(p);
 }
 
+/* Log text for a terminal: what a terminal acts on becomes '?', characters stay. */
+#define expect_printable(in, want) expect_printable_n(in, sizeof(in) - 1, want)
+static void expect_printable_n(const char *in, size_t n, const char *want)
+{
+    struct tl_buf b = TL_BUF_INIT;
+    tl_buf_add_printable(&b, in, n);
+    assert_string_equal(b.buf, want);
+    assert_int_equal(b.len, strlen(want));
+    tl_buf_release(&b);
+}
+
+static void test_buf_add_printable(void **state)
+{
+    (void)state;
+    expect_printable("plain text", "plain text");
+    expect_printable("", "");
+    /* C0 (newline and tab too), DEL */
+    expect_printable("\x1b[2J\r\n\t\a\b\x7f", "?[2J??????");
+    expect_printable("a\0b", "a?b");
+    /* C1 in UTF-8 (U+009B CSI, U+009D OSC, U+0080), one '?' each */
+    expect_printable("\xc2\x9b"
+                     "31m \xc2\x9d"
+                     "0;t \xc2\x80",
+                     "?31m ?0;t ?");
+    /* raw C1 bytes and other ill-formed UTF-8, one '?' per byte */
+    expect_printable("\x9b"
+                     "2J\x9d",
+                     "?2J?");
+    expect_printable("\xc3(\xe2\x82 \xf0\x9f\x98", "?(?? ???");
+    expect_printable("\xed\xa0\x80 \xc0\xaf", "??? ??"); /* a surrogate, an overlong */
+    /* characters are kept, C1 lookalikes in them too: U+00A0, U+011B (0x9b is its second
+     * byte), U+2028, U+1F600 */
+    expect_printable("\xc2\xa0\xc4\x9b\xe2\x80\xa8\xf0\x9f\x98\x80",
+                     "\xc2\xa0\xc4\x9b\xe2\x80\xa8\xf0\x9f\x98\x80");
+    /* a character cut at the end */
+    expect_printable("ok\xc4", "ok?");
+}
+
 /* ---- stats ---------------------------------------------------------------- */
 
 static void expect_stats(const struct tl_stats *s, const char *want)
@@ -643,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_buf_addf),
         cmocka_unit_test(test_buf_addu_addi),
         cmocka_unit_test(test_buf_detach),
+        cmocka_unit_test(test_buf_add_printable),
         cmocka_unit_test(test_stats_format),
         cmocka_unit_test(test_stats_order),
         cmocka_unit_test(test_stats_strict),

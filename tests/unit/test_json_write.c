@@ -268,6 +268,35 @@ static void test_strings(void **state)
     assert_memory_equal(out.buf + out.len - 5, "xx\\\"\"", 5);
 }
 
+/* Our own documents' strings: nothing a terminal obeys, valid UTF-8, the same text. */
+static void test_text(void **state)
+{
+    (void)state;
+    static const char in[] = "\x1b[2J \x7f \xc2\x9b"
+                             "31m \xc2\x9d\xc2\x80\xc2\x9f \xc2\xa0\xc4\x9b"
+                             " \x9b"
+                             "2J \xc3( \"q\" \xe2\x82\xac";
+    tl_buf_reset(&out);
+    tl_json_write_text(&out, in, sizeof(in) - 1);
+    assert_string_equal(out.buf, "\"\\u001b[2J \\u007f \\u009b31m \\u009d\\u0080\\u009f "
+                                 "\xc2\xa0\xc4\x9b \xef\xbf\xbd"
+                                 "2J \xef\xbf\xbd( \\\"q\\\" "
+                                 "\xe2\x82\xac\"");
+    /* what reads back is the text (ill-formed bytes repaired) */
+    assert_string_equal(compact(out.buf), "\"\\u001b[2J \x7f \xc2\x9b"
+                                          "31m \xc2\x9d\xc2\x80\xc2\x9f "
+                                          "\xc2\xa0\xc4\x9b \xef\xbf\xbd"
+                                          "2J \xef\xbf\xbd( "
+                                          "\\\"q\\\" \xe2\x82\xac\"");
+    /* without any: as tl_json_write_string */
+    tl_buf_reset(&out);
+    tl_json_write_text(&out, "a\nb\xc3\xa9", 5);
+    assert_string_equal(out.buf, "\"a\\nb\xc3\xa9\"");
+    tl_buf_reset(&out);
+    tl_json_write_text(&out, "", 0);
+    assert_string_equal(out.buf, "\"\"");
+}
+
 /* The obvious escaper, a byte at a time, to check the fast one against. */
 static void escape_slow(struct tl_buf *o, const unsigned char *p, size_t n)
 {
@@ -637,12 +666,13 @@ static void test_f64_exact(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_compact),        cmocka_unit_test(test_pretty),
-        cmocka_unit_test(test_appends),        cmocka_unit_test(test_sort_and_duplicates),
-        cmocka_unit_test(test_sort_large),     cmocka_unit_test(test_strings),
-        cmocka_unit_test(test_strings_random), cmocka_unit_test(test_doubles),
-        cmocka_unit_test(test_doubles_random), cmocka_unit_test(test_numbers),
-        cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_f64_exact),
+        cmocka_unit_test(test_compact),    cmocka_unit_test(test_pretty),
+        cmocka_unit_test(test_appends),    cmocka_unit_test(test_sort_and_duplicates),
+        cmocka_unit_test(test_sort_large), cmocka_unit_test(test_strings),
+        cmocka_unit_test(test_text),       cmocka_unit_test(test_strings_random),
+        cmocka_unit_test(test_doubles),    cmocka_unit_test(test_doubles_random),
+        cmocka_unit_test(test_numbers),    cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_f64_exact),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
