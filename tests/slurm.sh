@@ -111,11 +111,11 @@ job_is() { # job_is WHAT JOBID STATE: the job ended so ("COMPLETED 0:0")
     got=$(cluster_state "$2")
     if [ "$got" = "$3" ]; then ok; else bad "$1: job $2 is '$got', want '$3'"; fi
 }
-# ranks_say OUT RANK TEXT: the landing page lists the rank as missing with this reason, and
-# its summary.json agrees
+# ranks_say OUT RANK TEXT: the landing page's table has the rank without a report, for this
+# reason, and its summary.json agrees
 ranks_say() {
     local out=$1 r=$2 why=$3
-    has "$out/index.html" "Rank $r: no report ($why"
+    has "$out/index.html" "Rank $r</td><td class='status bad' data-value='3'>no report</td><td colspan='6' class='why'>$why"
     hasnt "$out/index.html" "<a href=\"rank_$r/index.html\">"
     python3 - "$out/summary.json" "$r" "$why" <<'PY' || bad "$out/summary.json: rank $r is not missing with '$why'"
 import json, sys

@@ -6,8 +6,8 @@
         newline (ESC, CR, BEL, BS, ...), DEL, a C1 control (U+0080..U+009F), or a byte of no
         UTF-8 character (a raw 0x9b is CSI to a terminal that takes 8-bit controls). With
         --color, our own colours (SGR: ESC [ digits ; m) are taken out first; with --screen,
-        also the --watch screen's own sequences (ESC [H, ESC [2J, ESC [K, ESC [J). Either way,
-        a marker of the hostile log (ZQ + 4 characters) followed by an ESC that starts no
+        also the --watch panel's own sequences (ESC [K, ESC [J, ESC [NA and the CR around
+        them). Either way, a marker of the hostile log (ZQ + 4 characters) followed by an ESC that starts no
         colour reset is a leak: every hostile string of the log follows its marker.
     term_check.py pty OUT [--int-on TEXT] CMD...
         Run CMD with a terminal (a pty in raw mode, so that no CR is added; 40 rows of 100
@@ -29,7 +29,9 @@ import time
 import tty
 
 SGR = re.compile(rb"\x1b\[[0-9;]*m")
-SCREEN = re.compile(rb"\x1b\[(?:H|2J|K|J)")
+# The --watch panel's redraw: back to its first line (CR, cursor up N), erase to the end of the
+# screen; a panel line ends with erase-to-end-of-line and a CR (the cursor at its start).
+SCREEN = re.compile(rb"\r(?=\x1b\[[0-9]*A|\x1b\[J)|\x1b\[(?:H|2J|K|J|[0-9]*A)|(?<=\x1b\[K)\r")
 # A marker (make_hostile_log.py: ZQ + a 3-character tag + a variant letter, or ZQ + a name of
 # the suite's) right before an ESC: the log's string, raw. ESC [0m is ours: --watch cuts a line
 # to the screen's width and resets the colour after it.

@@ -1020,8 +1020,7 @@ int tl_watch(const struct tl_options *opt, const struct tl_watch *w, struct tl_r
         res->counts = wt.counts;
     }
     if (tl_screen_failed(&wt.screen)) {
-        tl_error(&err, "cannot write the live view to %s: %s",
-                 wt.screen.fd == 1 ? "standard output" : "its output",
+        tl_error(&err, "cannot write to %s: %s", wt.screen.fd == 1 ? "stdout" : "the live view",
                  strerror(tl_screen_failed(&wt.screen)));
         int c = tl_report_error(opt, &err);
         code = code == TL_EXIT_OK ? c : code;
