@@ -559,18 +559,27 @@ static void metrics(struct tl_diag_trace *c, struct in *in, const struct tl_reco
         failure(c, d, cid, m);
 }
 
-/* recompile_reasons: a JSON list of "0/0: guard" strings. */
+/* recompile_reasons: a JSON list of "0/0: guard" strings; or, as PyTorch 2.13 logs a single
+ * reason (its encoding says json all the same), that one reason as plain text. */
 static void recompile_reasons(struct tl_diag_trace *c, struct in *in, const struct tl_record *r)
 {
     struct tl_json v;
-    if (!r->cid_ok || tl_json_parse(in->scratch, r->payload.p, r->payload.n, &v, NULL) < 0 ||
-        v.type != TL_JSON_ARRAY)
+    if (!r->cid_ok)
         return;
+    bool list = tl_json_parse(in->scratch, r->payload.p, r->payload.n, &v, NULL) == 0 &&
+                v.type == TL_JSON_ARRAY;
+    struct tl_str text = r->payload;
+    while (text.n && (text.p[text.n - 1] == '\n' || text.p[text.n - 1] == ' '))
+        text.n--;
+    if (!list && (!text.n || text.p[0] == '[' || text.p[0] == '{'))
+        return; /* a list or an object cut short: nothing to go by */
     struct pending *p = pending_of(c, &r->cid);
-    size_t n = v.u.arr.n;
+    size_t n = list ? v.u.arr.n : 1;
     p->guards = tl_arena_alloc(&c->arena, (n ? n : 1) * sizeof(*p->guards));
     p->nguards = 0;
-    for (size_t i = 0; i < n; i++)
+    if (!list)
+        p->guards[p->nguards++] = keep(c, text);
+    for (size_t i = 0; list && i < n; i++)
         if (v.u.arr.items[i].type == TL_JSON_STRING)
             p->guards[p->nguards++] = keep(c, v.u.arr.items[i].u.str);
     /* Said now for a live view: its compilation may take minutes (it is counted at its end). */
