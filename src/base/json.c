@@ -728,3 +728,25 @@ const struct tl_json *tl_json_get(const struct tl_json *obj, const char *key)
     }
     return NULL;
 }
+
+const struct tl_json *tl_json_get_type(const struct tl_json *obj, const char *key,
+                                       enum tl_json_type t)
+{
+    const struct tl_json *v = tl_json_get(obj, key);
+    return v && v->type == t ? v : NULL;
+}
+
+uint64_t tl_json_get_u64(const struct tl_json *obj, const char *key, uint64_t dflt)
+{
+    const struct tl_json *v = tl_json_get_type(obj, key, TL_JSON_NUMBER);
+    return v && v->u.num.kind == TL_JSON_UINT ? v->u.num.u : dflt;
+}
+
+bool tl_json_get_seconds(const struct tl_json *obj, const char *key, double *out)
+{
+    const struct tl_json *v = tl_json_get_type(obj, key, TL_JSON_NUMBER);
+    if (!v || !isfinite(v->u.num.d) || fabs(v->u.num.d) > 1e12)
+        return false;
+    *out = v->u.num.d;
+    return true;
+}

@@ -95,6 +95,14 @@ int tl_json_parse(struct tl_arena *a, const char *text, size_t n, struct tl_json
 
 /** The value of the last member named key in an object, or NULL. */
 const struct tl_json *tl_json_get(const struct tl_json *obj, const char *key);
+/** The member key of obj when it is of type t, else NULL. */
+const struct tl_json *tl_json_get_type(const struct tl_json *obj, const char *key,
+                                       enum tl_json_type t);
+/** The member key of obj as an unsigned integer, or dflt (absent, not one, negative). */
+uint64_t tl_json_get_u64(const struct tl_json *obj, const char *key, uint64_t dflt);
+/** The member key of obj as a number of seconds: finite and at most 1e12 in size (30 000
+ * years: no compile takes longer, and sums of such could overflow). False when it is not. */
+bool tl_json_get_seconds(const struct tl_json *obj, const char *key, double *out);
 
 /** True for NULL pointers and JSON null. */
 static inline bool tl_json_is_null(const struct tl_json *v)

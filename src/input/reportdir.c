@@ -28,7 +28,7 @@ bool tl_report_dir_is(const char *path)
     return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode) && is_file_in(path, "index.html");
 }
 
-static int read_all(const char *path, struct tl_buf *out, struct tl_err *err)
+int tl_summary_file_read(const char *path, struct tl_buf *out, struct tl_err *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -65,7 +65,7 @@ int tl_report_dir_summary(const char *dir, struct tl_buf *json, struct tl_err *e
     struct tl_buf path = TL_BUF_INIT;
     tl_buf_addf(&path, "%s/summary.json", dir);
     size_t at = json->len;
-    int rc = read_all(path.buf, json, err);
+    int rc = tl_summary_file_read(path.buf, json, err);
     struct tl_arena arena;
     tl_arena_init(&arena, 0);
     struct tl_json root;

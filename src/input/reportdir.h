@@ -17,6 +17,10 @@
 /* A summary.json bigger than this is not one of ours. */
 #define TL_REPORTDIR_MAX_SUMMARY (512u << 20)
 
+/** Append the file at path (a summary.json) to out: TL_ERR_INPUT when it cannot be opened or
+ * is bigger than TL_REPORTDIR_MAX_SUMMARY, TL_ERR_IO when reading it fails. */
+int tl_summary_file_read(const char *path, struct tl_buf *out, struct tl_err *err);
+
 /** path is a folder holding index.html: a report folder (tlparse's, or the reference's). */
 bool tl_report_dir_is(const char *path);
 

@@ -29,8 +29,7 @@ static const char *jstr(struct tl_diag *d, const struct tl_json *obj, const char
 
 static uint64_t ju64(const struct tl_json *obj, const char *key)
 {
-    const struct tl_json *v = tl_json_get(obj, key);
-    return v && v->type == TL_JSON_NUMBER && v->u.num.kind == TL_JSON_UINT ? v->u.num.u : 0;
+    return tl_json_get_u64(obj, key, 0);
 }
 
 static uint32_t ju32(const struct tl_json *obj, const char *key)
@@ -41,24 +40,13 @@ static uint32_t ju32(const struct tl_json *obj, const char *key)
 
 static bool jbool(const struct tl_json *obj, const char *key)
 {
-    const struct tl_json *v = tl_json_get(obj, key);
-    return v && v->type == TL_JSON_BOOL && v->u.b;
-}
-
-/* A number of seconds (finite, at most 1e12: no compile takes longer). */
-static bool jseconds(const struct tl_json *obj, const char *key, double *out)
-{
-    const struct tl_json *v = tl_json_get(obj, key);
-    if (!v || v->type != TL_JSON_NUMBER || !isfinite(v->u.num.d) || fabs(v->u.num.d) > 1e12)
-        return false;
-    *out = v->u.num.d;
-    return true;
+    const struct tl_json *v = tl_json_get_type(obj, key, TL_JSON_BOOL);
+    return v && v->u.b;
 }
 
 static const struct tl_json *jarr(const struct tl_json *obj, const char *key)
 {
-    const struct tl_json *v = tl_json_get(obj, key);
-    return v && v->type == TL_JSON_ARRAY ? v : NULL;
+    return tl_json_get_type(obj, key, TL_JSON_ARRAY);
 }
 
 static size_t jlen(const struct tl_json *a)
@@ -351,7 +339,7 @@ static void read_frames(struct tl_diag *d, const struct tl_json *root)
         f->where.def = f->function != NULL;
         f->compiles = ju32(o, "compiles");
         f->cids = strs_of(d, o, "compile_ids");
-        f->have_time = jseconds(o, "compile_time_s", &f->seconds);
+        f->have_time = tl_json_get_seconds(o, "compile_time_s", &f->seconds);
     }
 }
 
@@ -485,12 +473,13 @@ static void read_rest(struct tl_diag *d, const struct tl_json *root)
 {
     d->compile_ids = ju64(root, "compile_ids");
     const struct tl_json *t = tl_json_get(root, "compile_time");
-    d->have_times = t && t->type == TL_JSON_OBJECT && jseconds(t, "total_s", &d->total_s);
+    d->have_times =
+        t && t->type == TL_JSON_OBJECT && tl_json_get_seconds(t, "total_s", &d->total_s);
     const struct tl_json *slowest = t && t->type == TL_JSON_OBJECT ? jarr(t, "slowest") : NULL;
     for (size_t i = 0; i < jlen(slowest) && d->nslowest < TL_DIAG_TOP; i++) {
         const struct tl_json *o = jobj_at(slowest, i);
         struct tl_diag_time x = {NULL, NULL, 0};
-        if (!o || !jseconds(o, "seconds", &x.seconds))
+        if (!o || !tl_json_get_seconds(o, "seconds", &x.seconds))
             continue;
         x.cid = jstr(d, o, "compile_id");
         x.function = jstr(d, o, "function");

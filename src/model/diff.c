@@ -54,27 +54,12 @@ static const char *jstr(struct tl_diff_side *s, const struct tl_json *obj, const
 
 static uint64_t ju64(const struct tl_json *obj, const char *key, uint64_t dflt)
 {
-    const struct tl_json *v = tl_json_get(obj, key);
-    if (!v || v->type != TL_JSON_NUMBER || v->u.num.kind != TL_JSON_UINT)
-        return dflt;
-    return v->u.num.u;
-}
-
-/* A number of seconds; beyond 1e12 s (30 000 years) it is no time a compile took, and sums of
- * such would overflow the outputs' arithmetic. */
-static bool jnum(const struct tl_json *obj, const char *key, double *out)
-{
-    const struct tl_json *v = tl_json_get(obj, key);
-    if (!v || v->type != TL_JSON_NUMBER || !isfinite(v->u.num.d) || fabs(v->u.num.d) > 1e12)
-        return false;
-    *out = v->u.num.d;
-    return true;
+    return tl_json_get_u64(obj, key, dflt);
 }
 
 static const struct tl_json *jarr(const struct tl_json *obj, const char *key)
 {
-    const struct tl_json *v = tl_json_get(obj, key);
-    return v && v->type == TL_JSON_ARRAY ? v : NULL;
+    return tl_json_get_type(obj, key, TL_JSON_ARRAY);
 }
 
 /* The strings of an array member (others skipped). */
@@ -451,7 +436,7 @@ static void read_frame(struct tl_diff_side *s, const struct tl_json *j, struct t
     }
     f->compiles = (uint32_t)ju64(j, "compiles", 0);
     f->cids = jstrs(s, j, "compile_ids", &f->ncids);
-    f->has_time = jnum(j, "compile_time_s", &f->seconds);
+    f->has_time = tl_json_get_seconds(j, "compile_time_s", &f->seconds);
     read_frame_graphs(s, j, f);
 }
 
@@ -543,7 +528,8 @@ int tl_diff_side_read(struct tl_diff_side *side, const char *path, const char *k
     }
     side->source_kind = jstr(side, tl_json_get(&root, "source"), "kind");
     side->compile_ids = ju64(&root, "compile_ids", 0);
-    side->has_time = jnum(tl_json_get(&root, "compile_time"), "total_s", &side->total_s);
+    side->has_time =
+        tl_json_get_seconds(tl_json_get(&root, "compile_time"), "total_s", &side->total_s);
     const struct tl_json *cache = tl_json_get(&root, "cache");
     static const char *const caches[2] = {"fx_graph", "aotautograd"};
     static const char *const results[3] = {"hit", "miss", "bypass"};

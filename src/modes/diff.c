@@ -8,6 +8,7 @@
  */
 #include "base/config.h"
 #include "modes/modes.h"
+#include "input/reportdir.h"
 #include "base/pool.h"
 #include "base/xalloc.h"
 #include "model/diff.h"
@@ -20,9 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* A summary bigger than this is not one of ours. */
-#define MAX_SUMMARY (512u << 20)
 
 enum side_kind {
     SIDE_LOG,     /* a trace or a TORCH_LOGS text (a file, a folder of logs, "-") */
@@ -83,27 +81,6 @@ static enum side_kind classify(const char *path)
         return report ? SIDE_REPORT : SIDE_LOG;
     }
     return looks_like_summary(path) ? SIDE_SUMMARY : SIDE_LOG;
-}
-
-static int read_file(const char *path, struct tl_buf *out, struct tl_err *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return tl_error_code(err, TL_ERR_INPUT, "cannot open %s: %s", path, strerror(errno));
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-        if (out->len + n > MAX_SUMMARY) {
-            fclose(f);
-            return tl_error_code(err, TL_ERR_INPUT, "%s: too big for a summary", path);
-        }
-        tl_buf_add(out, chunk, n);
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad)
-        return tl_error_code(err, TL_ERR_IO, "cannot read %s", path);
-    return 0;
 }
 
 /* The folder of a summary.json when it is a report's (index.html beside it); else NULL. */
@@ -241,7 +218,7 @@ static void side_job(void *ctx, size_t i)
             tl_buf_addf(&p, "%s/summary.json", j->path);
         else
             tl_buf_adds(&p, j->path);
-        j->rc = read_file(p.buf, &j->json, &j->err);
+        j->rc = tl_summary_file_read(p.buf, &j->json, &j->err);
         j->report = j->kind == SIDE_REPORT ? tl_xstrdup(j->path) : report_of_summary(p.buf);
         tl_buf_release(&p);
         kind = "summary";

@@ -117,7 +117,9 @@ static void panel(struct tl_screen *s, struct tl_buf *b)
     s->dirty = false;
 }
 
-void tl_screen_lines(struct tl_screen *s, const char *p, size_t n)
+/* p[0..n) above the panel: lines of ours (a job's line in the middle is ended first), or the
+ * job's bytes as they are (the panel then waits for the end of its line). */
+static void above(struct tl_screen *s, const char *p, size_t n, bool ours)
 {
     if (!n)
         return;
@@ -127,34 +129,29 @@ void tl_screen_lines(struct tl_screen *s, const char *p, size_t n)
     }
     struct tl_buf b = TL_BUF_INIT;
     erase(s, &b);
-    if (s->mid_line) { /* the job's line is left as it is; ours start below it */
+    if (ours && s->mid_line) { /* the job's line is left as it is; ours start below it */
         tl_buf_addch(&b, '\n');
         s->mid_line = false;
     }
     tl_buf_add(&b, p, n);
-    if (p[n - 1] != '\n')
+    if (ours && p[n - 1] != '\n')
         tl_buf_addch(&b, '\n');
-    panel(s, &b);
-    put(s, b.buf, b.len);
-    tl_buf_release(&b);
-}
-
-void tl_screen_job(struct tl_screen *s, const char *p, size_t n)
-{
-    if (!n)
-        return;
-    if (!s->tty) {
-        put(s, p, n);
-        return;
-    }
-    struct tl_buf b = TL_BUF_INIT;
-    erase(s, &b);
-    tl_buf_add(&b, p, n);
-    s->mid_line = p[n - 1] != '\n';
+    if (!ours)
+        s->mid_line = p[n - 1] != '\n';
     if (!s->mid_line)
         panel(s, &b);
     put(s, b.buf, b.len);
     tl_buf_release(&b);
+}
+
+void tl_screen_lines(struct tl_screen *s, const char *p, size_t n)
+{
+    above(s, p, n, true);
+}
+
+void tl_screen_job(struct tl_screen *s, const char *p, size_t n)
+{
+    above(s, p, n, false);
 }
 
 void tl_screen_set_panel(struct tl_screen *s, const char *p, size_t n)
