@@ -75,7 +75,13 @@ def main():
                 for name, sub in c.subdirs.items():
                     walk(sub, pre + name + "/")
             walk(cmp)
+            # the live page the watch leaves beside its report, and its last status
+            diff = [x for x in diff if x not in ("live.html", "live.js")]
             check(not diff, "the end report equals the batch one: %s" % diff[:10])
+            js = os.path.join(work, "out", "live.js")
+            js = open(js).read() if os.path.exists(js) else ""
+            check('"state":"finished","final":true' in js,
+                  "the end report's live.js says the job finished: %s" % js[:200])
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print("torch watch: %s" % ("ok" if not fails else "%d failed" % len(fails)))
