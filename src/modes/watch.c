@@ -814,7 +814,7 @@ static void job_poll(struct watch *wt)
 /* Follow until the job ends, Ctrl-C, or --fail-on. */
 static int follow_loop(struct watch *wt, struct tl_err *err)
 {
-    uint64_t last_tick = 0, last_look = 0;
+    uint64_t last_tick = 0, last_look = 0, last_panel = 0;
     for (;;) {
         if (tl_stop_asked() || wt->stopped)
             return 0;
@@ -856,10 +856,13 @@ static int follow_loop(struct watch *wt, struct tl_err *err)
             rebuild_maybe(wt);
             heartbeat(wt, state_now(wt));
         }
-        char buf[64];
-        count_all(wt);
-        panel(wt, state_text(wt, buf, sizeof(buf)));
-        tl_screen_draw(&wt->screen);
+        if (wt->w->tty && now - last_panel >= 100) { /* a terminal's panel, ten times a second */
+            char buf[64];
+            last_panel = now;
+            count_all(wt);
+            panel(wt, state_text(wt, buf, sizeof(buf)));
+            tl_screen_draw(&wt->screen);
+        }
     }
 }
 
