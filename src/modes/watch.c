@@ -569,18 +569,23 @@ static enum tl_live_state state_now(struct watch *wt)
     return now_ms() - wt->last_byte < 5000 ? TL_LIVE_WRITING : TL_LIVE_IDLE;
 }
 
-/* The rank logs followed, and whether a log of one process is. */
+/* The rank logs followed; *single: the log of one process when it is the only other log
+ * followed (NULL: none, or several, of which a batch run takes the newest). */
 static size_t rank_logs(const struct watch *wt, const struct wlog **single)
 {
-    size_t n = 0;
+    size_t n = 0, others = 0;
     *single = NULL;
     for (size_t i = 0; i < wt->nlogs; i++) {
         const struct wlog *l = wt->logs[i];
-        if (l->rank >= 0)
+        if (l->rank >= 0) {
             n++;
-        else if (!l->refused)
+        } else if (!l->refused) {
             *single = l;
+            others++;
+        }
     }
+    if (others != 1)
+        *single = NULL;
     return n;
 }
 

@@ -427,6 +427,8 @@ void tl_live_header(struct tl_buf *out, const struct tl_live_who *who, const str
         breaks += d->breaks[i].count;
     for (uint32_t i = 0; i < d->nrecompiles; i++)
         recompiles += d->recompiles[i].count;
+    for (uint32_t i = 0; i < d->nearly; i++) /* said by its recompile_reasons, still compiling */
+        recompiles += !d->early[i].counted;
     if (who->label) {
         struct tl_buf l = TL_BUF_INIT;
         text(&l, who->label);

@@ -41,7 +41,8 @@ void tl_live_recompile_early(struct tl_buf *out, const struct tl_live_who *who,
 /** A finding seen for the first time (index into its kind's array of d). */
 void tl_live_finding(struct tl_buf *out, const struct tl_live_who *who, const struct tl_diag *d,
                      enum tl_diag_finding_kind kind, uint32_t index);
-/** The counts of a log so far: compile ids, graph breaks, recompiles, failures, compile time,
+/** The counts of a log so far: compile ids, graph breaks, recompiles (with those said by their
+ * recompile_reasons and still compiling), failures, compile time,
  * the function closest to the recompile limit, and the routine guards (routine: how many of
  * d's specializations are, counted by the caller; 0 leaves them out). One line, not wrapped. */
 void tl_live_header(struct tl_buf *out, const struct tl_live_who *who, const struct tl_diag *d,
