@@ -262,14 +262,12 @@ void tl_live_reason(struct tl_buf *out, const char *reason, size_t max)
             break;
         }
     }
-    if (!line.p) /* all preamble: say it as it is */
-        line = tl_str_cstr(reason);
     struct tl_buf clean = TL_BUF_INIT;
-    struct tl_buf one = TL_BUF_INIT;
-    tl_buf_add(&one, line.p, line.n);
-    text(&clean, one.buf);
+    if (line.p) /* one line: made printable is all it needs */
+        tl_buf_add_printable(&clean, line.p, line.n);
+    else /* all preamble: said as it is, on one line */
+        text(&clean, reason);
     add_cut(out, clean.buf, clean.len, max);
-    tl_buf_release(&one);
     tl_buf_release(&clean);
 }
 
