@@ -4,6 +4,11 @@ it: for the trace ("trace", or "trace_rankN" for each rank of a multi-rank run) 
 TORCH_LOGS text of the same run must give the same, but for the facts the text does not hold
 (TEXT_LACKS, and a case's own "text_lacks"), or what its "text" entry says instead.
 
+A case is checked under every PyTorch the suite runs (2.13 and 2.6). Where a version logs
+otherwise (2.13 names a guard's tensor 'x' where 2.6 wrote 'L['x']', and numbers its symbols
+s77 where 2.6 wrote s0), the case's key of that version ("2.13": {"trace": ...}) holds the
+entries it must give instead; "versions": ["2.13"] runs a case only under those versions.
+
 Places are the file's base name and line. Each case says, above it, what happened in the run:
 what a careful engineer reading the script and the log concludes.
 """

@@ -234,9 +234,17 @@ def rank_logs(d):
     return sorted(glob.glob(os.path.join(d, "trace", "*rank_*.log")))
 
 
-def check(tlparse, work, name, problems, dump=False):
+def for_version(case, version):
+    """A case as PyTorch VERSION ("2.13") must give it: its own entries, with the ones its
+    VERSION key says instead (where that version logs otherwise)."""
+    c = {k: v for k, v in case.items() if not re.match(r"^\d+\.\d+$", k)}
+    c.update(case.get(version, {}))
+    return c
+
+
+def check(tlparse, work, name, problems, dump=False, version=None):
     d = os.path.join(work, name)
-    want = expected.CASES.get(name, {})
+    want = for_version(expected.CASES.get(name, {}), version)
     for kind in ("trace", "text"):
         rc = open(os.path.join(d, kind + ".rc")).read().strip()
         if rc != str(want.get("exit", 0)) and not dump:
@@ -336,7 +344,7 @@ def diff_text(want, got):
 
 def main(argv):
     args = argv[1:]
-    work = None
+    work = results = None
     reuse = dump = False
     names = []
     tlparse = None
@@ -348,6 +356,10 @@ def main(argv):
             reuse = True
         elif a == "--dump":
             dump = True
+        elif a == "--results":
+            results = os.path.abspath(args.pop(0))
+        elif a == "--table":
+            return table(args)
         elif tlparse is None:
             tlparse = os.path.abspath(a)
         else:
@@ -375,18 +387,27 @@ def main(argv):
     try:
         version = subprocess.run(py + ["-c", "import torch; print(torch.__version__)"],
                                  capture_output=True, text=True, cwd=work)
+        version = version.stdout.strip() or "?"
+        mm = ".".join(version.split("+")[0].split(".")[:2])
         print("torch: PyTorch %s (%s), %d scenarios, in %s" % (
-            version.stdout.strip() or "?", " ".join(py), len(names), work), flush=True)
+            version, " ".join(py), len(names), work), flush=True)
+        outcome = {}
         for n in names:
+            if mm not in expected.CASES.get(n, {}).get("versions", [mm]):
+                outcome[n] = "-"
+                continue
             secs = run_scenario(py, n, work, reuse)
             before = len(problems)
             try:
-                check(tlparse, work, n, problems, dump)
+                check(tlparse, work, n, problems, dump, mm)
             except (RuntimeError, OSError, ValueError, KeyError) as e:
                 problems.append("%s: %s" % (n, e))
+            outcome[n] = "ok" if len(problems) == before else "FAIL"
             if not dump:
-                print("torch: %-16s %s (%.0f s)" % (n, "ok" if len(problems) == before else "FAIL",
-                                                   secs), flush=True)
+                print("torch: %-16s %s (%.0f s)" % (n, outcome[n], secs), flush=True)
+        if results:
+            with open(results, "w") as f:
+                json.dump({"version": mm, "scenarios": outcome}, f)
     finally:
         if tmp and not problems:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -397,6 +418,16 @@ def main(argv):
             len(names), len(problems), time.time() - t0,
             "" if not problems or not tmp else " (runs kept in %s)" % work))
     return 1 if problems else 0
+
+
+def table(files):
+    """Scenarios x versions, from the --results files of each version's run."""
+    runs = [json.load(open(f)) for f in files]
+    names = sorted({n for r in runs for n in r["scenarios"]})
+    print("torch: %-18s %s" % ("scenario", " ".join("%-7s" % r["version"] for r in runs)))
+    for n in names:
+        print("torch: %-18s %s" % (n, " ".join("%-7s" % r["scenarios"].get(n, "?") for r in runs)))
+    return 1 if any(v not in ("ok", "-") for r in runs for v in r["scenarios"].values()) else 0
 
 
 if __name__ == "__main__":
