@@ -42,9 +42,10 @@ check: check-deps all format-check
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=3
 	@$(MAKE) --no-print-directory tsan
 
-# The diagnosis against a real PyTorch (tests/torch.sh): $(TORCH_PYTHON) when set (any python3
-# with torch), else ../shared/tools/torch-python, whose root it builds when needed. `make
-# check` runs the same suite only when PyTorch is ready; CI runs this on the host.
+# The diagnosis against real PyTorch (tests/torch.sh): 2.13 from a venv it makes in
+# $(BUILD)/torch-2.13 and 2.6 from ../shared/tools/torch-python, whose root it builds when
+# needed; $(TORCH_PYTHON) alone when set (any python3 with torch). `make check` runs the
+# versions that are ready; CI runs this on the host.
 check-torch: all
 	@TL_TORCH_REQUIRED=1 tests/torch.sh $(BUILD)/tlparse
 
