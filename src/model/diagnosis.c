@@ -778,6 +778,42 @@ bool tl_diag_framework_file(struct tl_str f)
     return tl_str_find(f, "/lib/python") >= 0 && tl_str_find(f, "-packages/") < 0;
 }
 
+#define TRACING "Encountered graph break when attempting to trace "
+
+/* "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0124.html" -> "GB0124" */
+static const char *gb_id_of(struct tl_diag *d, struct tl_str url)
+{
+    long at = tl_str_find(url, "/gb/gb");
+    if (at < 0)
+        return NULL;
+    const char *p = url.p + at + 6, *end = url.p + url.n;
+    char id[16] = "GB";
+    size_t n = 2;
+    while (p < end && *p >= '0' && *p <= '9' && n + 1 < sizeof(id))
+        id[n++] = *p++;
+    return n > 2 ? intern(d, tl_str_make(id, n)) : NULL;
+}
+
+const char *tl_diag_hint_category(const char *hint)
+{
+    /* the start of each of graph_break_hints.py's lists */
+    static const struct {
+        const char *start, *category;
+    } kinds[] = {
+        {"This graph break is fundamental", "fundamental"},
+        {"It may be possible to write Dynamo tracing rules", "supportable"},
+        {"Your code may result in an error when running in eager", "user_error"},
+        {"This is likely to be a Dynamo bug", "dynamo_bug"},
+        {"This graph break may be difficult to debug", "difficult"},
+        {"This graph break may have been caused by an earlier graph break",
+         "caused_by_earlier_graph_break"},
+    };
+    for (size_t i = 0; hint && i < TL_ARRAY_LEN(kinds); i++)
+        if (!strncmp(hint, kinds[i].start, strlen(kinds[i].start)))
+            return kinds[i].category;
+    return NULL;
+}
+
 void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
                          const struct tl_diag_fact_break *fact)
 {
@@ -802,14 +838,18 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
             bb.where = *inner;
         }
     }
-    const char *reason = break_key(d, b->reason);
+    /* PyTorch 2.7 on names it by its type (and the graph-break site by an id): "Encountered
+     * graph break when attempting to trace CALL: ..." is only what dynamo was doing. */
+    const char *type = break_key(d, b->type);
+    const char *gb_id = type ? gb_id_of(d, trim(b->url)) : NULL;
+    const char *reason = type ? type : break_key(d, b->reason);
     if (!reason)
         reason = "(no reason given)";
     if (cid)
         tl_diag_compile_id(d, cid);
     /* A break inside PyTorch is its own finding: its advice differs from the user's own. */
     struct tl_buf bkey = TL_BUF_INIT;
-    tl_buf_addf(&bkey, "%c%s", in_framework ? 'P' : 'U', reason);
+    tl_buf_addf(&bkey, "%c%s\n%s", in_framework ? 'P' : 'U', gb_id ? gb_id : "", reason);
     uint32_t i = slot(d, 'B', tl_buf_str(&bkey), d->nbreaks, true) - 1;
     tl_buf_release(&bkey);
     if (i == d->nbreaks) {
@@ -818,13 +858,31 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
         memset(n, 0, sizeof(*n));
         n->seq = ++d->seq;
         n->reason = reason;
-        /* Match on everything PyTorch said: the reason, its explanation and hint. */
+        n->type = type;
+        n->gb_id = gb_id;
+        struct tl_str r = trim(b->reason);
+        if (type && tl_str_has_prefix(r, TRACING)) {
+            const char *nl = memchr(r.p, '\n', r.n);
+            r = trim(tl_str_make(r.p + strlen(TRACING),
+                                 (size_t)((nl ? nl : r.p + r.n) - r.p) - strlen(TRACING)));
+            if (tl_str_has_suffix(r, ":"))
+                r.n--;
+            n->context = intern(d, r);
+        }
+        /* Match on what PyTorch said it is: the reason (its type) and explanation; only when
+         * they match no rule of their own, on its hints too (a hint names what to change,
+         * which may be another thing than what broke: "move it out of the context manager"). */
+        enum tl_advice_table table =
+            in_framework ? TL_ADVICE_FRAMEWORK_BREAK : TL_ADVICE_GRAPH_BREAK;
         struct tl_buf all = TL_BUF_INIT;
-        tl_buf_addf(&all, "%s\n%.*s\n%.*s", reason, (int)b->explanation.n,
-                    b->explanation.p ? b->explanation.p : "", (int)b->hint.n,
-                    b->hint.p ? b->hint.p : "");
-        n->advice = tl_advice_match(
-            in_framework ? TL_ADVICE_FRAMEWORK_BREAK : TL_ADVICE_GRAPH_BREAK, tl_buf_str(&all));
+        tl_buf_addf(&all, "%s\n%.*s", reason, (int)b->explanation.n,
+                    b->explanation.p ? b->explanation.p : "");
+        n->advice = tl_advice_match(table, tl_buf_str(&all));
+        if (n->advice == tl_advice_match(table, tl_str_cstr(""))) {
+            for (size_t k = 0; k < b->nhints; k++)
+                tl_buf_addf(&all, "\n%.*s", (int)b->hints[k].n, b->hints[k].p ? b->hints[k].p : "");
+            n->advice = tl_advice_match(table, tl_buf_str(&all));
+        }
         n->in_framework = in_framework;
         if (in_framework)
             n->inside = loc_of(d, &inside);
@@ -837,10 +895,18 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
     ranks_add(d, &g->ranks);
     if (!g->explanation)
         g->explanation = intern(d, trim(b->explanation));
-    if (!g->hint)
-        g->hint = intern(d, trim(b->hint));
+    if (!g->nhints) {
+        for (size_t k = 0; k < b->nhints && g->nhints < TL_DIAG_MAX_HINTS; k++) {
+            const char *h = intern(d, trim(b->hints[k]));
+            if (h)
+                g->hints[g->nhints++] = h;
+        }
+        g->hint = g->nhints ? g->hints[0] : NULL;
+    }
     if (!g->url)
         g->url = intern(d, trim(b->url));
+    if (!g->debug_context)
+        g->debug_context = intern(d, trim(b->debug_context));
     g->fell_back = g->fell_back || b->fell_back;
     strs_add(d, &g->cids, cid_text(d, cid), TL_DIAG_MAX_CIDS);
     struct tl_diag_loc l = loc_of(d, &b->where);
