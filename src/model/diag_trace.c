@@ -482,24 +482,31 @@ static void note_limit(struct tl_diag_trace *c, struct tl_diag *d, const struct 
     }
 }
 
-/* The failure of a compilation stopped by the recompile limit. */
-static bool limit_failure(struct tl_str type)
+#define LIMIT_GB "Dynamo recompile limit exceeded"
+
+/* The failure of a compilation stopped by the recompile limit: 2.6 names its own exception;
+ * 2.13 logs it as the graph break "Dynamo recompile limit exceeded" (fail type Unsupported),
+ * after which the frame runs in eager mode. */
+static bool limit_failure(struct tl_str type, struct tl_str reason)
 {
     return tl_str_eq_cstr(type, "RecompileLimitExceeded") ||
-           tl_str_eq_cstr(type, "CacheLimitExceeded");
+           tl_str_eq_cstr(type, "CacheLimitExceeded") ||
+           (tl_str_eq_cstr(type, "Unsupported") && tl_str_has_prefix(reason, LIMIT_GB));
 }
 
 /*
  * cid was not compiled because its function hit the recompile limit ("cache_size_limit
  * reached"). It is a recompile all the same (its recompile_reasons say which guards failed,
  * as the TORCH_LOGS text does) and the limit's finding, not a failure of its own. The last
- * reason is the last guard listed, as PyTorch's warning gives it.
+ * reason is the one PyTorch's warning gives: the metrics' recompile_reason (2.13: the first
+ * guard listed), else the last guard listed (2.6). 2.13's reason names the limit ("Limit type:
+ * recompile_limit") and its value ("currently set to 2").
  */
 static void limit_hit(struct tl_diag_trace *c, struct tl_diag *d, const struct tl_compile_id *cid,
-                      struct tl_str fail_reason)
+                      struct tl_str fail_reason, struct tl_str said)
 {
     struct pending *p = pending_of(c, cid);
-    struct tl_str last = p->nguards ? p->guards[p->nguards - 1] : TL_STR_NULL;
+    struct tl_str last = said.n ? said : p->nguards ? p->guards[p->nguards - 1] : TL_STR_NULL;
     if (!p->metrics_seen && (cid->has & TL_CID_FCID) && cid->fcid > 0) {
         p->metrics_seen = true;
         tl_diag_recompile(d, cid, NULL, p->guards, p->nguards);
@@ -507,11 +514,22 @@ static void limit_hit(struct tl_diag_trace *c, struct tl_diag *d, const struct t
         p->nguards = 0;
     }
     struct tl_str name = tl_str_cstr(c->limit_name ? c->limit_name : "");
+    uint64_t limit = c->limit;
     static const char *const names[] = {"recompile_limit", "cache_size_limit"};
     for (size_t i = 0; i < TL_ARRAY_LEN(names); i++)
         if (tl_str_find(fail_reason, names[i]) >= 0)
             name = tl_str_cstr(names[i]);
-    tl_diag_limit(d, cid, NULL, name, c->limit, last);
+    long at = tl_str_find(fail_reason, "Limit type: ");
+    if (at >= 0) {
+        const char *s = fail_reason.p + at + 12, *e = s;
+        while (e < fail_reason.p + fail_reason.n && ((*e >= 'a' && *e <= 'z') || *e == '_'))
+            e++;
+        if (e > s)
+            name = tl_str_make(s, (size_t)(e - s));
+    }
+    if ((at = tl_str_find(fail_reason, "(currently set to ")) >= 0)
+        limit = strtoull(fail_reason.p + at + 18, NULL, 10);
+    tl_diag_limit(d, cid, NULL, name, limit, last);
 }
 
 /* A function compiled as many times as the limit allows hit it (the trace has no message
@@ -675,8 +693,8 @@ static void metrics(struct tl_diag_trace *c, struct in *in, const struct tl_reco
                 b->caller = *caller;
         }
     }
-    if (m->fail.type.p && limit_failure(m->fail.type))
-        limit_hit(c, d, cid, m->fail.reason);
+    if (m->fail.type.p && limit_failure(m->fail.type, m->fail.reason))
+        limit_hit(c, d, cid, m->fail.reason, m->recompile_reason);
     else if (m->fail.type.p)
         failure(c, d, cid, m);
 }
@@ -907,8 +925,8 @@ static void backward_failure(struct tl_diag_trace *c, struct in *in, const struc
     if (!m->fail.type.p)
         return;
     /* PyTorch 2.6 logs a frame stopped by the recompile limit under this name. */
-    if (limit_failure(m->fail.type) && r->cid_ok) {
-        limit_hit(c, &in->model->diag, &r->cid, m->fail.reason);
+    if (limit_failure(m->fail.type, m->fail.reason) && r->cid_ok) {
+        limit_hit(c, &in->model->diag, &r->cid, m->fail.reason, TL_STR_NULL);
         return;
     }
     struct tl_diag_fact_failure f;

@@ -467,6 +467,31 @@ static struct tl_str drop_cid(struct tl_str s)
     return s;
 }
 
+/* A failing guard as PyTorch states it, without what 2.13 adds after it: the source comment
+ * ("k == 0   # return x + k  # limit.py:11 in bump") and the user's stack on the lines
+ * after ("User stack trace:"). */
+static struct tl_str guard_alone(struct tl_str g)
+{
+    long st = tl_str_find(g, "\nUser stack trace:");
+    if (st >= 0)
+        g.n = (size_t)st;
+    char q = 0;
+    for (size_t i = 0; i + 3 < g.n; i++) {
+        char c = g.p[i];
+        if (q) {
+            if (c == '\\')
+                i++;
+            else if (c == q)
+                q = 0;
+        } else if (c == '\'' || c == '"') {
+            q = c;
+        } else if (c == ' ' && g.p[i + 1] == ' ' && g.p[i + 2] == '#' && g.p[i + 3] == ' ') {
+            return trim(tl_str_make(g.p, i));
+        }
+    }
+    return g;
+}
+
 void tl_diag_guard_key(struct tl_str guard, struct tl_buf *key, struct tl_buf *value)
 {
     struct tl_buf norm = TL_BUF_INIT;
@@ -553,7 +578,7 @@ static void add_guard(struct tl_diag *d, struct tl_diag_recompile *r, struct tl_
         memset(g, 0, sizeof(*g));
         g->guard = k;
         struct tl_buf ex = TL_BUF_INIT;
-        straight_quotes(&ex, trim(drop_cid(trim(text))));
+        straight_quotes(&ex, trim(drop_cid(guard_alone(trim(text)))));
         g->example = intern(d, tl_buf_str(&ex));
         tl_buf_release(&ex);
         g->advice = tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(g->example));
@@ -1014,7 +1039,7 @@ void tl_diag_limit(struct tl_diag *d, const struct tl_compile_id *cid,
     x->limit_name = intern(d, trim(limit_name));
     x->limit = limit;
     struct tl_buf reason = TL_BUF_INIT;
-    straight_quotes(&reason, trim(drop_cid(trim(last_reason))));
+    straight_quotes(&reason, trim(drop_cid(guard_alone(trim(last_reason)))));
     x->last_reason = intern(d, tl_buf_str(&reason));
     tl_buf_release(&reason);
     x->cid = cid_text(d, cid);
