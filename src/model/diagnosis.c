@@ -1142,6 +1142,17 @@ static const char *readable(struct tl_diag *d, const char *expr, struct tl_diag_
     return r;
 }
 
+/* "zf0": the symbol of a Python float */
+static bool float_symbol(const char *s)
+{
+    if (!s || s[0] != 'z' || s[1] != 'f' || !s[2])
+        return false;
+    for (s += 2; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
 void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
                   const struct tl_diag_fact_spec *s)
 {
@@ -1165,6 +1176,16 @@ void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
         x.syms[x.nsyms++] = (struct tl_diag_sym){x.symbol, x.source};
     x.where = loc_of(d, &s->where);
     x.cid = cid_text(d, cid);
+    /* A Python float made a symbol (zf0) and then specialized to its value (PyTorch 2.13
+     * guards Eq(zf8, 0.05) when inductor cannot make it a tensor input): no dimension, and
+     * its restart and its recompiles tell it with the right advice. */
+    bool floats = x.nsyms > 0;
+    for (uint32_t k = 0; k < x.nsyms; k++)
+        floats = floats && float_symbol(x.syms[k].symbol);
+    if (floats) {
+        shapes_add(d, x.cid);
+        return;
+    }
     /* One row per kind, symbol, expression and place; another compile id counts. */
     struct tl_buf key = TL_BUF_INIT;
     tl_buf_addf(&key, "%d\n%s\n%s\n%s\n%s\n%u", (int)x.kind, x.symbol ? x.symbol : "",
@@ -1389,13 +1410,18 @@ static bool automatic_dynamic(const struct tl_diag *d, const struct tl_diag_reco
             return false;
         struct tl_str tensor = tl_str_make(text.p + 8, (size_t)mis - 8);
         struct tl_str index = tl_str_make(text.p + mis + 25, text.n - (size_t)mis - 25);
-        struct tl_buf src = TL_BUF_INIT;
+        struct tl_buf src = TL_BUF_INIT, local = TL_BUF_INIT;
         tl_buf_addf(&src, "%.*s.size()[%.*s]", (int)tensor.n, tensor.p, (int)index.n, index.p);
+        /* PyTorch 2.13 names a local by its name ("tensor 'x'"), its source stays L['x'] */
+        tl_buf_addf(&local, "L['%.*s'].size()[%.*s]", (int)tensor.n, tensor.p, (int)index.n,
+                    index.p);
         bool made = false;
         for (uint32_t i = 0; i < d->ndynamic && !made; i++)
             made = d->dynamic[i].cid == r->cids.s[0] && d->dynamic[i].source &&
-                   !strcmp(d->dynamic[i].source, src.buf);
+                   (!strcmp(d->dynamic[i].source, src.buf) ||
+                    !strcmp(d->dynamic[i].source, local.buf));
         tl_buf_release(&src);
+        tl_buf_release(&local);
         if (!made)
             return false;
     }
