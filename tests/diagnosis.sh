@@ -2,7 +2,8 @@
 # The diagnosis: `tlparse --json` on every TORCH_LOGS text log of ../shared/corpus/torch_logs,
 # on the traces of ../shared/corpus/logs that show failures, graph breaks, caches and
 # recompiles, and on our own fixtures, must give the shape of tlparse-summary/1 and exactly
-# the findings of tests/diagnosis_expected.py (see tests/diagnosis_check.py). Then the three
+# the findings of tests/diagnosis_expected.py (see tests/diagnosis_check.py); PyTorch 2.13's
+# graph breaks and limit, exactly (tests/diag213_check.py). Then the three
 # outputs of a text log end to end: --summary and --json write no report; a report folder of
 # a text log holds index.html, log.html, summary.json and raw.log. Then what blocked
 # torch.export, as text, HTML and JSON.
@@ -13,6 +14,8 @@ set -uo pipefail
 bin=$(realpath "$1")
 need_python3 diagnosis
 python3 "$here/diagnosis_check.py" "$bin" "$shared" || fail=$((fail + 1))
+# graph breaks and the recompile limit as PyTorch 2.13 logs them, trace and text
+python3 "$here/diag213_check.py" "$bin" || fail=$((fail + 1))
 
 new_tmp
 cd "$tmp" || exit 1

@@ -42,6 +42,8 @@ SHAPE = {
     "graph_breaks": [{
         "reason": STR, "count": INT, "locations": [STR], "where": [dict(WHERE, count=INT)],
         "compile_ids": [STR], "explanation": STR + OPT, "hint": STR + OPT, "url": STR + OPT,
+        "type": STR + OPT, "gb_id": STR + OPT, "context": STR + OPT, "hints": [STR],
+        "hint_categories": [STR], "debug_context": STR + OPT,
         "fell_back_to_eager": BOOL, "in_pytorch": BOOL, "pytorch_location": STR + OPT,
         "pytorch_function": STR + OPT, "log_line": INT + OPT, "ranks": [INT], "advice": ADVICE}],
     "recompiles": [{

@@ -758,6 +758,10 @@ struct mstate {
     /* fields */
     struct span function, reason, reason2, url, limit_name, symbol, value, source, range, expr;
     struct span graph_name;
+    /* GRAPH_BREAK: the type (the line before the first "Explanation:"), the candidate for it,
+     * the developer debug context; which labelled note the indented lines that follow go on */
+    struct span type, type_cand, context, url2;
+    enum { NOTE_NONE, NOTE_EXPL, NOTE_HINT, NOTE_CONTEXT } open_note;
     struct lsp where;
     uint64_t limit;
     uint32_t nodes;
@@ -1260,7 +1264,11 @@ static bool take_recompile(struct slot *s, struct tl_str t, bool ind, bool force
         return true;
     }
     if (t.n && t.p[0] == '-' && (t.n == 1 || blankc(t.p[1]))) {
-        add_guard(s, trim(after(t, 1)));
+        /* PyTorch 2.13 follows a failing guard with the user's stack that made it ("- User
+         * stack trace:", "-   File ...", "-     code"): no guards */
+        struct tl_str g = after(t, 1);
+        if (!starts(trim(g), "User stack trace:") && !(g.n > 2 && blankc(g.p[1])))
+            add_guard(s, trim(g));
         return true;
     }
     if (starts(t, "guard ") && tl_str_has_suffix(t, " failures:")) {
@@ -1322,6 +1330,7 @@ static bool gb_awaited(struct slot *s, struct tl_str t)
          * encountered:" is the one that tells why */
         st->await_inner = false;
         st->reason = keep(s, t);
+        st->type_cand = st->reason;
         return true;
     }
     st->await_inner = false;
@@ -1343,6 +1352,7 @@ static void gb_reason(struct slot *s, struct tl_str t)
     struct tl_str r = trim(after(t, (size_t)find(t, ":") + 1));
     st->reason_seen = true;
     st->reason = keep(s, r);
+    st->type_cand = st->reason;
     st->fallback = find(r, "falling back to eager") >= 0;
     st->await_inner = tl_str_has_suffix(r, "Graph break encountered:");
     st->tail_ok = st->suppressed || s->nframes > 0;
@@ -1357,28 +1367,42 @@ static bool gb_labelled(struct slot *s, struct tl_str t)
         return true;
     }
     if (starts(t, "Explanation:")) {
+        /* the line before it names the graph break's type (PyTorch 2.7 on) */
+        if (!st->type.at && !st->nested && !s->nexpl)
+            st->type = st->type_cand;
         add_note(s, &s->expl, &s->nexpl, &s->aexpl, &st->nexpl2, trim(SKIP(t, "Explanation:")));
+        st->open_note = NOTE_EXPL;
         st->tail_ok = false;
         return true;
     }
     if (starts(t, "Hint:")) {
         add_note(s, &s->hints, &s->nhints, &s->ahints, &st->nhints2, trim(SKIP(t, "Hint:")));
+        st->open_note = NOTE_HINT;
         return true;
     }
     if (starts(t, "Developer debug context:")) {
+        st->open_note = NOTE_NONE;
+        if (!st->context.at && !st->nested) {
+            st->context = keep(s, trim(SKIP(t, "Developer debug context:")));
+            st->open_note = NOTE_CONTEXT;
+        }
         st->tail_ok = true;
         return true;
     }
     if (starts(t, "For more details about this graph break")) {
+        st->open_note = NOTE_NONE;
         long v = find(t, "visit:");
-        if (v >= 0 && !st->url.at)
-            st->url = keep(s, trim(SKIP(after(t, (size_t)v), "visit:")));
+        struct span *url = st->nested ? &st->url2 : &st->url;
+        if (v >= 0 && !url->at)
+            *url = keep(s, trim(SKIP(after(t, (size_t)v), "visit:")));
         st->tail_ok = true;
         return true;
     }
     if (starts(t, "*** While handling this graph break")) {
+        st->open_note = NOTE_NONE;
+        /* a third break is told with the second: the second's reason stays */
+        st->await_reason2 = !st->nested;
         st->nested = true;
-        st->await_reason2 = true;
         st->tail_ok = false;
         st->in_user_tb = st->in_internal_tb = st->code_pending = false;
         return true;
@@ -1428,10 +1452,37 @@ static bool gb_traceback(struct slot *s, struct tl_str t, bool ind, bool force)
     return force;
 }
 
+/* PyTorch 2.7 on: the indented lines after "Explanation:", "Hint:" or "Developer debug
+ * context:" go on with it (a data-dependent branch's explanation shows the graph's code); the
+ * lines before the first "Explanation:" name the graph break's type, the last of them. */
+static bool gb_note(struct slot *s, struct tl_str t, bool ind)
+{
+    struct mstate *st = &s->st;
+    struct tl_str file, fn;
+    uint32_t line;
+    bool frame = frame_line(t, &file, &line, &fn);
+    if (!ind || !st->open_note || frame) {
+        if (!ind && !frame && st->reason_seen && !s->nexpl && !st->nested && !st->warning &&
+            !st->in_user_tb && !st->in_internal_tb && !starts(t, "User code traceback:") &&
+            !starts(t, "Traceback (most recent call last):") &&
+            !starts(t, "Stack variable source attribution:"))
+            st->type_cand = keep(s, t);
+        st->open_note = NOTE_NONE;
+        return false;
+    }
+    if (st->open_note == NOTE_EXPL && s->nexpl)
+        extend(s, &s->expl[s->nexpl - 1], t);
+    else if (st->open_note == NOTE_HINT && s->nhints)
+        extend(s, &s->hints[s->nhints - 1], t);
+    else if (st->open_note == NOTE_CONTEXT)
+        extend(s, &st->context, t);
+    return true;
+}
+
 static bool take_graph_break(struct slot *s, struct tl_str t, bool ind, bool force)
 {
     struct mstate *st = &s->st;
-    if (gb_awaited(s, t) || gb_labelled(s, t))
+    if (gb_awaited(s, t) || gb_labelled(s, t) || gb_note(s, t, ind))
         return true;
     if (st->warning && !st->in_user_tb) {
         /* the rest of the warning's advice, up to where its frames start */
@@ -1622,6 +1673,9 @@ static void msg_notes(struct tl_tlog *p, struct slot *s, struct tl_tlog_msg *m)
     m->nexplanations2 = st->nexpl2;
     m->nhints2 = st->nhints2;
     m->url = view(s, st->url);
+    m->type = view(s, st->type);
+    m->debug_context = view(s, st->context);
+    m->url2 = view(s, st->url2);
 }
 
 /* The user frames, and a graph break's place taken from the innermost of them. */

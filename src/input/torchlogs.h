@@ -183,6 +183,14 @@ struct tl_tlog_msg {
     /* Addition. GRAPH_BREAK with nested: how many of the last explanations and hints belong to
      * the nested graph break (the one of reason2); the others belong to the first one. */
     size_t nexplanations2, nhints2;
+    /* Addition. GRAPH_BREAK, PyTorch 2.7 on: its type, the line before its first "Explanation:"
+     * (the reason itself, or the line after "Encountered graph break when attempting to trace
+     * X:"); the "Developer debug context:". Empty when not given (or a nested break's). An
+     * explanation, a hint or the context goes on over the indented lines after it, joined by
+     * '\n'. */
+    struct tl_str type, debug_context;
+    /* Addition. GRAPH_BREAK with nested: the url of the nested graph break. */
+    struct tl_str url2;
 
     /* CREATE_SYMBOL, DUCK_SIZED, GUARD_ADDED: the symbol ("s77"), its value ("5"), source
      * ("L['x'].size()[0]"), range ("[2, int_oo]"), the guard expression ("Eq(s77, 5)"), and

@@ -170,7 +170,7 @@ static const struct rule break_rules[] = {
      {"user_graph_break", "A graph break written in the code",
       "torch._dynamo.graph_break() splits the graph on purpose.",
       "Remove the torch._dynamo.graph_break() call if it is no longer needed."}},
-    {{"builtin: print", "print("},
+    {{"builtin: print", "print(", "operator `print`"},
      NO_TEST,
      {"print", "A print() in the compiled function",
       "Printing is a side effect that dynamo does not put in a graph.",
@@ -183,7 +183,7 @@ static const struct rule break_rules[] = {
       "Compile the model's forward and loss, not the whole training step, and call "
       "loss.backward() outside; or turn on compiled autograd "
       "(torch._dynamo.config.compiled_autograd = True) to compile the backward too."}},
-    {{"builtin: open", "open(", "input(", "socket"},
+    {{"builtin: open", "open(", "input(", "socket", "operator `open`", "operator `input`"},
      NO_TEST,
      {"io", "File or other I/O inside the compiled function",
       "Reading or writing files cannot be part of a graph.",

@@ -175,6 +175,16 @@ static void read_breaks(struct tl_diag *d, const struct tl_json *root)
         b->explanation = jstr(d, o, "explanation");
         b->hint = jstr(d, o, "hint");
         b->url = jstr(d, o, "url");
+        b->type = jstr(d, o, "type");
+        b->gb_id = jstr(d, o, "gb_id");
+        b->context = jstr(d, o, "context");
+        b->debug_context = jstr(d, o, "debug_context");
+        const struct tl_json *hints = jarr(o, "hints");
+        for (size_t k = 0; k < jlen(hints) && b->nhints < TL_DIAG_MAX_HINTS; k++) {
+            const char *h = str_of(d, &hints->u.arr.items[k]);
+            if (h)
+                b->hints[b->nhints++] = h;
+        }
         b->count = ju32(o, "count");
         const struct tl_json *where = jarr(o, "where");
         for (size_t k = 0; k < jlen(where) && b->nlocs < TL_DIAG_MAX_LOCS; k++) {

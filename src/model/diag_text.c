@@ -95,9 +95,12 @@ static void graph_break(struct tl_diag_text *t, const struct tl_compile_id *cid,
     memset(&b, 0, sizeof(b));
     size_t ne1 = m->nexplanations - m->nexplanations2, nh1 = m->nhints - m->nhints2;
     b.reason = m->reason;
+    b.type = m->type;
     b.explanation = ne1 ? m->explanations[0] : TL_STR_NULL;
-    b.hint = nh1 ? m->hints[0] : TL_STR_NULL;
+    b.hints = m->hints;
+    b.nhints = nh1;
     b.url = m->url;
+    b.debug_context = m->debug_context;
     b.where = loc_of(&m->where, TL_STR_NULL, false);
     if (m->nframes) {
         const struct tl_tlog_loc *inner = &m->frames[m->nframes - 1];
@@ -128,8 +131,13 @@ static void graph_break(struct tl_diag_text *t, const struct tl_compile_id *cid,
     tl_diag_graph_break(d, cid, &b);
     if (m->nested && m->reason2.p) {
         b.reason = m->reason2;
+        /* PyTorch 2.7 on: its reason is its type, when an explanation follows */
+        b.type = m->nexplanations2 ? m->reason2 : TL_STR_NULL;
         b.explanation = m->nexplanations2 ? m->explanations[ne1] : TL_STR_NULL;
-        b.hint = m->nhints2 ? m->hints[nh1] : TL_STR_NULL;
+        b.hints = m->hints + nh1;
+        b.nhints = m->nhints2;
+        b.debug_context = TL_STR_NULL;
+        b.url = m->url2;
         tl_diag_graph_break(d, cid, &b);
     }
     free(stack);
@@ -321,7 +329,7 @@ static void hold(struct held_break *h, const struct tl_tlog_msg *m)
     h->on = true;
     h->m = *m;
     h->m.reason = held_str(h, m->reason);
-    h->m.reason2 = h->m.url = TL_STR_NULL;
+    h->m.reason2 = h->m.url = h->m.url2 = h->m.type = h->m.debug_context = TL_STR_NULL;
     h->m.guards = NULL;
     h->m.nguards = h->m.nexplanations = h->m.nhints = 0;
     h->m.nexplanations2 = h->m.nhints2 = 0;

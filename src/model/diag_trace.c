@@ -183,6 +183,37 @@ static const struct tl_diag_fact_loc *user_caller(const struct pending *p)
 /* At most this many frames of a graph break's user code traceback are read. */
 #define MAX_TB 32
 
+/* What PyTorch says of one graph break in its message (two when one broke while handling
+ * another): its reason, type, explanation, hints, developer debug context and url. */
+struct gb_notes {
+    struct tl_str reason, type, type_cand, explanation, context, url;
+    struct tl_str hints[TL_DIAG_MAX_HINTS];
+    size_t nhints;
+};
+
+/* a, "\n" and b, in the entry's scratch memory (b alone when a is empty) */
+static struct tl_str joined(struct tl_arena *scratch, struct tl_str a, struct tl_str b)
+{
+    if (!a.n)
+        return b;
+    char *p = tl_arena_alloc(scratch, a.n + 1 + b.n);
+    memcpy(p, a.p, a.n);
+    p[a.n] = '\n';
+    memcpy(p + a.n + 1, b.p, b.n);
+    return tl_str_make(p, a.n + 1 + b.n);
+}
+
+static struct tl_str trimmed(struct tl_str l)
+{
+    while (l.n && (l.p[0] == ' ' || l.p[0] == '\t'))
+        l = tl_str_make(l.p + 1, l.n - 1);
+    while (l.n && (l.p[l.n - 1] == ' ' || l.p[l.n - 1] == '\t' || l.p[l.n - 1] == '\r'))
+        l.n--;
+    return l;
+}
+
+#define SKIP_LABEL(l, label) trimmed(tl_str_make((l).p + strlen(label), (l).n - strlen(label)))
+
 /*
  * A dynamo_graph_break_reason artifact (PyTorch 2.6 on logs one for every graph break, the
  * ones that restart the frame and the ones that do not, such as a data-dependent jump):
@@ -195,8 +226,25 @@ static const struct tl_diag_fact_loc *user_caller(const struct pending *p)
  *
  *   Traceback (most recent call last): ...
  *
+ * From PyTorch 2.7 on the reason is its type, or what dynamo was tracing with the type on the
+ * line after, then PyTorch's notes (their lines go on over the indented lines after them):
+ *
+ *   Graph Break Reason: Encountered graph break when attempting to trace CALL: a function ...:
+ *
+ *   Unsupported Tensor.item() call with capture_scalar_outputs=False
+ *     Explanation: Dynamo does not support tracing `Tensor.item()` with ...
+ *     Hint: Set `torch._dynamo.config.capture_scalar_outputs = True` or ...
+ *
+ *     Developer debug context: call_method TensorVariable() item () {}
+ *
+ *    For more details about this graph break, please visit: https://.../gb/gb0124.html
+ *
+ *   Stack variable source attribution: ...
+ *   User code traceback: ...
+ *
  * The traceback's innermost frame is where it broke; the model attributes a break inside
- * PyTorch to the user's frame that led there (else to the compiled frame's caller).
+ * PyTorch to the user's frame that led there (else to the compiled frame's caller). This reads
+ * the notes as the TORCH_LOGS text reader does, so that the trace and the text agree.
  */
 static void break_artifact(struct tl_diag_trace *c, struct in *in, const struct tl_record *r)
 {
@@ -206,24 +254,81 @@ static void break_artifact(struct tl_diag_trace *c, struct in *in, const struct 
     p->break_artifacts = true;
     struct tl_diag_fact_loc tb[MAX_TB];
     size_t ntb = 0;
-    struct tl_diag_fact_break f;
-    memset(&f, 0, sizeof(f));
+    struct gb_notes notes[2], *g = &notes[0];
+    memset(notes, 0, sizeof(notes));
+    size_t nnotes = 1;
+    bool await_reason2 = false, labelled = false;
+    enum { N_NONE, N_EXPL, N_HINT, N_CONTEXT } open = N_NONE;
     const char *reason_end = NULL;
-    int state = 0; /* 0 header, 1 reason, 2 traceback, 3 done */
+    enum { HEAD, MSG, ATTRIBUTION, TB, DONE } state = HEAD;
     const char *q = r->payload.p, *end = q + r->payload.n;
-    while (q < end && state != 3) {
+    while (q < end && state != DONE) {
         const char *nl = memchr(q, '\n', (size_t)(end - q));
         struct tl_str l = tl_str_make(q, (size_t)((nl ? nl : end) - q));
         q = nl ? nl + 1 : end;
-        if (state < 2 && tl_str_has_prefix(l, "Reason: ")) {
-            f.reason = tl_str_make(l.p + 8, l.n - 8);
-            reason_end = l.p + l.n;
-            state = 1;
+        struct tl_str t = trimmed(l);
+        bool ind = l.n && (l.p[0] == ' ' || l.p[0] == '\t');
+        if (state < TB &&
+            (tl_str_has_prefix(l, "Reason: ") || tl_str_has_prefix(l, "Graph Break Reason: "))) {
+            if (state == HEAD) {
+                g->reason = trimmed(
+                    tl_str_make(l.p + (l.p[0] == 'R' ? 8 : 20), l.n - (l.p[0] == 'R' ? 8 : 20)));
+                g->type_cand = g->reason;
+                reason_end = l.p + l.n;
+                state = MSG;
+            }
         } else if (tl_str_eq_cstr(l, "User code traceback:")) {
-            state = 2;
-        } else if (state == 1) {
-            reason_end = l.p + l.n; /* a reason of several lines */
-        } else if (state == 2 && tl_str_has_prefix(l, "  File \"")) {
+            state = TB;
+        } else if (state == MSG && tl_str_eq_cstr(l, "Stack variable source attribution:")) {
+            state = ATTRIBUTION;
+        } else if (state == MSG && !t.n) {
+            continue; /* a blank line leaves a note open */
+        } else if (state == MSG && await_reason2) {
+            g->reason = g->type_cand = t;
+            await_reason2 = false;
+        } else if (state == MSG && tl_str_has_prefix(t, "Explanation:")) {
+            if (!g->type.n && !g->explanation.n)
+                g->type = g->type_cand;
+            if (!g->explanation.n)
+                g->explanation = SKIP_LABEL(t, "Explanation:");
+            open = N_EXPL;
+            labelled = true;
+        } else if (state == MSG && tl_str_has_prefix(t, "Hint:")) {
+            open = g->nhints < TL_DIAG_MAX_HINTS ? N_HINT : N_NONE;
+            if (open)
+                g->hints[g->nhints++] = SKIP_LABEL(t, "Hint:");
+            labelled = true;
+        } else if (state == MSG && tl_str_has_prefix(t, "Developer debug context:")) {
+            open = g->context.n || nnotes > 1 ? N_NONE : N_CONTEXT;
+            if (open)
+                g->context = SKIP_LABEL(t, "Developer debug context:");
+            labelled = true;
+        } else if (state == MSG &&
+                   tl_str_has_prefix(t, "For more details about this graph break")) {
+            long v = tl_str_find(t, "visit:");
+            if (v >= 0 && !g->url.n)
+                g->url = SKIP_LABEL(tl_str_make(t.p + v, t.n - (size_t)v), "visit:");
+            open = N_NONE;
+            labelled = true;
+        } else if (state == MSG && tl_str_has_prefix(t, "*** While handling this graph break")) {
+            /* a break while handling that one is told with it (as the text reader does) */
+            await_reason2 = nnotes == 1;
+            g = &notes[1];
+            nnotes = 2;
+            open = N_NONE;
+            labelled = true;
+        } else if (state == MSG && ind && open) {
+            struct tl_str *f = open == N_EXPL   ? &g->explanation
+                               : open == N_HINT ? &g->hints[g->nhints - 1]
+                                                : &g->context;
+            *f = joined(in->scratch, *f, t);
+        } else if (state == MSG) {
+            open = N_NONE;
+            if (!ind && !g->explanation.n)
+                g->type_cand = t;
+            if (!labelled)
+                reason_end = l.p + l.n; /* a reason of several lines */
+        } else if (state == TB && tl_str_has_prefix(l, "  File \"")) {
             struct tl_str rest = tl_str_make(l.p + 8, l.n - 8);
             long qt = tl_str_find(rest, "\", line ");
             if (qt < 0 || ntb == MAX_TB)
@@ -236,12 +341,15 @@ static void break_artifact(struct tl_diag_trace *c, struct in *in, const struct 
             long at = tl_str_find(rest, ", in ");
             if (at > qt)
                 fr->function = tl_str_make(rest.p + at + 5, rest.n - (size_t)at - 5);
-        } else if (state == 2 && tl_str_has_prefix(l, "    ") && ntb && !tb[ntb - 1].code.p) {
+        } else if (state == TB && tl_str_has_prefix(l, "    ") && ntb && !tb[ntb - 1].code.p) {
             tb[ntb - 1].code = l;
-        } else if (state == 2 && (!l.n || tl_str_has_prefix(l, "Traceback"))) {
-            state = 3;
+        } else if (state == TB && (!l.n || tl_str_has_prefix(l, "Traceback"))) {
+            state = DONE;
         }
     }
+    struct tl_diag_fact_break f;
+    memset(&f, 0, sizeof(f));
+    f.reason = notes[0].reason;
     if (f.reason.p && reason_end)
         f.reason.n = (size_t)(reason_end - f.reason.p);
     const struct tl_diag_fact_loc *caller = user_caller(p);
@@ -249,7 +357,21 @@ static void break_artifact(struct tl_diag_trace *c, struct in *in, const struct 
         f.where = *caller;
     f.stack = tb;
     f.nstack = ntb;
-    tl_diag_graph_break(&in->model->diag, &r->cid, &f);
+    for (size_t i = 0; i < nnotes; i++) {
+        const struct gb_notes *n = &notes[i];
+        if (i) {
+            if (!n->reason.n)
+                break;
+            f.reason = n->reason;
+        }
+        f.type = n->type;
+        f.explanation = n->explanation;
+        f.hints = n->hints;
+        f.nhints = n->nhints;
+        f.debug_context = n->context;
+        f.url = n->url;
+        tl_diag_graph_break(&in->model->diag, &r->cid, &f);
+    }
 }
 
 /* A symbol created while compiling (s0 for L['x'].size()[0], zf0 = 0.05 for
@@ -360,24 +482,31 @@ static void note_limit(struct tl_diag_trace *c, struct tl_diag *d, const struct 
     }
 }
 
-/* The failure of a compilation stopped by the recompile limit. */
-static bool limit_failure(struct tl_str type)
+#define LIMIT_GB "Dynamo recompile limit exceeded"
+
+/* The failure of a compilation stopped by the recompile limit: 2.6 names its own exception;
+ * 2.13 logs it as the graph break "Dynamo recompile limit exceeded" (fail type Unsupported),
+ * after which the frame runs in eager mode. */
+static bool limit_failure(struct tl_str type, struct tl_str reason)
 {
     return tl_str_eq_cstr(type, "RecompileLimitExceeded") ||
-           tl_str_eq_cstr(type, "CacheLimitExceeded");
+           tl_str_eq_cstr(type, "CacheLimitExceeded") ||
+           (tl_str_eq_cstr(type, "Unsupported") && tl_str_has_prefix(reason, LIMIT_GB));
 }
 
 /*
  * cid was not compiled because its function hit the recompile limit ("cache_size_limit
  * reached"). It is a recompile all the same (its recompile_reasons say which guards failed,
  * as the TORCH_LOGS text does) and the limit's finding, not a failure of its own. The last
- * reason is the last guard listed, as PyTorch's warning gives it.
+ * reason is the one PyTorch's warning gives: the metrics' recompile_reason (2.13: the first
+ * guard listed), else the last guard listed (2.6). 2.13's reason names the limit ("Limit type:
+ * recompile_limit") and its value ("currently set to 2").
  */
 static void limit_hit(struct tl_diag_trace *c, struct tl_diag *d, const struct tl_compile_id *cid,
-                      struct tl_str fail_reason)
+                      struct tl_str fail_reason, struct tl_str said)
 {
     struct pending *p = pending_of(c, cid);
-    struct tl_str last = p->nguards ? p->guards[p->nguards - 1] : TL_STR_NULL;
+    struct tl_str last = said.n ? said : p->nguards ? p->guards[p->nguards - 1] : TL_STR_NULL;
     if (!p->metrics_seen && (cid->has & TL_CID_FCID) && cid->fcid > 0) {
         p->metrics_seen = true;
         tl_diag_recompile(d, cid, NULL, p->guards, p->nguards);
@@ -385,11 +514,22 @@ static void limit_hit(struct tl_diag_trace *c, struct tl_diag *d, const struct t
         p->nguards = 0;
     }
     struct tl_str name = tl_str_cstr(c->limit_name ? c->limit_name : "");
+    uint64_t limit = c->limit;
     static const char *const names[] = {"recompile_limit", "cache_size_limit"};
     for (size_t i = 0; i < TL_ARRAY_LEN(names); i++)
         if (tl_str_find(fail_reason, names[i]) >= 0)
             name = tl_str_cstr(names[i]);
-    tl_diag_limit(d, cid, NULL, name, c->limit, last);
+    long at = tl_str_find(fail_reason, "Limit type: ");
+    if (at >= 0) {
+        const char *s = fail_reason.p + at + 12, *e = s;
+        while (e < fail_reason.p + fail_reason.n && ((*e >= 'a' && *e <= 'z') || *e == '_'))
+            e++;
+        if (e > s)
+            name = tl_str_make(s, (size_t)(e - s));
+    }
+    if ((at = tl_str_find(fail_reason, "(currently set to ")) >= 0)
+        limit = strtoull(fail_reason.p + at + 18, NULL, 10);
+    tl_diag_limit(d, cid, NULL, name, limit, last);
 }
 
 /* A function compiled as many times as the limit allows hit it (the trace has no message
@@ -553,8 +693,8 @@ static void metrics(struct tl_diag_trace *c, struct in *in, const struct tl_reco
                 b->caller = *caller;
         }
     }
-    if (m->fail.type.p && limit_failure(m->fail.type))
-        limit_hit(c, d, cid, m->fail.reason);
+    if (m->fail.type.p && limit_failure(m->fail.type, m->fail.reason))
+        limit_hit(c, d, cid, m->fail.reason, m->recompile_reason);
     else if (m->fail.type.p)
         failure(c, d, cid, m);
 }
@@ -785,8 +925,8 @@ static void backward_failure(struct tl_diag_trace *c, struct in *in, const struc
     if (!m->fail.type.p)
         return;
     /* PyTorch 2.6 logs a frame stopped by the recompile limit under this name. */
-    if (limit_failure(m->fail.type) && r->cid_ok) {
-        limit_hit(c, &in->model->diag, &r->cid, m->fail.reason);
+    if (limit_failure(m->fail.type, m->fail.reason) && r->cid_ok) {
+        limit_hit(c, &in->model->diag, &r->cid, m->fail.reason, TL_STR_NULL);
         return;
     }
     struct tl_diag_fact_failure f;

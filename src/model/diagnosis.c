@@ -467,6 +467,31 @@ static struct tl_str drop_cid(struct tl_str s)
     return s;
 }
 
+/* A failing guard as PyTorch states it, without what 2.13 adds after it: the source comment
+ * ("k == 0   # return x + k  # limit.py:11 in bump") and the user's stack on the lines
+ * after ("User stack trace:"). */
+static struct tl_str guard_alone(struct tl_str g)
+{
+    long st = tl_str_find(g, "\nUser stack trace:");
+    if (st >= 0)
+        g.n = (size_t)st;
+    char q = 0;
+    for (size_t i = 0; i + 3 < g.n; i++) {
+        char c = g.p[i];
+        if (q) {
+            if (c == '\\')
+                i++;
+            else if (c == q)
+                q = 0;
+        } else if (c == '\'' || c == '"') {
+            q = c;
+        } else if (c == ' ' && g.p[i + 1] == ' ' && g.p[i + 2] == '#' && g.p[i + 3] == ' ') {
+            return trim(tl_str_make(g.p, i));
+        }
+    }
+    return g;
+}
+
 void tl_diag_guard_key(struct tl_str guard, struct tl_buf *key, struct tl_buf *value)
 {
     struct tl_buf norm = TL_BUF_INIT;
@@ -553,7 +578,7 @@ static void add_guard(struct tl_diag *d, struct tl_diag_recompile *r, struct tl_
         memset(g, 0, sizeof(*g));
         g->guard = k;
         struct tl_buf ex = TL_BUF_INIT;
-        straight_quotes(&ex, trim(drop_cid(trim(text))));
+        straight_quotes(&ex, trim(drop_cid(guard_alone(trim(text)))));
         g->example = intern(d, tl_buf_str(&ex));
         tl_buf_release(&ex);
         g->advice = tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(g->example));
@@ -778,6 +803,42 @@ bool tl_diag_framework_file(struct tl_str f)
     return tl_str_find(f, "/lib/python") >= 0 && tl_str_find(f, "-packages/") < 0;
 }
 
+#define TRACING "Encountered graph break when attempting to trace "
+
+/* "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0124.html" -> "GB0124" */
+static const char *gb_id_of(struct tl_diag *d, struct tl_str url)
+{
+    long at = tl_str_find(url, "/gb/gb");
+    if (at < 0)
+        return NULL;
+    const char *p = url.p + at + 6, *end = url.p + url.n;
+    char id[16] = "GB";
+    size_t n = 2;
+    while (p < end && *p >= '0' && *p <= '9' && n + 1 < sizeof(id))
+        id[n++] = *p++;
+    return n > 2 ? intern(d, tl_str_make(id, n)) : NULL;
+}
+
+const char *tl_diag_hint_category(const char *hint)
+{
+    /* the start of each of graph_break_hints.py's lists */
+    static const struct {
+        const char *start, *category;
+    } kinds[] = {
+        {"This graph break is fundamental", "fundamental"},
+        {"It may be possible to write Dynamo tracing rules", "supportable"},
+        {"Your code may result in an error when running in eager", "user_error"},
+        {"This is likely to be a Dynamo bug", "dynamo_bug"},
+        {"This graph break may be difficult to debug", "difficult"},
+        {"This graph break may have been caused by an earlier graph break",
+         "caused_by_earlier_graph_break"},
+    };
+    for (size_t i = 0; hint && i < TL_ARRAY_LEN(kinds); i++)
+        if (!strncmp(hint, kinds[i].start, strlen(kinds[i].start)))
+            return kinds[i].category;
+    return NULL;
+}
+
 void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
                          const struct tl_diag_fact_break *fact)
 {
@@ -802,14 +863,18 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
             bb.where = *inner;
         }
     }
-    const char *reason = break_key(d, b->reason);
+    /* PyTorch 2.7 on names it by its type (and the graph-break site by an id): "Encountered
+     * graph break when attempting to trace CALL: ..." is only what dynamo was doing. */
+    const char *type = break_key(d, b->type);
+    const char *gb_id = type ? gb_id_of(d, trim(b->url)) : NULL;
+    const char *reason = type ? type : break_key(d, b->reason);
     if (!reason)
         reason = "(no reason given)";
     if (cid)
         tl_diag_compile_id(d, cid);
     /* A break inside PyTorch is its own finding: its advice differs from the user's own. */
     struct tl_buf bkey = TL_BUF_INIT;
-    tl_buf_addf(&bkey, "%c%s", in_framework ? 'P' : 'U', reason);
+    tl_buf_addf(&bkey, "%c%s\n%s", in_framework ? 'P' : 'U', gb_id ? gb_id : "", reason);
     uint32_t i = slot(d, 'B', tl_buf_str(&bkey), d->nbreaks, true) - 1;
     tl_buf_release(&bkey);
     if (i == d->nbreaks) {
@@ -818,13 +883,31 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
         memset(n, 0, sizeof(*n));
         n->seq = ++d->seq;
         n->reason = reason;
-        /* Match on everything PyTorch said: the reason, its explanation and hint. */
+        n->type = type;
+        n->gb_id = gb_id;
+        struct tl_str r = trim(b->reason);
+        if (type && tl_str_has_prefix(r, TRACING)) {
+            const char *nl = memchr(r.p, '\n', r.n);
+            r = trim(tl_str_make(r.p + strlen(TRACING),
+                                 (size_t)((nl ? nl : r.p + r.n) - r.p) - strlen(TRACING)));
+            if (tl_str_has_suffix(r, ":"))
+                r.n--;
+            n->context = intern(d, r);
+        }
+        /* Match on what PyTorch said it is: the reason (its type) and explanation; only when
+         * they match no rule of their own, on its hints too (a hint names what to change,
+         * which may be another thing than what broke: "move it out of the context manager"). */
+        enum tl_advice_table table =
+            in_framework ? TL_ADVICE_FRAMEWORK_BREAK : TL_ADVICE_GRAPH_BREAK;
         struct tl_buf all = TL_BUF_INIT;
-        tl_buf_addf(&all, "%s\n%.*s\n%.*s", reason, (int)b->explanation.n,
-                    b->explanation.p ? b->explanation.p : "", (int)b->hint.n,
-                    b->hint.p ? b->hint.p : "");
-        n->advice = tl_advice_match(
-            in_framework ? TL_ADVICE_FRAMEWORK_BREAK : TL_ADVICE_GRAPH_BREAK, tl_buf_str(&all));
+        tl_buf_addf(&all, "%s\n%.*s", reason, (int)b->explanation.n,
+                    b->explanation.p ? b->explanation.p : "");
+        n->advice = tl_advice_match(table, tl_buf_str(&all));
+        if (n->advice == tl_advice_match(table, tl_str_cstr(""))) {
+            for (size_t k = 0; k < b->nhints; k++)
+                tl_buf_addf(&all, "\n%.*s", (int)b->hints[k].n, b->hints[k].p ? b->hints[k].p : "");
+            n->advice = tl_advice_match(table, tl_buf_str(&all));
+        }
         n->in_framework = in_framework;
         if (in_framework)
             n->inside = loc_of(d, &inside);
@@ -837,10 +920,18 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
     ranks_add(d, &g->ranks);
     if (!g->explanation)
         g->explanation = intern(d, trim(b->explanation));
-    if (!g->hint)
-        g->hint = intern(d, trim(b->hint));
+    if (!g->nhints) {
+        for (size_t k = 0; k < b->nhints && g->nhints < TL_DIAG_MAX_HINTS; k++) {
+            const char *h = intern(d, trim(b->hints[k]));
+            if (h)
+                g->hints[g->nhints++] = h;
+        }
+        g->hint = g->nhints ? g->hints[0] : NULL;
+    }
     if (!g->url)
         g->url = intern(d, trim(b->url));
+    if (!g->debug_context)
+        g->debug_context = intern(d, trim(b->debug_context));
     g->fell_back = g->fell_back || b->fell_back;
     strs_add(d, &g->cids, cid_text(d, cid), TL_DIAG_MAX_CIDS);
     struct tl_diag_loc l = loc_of(d, &b->where);
@@ -948,7 +1039,7 @@ void tl_diag_limit(struct tl_diag *d, const struct tl_compile_id *cid,
     x->limit_name = intern(d, trim(limit_name));
     x->limit = limit;
     struct tl_buf reason = TL_BUF_INIT;
-    straight_quotes(&reason, trim(drop_cid(trim(last_reason))));
+    straight_quotes(&reason, trim(drop_cid(guard_alone(trim(last_reason)))));
     x->last_reason = intern(d, tl_buf_str(&reason));
     tl_buf_release(&reason);
     x->cid = cid_text(d, cid);
@@ -1051,6 +1142,17 @@ static const char *readable(struct tl_diag *d, const char *expr, struct tl_diag_
     return r;
 }
 
+/* "zf0": the symbol of a Python float */
+static bool float_symbol(const char *s)
+{
+    if (!s || s[0] != 'z' || s[1] != 'f' || !s[2])
+        return false;
+    for (s += 2; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
 void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
                   const struct tl_diag_fact_spec *s)
 {
@@ -1074,6 +1176,16 @@ void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
         x.syms[x.nsyms++] = (struct tl_diag_sym){x.symbol, x.source};
     x.where = loc_of(d, &s->where);
     x.cid = cid_text(d, cid);
+    /* A Python float made a symbol (zf0) and then specialized to its value (PyTorch 2.13
+     * guards Eq(zf8, 0.05) when inductor cannot make it a tensor input): no dimension, and
+     * its restart and its recompiles tell it with the right advice. */
+    bool floats = x.nsyms > 0;
+    for (uint32_t k = 0; k < x.nsyms; k++)
+        floats = floats && float_symbol(x.syms[k].symbol);
+    if (floats) {
+        shapes_add(d, x.cid);
+        return;
+    }
     /* One row per kind, symbol, expression and place; another compile id counts. */
     struct tl_buf key = TL_BUF_INIT;
     tl_buf_addf(&key, "%d\n%s\n%s\n%s\n%s\n%u", (int)x.kind, x.symbol ? x.symbol : "",
@@ -1298,13 +1410,18 @@ static bool automatic_dynamic(const struct tl_diag *d, const struct tl_diag_reco
             return false;
         struct tl_str tensor = tl_str_make(text.p + 8, (size_t)mis - 8);
         struct tl_str index = tl_str_make(text.p + mis + 25, text.n - (size_t)mis - 25);
-        struct tl_buf src = TL_BUF_INIT;
+        struct tl_buf src = TL_BUF_INIT, local = TL_BUF_INIT;
         tl_buf_addf(&src, "%.*s.size()[%.*s]", (int)tensor.n, tensor.p, (int)index.n, index.p);
+        /* PyTorch 2.13 names a local by its name ("tensor 'x'"), its source stays L['x'] */
+        tl_buf_addf(&local, "L['%.*s'].size()[%.*s]", (int)tensor.n, tensor.p, (int)index.n,
+                    index.p);
         bool made = false;
         for (uint32_t i = 0; i < d->ndynamic && !made; i++)
             made = d->dynamic[i].cid == r->cids.s[0] && d->dynamic[i].source &&
-                   !strcmp(d->dynamic[i].source, src.buf);
+                   (!strcmp(d->dynamic[i].source, src.buf) ||
+                    !strcmp(d->dynamic[i].source, local.buf));
         tl_buf_release(&src);
+        tl_buf_release(&local);
         if (!made)
             return false;
     }

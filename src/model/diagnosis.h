@@ -69,11 +69,22 @@ struct tl_diag_sym {
     const char *symbol, *source;
 };
 
-/* Graph breaks with the same reason. */
+/* At most this many hints of a graph break are kept. */
+#define TL_DIAG_MAX_HINTS 8
+
+/* Graph breaks with the same reason: what PyTorch names them by (from 2.7 on, the graph
+ * break's type and its id in the graph-break site: GB0124), else the reason's first line. */
 struct tl_diag_break {
-    uint64_t seq; /* when it was seen (of d->seq), for a live view's order */
-    const char *reason;
+    uint64_t seq;       /* when it was seen (of d->seq), for a live view's order */
+    const char *reason; /* the type when the log gives one, else the reason's first line */
     const char *explanation, *hint, *url; /* PyTorch's own words, when the log gives them */
+    /* PyTorch 2.7 on: the graph break's type ("Unsupported Tensor.item() call with
+     * capture_scalar_outputs=False"), its id ("GB0124", from url), what dynamo was tracing
+     * ("CALL: a function call, e.g. f(x, y)"), the developer debug context; NULL when not
+     * given. hints: every hint, hint the first of them. */
+    const char *type, *gb_id, *context, *debug_context;
+    const char *hints[TL_DIAG_MAX_HINTS];
+    uint32_t nhints;
     uint32_t count;
     struct tl_diag_loc locs[TL_DIAG_MAX_LOCS];
     uint32_t loc_counts[TL_DIAG_MAX_LOCS]; /* how often it broke at each of locs */
@@ -415,7 +426,12 @@ void tl_diag_recompile_early(struct tl_diag *d, const struct tl_compile_id *cid,
                              const struct tl_str *guards, size_t nguards);
 
 struct tl_diag_fact_break {
-    struct tl_str reason, explanation, hint, url;
+    /* reason: the first line of the reason as logged ("Encountered graph break when attempting
+     * to trace CALL: a function call, e.g. f(x, y):", "Unsupported: Tensor.item"); type: the
+     * graph break's type (PyTorch 2.7 on: the line before its "Explanation:"). */
+    struct tl_str reason, type, explanation, url, debug_context;
+    const struct tl_str *hints;
+    size_t nhints;
     struct tl_diag_fact_loc where; /* the user code where the graph broke */
     bool fell_back;
     /* The user code traceback PyTorch logged with the break, outermost first (may be none).
@@ -428,6 +444,12 @@ struct tl_diag_fact_break {
 };
 void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
                          const struct tl_diag_fact_break *b);
+/**
+ * What kind of hint PyTorch gives (graph_break_hints.py): "fundamental", "supportable",
+ * "user_error", "dynamo_bug", "difficult", "caused_by_earlier_graph_break"; NULL for a hint
+ * of the graph break's own.
+ */
+const char *tl_diag_hint_category(const char *hint);
 
 struct tl_diag_fact_failure {
     struct tl_str type, reason;

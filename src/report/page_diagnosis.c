@@ -302,6 +302,70 @@ static void recompile(struct tl_buf *out, const struct tl_diag_recompile *x, con
     advice(out, x->advice, &v);
 }
 
+/* Text of several lines, each line break kept. */
+static void text_lines(struct tl_buf *out, const char *s)
+{
+    for (const char *p = s; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        tl_html_text(out, p, nl ? (size_t)(nl - p) : strlen(p));
+        if (!nl)
+            break;
+        tl_buf_adds(out, "<br>\n");
+        p = nl + 1;
+    }
+}
+
+/* What PyTorch says of a graph break in its own words: its id in the graph-break site (a link
+ * when the url is a web page) and what dynamo was tracing (2.7 on), its explanation, and its
+ * hints, quoted before our advice. */
+static void break_notes(struct tl_buf *out, const struct tl_diag_break *x)
+{
+    if (x->gb_id || x->context) {
+        tl_buf_adds(out, "<p class='pytorch'>PyTorch ");
+        bool web = x->url && (!strncmp(x->url, "https://", 8) || !strncmp(x->url, "http://", 7));
+        if (x->gb_id && web) {
+            tl_buf_adds(out, "<a href=\"");
+            tl_html_attr_cstr(out, x->url);
+            tl_buf_adds(out, "\" rel='noreferrer'>");
+            text(out, x->gb_id);
+            tl_buf_adds(out, "</a>");
+        } else {
+            text(out, x->gb_id);
+        }
+        if (x->context) {
+            tl_buf_adds(out, x->gb_id ? ", while tracing <code>" : "while tracing <code>");
+            text(out, x->context);
+            tl_buf_adds(out, "</code>");
+        }
+        tl_buf_adds(out, "</p>\n");
+    }
+    if (x->explanation || (x->hint && !x->nhints)) {
+        tl_buf_adds(out, "<p class='pytorch'>PyTorch says: ");
+        text_lines(out, x->explanation);
+        if (x->explanation && x->hint && !x->nhints)
+            tl_buf_addch(out, ' ');
+        if (!x->nhints)
+            text(out, x->hint);
+        tl_buf_adds(out, "</p>\n");
+    }
+    if (!x->nhints)
+        return;
+    tl_buf_adds(out, "<ul class='pytorch'>\n");
+    for (uint32_t k = 0; k < x->nhints; k++) {
+        const char *kind = tl_diag_hint_category(x->hints[k]);
+        tl_buf_adds(out, "<li>PyTorch's hint");
+        if (kind) {
+            tl_buf_adds(out, " (");
+            text(out, kind);
+            tl_buf_adds(out, ")");
+        }
+        tl_buf_adds(out, ": ");
+        text_lines(out, x->hints[k]);
+        tl_buf_adds(out, "</li>\n");
+    }
+    tl_buf_adds(out, "</ul>\n");
+}
+
 static void graph_break(struct tl_buf *out, const struct tl_diag_break *x, const char *href,
                         const char *lines)
 {
@@ -329,14 +393,7 @@ static void graph_break(struct tl_buf *out, const struct tl_diag_break *x, const
     if (x->fell_back)
         tl_buf_adds(out, "<p>Dynamo could not handle it: the function was skipped and runs in "
                          "eager mode.</p>\n");
-    if (x->explanation || x->hint) {
-        tl_buf_adds(out, "<p class='pytorch'>PyTorch says: ");
-        text(out, x->explanation);
-        if (x->explanation && x->hint)
-            tl_buf_addch(out, ' ');
-        text(out, x->hint);
-        tl_buf_adds(out, "</p>\n");
-    }
+    break_notes(out, x);
     cid_list(out, href, &x->cids);
     struct tl_buf inside = TL_BUF_INIT;
     struct tl_advice_vars v;

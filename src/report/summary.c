@@ -268,6 +268,26 @@ static void j_breaks(struct tl_jw *w, const struct tl_diag *d)
         tl_jw_kstr(w, "explanation", b->explanation);
         tl_jw_kstr(w, "hint", b->hint);
         tl_jw_kstr(w, "url", b->url);
+        tl_jw_kstr(w, "type", b->type);
+        tl_jw_kstr(w, "gb_id", b->gb_id);
+        tl_jw_kstr(w, "context", b->context);
+        tl_jw_key(w, "hints");
+        tl_jw_array(w);
+        for (uint32_t k = 0; k < b->nhints; k++)
+            tl_jw_str(w, b->hints[k]);
+        tl_jw_end(w, ']');
+        tl_jw_key(w, "hint_categories");
+        tl_jw_array(w);
+        for (uint32_t k = 0; k < b->nhints; k++) {
+            const char *c = tl_diag_hint_category(b->hints[k]);
+            bool again = false;
+            for (uint32_t j = 0; c && j < k; j++)
+                again = again || tl_diag_hint_category(b->hints[j]) == c;
+            if (c && !again)
+                tl_jw_str(w, c);
+        }
+        tl_jw_end(w, ']');
+        tl_jw_kstr(w, "debug_context", b->debug_context);
         tl_jw_kbool(w, "fell_back_to_eager", b->fell_back);
         tl_jw_kbool(w, "in_pytorch", b->in_framework);
         j_loc_string(w, "pytorch_location", &b->inside);
@@ -1308,6 +1328,54 @@ static void text_recompile(struct text *t, const struct tl_diag_recompile *x)
     why_fix(t, x->advice, &v);
 }
 
+/* A note of PyTorch's after its label: its first line, then at most 8 more, indented. */
+static void note_lines(struct text *t, const char *s)
+{
+    const char *nl = strchr(s, '\n');
+    tl_buf_add_printable(t->out, s, nl ? (size_t)(nl - s) : strlen(s));
+    tl_buf_addch(t->out, '\n');
+    if (nl)
+        safe_lines(t, nl + 1, "       ", 8);
+}
+
+/* What PyTorch says of a graph break in its own words (2.7 on): its id in the graph-break site
+ * and what dynamo was tracing, its explanation, and its hints, quoted before our advice. */
+static void text_break_notes(struct text *t, const struct tl_diag_break *x)
+{
+    struct tl_buf *o = t->out;
+    if (x->gb_id || x->context) {
+        tl_buf_adds(o, "     PyTorch");
+        if (x->gb_id) {
+            tl_buf_addch(o, ' ');
+            safe(t, x->gb_id);
+        }
+        if (x->url) {
+            tl_buf_adds(o, " (");
+            safe(t, x->url);
+            tl_buf_addch(o, ')');
+        }
+        if (x->context) {
+            tl_buf_adds(o, x->gb_id || x->url ? ", while tracing " : " while tracing ");
+            safe(t, x->context);
+        }
+        tl_buf_addch(o, '\n');
+    }
+    if (t->brief)
+        return;
+    if (x->explanation) {
+        tl_buf_adds(o, "     PyTorch says: ");
+        note_lines(t, x->explanation);
+    }
+    for (uint32_t k = 0; k < x->nhints; k++) {
+        const char *kind = tl_diag_hint_category(x->hints[k]);
+        tl_buf_adds(o, "     PyTorch's hint");
+        if (kind)
+            tl_buf_addf(o, " (%s)", kind);
+        tl_buf_adds(o, ": ");
+        note_lines(t, x->hints[k]);
+    }
+}
+
 static void text_break(struct text *t, const struct tl_diag_break *x)
 {
     struct tl_buf *o = t->out;
@@ -1335,6 +1403,7 @@ static void text_break(struct text *t, const struct tl_diag_break *x)
         tl_buf_addch(o, '\n');
     }
     text_cids(t, &x->cids);
+    text_break_notes(t, x);
     struct tl_buf inside = TL_BUF_INIT;
     tl_summary_break_vars(&v, x, &inside);
     why_fix(t, x->advice, &v);

@@ -46,6 +46,12 @@ CASES["builtin"] = {"trace": case(
     graph_breaks=[{"reason": "Graph break due to unsupported builtin posix.getpid. This function is ",
                    "count": 1, "where": ["builtin.py:8"], "in_pytorch": None,
                    "compile_ids": ["[0/0]"]}])}
+# 2.13 names the break by its type ("Attempted to call function marked as skipped", GB0007);
+# its explanation still says C/C++ extension.
+CASES["builtin"]["2.13"] = {"trace": dict(CASES["builtin"]["trace"], graph_breaks=[
+    {"reason": "Attempted to call function marked as skipped", "count": 1,
+     "where": ["builtin.py:8"], "in_pytorch": None, "compile_ids": ["[0/0]"],
+     "gb_id": "GB0007"}])}
 
 # `if x.sum() > 0:` needs the tensor's value: a graph break that does not restart the frame
 # (PyTorch 2.6 logs it as a dynamo_graph_break_reason artifact, no restart reason).
@@ -54,6 +60,10 @@ CASES["datadep_if"] = {"trace": case(
     findings=["graph_break:data_dependent_branch"],
     graph_breaks=[{"reason": "Data-dependent jump", "count": 1, "where": ["datadep_if.py:7"],
                    "in_pytorch": None, "compile_ids": ["[0/0]"]}])}
+# 2.13 calls it "Data-dependent branching" (GB0170).
+CASES["datadep_if"]["2.13"] = {"trace": dict(CASES["datadep_if"]["trace"], graph_breaks=[
+    {"reason": "Data-dependent branching", "count": 1, "where": ["datadep_if.py:7"],
+     "in_pytorch": None, "compile_ids": ["[0/0]"], "gb_id": "GB0170"}])}
 
 # float32 then float64: norm recompiles once, on the dtype.
 CASES["dtype"] = {"trace": case(
@@ -107,6 +117,11 @@ CASES["explicit_break"] = {"trace": case(
     graph_breaks=[{"reason": "skip function graph_break in file /usr/lib/python3/dist-packages/torch",
                    "count": 1, "where": ["explicit_break.py:8"], "in_pytorch": None,
                    "compile_ids": ["[0/0]"]}])}
+# 2.13 names it "Call to `torch._dynamo.graph_break()`" (GB0025).
+CASES["explicit_break"]["2.13"] = {"trace": dict(CASES["explicit_break"]["trace"], graph_breaks=[
+    {"reason": "Call to `torch._dynamo.graph_break()`", "count": 1,
+     "where": ["explicit_break.py:8"], "in_pytorch": None, "compile_ids": ["[0/0]"],
+     "gb_id": "GB0025"}])}
 
 # torch.export of `if x.sum() > 0:` fails with a UserError (dynamic control flow): torch.cond
 # is the way out. TORCH_LOGS prints nothing of it (the exception goes to the program).
@@ -142,6 +157,16 @@ CASES["item"] = {"trace": case(
                  "count": 1, "reasons": [["L['___stack0'] == <value>", 1, "carried_value"]],
                  "compile_ids": ["[1/1]"], "called_from": None}],
     dynamic=[["zf0", "L['___stack0']"]])}
+# 2.13: the break's type and id (GB0124), the guard names the local ___stack0 without L[...],
+# and the float's symbol is zf2.
+CASES["item"]["2.13"] = {"trace": dict(
+    CASES["item"]["trace"],
+    graph_breaks=[{"reason": "Unsupported Tensor.item() call with capture_scalar_outputs=False",
+                   "count": 1, "where": ["item.py:8"], "in_pytorch": None,
+                   "compile_ids": ["[0/0]"], "gb_id": "GB0124"}],
+    recompiles=[dict(CASES["item"]["trace"]["recompiles"][0],
+                     reasons=[["___stack0 == <value>", 1, "carried_value"]])],
+    dynamic=[["zf2", "L['___stack0']"]])}
 
 # cache_size_limit = 2 and a new int k on every call (automatic dynamic off): bump compiles
 # for k=0 and k=1, recompiling once; the third call ([0/2]) recompiles again and hits the
@@ -154,6 +179,14 @@ CASES["limit"] = {"trace": case(
                  "compile_ids": ["[0/1]", "[0/2]"], "called_from": None}],
     limits=[{"function": "bump", "limit": 2, "limit_name": "cache_size_limit",
              "last_reason": "L['k'] == 0"}])}
+# 2.13: the config is recompile_limit, its warning's last reason is the newest guard (k == 1,
+# the guard names the local k without L[...]).
+CASES["limit"]["2.13"] = {"trace": dict(
+    CASES["limit"]["trace"],
+    recompiles=[dict(CASES["limit"]["trace"]["recompiles"][0],
+                     reasons=[["k == <value>", 2, "constant_number"]])],
+    limits=[{"function": "bump", "limit": 2, "limit_name": "recompile_limit",
+             "last_reason": "k == 1"}])}
 
 # A compiled optimizer step with a float lr changed every step (inductor). SGD's step breaks the
 # graph on purpose twice (torch/optim/optimizer.py:90, reached from lr.py:12 `opt.step()` and
@@ -183,6 +216,23 @@ CASES["lr"]["text"] = dict(CASES["lr"]["trace"],
                            graph_breaks=[dict(CASES["lr"]["trace"]["graph_breaks"][0],
                                               where=["lr.py:12"])])
 
+# 2.13: the break is named by type (GB0025) in optimizer.py:79, and both breaks' tracebacks end
+# in the user's lr.py:12 (opt.step()), which also calls sgd.py's step (now at line 105); the
+# guard names self without L[...]; the float's symbol is zf8. The text says the same, but for
+# the restart and the caller.
+CASES["lr"]["2.13"] = {"trace": dict(
+    CASES["lr"]["trace"],
+    graph_breaks=[{"reason": "Call to `torch._dynamo.graph_break()`", "count": 2,
+                   "where": ["lr.py:12"], "in_pytorch": "optimizer.py:79",
+                   "compile_ids": ["[0/0]", "[1/0]"], "gb_id": "GB0025"}],
+    recompiles=[dict(CASES["lr"]["trace"]["recompiles"][0], location="sgd.py:105",
+                     called_from="lr.py:12",
+                     reasons=[["self.param_groups[0]['lr'] == <value>", 2, "lr_as_constant"]])],
+    dynamic=[["zf8", "L['self'].param_groups[0]['lr']"]])}
+CASES["lr"]["2.13"]["text"] = dict(CASES["lr"]["2.13"]["trace"],
+                                   findings=["recompile:lr_as_constant",
+                                             "graph_break:framework_graph_break"])
+
 # shift(x, 1) then shift(x, 2): one recompile on the int n (then n is dynamic, s0); act(x,
 # 'relu') then act(x, 'tanh'): one recompile on the string, expected for a mode argument.
 CASES["number"] = {"trace": case(
@@ -204,6 +254,10 @@ CASES["printing"] = {"trace": case(
     graph_breaks=[{"reason": "builtin: print [<class 'torch._dynamo.variables.constant.ConstantVaria",
                    "count": 1, "where": ["printing.py:7"], "in_pytorch": None,
                    "compile_ids": ["[0/0]"]}])}
+# 2.13 names it "Failed to trace builtin operator" (GB0059); its explanation names `print`.
+CASES["printing"]["2.13"] = {"trace": dict(CASES["printing"]["trace"], graph_breaks=[
+    {"reason": "Failed to trace builtin operator", "count": 1, "where": ["printing.py:7"],
+     "in_pytorch": None, "compile_ids": ["[0/0]"], "gb_id": "GB0059"}])}
 
 # Two gloo ranks; rank 1 calls step with 6 elements on its second call: only rank 1
 # recompiles (then x's dim 0 is dynamic there). The text interleaves both ranks.
@@ -237,6 +291,15 @@ CASES["resume"] = {"trace": case(
          "count": 1, "reasons": [["tensor 'L['x']' size mismatch at index 0", 1, "shape_changed"]],
          "compile_ids": ["[1/1]"], "called_from": None}],
     dynamic=[["s0", "L['x'].size()[0]"]])}
+# 2.13: the print break by type (GB0059), the guard names tensor 'x', the symbol is s77.
+CASES["resume"]["2.13"] = {"trace": dict(
+    CASES["resume"]["trace"],
+    graph_breaks=[{"reason": "Failed to trace builtin operator", "count": 2,
+                   "where": ["resume.py:13"], "in_pytorch": None,
+                   "compile_ids": ["[0/0]", "[0/1]"], "gb_id": "GB0059"}],
+    recompiles=[dict(r, reasons=[["tensor 'x' size mismatch at index 0", 1, "shape_changed"]])
+                for r in CASES["resume"]["trace"]["recompiles"]],
+    dynamic=[["s77", "L['x'].size()[0]"]])}
 
 # 4, 8 then 16 rows: one recompile on the size (4 -> 8), after which dim 0 is dynamic (s0) and
 # 16 reuses the code: automatic dynamic shapes at work, a normal finding.

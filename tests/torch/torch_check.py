@@ -105,18 +105,25 @@ def ranked(x, p):
     return p
 
 
+def named(b, p):
+    """p, with the graph break's id when PyTorch names it (2.7 on: "GB0124")."""
+    if b.get("gb_id"):
+        p["gb_id"] = b["gb_id"]
+    return p
+
+
 def project(s):
     """What a scenario's expectations assert of a tlparse-summary/1."""
     p = {
         "compile_ids": s["compile_ids"],
         "findings": ["%s:%s" % (f["kind"], f["category"]) for f in s["findings"]],
-        "graph_breaks": [ranked(b, {
+        "graph_breaks": [named(b, ranked(b, {
             "reason": b["reason"][:70],
             "count": b["count"],
             "where": [where(w) for w in b["where"]],
             "in_pytorch": short(b["pytorch_location"]) if b["in_pytorch"] else None,
             "compile_ids": b["compile_ids"],
-        }) for b in s["graph_breaks"]],
+        })) for b in s["graph_breaks"]],
         "recompiles": [ranked(r, {
             "function": r["function"],
             "location": short(r["location"]),
