@@ -64,6 +64,9 @@ void tl_page_head_cid(struct tl_buf *out, const char *prefix, const char *displa
 void tl_page_footer(struct tl_buf *out, const struct tl_runinfo *info);
 /** What --redact did, at the top of an index (nothing when info says it was not redacted). */
 void tl_page_redacted(struct tl_buf *out, const struct tl_runinfo *info);
+/** "Logged by PyTorch VERSION": the version the log says it was written by (nothing for
+ * NULL: logs before PyTorch 2.13 do not say). */
+void tl_page_pytorch_version(struct tl_buf *out, const char *version);
 
 /** Append a time (seconds since the epoch) in UTC: "2023-11-14 22:13:20 UTC", or with iso
  * "2023-11-14T22:13:20Z". False (nothing appended) when it cannot be represented. */
