@@ -1312,11 +1312,18 @@ static bool automatic_dynamic(const struct tl_diag *d, const struct tl_diag_reco
         struct tl_str index = tl_str_make(text.p + mis + 25, text.n - (size_t)mis - 25);
         struct tl_buf src = TL_BUF_INIT;
         tl_buf_addf(&src, "%.*s.size()[%.*s]", (int)tensor.n, tensor.p, (int)index.n, index.p);
+        /* PyTorch 2.13 names the tensor as the code does ("tensor 'x'"), its symbol's source
+         * still says L['x'] */
+        struct tl_buf local = TL_BUF_INIT;
+        tl_buf_addf(&local, "L['%.*s'].size()[%.*s]", (int)tensor.n, tensor.p, (int)index.n,
+                    index.p);
         bool made = false;
         for (uint32_t i = 0; i < d->ndynamic && !made; i++)
             made = d->dynamic[i].cid == r->cids.s[0] && d->dynamic[i].source &&
-                   !strcmp(d->dynamic[i].source, src.buf);
+                   (!strcmp(d->dynamic[i].source, src.buf) ||
+                    !strcmp(d->dynamic[i].source, local.buf));
         tl_buf_release(&src);
+        tl_buf_release(&local);
         if (!made)
             return false;
     }
