@@ -111,6 +111,7 @@ void tl_page_frame(struct tl_buf *out, const struct tl_iframe *f, const struct t
 
 struct tl_metrics_page {
     const struct tl_metrics *m;        /* the compilation_metrics record */
+    const struct tl_json *raw;         /* the same as logged (its newer fields), or NULL */
     const char *display;               /* "[0/0]" or NULL for an absent id */
     const struct tl_artifact *listing; /* the first of the `nlisting` entries to show */
     size_t nlisting;
