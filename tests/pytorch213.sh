@@ -159,5 +159,6 @@ run 0 export.log -e -o oute --no-browser
 has oute/index.html "Export failed"
 has oute/index.html "torch.cond"
 hasnt oute/index.html "No issues were found"
+has oute/index.html "Logged by PyTorch <strong>2.13.0+cpu</strong>"
 
 summary_line pytorch213

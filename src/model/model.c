@@ -444,7 +444,8 @@ void tl_model_apply(struct tl_model *m, const struct tl_record *r, struct tl_are
         !(r->cid_ok && (r->cid.has & TL_CID_FRAME)))
         partial_trace_failure(m, r);
     enum tl_cache_result ev_result;
-    if (tl_record_has(r, TL_K_CHROMIUM_EVENT) &&
+    /* Most events are timings: parse only those that may be a cache's. */
+    if (tl_record_has(r, TL_K_CHROMIUM_EVENT) && tl_str_find(r->payload, "autograd_cache_") >= 0 &&
         autograd_cache_event(payload_json(r, scratch), &ev_result)) {
         m->autograd_cache_events[ev_result]++;
         if (r->cid_ok) {
