@@ -278,6 +278,12 @@ CASES["shape"] = {"trace": case(
                  "compile_ids": ["[0/1]"], "called_from": None}],
     dynamic=[["s0", "L['x'].size()[0]"]])}
 
+# track appends to a global list and sets an attribute: side effects dynamo replays after the
+# graph, nothing to fix. One compile, no finding.
+CASES["side_effects"] = {"trace": case(compile_ids=1)}
+# 2.13 logs the mutations with the user's lines, as a dynamo_side_effects artifact of [0/0].
+CASES["side_effects"]["2.13"] = {"report_files": ["-_0_0_0/dynamo_side_effects_*.txt"]}
+
 # A small MLP trained 3 steps with inductor: one forward compile (the backward graph belongs
 # to it), no break, no recompile; the report holds the AOT forward and backward graphs and
 # the code inductor generated for each.
