@@ -216,7 +216,7 @@ static bool payload_needed(struct tl_engine *eng, const struct tl_record *rec)
         return true;
     if (rec->status != TL_REC_OK)
         return false;
-    if (tl_diag_trace_wants_payload(rec))
+    if (tl_diag_trace_wants_payload(rec) || tl_model_wants_payload(rec))
         return true;
     for (size_t i = 0; i < eng->nsinks; i++) {
         const struct tl_sink_ops *ops = eng->sinks[i].ops;
@@ -226,12 +226,21 @@ static bool payload_needed(struct tl_engine *eng, const struct tl_record *rec)
     return false;
 }
 
+/* PyTorch 2.13 logs its version once per process, without a rank even in a distributed run
+ * (the reference would count it as another rank's entry): it is the log's own. */
+static bool rankless_ours(const struct tl_envelope *env)
+{
+    const struct tl_json *a = env->key[TL_K_ARTIFACT];
+    struct tl_str name = a ? tl_env_str(a, "name") : TL_STR_NULL;
+    return name.p && tl_str_eq_cstr(name, "torch_version");
+}
+
 /* Entries of another rank than the log's first are not this log's (spec §1.8 step 5). */
 static bool rank_is_ours(struct tl_engine *eng, const struct tl_envelope *env)
 {
     const struct tl_json *rank = env->key[TL_K_RANK];
     if (eng->have_rank)
-        return rank && rank->u.num.u == eng->rank;
+        return rank ? rank->u.num.u == eng->rank : rankless_ours(env);
     if (rank) {
         eng->have_rank = true;
         eng->rank = (uint32_t)rank->u.num.u;
@@ -730,8 +739,10 @@ static int finish(struct tl_engine *eng, struct tl_err *err)
 {
     if (eng->text)
         tl_diag_text_finish(eng->text);
-    else
+    else {
+        tl_model_finish(&eng->model);
         tl_diag_trace_finish(eng->diag, &eng->model);
+    }
     for (size_t i = 0; i < eng->nsinks; i++) {
         const struct tl_sink_ops *ops = eng->sinks[i].ops;
         if (ops->finish && ops->finish(eng->sinks[i].self, &eng->ctx, err) < 0)

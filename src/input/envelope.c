@@ -218,6 +218,8 @@ static const struct field F_TENSOR[] = {
     {"bdim", T_U64, false, NULL},
     {"attrs", T_STR_MAP_U64, false, NULL},
     {"creation_meta", T_STR, false, NULL},
+    {"dynamo_hint_overrides", T_OBJ, false, NULL}, /* 2.13 */
+    {"view_func", T_STR, false, NULL},             /* 2.13 */
     {NULL, 0, 0, NULL},
 };
 
@@ -267,6 +269,9 @@ static const struct top top_types[TL_K__COUNT] = {
     [TL_K_DESCRIBE_STORAGE] = {T_REC, F_STORAGE},
     [TL_K_DESCRIBE_SOURCE] = {T_REC, F_SOURCE},
     [TL_K_DESCRIBE_TENSOR] = {T_REC, F_TENSOR},
+    [TL_K_COMPILATION_METRICS_RUNTIME] = {T_OBJ, NULL},
+    [TL_K_BWD_COMPILATION_METRICS_RUNTIME] = {T_OBJ, NULL},
+    [TL_K_SUBGRAPH_NAME] = {T_STR, NULL},
 };
 
 /* ---- type checks --------------------------------------------------------- */

@@ -18,7 +18,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Known top-level keys, in the order of spec §2.1. */
+/* Known top-level keys, in the order of spec §2.1; then the ones newer PyTorch writes that the
+ * reference does not know: the metrics of a compiled graph's first runs (2.13 logs them as
+ * compilation_metrics_runtime, with a frame id and no attempt) and the regional-inductor
+ * subgraph an entry belongs to (a string beside the compile id, like rank). */
 #define TL_ENVELOPE_KEYS(X)                                                                        \
     X(RANK, "rank")                                                                                \
     X(HAS_PAYLOAD, "has_payload")                                                                  \
@@ -58,7 +61,10 @@
     X(MISMATCHED_FAKE_KERNEL, "mismatched_fake_kernel")                                            \
     X(DESCRIBE_STORAGE, "describe_storage")                                                        \
     X(DESCRIBE_SOURCE, "describe_source")                                                          \
-    X(DESCRIBE_TENSOR, "describe_tensor")
+    X(DESCRIBE_TENSOR, "describe_tensor")                                                          \
+    X(COMPILATION_METRICS_RUNTIME, "compilation_metrics_runtime")                                  \
+    X(BWD_COMPILATION_METRICS_RUNTIME, "bwd_compilation_metrics_runtime")                          \
+    X(SUBGRAPH_NAME, "subgraph_name")
 
 enum tl_key {
 #define TL_X(id, name) TL_K_##id,

@@ -482,6 +482,7 @@ static void read_findings(struct tl_diag *d, const struct tl_json *root)
 static void read_rest(struct tl_diag *d, const struct tl_json *root)
 {
     d->compile_ids = ju64(root, "compile_ids");
+    d->pytorch_version = jstr(d, root, "pytorch_version");
     const struct tl_json *t = tl_json_get(root, "compile_time");
     d->have_times =
         t && t->type == TL_JSON_OBJECT && tl_json_get_seconds(t, "total_s", &d->total_s);

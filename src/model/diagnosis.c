@@ -422,6 +422,18 @@ void tl_diag_graph(struct tl_diag *d, const struct tl_compile_id *cid, struct tl
         d->nlargest++;
 }
 
+void tl_diag_pytorch_version(struct tl_diag *d, struct tl_str version, bool firm)
+{
+    if (!version.p || !version.n || d->pytorch_version_firm)
+        return;
+    if (version.n > 100) /* a version, not a text: keep the page's line short */
+        version.n = 100;
+    if (d->pytorch_version && !firm)
+        return;
+    d->pytorch_version = intern(d, version);
+    d->pytorch_version_firm = firm;
+}
+
 void tl_diag_cache(struct tl_diag *d, int kind, int result)
 {
     if (kind < 0 || kind > 1 || result < 0 || result > 2)

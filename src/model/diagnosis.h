@@ -357,6 +357,10 @@ struct tl_diag {
     uint64_t ngraphs;
     uint32_t cache[2][3]; /* [fx_graph, aotautograd][hit, miss, bypass] */
     bool have_cache;
+    /* The PyTorch that wrote the log ("2.13.0+cpu"): its torch_version artifact's, else the
+     * first compilation_metrics' pytorch_version; NULL when the log does not say. */
+    const char *pytorch_version;
+    bool pytorch_version_firm;
     struct tl_map symbols;    /* symbol -> its source, the latest create_symbol's */
     struct tl_map shape_cids; /* compile id -> how many symbols and shape guards it has */
     struct tl_map unbacked;   /* unbacked symbol -> struct tl_diag_loc * where it was made */
@@ -412,6 +416,9 @@ void tl_diag_frame_stack(struct tl_diag *d, const struct tl_compile_id *cid,
                          const struct tl_diag_fact_loc *callers, size_t n);
 /** A cache lookup: kind 0 fx_graph, 1 aotautograd; result 0 hit, 1 miss, 2 bypass. */
 void tl_diag_cache(struct tl_diag *d, int kind, int result);
+/** The PyTorch version the log says it was written by; a firm one (the torch_version
+ * artifact's) replaces one read from metrics, a second firm one is ignored. */
+void tl_diag_pytorch_version(struct tl_diag *d, struct tl_str version, bool firm);
 
 /** cid recompiled function (defined at where) because these guards failed. */
 void tl_diag_recompile(struct tl_diag *d, const struct tl_compile_id *cid,

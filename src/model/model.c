@@ -247,10 +247,212 @@ static void apply_stacks(struct tl_model *m, const struct tl_record *r, struct t
     }
 }
 
+/* The payload of r as JSON in scratch, or NULL when it is not JSON. */
+static const struct tl_json *payload_json(const struct tl_record *r, struct tl_arena *scratch)
+{
+    if (!r->has_payload || !r->payload.n)
+        return NULL;
+    struct tl_json *v = tl_arena_alloc(scratch, sizeof(*v));
+    return tl_json_parse(scratch, r->payload.p, r->payload.n, v, NULL) == 0 ? v : NULL;
+}
+
+static bool is_torch_version(const struct tl_record *r)
+{
+    return r->artifact_name.p && tl_str_eq_cstr(r->artifact_name, "torch_version");
+}
+
+/* PyTorch 2.6 tells the AOT autograd cache's verdict only as a chromium instant event,
+ * "autograd_cache_hit" / "autograd_cache_miss" / "autograd_cache_bypass" (2.13 writes an
+ * aotautograd_cache_* artifact as well; the diagnosis counts the artifact there). */
+static bool autograd_cache_event(const struct tl_json *ev, enum tl_cache_result *result)
+{
+    const struct tl_json *name = ev ? tl_json_get_type(ev, "name", TL_JSON_STRING) : NULL;
+    if (!name)
+        return false;
+    if (tl_str_eq_cstr(name->u.str, "autograd_cache_hit"))
+        *result = TL_CACHE_HIT;
+    else if (tl_str_eq_cstr(name->u.str, "autograd_cache_miss"))
+        *result = TL_CACHE_MISS;
+    else if (tl_str_eq_cstr(name->u.str, "autograd_cache_bypass"))
+        *result = TL_CACHE_BYPASS;
+    else
+        return false;
+    return true;
+}
+
+void tl_model_finish(struct tl_model *m)
+{
+    struct tl_diag *d = &m->diag;
+    bool artifacts = false;
+    for (int k = 0; k < TL_CACHE_RESULTS; k++)
+        artifacts = artifacts || d->cache[TL_CACHE_AOTAUTOGRAD][k];
+    if (artifacts)
+        return;
+    for (int k = 0; k < TL_CACHE_RESULTS; k++)
+        for (uint32_t i = 0; i < m->autograd_cache_events[k]; i++)
+            tl_diag_cache(d, 1, k);
+    size_t n = tl_map_len(&m->compiles);
+    for (size_t i = 0; i < n; i++) {
+        struct tl_compile *c = tl_map_at(&m->compiles, i)->value;
+        for (int k = 0; k < TL_CACHE_RESULTS; k++)
+            if (!c->cache[TL_CACHE_AOTAUTOGRAD][k])
+                c->cache[TL_CACHE_AOTAUTOGRAD][k] = c->cache_events[k];
+    }
+}
+
+bool tl_model_wants_payload(const struct tl_record *r)
+{
+    return is_torch_version(r) || tl_record_has(r, TL_K_CHROMIUM_EVENT) ||
+           (r->artifact_name.p && tl_str_eq_cstr(r->artifact_name, "make_fx_fail_partial"));
+}
+
+static void add_u64(uint64_t *sum, const struct tl_json *rec, const char *field)
+{
+    uint64_t v = tl_json_get_u64(rec, field, 0);
+    *sum = *sum + v < *sum ? UINT64_MAX : *sum + v;
+}
+
+/* compilation_metrics_runtime (forward) or bwd_compilation_metrics_runtime: the times of a
+ * compiled graph's first runs, filed under its compile id as its metrics are. */
+static void apply_runtime(struct tl_model *m, const struct tl_record *r, const struct tl_json *v,
+                          int bwd)
+{
+    if (!r->cid_ok || v->type != TL_JSON_OBJECT)
+        return;
+    struct tl_compile_id mid = tl_cid_metrics_key(r->cid);
+    struct tl_runtime *rt = &tl_model_compile(m, &mid)->runtime[bwd];
+    rt->n++;
+    add_u64(&rt->duration_us, v, "duration_us");
+    add_u64(&rt->autotune_us, v, "runtime_triton_autotune_time_us");
+    add_u64(&rt->cudagraphify_us, v, "runtime_cudagraphify_time_us");
+    m->has_runtime = true;
+}
+
+static struct tl_str trim_str(struct tl_str s)
+{
+    while (s.n && (s.p[0] == ' ' || s.p[0] == '\t'))
+        s.p++, s.n--;
+    while (s.n && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == '\r'))
+        s.n--;
+    return s;
+}
+
+/* "# File: PATH:LINE in FUNC, code: CODE" of a graph's node comment, into *loc. */
+static bool node_comment(struct tl_str c, struct tl_diag_fact_loc *loc)
+{
+    c = trim_str(c);
+    if (!tl_str_has_prefix(c, "# File: "))
+        return false;
+    c = tl_str_make(c.p + 8, c.n - 8);
+    long at = tl_str_find(c, ", code: ");
+    if (at < 0)
+        return false;
+    loc->code = tl_str_make(c.p + at + 8, c.n - (size_t)at - 8);
+    struct tl_str head = tl_str_make(c.p, (size_t)at);
+    long in = -1; /* the last " in ": a path may hold one */
+    for (size_t i = 0; i + 4 <= head.n; i++)
+        if (!memcmp(head.p + i, " in ", 4))
+            in = (long)i;
+    if (in < 0)
+        return false;
+    loc->function = tl_str_make(head.p + in + 4, head.n - (size_t)in - 4);
+    head.n = (size_t)in;
+    size_t colon = head.n;
+    while (colon && head.p[colon - 1] != ':')
+        colon--;
+    if (!colon)
+        return false;
+    uint32_t line = 0;
+    for (size_t i = colon; i < head.n; i++) {
+        if (head.p[i] < '0' || head.p[i] > '9' || line > 100000000)
+            return false;
+        line = line * 10 + (uint32_t)(head.p[i] - '0');
+    }
+    loc->file = tl_str_make(head.p, colon - 1);
+    loc->line = line;
+    return true;
+}
+
+/* PyTorch 2.13's torch.export traces without dynamo (non-strict): when tracing raises, the log
+ * holds no compilation metrics, only make_fx's partial graph (make_fx_fail_partial), whose
+ * last node is where it stopped. A failure of its own, with no compile id; an `.item()` of a
+ * tensor under an `if` is the data-dependent branch torch.cond is for. (Inside a compile,
+ * the compile's metrics tell the failure.) */
+static void partial_trace_failure(struct tl_model *m, const struct tl_record *r)
+{
+    struct tl_str p = r->payload, node = TL_STR_NULL;
+    struct tl_diag_fact_loc at = {0}, cur = {0};
+    bool have_cur = false, have_at = false;
+    while (p.n) {
+        const char *nl = memchr(p.p, '\n', p.n);
+        size_t len = nl ? (size_t)(nl - p.p) : p.n;
+        struct tl_str line = trim_str(tl_str_make(p.p, len));
+        p = nl ? tl_str_make(nl + 1, p.n - len - 1) : tl_str_make(p.p + len, 0);
+        struct tl_diag_fact_loc loc = {0};
+        if (node_comment(line, &loc)) {
+            cur = loc;
+            have_cur = true;
+        } else if (tl_str_find(line, " = torch.ops.") > 0) {
+            node = line;
+            at = cur;
+            have_at = have_cur;
+        }
+    }
+    struct tl_buf reason = TL_BUF_INIT;
+    struct tl_str code = trim_str(at.code);
+    bool value =
+        tl_str_find(node, "aten.item.") >= 0 || tl_str_find(node, "aten._local_scalar_dense.") >= 0;
+    bool branch = tl_str_has_prefix(code, "if ") || tl_str_has_prefix(code, "elif ") ||
+                  tl_str_has_prefix(code, "while ") || tl_str_find(code, " if ") >= 0;
+    if (have_at && value && branch)
+        tl_buf_addf(&reason,
+                    "Data-dependent control flow: `%.*s` branches on a tensor's value; tracing "
+                    "stopped at ",
+                    (int)code.n, code.p);
+    else
+        tl_buf_adds(&reason, "Tracing raised an error (make_fx_fail_partial); it stopped at ");
+    if (node.p)
+        tl_buf_addf(&reason, "`%.*s`", (int)node.n, node.p);
+    else
+        tl_buf_adds(&reason, "the start of the graph");
+    struct tl_diag_fact_failure f = {0};
+    f.type = TL_STR_LIT("make_fx_fail_partial");
+    f.reason = tl_buf_str(&reason);
+    if (have_at)
+        f.where = at;
+    tl_diag_failure(&m->diag, NULL, &f);
+    tl_buf_release(&reason);
+}
+
 void tl_model_apply(struct tl_model *m, const struct tl_record *r, struct tl_arena *scratch)
 {
     if (r->metrics)
         apply_metrics(m, r);
+    const struct tl_json *v;
+    if ((v = r->env->key[TL_K_COMPILATION_METRICS]))
+        tl_diag_pytorch_version(&m->diag, tl_env_str(v, "pytorch_version"), false);
+    if ((v = r->env->key[TL_K_COMPILATION_METRICS_RUNTIME]))
+        apply_runtime(m, r, v, 0);
+    if ((v = r->env->key[TL_K_BWD_COMPILATION_METRICS_RUNTIME]))
+        apply_runtime(m, r, v, 1);
+    if (is_torch_version(r) && (v = payload_json(r, scratch)) && v->type == TL_JSON_OBJECT) {
+        const struct tl_json *ver = tl_json_get_type(v, "pytorch_version", TL_JSON_STRING);
+        if (ver)
+            tl_diag_pytorch_version(&m->diag, ver->u.str, true);
+    }
+    if (r->artifact_name.p && tl_str_eq_cstr(r->artifact_name, "make_fx_fail_partial") &&
+        !(r->cid_ok && (r->cid.has & TL_CID_FRAME)))
+        partial_trace_failure(m, r);
+    enum tl_cache_result ev_result;
+    /* Most events are timings: parse only those that may be a cache's. */
+    if (tl_record_has(r, TL_K_CHROMIUM_EVENT) && tl_str_find(r->payload, "autograd_cache_") >= 0 &&
+        autograd_cache_event(payload_json(r, scratch), &ev_result)) {
+        m->autograd_cache_events[ev_result]++;
+        if (r->cid_ok) {
+            struct tl_compile_id mid = tl_cid_metrics_key(r->cid);
+            tl_model_compile(m, &mid)->cache_events[ev_result]++;
+        }
+    }
     apply_stacks(m, r, scratch);
     const struct tl_envelope *env = r->env;
     if (r->cid_ok) {

@@ -102,6 +102,16 @@ struct tl_compile {
     uint32_t nrestart_reasons, restart_alloc;
     struct tl_opt_u64 graph_op_count, graph_node_count;
     uint32_t cache[TL_CACHE_KINDS][TL_CACHE_RESULTS];
+    /* AOT autograd cache verdicts its chromium events gave (PyTorch 2.6 has no artifact for
+     * them); tl_model_finish() counts them in cache[] when no artifact said them. */
+    uint32_t cache_events[TL_CACHE_RESULTS];
+
+    /* From its compilation_metrics_runtime records (PyTorch 2.13: the first runs of its
+     * compiled code), [0] forward, [1] backward: how many, and their times summed. */
+    struct tl_runtime {
+        uint32_t n;
+        uint64_t duration_us, autotune_us, cudagraphify_us;
+    } runtime[2];
 };
 
 /* A compile id of a TORCH_LOGS text log, and its lines. */
@@ -127,6 +137,8 @@ struct tl_model {
     struct tl_map strings;       /* interned strings of the facts */
     struct tl_diag diag;         /* the diagnosis: whole once the log is read */
     struct tl_text_facts text;   /* TORCH_LOGS text only */
+    bool has_runtime;            /* some compile has runtime metrics */
+    uint32_t autograd_cache_events[TL_CACHE_RESULTS]; /* as tl_compile's, the log's */
 };
 
 void tl_model_init(struct tl_model *m, struct tl_arena *arena);
@@ -148,6 +160,16 @@ const char *tl_model_intern(struct tl_model *m, struct tl_str s);
  * Temporary memory comes from scratch (the entry's arena).
  */
 void tl_model_apply(struct tl_model *m, const struct tl_record *r, struct tl_arena *scratch);
+
+/**
+ * Once the log is read: where the log told the AOT autograd cache's verdicts only by chromium
+ * events (PyTorch 2.6), count them as the aotautograd_cache_* artifacts of newer logs are, in
+ * the compiles and the diagnosis (2.13 writes both: the artifacts count, once).
+ */
+void tl_model_finish(struct tl_model *m);
+
+/** Whether tl_model_apply() reads the record's payload (torch_version, cache events). */
+bool tl_model_wants_payload(const struct tl_record *r);
 
 /** Which cache an artifact name reports on, and with what result; false for other names. */
 bool tl_cache_event(struct tl_str artifact_name, enum tl_cache_kind *kind,

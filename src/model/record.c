@@ -53,7 +53,8 @@ void tl_record_decode(struct tl_record *r, struct tl_directory *dir, struct tl_a
     place(r, dir, scratch);
     r->kind = TL_K__COUNT;
     for (int k = 0; k < TL_K__COUNT; k++) {
-        if (k != TL_K_RANK && k != TL_K_HAS_PAYLOAD && k != TL_K_STACK && env->key[k]) {
+        if (k != TL_K_RANK && k != TL_K_HAS_PAYLOAD && k != TL_K_STACK && k != TL_K_SUBGRAPH_NAME &&
+            env->key[k]) {
             r->kind = (enum tl_key)k;
             break;
         }

@@ -48,6 +48,15 @@ bool tl_page_utc(struct tl_buf *out, int64_t seconds, bool iso)
     return true;
 }
 
+void tl_page_pytorch_version(struct tl_buf *out, const char *version)
+{
+    if (!version)
+        return;
+    tl_buf_adds(out, "<p class='pytorch-version'>Logged by PyTorch <strong>");
+    tl_html_text_cstr(out, version);
+    tl_buf_adds(out, "</strong></p>\n");
+}
+
 void tl_page_redacted(struct tl_buf *out, const struct tl_runinfo *info)
 {
     if (!info || !info->redacted)

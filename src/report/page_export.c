@@ -149,6 +149,7 @@ void tl_page_export_index(struct tl_buf *out, const struct tl_export_index_page 
     if (p->custom_header_html)
         tl_buf_adds(out, p->custom_header_html); /* raw by design: the user's own HTML */
     tl_page_redacted(out, p->info);
+    tl_page_pytorch_version(out, p->diag ? p->diag->pytorch_version : NULL);
     tl_buf_adds(out, "<h2>Draft Export Report</h2>\n");
     uint32_t failed = p->diag ? p->diag->nfailures : 0;
     if (!x->nproblems && failed) {

@@ -153,6 +153,37 @@ static void provenance_section(struct tl_buf *out, const struct tl_directory *di
     tl_buf_adds(out, "</ul>\n");
 }
 
+/* The first runs of each compiled graph (PyTorch 2.13's compilation_metrics_runtime): how long
+ * they took, with the autotuning and CUDA-graph recording in them. */
+static void runtime_section(struct tl_buf *out, const struct tl_model *m)
+{
+    static const char *const dir_name[2] = {"forward", "backward"};
+    tl_buf_adds(out, "<h2>Runtime</h2>\n<p>\nThe first runs of the compiled code, as PyTorch "
+                     "measured them (compilation_metrics_runtime): the work they did once, "
+                     "such as autotuning kernels and recording CUDA graphs.\n</p>\n<ul>\n");
+    size_t n = tl_model_ncompiles(m);
+    for (size_t i = 0; i < n; i++) {
+        const struct tl_compile *c = tl_model_compile_at(m, i);
+        for (int b = 0; b < 2; b++) {
+            const struct tl_runtime *rt = &c->runtime[b];
+            if (!rt->n)
+                continue;
+            tl_buf_adds(out, "<li><a href=\"#");
+            tl_html_attr_cstr(out, c->display);
+            tl_buf_adds(out, "\">");
+            tl_html_text_cstr(out, c->display);
+            tl_buf_addf(out, "</a> %s: %u record%s, %llu us", dir_name[b], rt->n,
+                        rt->n == 1 ? "" : "s", (unsigned long long)rt->duration_us);
+            if (rt->autotune_us)
+                tl_buf_addf(out, ", autotuning %llu us", (unsigned long long)rt->autotune_us);
+            if (rt->cudagraphify_us)
+                tl_buf_addf(out, ", CUDA graphs %llu us", (unsigned long long)rt->cudagraphify_us);
+            tl_buf_adds(out, "</li>\n");
+        }
+    }
+    tl_buf_adds(out, "</ul>\n");
+}
+
 /* "tlparse: NAME" with the last component of the input's name. */
 static void index_title(struct tl_buf *out, const struct tl_runinfo *info)
 {
@@ -182,6 +213,7 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
     if (p->custom_header_html)
         tl_buf_adds(out, p->custom_header_html); /* raw by design: the user's own HTML */
     tl_page_redacted(out, p->info);
+    tl_page_pytorch_version(out, model->diag.pytorch_version);
     tl_page_overview(out, model, p->nfailures, TL_OVERVIEW_MAX_BARS);
     if (p->diag) {
         tl_page_diagnosis(out, p->diag, "#", NULL);
@@ -220,6 +252,8 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
             return -1;
     }
     tl_buf_adds(out, "</ul>\n</div>\n");
+    if (model->has_runtime)
+        runtime_section(out, model);
     if (p->provenance)
         provenance_section(out, &model->dir);
     if (!tl_trie_empty(&model->unknown_trie)) {

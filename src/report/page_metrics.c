@@ -212,6 +212,64 @@ static void shape_tables(struct tl_buf *out, const struct tl_metrics_page *p)
     tl_buf_adds(out, "</table>\n");
 }
 
+/* Fields of newer PyTorch's compilation_metrics (2.13) that the reference's page does not
+ * show, in the order a reader looks for them: why it compiled, what it holds, where the time
+ * went, what made it. */
+static const struct newer_field {
+    const char *name, *label;
+} newer_fields[] = {
+    {"recompile_reason", "Recompile reason"},
+    {"num_graph_breaks", "Graph breaks"},
+    {"cudagraph_skip_reason", "CUDA graphs skipped because"},
+    {"guard_latency_us", "Guard latency (us)"},
+    {"param_count", "Parameters"},
+    {"param_numel", "Parameter elements"},
+    {"param_bytes", "Parameter bytes"},
+    {"ir_count", "IR nodes"},
+    {"duration_us", "Duration (us)"},
+    {"dynamo_cumulative_compile_time_us", "Dynamo (us)"},
+    {"aot_autograd_cumulative_compile_time_us", "AOT autograd (us)"},
+    {"inductor_cumulative_compile_time_us", "Inductor (us)"},
+    {"pre_grad_pass_time_us", "Pre-grad passes (us)"},
+    {"joint_graph_pass_time_us", "Joint graph passes (us)"},
+    {"post_grad_pass_time_us", "Post-grad passes (us)"},
+    {"triton_compile_time_us", "Triton compile (us)"},
+    {"gc_time_us", "Garbage collection (us)"},
+    {"aotautograd_local_cache_hit_count", "AOT autograd cache hits"},
+    {"aotautograd_local_cache_miss_count", "AOT autograd cache misses"},
+    {"inductor_fx_local_cache_hit_count", "FX graph cache hits"},
+    {"inductor_fx_local_cache_miss_count", "FX graph cache misses"},
+    {"pytorch_version", "PyTorch"},
+    {"python_version", "Python"},
+    {"triton_version", "Triton"},
+    {"cuda_version", "CUDA"},
+};
+
+/* The newer fields the record has (null and "" are absent), as a table. */
+static void newer_section(struct tl_buf *out, const struct tl_json *raw)
+{
+    bool any = false;
+    for (size_t i = 0; raw && i < sizeof(newer_fields) / sizeof(newer_fields[0]); i++) {
+        const struct tl_json *v = tl_json_get(raw, newer_fields[i].name);
+        if (tl_json_is_null(v) || (v->type == TL_JSON_STRING && !v->u.str.n) ||
+            (v->type != TL_JSON_STRING && v->type != TL_JSON_NUMBER))
+            continue;
+        if (!any)
+            tl_buf_adds(out, "<h2>More from PyTorch</h2>\n<table>\n");
+        any = true;
+        tl_buf_adds(out, "<tr><td>");
+        tl_buf_adds(out, newer_fields[i].label);
+        tl_buf_adds(out, "</td><td>");
+        if (v->type == TL_JSON_STRING)
+            tl_html_text(out, v->u.str.p, v->u.str.n);
+        else
+            tl_json_write_number(out, v);
+        tl_buf_adds(out, "</td></tr>\n");
+    }
+    if (any)
+        tl_buf_adds(out, "</table>\n");
+}
+
 void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p)
 {
     const struct tl_metrics *m = p->m;
@@ -280,6 +338,7 @@ void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p)
     tl_buf_adds(out, "<h2>Custom Ops</h2>\n");
     str_list(out, &m->compliant_custom_ops, "Compliant Custom Ops:", NULL);
     str_list(out, &m->non_compliant_ops, "Non-Compliant Custom Ops:", NULL);
+    newer_section(out, p->raw);
     shape_tables(out, p);
     tl_page_query_script(out);
     tl_buf_adds(out, "</body>\n</html>\n");

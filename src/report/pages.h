@@ -64,6 +64,9 @@ void tl_page_head_cid(struct tl_buf *out, const char *prefix, const char *displa
 void tl_page_footer(struct tl_buf *out, const struct tl_runinfo *info);
 /** What --redact did, at the top of an index (nothing when info says it was not redacted). */
 void tl_page_redacted(struct tl_buf *out, const struct tl_runinfo *info);
+/** "Logged by PyTorch VERSION": the version the log says it was written by (nothing for
+ * NULL: logs before PyTorch 2.13 do not say). */
+void tl_page_pytorch_version(struct tl_buf *out, const char *version);
 
 /** Append a time (seconds since the epoch) in UTC: "2023-11-14 22:13:20 UTC", or with iso
  * "2023-11-14T22:13:20Z". False (nothing appended) when it cannot be represented. */
@@ -108,6 +111,7 @@ void tl_page_frame(struct tl_buf *out, const struct tl_iframe *f, const struct t
 
 struct tl_metrics_page {
     const struct tl_metrics *m;        /* the compilation_metrics record */
+    const struct tl_json *raw;         /* the same as logged (its newer fields), or NULL */
     const char *display;               /* "[0/0]" or NULL for an absent id */
     const struct tl_artifact *listing; /* the first of the `nlisting` entries to show */
     size_t nlisting;

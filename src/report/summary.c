@@ -995,6 +995,8 @@ void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
     j_source(&w, src);
     if (src->info)
         j_generated_by(&w, src->info);
+    if (d->pytorch_version) /* only logs of newer PyTorch say it */
+        tl_jw_kstr(&w, "pytorch_version", d->pytorch_version);
     tl_jw_ku64(&w, "compile_ids", d->compile_ids);
     j_findings(&w, d);
     j_breaks(&w, d);
@@ -1533,7 +1535,12 @@ static void text_header(struct text *t, const struct tl_diag *d,
     paint(t, "1", "tlparse diagnosis");
     tl_buf_adds(out, " of ");
     safe(t, src->path);
-    tl_buf_addf(out, " (%s): %llu compile id%s", src->kind, (unsigned long long)d->compile_ids,
+    tl_buf_addf(out, " (%s", src->kind);
+    if (d->pytorch_version) {
+        tl_buf_adds(out, ", PyTorch ");
+        safe(t, d->pytorch_version);
+    }
+    tl_buf_addf(out, "): %llu compile id%s", (unsigned long long)d->compile_ids,
                 d->compile_ids == 1 ? "" : "s");
     if (d->have_times)
         tl_buf_addf(out, ", %.2f s compiling", d->total_s);

@@ -274,6 +274,7 @@ static int metrics_page(struct report *rp, struct tl_sink_ctx *ctx, struct tl_re
     struct tl_metrics_page p;
     memset(&p, 0, sizeof(p));
     p.m = r->metrics;
+    p.raw = r->env->key[TL_K_COMPILATION_METRICS];
     p.display = r->display;
     p.strtab = &ctx->model->strtab;
     if (seen->n <= METRICS_EARLIER_MAX) {

@@ -15,8 +15,10 @@ what a careful engineer reading the script and the log concludes.
 
 # Facts that TORCH_LOGS="recompiles,graph_breaks,dynamic,guards" does not print: the restarts
 # (only the metrics of a trace record them), and for a function of PyTorch's own, the user's
-# line that called it (the text names the function, not its callers).
-TEXT_LACKS = ["restarts", "recompiles.called_from"]
+# line that called it (the text names the function, not its callers); the caches' hits and
+# misses ("cache": [hit, miss, bypass] of fx_graph and aotautograd, asserted only by the cases
+# that give it).
+TEXT_LACKS = ["restarts", "recompiles.called_from", "cache"]
 
 NONE = {"compile_ids": 0, "findings": [], "graph_breaks": [], "recompiles": [], "restarts": [],
         "specializations": [], "failures": [], "limits": [], "export": [], "dynamic": []}
@@ -53,6 +55,14 @@ CASES["builtin"]["2.13"] = {"trace": dict(CASES["builtin"]["trace"], graph_break
      "where": ["builtin.py:8"], "in_pytorch": None, "compile_ids": ["[0/0]"],
      "gb_id": "GB0007"}])}
 
+# The same Linear compiled twice in one process with torch._dynamo.reset() between, and a cache
+# folder of its own: the first compile misses the AOT autograd cache and the FX graph cache
+# (forward and backward), the second hits them. reset() starts the ids again: both are [0/0].
+# (PyTorch 2.6 says the AOT autograd verdicts by chromium events only, 2.13 by artifacts too.)
+CASES["cache"] = {"trace": case(
+    compile_ids=1,
+    cache={"fx_graph": [2, 2, 0], "aotautograd": [1, 1, 0]})}
+
 # `if x.sum() > 0:` needs the tensor's value: a graph break that does not restart the frame
 # (PyTorch 2.6 logs it as a dynamo_graph_break_reason artifact, no restart reason).
 CASES["datadep_if"] = {"trace": case(
@@ -72,6 +82,10 @@ CASES["dtype"] = {"trace": case(
     recompiles=[{"function": "norm", "location": "dtype.py:5", "resumes_after_line": None,
                  "count": 1, "reasons": [["tensor 'L['x']' dtype mismatch", 1, "dtype_changed"]],
                  "compile_ids": ["[0/1]"], "called_from": None}])}
+# 2.13 names the guard's tensor as the code does: 'x', not L['x'].
+CASES["dtype"]["2.13"] = {"trace": dict(CASES["dtype"]["trace"], recompiles=[dict(
+    CASES["dtype"]["trace"]["recompiles"][0],
+    reasons=[["tensor 'x' dtype mismatch", 1, "dtype_changed"]])])}
 
 # mark_dynamic(x, 0): s0 = L['x'].size()[0], kept dynamic; the code adds a range guard
 # (2*s0 >= 16, line 8) and a divisibility guard (Mod(s0, 2) == 0, line 9, from view(2, -1)).
@@ -134,6 +148,15 @@ CASES["export_fail"] = {
     "text": case(compile_ids=1),
     "report_flags": [["-e"]],
     "export_page": {"has": ["Export failed", "torch.cond"], "not": ["No issues were found"]},
+}
+# 2.13 exports without dynamo (non-strict): no compile id, no metrics; the log holds make_fx's
+# partial graph, which stops at the `.item()` of `if x.sum() > 0:` (line 8).
+CASES["export_fail"]["2.13"] = {
+    "trace": case(
+        findings=["failure:export_control_flow"],
+        failures=[{"type": "make_fx_fail_partial", "compile_id": None,
+                   "fell_back_to_eager": False, "category": "export_control_flow"}]),
+    "text": case(),
 }
 
 # mix(x, 0.25) then mix(x, 0.5): the float is specialized at first, and the second value
@@ -274,6 +297,12 @@ CASES["ranks"] = {
     "ranks_summary": {"ranks": [[0, 1, 0, 0], [1, 2, 1, 0]],
                       "divergences": [["recompiles", [1], [0]]]},
 }
+# 2.13 names the guard's tensor 'x' (not L['x']) and the dynamic size s77 (not s0).
+CASES["ranks"]["2.13"] = {"trace_rank1": dict(
+    CASES["ranks"]["trace_rank1"],
+    recompiles=[dict(CASES["ranks"]["trace_rank1"]["recompiles"][0],
+                     reasons=[["tensor 'x' size mismatch at index 0", 1, "shape_changed"]])],
+    dynamic=[["s77", "L['x'].size()[0]"]])}
 
 # forward prints between two parts (line 13): each call breaks there. The second call, with
 # another batch size, recompiles forward and its resume function (the part after line 13).
@@ -312,6 +341,12 @@ CASES["shape"] = {"trace": case(
                  "compile_ids": ["[0/1]"], "called_from": None}],
     dynamic=[["s0", "L['x'].size()[0]"]])}
 
+# track appends to a global list and sets an attribute: side effects dynamo replays after the
+# graph, nothing to fix. One compile, no finding.
+CASES["side_effects"] = {"trace": case(compile_ids=1)}
+# 2.13 logs the mutations with the user's lines, as a dynamo_side_effects artifact of [0/0].
+CASES["side_effects"]["2.13"] = {"report_files": ["-_0_0_0/dynamo_side_effects_*.txt"]}
+
 # A small MLP trained 3 steps with inductor: one forward compile (the backward graph belongs
 # to it), no break, no recompile; the report holds the AOT forward and backward graphs and
 # the code inductor generated for each.
@@ -320,4 +355,11 @@ CASES["train"] = {
     "report_files": ["-_0_0_0/aot_joint_graph_*.txt", "-_0_0_0/aot_forward_graph_*.txt",
                      "-_0_0_0/aot_backward_graph_*.txt", "-_0_0_0/inductor_output_code_*.html",
                      "-_0_0_0/bwd_compilation_metrics_*.html"],
+}
+# 2.13 compiles the backward with the forward, inside [0/0]'s compile: no
+# bwd_compilation_metrics record (the one compilation_metrics covers both); the report says
+# the version that wrote the log.
+CASES["train"]["2.13"] = {
+    "report_files": CASES["train"]["report_files"][:-1] + ["-_0_0_0/compilation_metrics_*.html"],
+    "report_has": ["Logged by PyTorch <strong>2.13."],
 }

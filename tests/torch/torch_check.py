@@ -5,7 +5,7 @@ script that provokes known events) is run twice, under TORCH_TRACE and under
 TORCH_LOGS="recompiles,graph_breaks,dynamic,guards"; `tlparse --json` of the trace and of
 the text must give exactly the findings written in tests/torch/expected.py, and the same
 findings wherever the text holds the facts; the report of each trace must be complete (no
-"Unknown fields" for what PyTorch writes, every local link resolves).
+"Unknown fields" for what PyTorch writes, every local link resolves, `--strict` passes).
 
     torch_check.py TLPARSE [NAME...]          run the scenarios (all, or the ones named)
     torch_check.py TLPARSE --dump NAME        print a scenario's projections (to write cases)
@@ -153,6 +153,9 @@ def project(s):
         "export": [{"kind": x["kind"], "expr": x["expr"], "location": short(x["location"])}
                    for x in s["export"]],
         "dynamic": sorted({(x["symbol"], x["source"]) for x in s["dynamic_dimensions"]}),
+        # [hit, miss, bypass] of each cache; asserted only by the cases that say "cache" (the
+        # others share PyTorch's default cache folder, warm or not)
+        "cache": {k: [v["hit"], v["miss"], v["bypass"]] for k, v in s["cache"].items()},
     }
     return p
 
@@ -222,12 +225,26 @@ def check_report(tlparse, d, name, flags, problems):
         return None
     if "Unknown fields" in p.stderr:
         problems.append("%s: report %s: %s" % (name, flags, p.stderr.strip()))
+    if not flags:
+        check_strict(tlparse, os.path.join(d, "trace"), d, name, problems)
     if not os.path.exists(os.path.join(out, "index.html")):
         problems.append("%s: report %s: no index.html" % (name, flags))
         return None
     for pr in check_links(out):
         problems.append("%s: report %s: %s" % (name, flags, pr))
     return out
+
+
+def check_strict(tlparse, log, d, name, problems):
+    """`tlparse --strict` of a log PyTorch wrote: nothing in it is bad or another rank's."""
+    out = os.path.join(d, "report_strict")
+    shutil.rmtree(out, ignore_errors=True)
+    p = subprocess.run([tlparse, log, "--strict", "-o", out, "--no-browser"],
+                       capture_output=True, text=True)
+    shutil.rmtree(out, ignore_errors=True)
+    if p.returncode != 0:
+        problems.append("%s: --strict %s exit %d: %s" % (
+            name, os.path.basename(log), p.returncode, p.stderr.strip()[-500:]))
 
 
 def tl_json(tlparse, path, extra=()):
@@ -270,6 +287,9 @@ def check(tlparse, work, name, problems, dump=False, version=None):
         if key == "text":
             continue
         exp = want[key]
+        if "cache" not in exp:
+            proj = dict(proj)
+            proj.pop("cache", None)
         if proj != exp:
             problems.append("%s: %s diagnosis differs from expected.py:\n%s" % (
                 name, key, diff_text(exp, proj)))
@@ -290,6 +310,11 @@ def check(tlparse, work, name, problems, dump=False, version=None):
         for pattern in want.get("report_files", []):
             if not glob.glob(os.path.join(d, "report", pattern)):
                 problems.append("%s: the report has no %s" % (name, pattern))
+        if want.get("report_has"):
+            index = open(os.path.join(d, "report", "index.html"), encoding="utf-8").read()
+            for must in want["report_has"]:
+                if must not in index:
+                    problems.append("%s: the report's index.html lacks %r" % (name, must))
         for flags in want.get("report_flags", []):
             out = check_report(tlparse, d, name, flags, problems)
             if out and flags == ["-e"]:
@@ -330,6 +355,8 @@ def check_ranks(tlparse, d, name, want, problems):
         return
     if "Unknown fields" in p.stderr:
         problems.append("%s: --all-ranks-html: %s" % (name, p.stderr.strip()))
+    for log in rank_logs(d):
+        check_strict(tlparse, log, d, name, problems)
     s = json.load(open(os.path.join(out, "summary.json")))
     got = {"ranks": [(r["rank"], r["compile_ids"], r["recompiles"], r["graph_breaks"])
                      for r in s["ranks"]],

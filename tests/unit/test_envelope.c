@@ -90,8 +90,13 @@ static void test_key_names(void **state)
     assert_string_equal(tl_key_name(TL_K_DESCRIBE_TENSOR), "describe_tensor");
     assert_string_equal(tl_key_name(TL_K_AOT_AUTOGRAD_BACKWARD_COMPILATION_METRICS),
                         "aot_autograd_backward_compilation_metrics");
+    assert_string_equal(tl_key_name(TL_K_COMPILATION_METRICS_RUNTIME),
+                        "compilation_metrics_runtime");
+    assert_string_equal(tl_key_name(TL_K_BWD_COMPILATION_METRICS_RUNTIME),
+                        "bwd_compilation_metrics_runtime");
+    assert_string_equal(tl_key_name(TL_K_SUBGRAPH_NAME), "subgraph_name");
     assert_string_equal(tl_key_name(TL_K__COUNT), "?");
-    assert_int_equal(TL_K__COUNT, 39);
+    assert_int_equal(TL_K__COUNT, 42);
 }
 
 /* ---- known keys, types -------------------------------------------------------------------- */
@@ -456,9 +461,9 @@ static void test_unknown_keys(void **state)
     (void)state;
     struct tl_envelope env;
     expect_ok("{\"zeta\": 1, \"rank\": 0, \"alpha\": null, \"frame_idx\": [1], "
-              "\"compilation_metrics_runtime\": {}}",
+              "\"compilation_metrics_later\": {}}",
               &env);
-    static const char *const want[] = {"zeta", "alpha", "frame_idx", "compilation_metrics_runtime"};
+    static const char *const want[] = {"zeta", "alpha", "frame_idx", "compilation_metrics_later"};
     expect_unknown(&env, want, 4);
     assert_non_null(env.key[TL_K_RANK]);
     assert_true(env.cid_ok);
@@ -470,6 +475,32 @@ static void test_unknown_keys(void **state)
     expect_ok("{\"x\": {\"rank\": \"no\"}, \"y\": [[[]]], \"\": 1}", &env);
     static const char *const w2[] = {"x", "y", ""};
     expect_unknown(&env, w2, 3);
+}
+
+/* PyTorch 2.13's keys: runtime metrics (any object, a frame id and no attempt), subgraph_name
+ * (a string), describe_tensor's dynamo_hint_overrides and view_func. */
+static void test_pytorch_213_keys(void **state)
+{
+    (void)state;
+    struct tl_envelope env;
+    expect_ok("{\"compilation_metrics_runtime\": {\"duration_us\": 5, \"fail_type\": null}, "
+              "\"frame_id\": 0, \"frame_compile_id\": 0, \"subgraph_name\": \"subgraph_0\"}",
+              &env);
+    assert_int_equal(env.n_unknown, 0);
+    assert_non_null(env.key[TL_K_COMPILATION_METRICS_RUNTIME]);
+    assert_non_null(env.key[TL_K_SUBGRAPH_NAME]);
+    assert_true(env.cid_ok);
+    assert_int_equal(env.cid.has & TL_CID_ATTEMPT, 0);
+    expect_ok("{\"bwd_compilation_metrics_runtime\": {}}", &env);
+    assert_int_equal(env.n_unknown, 0);
+    expect_ok("{\"describe_tensor\": {\"id\": 0, \"describer_id\": 0, \"ndim\": 1, "
+              "\"dtype\": \"torch.float32\", \"device\": \"cpu\", \"size\": [4], "
+              "\"dynamo_hint_overrides\": {}, \"view_func\": \"_CustomViewFunc()\"}}",
+              &env);
+    assert_int_equal(env.n_unknown, 0);
+    expect_fail("{\"subgraph_name\": 1}", "invalid type for \"subgraph_name\": expected a string");
+    expect_fail("{\"compilation_metrics_runtime\": []}",
+                "invalid type for \"compilation_metrics_runtime\": expected an object");
 }
 
 /* ---- the compile-id group ----------------------------------------------------------------------
@@ -810,6 +841,7 @@ int main(void)
         cmocka_unit_test(test_valid_envelope),
         cmocka_unit_test(test_null_is_absent),
         cmocka_unit_test(test_unknown_keys),
+        cmocka_unit_test(test_pytorch_213_keys),
         cmocka_unit_test(test_cid_all_and_none),
         cmocka_unit_test(test_cid_bad_values),
         cmocka_unit_test(test_cid_quirk_later_keys_unknown),
