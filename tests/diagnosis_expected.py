@@ -658,7 +658,8 @@ CASES['fixtures/demo.log'] = {'compile_ids': 5,
                 ('[2/0]', None, 5)]}
 
 # our edge-case log: a fullgraph failure in [1/0_1], an unsupported graph break in forward, and
-# x.size()[0] (s0) specialized to 8 at train.py:5 and guarded at train.py:7.
+# x.size()[0] (s0) specialized to 8 at train.py:5 and guarded at train.py:7. The failure's
+# frame names "train.py", the end of the one full path the log has: that file.
 CASES['fixtures/edge.log'] = {'compile_ids': 5,
      'findings': ['failure:unsupported_fullgraph',
                   'graph_break:unsupported',
@@ -687,7 +688,7 @@ CASES['fixtures/edge.log'] = {'compile_ids': 5,
                           'advice': 'dimension_specialized'}],
      'failures': [{'compile_id': '[1/0]',
                    'type': 'Unsupported',
-                   'location': 'train.py:7',
+                   'location': '/home/u/edge/train.py:7',
                    'fell_back': False,
                    'advice': 'unsupported_fullgraph'}],
      'limits': [],
@@ -928,7 +929,8 @@ CASES['fixtures/torch_logs/pt26_item_warning_guard_comments.txt'] = {'compile_id
 # are [0/0]'s, whose guards never came) and encode ran in eager; [1/0] failed creating its shape
 # guards, h's dim 0 marked dynamic but specialized to 16 (ConstraintViolationError); head fell back
 # to eager on an Unsupported call after [2/0] had compiled (its guards were printed), so which
-# compile id failed is unknown.
+# compile id failed is unknown. The guard's "app/model.py" is PyTorch's path cut short: the
+# WON'T CONVERT lines name /srv/app/model.py.
 CASES['fixtures/torch_logs/pt26_failures_backend_constraint.txt'] = {'compile_ids': 3,
      'findings': ['failure:backend_failed',
                   'failure:unsupported_fullgraph',
@@ -940,7 +942,7 @@ CASES['fixtures/torch_logs/pt26_failures_backend_constraint.txt'] = {'compile_id
                           'symbol': 's0',
                           'expr': 'Eq(s0, 16)',
                           'source': None,
-                          'location': 'app/model.py:52',
+                          'location': '/srv/app/model.py:52',
                           'compile_id': '[1/0]',
                           'advice': 'dimension_specialized'}],
      'failures': [{'compile_id': '[0/0]',
