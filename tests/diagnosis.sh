@@ -265,6 +265,23 @@ assert "(k == 0)" in k["advice"]["explanation"] and "#" not in k["advice"]["expl
 grep -qxF "     Its last reason: A Python number is baked into the graph as a constant (its recompiles below say what to do)." l213.txt ||
     bad "pt213 limit summary repeats its recompile's advice: $(cat l213.txt)"
 [ "$(grep -c 'Pass it as a tensor' l213.txt)" = 1 ] || bad "pt213 limit summary: the number's fix twice"
+# a float made dynamic by its one recompile: 2.13's compile(dynamic=True) would have made it
+# dynamic from the first call, 2.6's does not (a log without a version is taken as the older)
+"$bin" "$here/fixtures/pt213_trace_float.log" --json >f213.json 2>err.txt || bad "pt213 float --json: exit $?"
+sed 's/"2.13.0+cpu"/"2.6.0"/' "$here/fixtures/pt213_trace_float.log" >f26.log
+"$bin" f26.log --json >f26.json 2>err.txt || bad "2.6 float --json: exit $?"
+python3 -c '
+import json
+new = json.load(open("f213.json"))["recompiles"][0]["advice"]
+old = json.load(open("f26.json"))["recompiles"][0]["advice"]
+assert new["category"] == old["category"] == "automatic_dynamic", (new, old)
+assert new["fix"] == ("Nothing to do. To skip even this one recompile, pass the number as a 0-d "
+    "tensor, or compile with dynamic=True so that numbers and sizes are dynamic from the first call."), new
+assert old["fix"] == ("Nothing to do. To skip even this one recompile, pass the float as a 0-d "
+    "tensor. compile(dynamic=True) makes a float dynamic from the first call in recent PyTorch "
+    "(2.13), not in 2.6."), old
+assert "(alpha == 0.25)" in new["explanation"], new
+' || bad "a float made dynamic: the advice by version"
 # the setting's name in the PyTorch that wrote the log: 2.6 calls it cache_size_limit; a trace
 # that gives only its version (a limit's failure without the setting's name)
 sed -e 's/"2.13.0+cpu"/"2.6.0"/' -e 's/\\"recompile_limit\\": 3, //' "$here/fixtures/pt213_trace_limit.log" >l26.log

@@ -1154,3 +1154,25 @@ CASES['fixtures/pt213_trace_limit.log'] = {'compile_ids': 3,
  'cache': [0, 0, 0, 0, 0, 0],
  'dynamic': [],
  'graphs': []}
+
+# A trace in PyTorch 2.13's form: mix(x, alpha) recompiles once on the float (alpha == 0.25,
+# with its comment and "User stack trace:"), which that recompile makes dynamic (zf27): automatic
+# dynamic, normal; on 2.13, compile(dynamic=True) would make it dynamic from the first call.
+CASES['fixtures/pt213_trace_float.log'] = {'compile_ids': 2,
+ 'findings': ['recompile:automatic_dynamic'],
+ 'graph_breaks': [],
+ 'recompiles': [{'function': 'mix',
+                 'location': '/home/ana/w/mix.py:6',
+                 'count': 1,
+                 'reasons': [('alpha == <value>', 1, 'constant_number')],
+                 'compile_ids': ['[0/1]'],
+                 'advice': 'automatic_dynamic'}],
+ 'specializations': [],
+ 'failures': [],
+ 'limits': [],
+ 'many_compiles': [],
+ 'export': [],
+ 'total_s': 0.2,
+ 'cache': [0, 0, 0, 0, 0, 0],
+ 'dynamic': [('zf27', "L['alpha']", '0.5')],
+ 'graphs': []}

@@ -40,6 +40,15 @@ static const struct rule guard_rules[] = {
       "number as a symbolic input, and later values reuse that code.",
       "Nothing to do. To skip even this one recompile, pass the number as a 0-d tensor, or "
       "compile with dynamic=True so that numbers and sizes are dynamic from the first call."}},
+    {{TL_ADVICE_AUTOMATIC_DYNAMIC_FLOAT},
+     NO_TEST,
+     {"automatic_dynamic", "A Python number changed once, and became dynamic",
+      "This is automatic dynamic shapes at work: the code was compiled for one value "
+      "({expr}); the first call with another value compiles the function once more, with the "
+      "float as a symbolic input, and later values reuse that code.",
+      "Nothing to do. To skip even this one recompile, pass the float as a 0-d tensor. "
+      "compile(dynamic=True) makes a float dynamic from the first call in recent PyTorch "
+      "(2.13), not in 2.6."}},
     /* Not a guard's text: what the diagnosis matches a recompile on when it is automatic
      * dynamic shapes at work (tl_diag_finish): a size changed once, and the recompile made the
      * dimension dynamic. */

@@ -651,12 +651,18 @@ void tl_diag_recompile(struct tl_diag *d, const struct tl_compile_id *cid,
     }
 }
 
+/* The log is known to come from PyTorch 2.7 or later (2.13 logs differ from 2.6 in what the
+ * callers check; a log that does not say its version is taken as the older). */
+static bool torch_2_7_on(const struct tl_diag *d)
+{
+    return d->torch_major > 2 || (d->torch_major == 2 && d->torch_minor >= 7);
+}
+
 struct tl_str tl_diag_last_reason(const struct tl_diag *d, const struct tl_str *guards, size_t n)
 {
     if (!n)
         return TL_STR_NULL;
-    bool newest_first = d->torch_major > 2 || (d->torch_major == 2 && d->torch_minor >= 7);
-    return newest_first ? guards[0] : guards[n - 1];
+    return torch_2_7_on(d) ? guards[0] : guards[n - 1];
 }
 
 void tl_diag_recompile_early(struct tl_diag *d, const struct tl_compile_id *cid,
@@ -1578,9 +1584,10 @@ static void guard_source(struct tl_buf *src, const struct tl_diag_guard *g)
  * because a Python number changed, and the recompile made it a symbol (an int or a float
  * becomes dynamic as a size does). */
 static bool automatic_dynamic(const struct tl_diag *d, const struct tl_diag_recompile *r,
-                              bool *number)
+                              bool *number, bool *floating)
 {
     *number = false;
+    *floating = false;
     if (r->count != 1 || !r->nguards || r->cids.kept != 1 || !d->automatic_dynamic)
         return false;
     for (uint32_t g = 0; g < r->nguards; g++) {
@@ -1596,9 +1603,13 @@ static bool automatic_dynamic(const struct tl_diag *d, const struct tl_diag_reco
         struct tl_buf src = TL_BUF_INIT;
         guard_source(&src, x);
         bool made = false;
-        for (uint32_t i = 0; i < d->ndynamic && !made && src.len; i++)
+        for (uint32_t i = 0; i < d->ndynamic && !made && src.len; i++) {
             made = d->dynamic[i].cid == r->cids.s[0] && d->dynamic[i].source &&
                    !strcmp(d->dynamic[i].source, src.buf);
+            /* zf0: a float's symbol */
+            *floating = *floating ||
+                        (made && d->dynamic[i].symbol && !strncmp(d->dynamic[i].symbol, "zf", 2));
+        }
         tl_buf_release(&src);
         if (!made)
             return false;
@@ -1797,10 +1808,15 @@ void tl_diag_finish(struct tl_diag *d)
         r->advice =
             r->nguards ? r->guards[0].advice : tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(""));
         bool number;
-        if (automatic_dynamic(d, r, &number)) {
+        bool floating;
+        if (automatic_dynamic(d, r, &number, &floating)) {
+            /* compile(dynamic=True) makes a float dynamic from the start in 2.13, not in 2.6 */
+            bool new_torch = torch_2_7_on(d);
             r->advice = tl_advice_match(TL_ADVICE_GUARD,
-                                        tl_str_cstr(number ? TL_ADVICE_AUTOMATIC_DYNAMIC_NUMBER
-                                                           : TL_ADVICE_AUTOMATIC_DYNAMIC));
+                                        tl_str_cstr(!number ? TL_ADVICE_AUTOMATIC_DYNAMIC
+                                                    : floating && !new_torch
+                                                        ? TL_ADVICE_AUTOMATIC_DYNAMIC_FLOAT
+                                                        : TL_ADVICE_AUTOMATIC_DYNAMIC_NUMBER));
             add_finding(d, TL_FIND_RECOMPILE, i, 20 + r->count, &alloc);
             d->findings[d->nfindings - 1].normal = true;
             continue;
