@@ -221,6 +221,81 @@ grep -qF "<p class='counts'><strong>5 compile ids</strong>, analysed 6 times: " 
     bad "edge.log overview: $(grep -o "<p class='counts'>.*</p>" edge/index.html)"
 grep -qF "<p class='loose'>Outside any compilation (no compile id): <a href=\"#[!3/-/-]\">[!3/-/-]</a> with 1 file</p>" edge/index.html ||
     bad "edge.log overview: [!3/-/-] not named apart"
+# PyTorch 2.13's wording (issue 36): the advice of each finding, exactly, for a branch on a
+# dynamic size, an even size, a number made dynamic, guards with their comments and "User stack
+# trace:", paths cut short, and a limit whose cause is the log's automatic_dynamic_shapes=False
+"$bin" "$here/fixtures/torch_logs/pt213_text_guards.txt" --json >g213.json 2>err.txt || bad "pt213 text --json: exit $?"
+"$bin" "$here/fixtures/pt213_trace_limit.log" --json >l213.json 2>err.txt || bad "pt213 trace --json: exit $?"
+"$bin" "$here/fixtures/pt213_trace_limit.log" --summary >l213.txt 2>err.txt || bad "pt213 trace --summary: exit $?"
+python3 -c '
+import json
+g = json.load(open("g213.json"))
+r = g["recompiles"][0]
+assert r["reasons"][0]["example"] == "2 <= x.size()[0] <= 8", r["reasons"]
+assert [x["guard"] for x in r["reasons"]] == ["2 <= x.size()[0] <= 8"], r["reasons"]
+a = r["advice"]
+assert a["category"] == "size_branch", a
+assert a["explanation"] == ("The dimension is dynamic, but the code branches on its size (an `if` on "
+    "x.shape[0], a comparison with a constant): the compiled code holds only for the sizes on the side "
+    "of the branch it saw (2 <= x.size()[0] <= 8), so the first size on the other side compiles the "
+    "function once more, and later sizes reuse one of the graphs."), a
+assert a["fix"].endswith("Marking the dimension dynamic does not help: it is dynamic already."), a
+specs = {x["expr"]: x for x in g["specializations"]}
+assert sorted(specs) == ["Eq(s77, 2*((s77//2)))", "Ne((s77//2), 1)", "s77 <= 8", "s77 > 8"], sorted(specs)
+assert specs["s77 <= 8"]["advice"]["category"] == "size_branch"
+assert specs["s77 <= 8"]["location"] == "/home/ana/w/route.py:8", specs["s77 <= 8"]["location"]
+assert specs["Eq(s77, 2*((s77//2)))"]["advice"]["category"] == "divisibility_guard"
+n = g["recompiles"][1]
+assert n["reasons"][0]["example"] == "n == 1" and n["advice"]["category"] == "automatic_dynamic", n
+assert n["advice"]["title"] == "A Python number changed once, and became dynamic", n["advice"]
+assert n["advice"]["explanation"] == ("This is automatic dynamic shapes at work: the code was "
+    "compiled for one value (n == 1); the first call with another value compiles the function once "
+    "more, with the number as a symbolic input, and later values reuse that code."), n["advice"]
+assert [f["normal"] for f in g["findings"]] == [False, False, False, True, True, True], g["findings"]
+l = json.load(open("l213.json"))
+lim = l["limits_hit"][0]
+assert lim["limit_name"] == "recompile_limit" and lim["last_reason"] == "k == 1", lim
+assert lim["advice"]["fix"] == ("Remove the line that sets "
+    "torch._dynamo.config.automatic_dynamic_shapes = False (or mark the changing dimension dynamic "
+    "with torch._dynamo.mark_dynamic); then one compilation serves every value. Raise "
+    "torch._dynamo.config.recompile_limit instead only if the values are a small known set and "
+    "each needs its own compiled code."), lim["advice"]
+assert "raising" not in lim["advice"]["fix"] and "only hides" not in lim["advice"]["fix"], lim
+k = l["recompiles"][0]["reasons"][0]
+assert k["example"] == "k == 0" and k["values"] == ["0", "1"], k
+assert "(k == 0)" in k["advice"]["explanation"] and "#" not in k["advice"]["explanation"], k
+' || bad "PyTorch 2.13 wording: the advice"
+grep -qxF "     Its last reason: A Python number is baked into the graph as a constant (its recompiles below say what to do)." l213.txt ||
+    bad "pt213 limit summary repeats its recompile's advice: $(cat l213.txt)"
+[ "$(grep -c 'Pass it as a tensor' l213.txt)" = 1 ] || bad "pt213 limit summary: the number's fix twice"
+# a float made dynamic by its one recompile: 2.13's compile(dynamic=True) would have made it
+# dynamic from the first call, 2.6's does not (a log without a version is taken as the older)
+"$bin" "$here/fixtures/pt213_trace_float.log" --json >f213.json 2>err.txt || bad "pt213 float --json: exit $?"
+sed 's/"2.13.0+cpu"/"2.6.0"/' "$here/fixtures/pt213_trace_float.log" >f26.log
+"$bin" f26.log --json >f26.json 2>err.txt || bad "2.6 float --json: exit $?"
+python3 -c '
+import json
+new = json.load(open("f213.json"))["recompiles"][0]["advice"]
+old = json.load(open("f26.json"))["recompiles"][0]["advice"]
+assert new["category"] == old["category"] == "automatic_dynamic", (new, old)
+assert new["fix"] == ("Nothing to do. To skip even this one recompile, pass the number as a 0-d "
+    "tensor, or compile with dynamic=True so that numbers and sizes are dynamic from the first call."), new
+assert old["fix"] == ("Nothing to do. To skip even this one recompile, pass the float as a 0-d "
+    "tensor. compile(dynamic=True) makes a float dynamic from the first call in recent PyTorch "
+    "(2.13), not in 2.6."), old
+assert "(alpha == 0.25)" in new["explanation"], new
+' || bad "a float made dynamic: the advice by version"
+# the setting's name in the PyTorch that wrote the log: 2.6 calls it cache_size_limit; a trace
+# that gives only its version (a limit's failure without the setting's name)
+sed -e 's/"2.13.0+cpu"/"2.6.0"/' -e 's/\\"recompile_limit\\": 3, //' "$here/fixtures/pt213_trace_limit.log" >l26.log
+printf '%s\n' 'V1127 10:00:30.000000 4000 torch/_logging/structured.py:30] {"frame_id": 0, "frame_compile_id": 3, "attempt": 0, "compilation_metrics": {"compile_id": "0/3", "co_name": "bump", "co_filename": "/home/ana/w/bump.py", "co_firstlineno": 9, "fail_type": "CacheLimitExceeded", "fail_reason": "too many recompiles"}}' >>l26.log
+"$bin" l26.log --json 2>/dev/null | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+lim = s["limits_hit"][0]
+assert lim["limit_name"] == "cache_size_limit", lim
+assert "torch._dynamo.config.cache_size_limit" in lim["advice"]["fix"], lim["advice"]
+' || bad "a 2.6 trace: the limit setting is not cache_size_limit"
 # --summary of a report folder reads its summary.json: the same findings, in the same words,
 # as --summary of the log it was made from (all but the first line, which says where it was
 # read); --json prints the summary.json as stored. Every fixture and corpus log.

@@ -658,7 +658,8 @@ CASES['fixtures/demo.log'] = {'compile_ids': 5,
                 ('[2/0]', None, 5)]}
 
 # our edge-case log: a fullgraph failure in [1/0_1], an unsupported graph break in forward, and
-# x.size()[0] (s0) specialized to 8 at train.py:5 and guarded at train.py:7.
+# x.size()[0] (s0) specialized to 8 at train.py:5 and guarded at train.py:7. The failure's
+# frame names "train.py", the end of the one full path the log has: that file.
 CASES['fixtures/edge.log'] = {'compile_ids': 5,
      'findings': ['failure:unsupported_fullgraph',
                   'graph_break:unsupported',
@@ -687,7 +688,7 @@ CASES['fixtures/edge.log'] = {'compile_ids': 5,
                           'advice': 'dimension_specialized'}],
      'failures': [{'compile_id': '[1/0]',
                    'type': 'Unsupported',
-                   'location': 'train.py:7',
+                   'location': '/home/u/edge/train.py:7',
                    'fell_back': False,
                    'advice': 'unsupported_fullgraph'}],
      'limits': [],
@@ -928,7 +929,8 @@ CASES['fixtures/torch_logs/pt26_item_warning_guard_comments.txt'] = {'compile_id
 # are [0/0]'s, whose guards never came) and encode ran in eager; [1/0] failed creating its shape
 # guards, h's dim 0 marked dynamic but specialized to 16 (ConstraintViolationError); head fell back
 # to eager on an Unsupported call after [2/0] had compiled (its guards were printed), so which
-# compile id failed is unknown.
+# compile id failed is unknown. The guard's "app/model.py" is PyTorch's path cut short: the
+# WON'T CONVERT lines name /srv/app/model.py.
 CASES['fixtures/torch_logs/pt26_failures_backend_constraint.txt'] = {'compile_ids': 3,
      'findings': ['failure:backend_failed',
                   'failure:unsupported_fullgraph',
@@ -940,7 +942,7 @@ CASES['fixtures/torch_logs/pt26_failures_backend_constraint.txt'] = {'compile_id
                           'symbol': 's0',
                           'expr': 'Eq(s0, 16)',
                           'source': None,
-                          'location': 'app/model.py:52',
+                          'location': '/srv/app/model.py:52',
                           'compile_id': '[1/0]',
                           'advice': 'dimension_specialized'}],
      'failures': [{'compile_id': '[0/0]',
@@ -1057,3 +1059,120 @@ CASES['fixtures/torch_logs/cut_prefix_wrapped_pytest.txt'] = {'compile_ids': 3,
      'cache': [0, 0, 0, 0, 0, 0],
      'dynamic': [],
      'graphs': []}
+
+# A TORCH_LOGS text in PyTorch 2.13's wording, written for the diagnosis of issue 36: a branch on
+# the dynamic size s77 (`if x.shape[0] > 8:`, line 8) guards [0/0] to s77 <= 8, and a bigger size
+# recompiles on the range 2 <= x.size()[0] <= 8 (its comment and "User stack trace:" lines are no
+# guards): the branch, not a static dimension; its two guards are the sides of that branch. A
+# view's bound evaluated with guards suppressed (8*((s77//2)) <= 4*s77) holds for every size: no
+# finding; Ne((s77//2), 1), suppressed too, is read without the mark (routine, as the trace gives
+# it). Eq(s77, 2*((s77//2))) says the size is even: a divisibility guard. shift's int n
+# changed once and became dynamic (s86 in [1/1]): automatic dynamic, normal. The guards' paths
+# are cut short ("me/ana/w/route.py"): the recompile names /home/ana/w/route.py.
+CASES['fixtures/torch_logs/pt213_text_guards.txt'] = {'compile_ids': 3,
+ 'findings': ['recompile:size_branch',
+              'specialization:size_branch',
+              'specialization:size_branch',
+              'recompile:automatic_dynamic',
+              'specialization:divisibility_guard',
+              'specialization:shape_guard'],
+ 'graph_breaks': [],
+ 'recompiles': [{'function': 'route',
+                 'location': '/home/ana/w/route.py:6',
+                 'count': 1,
+                 'reasons': [('2 <= x.size()[0] <= 8', 1, 'size_branch')],
+                 'compile_ids': ['[0/1]'],
+                 'advice': 'size_branch'},
+                {'function': 'shift',
+                 'location': '/home/ana/w/route.py:14',
+                 'count': 1,
+                 'reasons': [('n == <value>', 1, 'constant_number')],
+                 'compile_ids': ['[1/1]'],
+                 'advice': 'automatic_dynamic'}],
+ 'specializations': [{'kind': 'guard',
+                      'symbol': None,
+                      'expr': 's77 <= 8',
+                      'source': None,
+                      'location': '/home/ana/w/route.py:8',
+                      'compile_id': '[0/0]',
+                      'advice': 'size_branch'},
+                     {'kind': 'guard',
+                      'symbol': None,
+                      'expr': 'Eq(s77, 2*((s77//2)))',
+                      'source': None,
+                      'location': '/home/ana/w/route.py:10',
+                      'compile_id': '[0/0]',
+                      'advice': 'divisibility_guard'},
+                     {'kind': 'guard',
+                      'symbol': None,
+                      'expr': 'Ne((s77//2), 1)',
+                      'source': None,
+                      'location': '/home/ana/w/route.py:10',
+                      'compile_id': '[0/0]',
+                      'advice': 'shape_guard'},
+                     {'kind': 'guard',
+                      'symbol': None,
+                      'expr': 's77 > 8',
+                      'source': None,
+                      'location': '/home/ana/w/route.py:8',
+                      'compile_id': '[0/1]',
+                      'advice': 'size_branch'}],
+ 'failures': [],
+ 'limits': [],
+ 'many_compiles': [],
+ 'export': [],
+ 'total_s': None,
+ 'cache': [0, 0, 0, 0, 0, 0],
+ 'dynamic': [('s77', "L['x'].size()[0]", '4'), ('s86', "L['n']", '2')],
+ 'graphs': []}
+# A trace in PyTorch 2.13's form (a torch_version artifact, plain-text recompile_reasons with
+# their comments and "User stack trace:"), whose dynamo_config turns automatic dynamic shapes off
+# with recompile_limit 3: bump recompiles on the int k twice and its third compilation reaches
+# the limit. The last reason is the newest failure, listed first by 2.13 (k == 1); the guard is
+# k == 0 without its padding and comment.
+CASES['fixtures/pt213_trace_limit.log'] = {'compile_ids': 3,
+ 'findings': ['limit:recompile_limit', 'recompile:constant_number'],
+ 'graph_breaks': [],
+ 'recompiles': [{'function': 'bump',
+                 'location': '/home/ana/w/bump.py:9',
+                 'count': 2,
+                 'reasons': [('k == <value>', 2, 'constant_number')],
+                 'compile_ids': ['[0/1]', '[0/2]'],
+                 'advice': 'constant_number'}],
+ 'specializations': [],
+ 'failures': [],
+ 'limits': [{'function': 'bump',
+             'location': '/home/ana/w/bump.py:9',
+             'limit': 3,
+             'limit_name': 'recompile_limit',
+             'last_reason': 'k == 1',
+             'advice': 'recompile_limit',
+             'reason_advice': 'constant_number'}],
+ 'many_compiles': [],
+ 'export': [],
+ 'total_s': 0.3,
+ 'cache': [0, 0, 0, 0, 0, 0],
+ 'dynamic': [],
+ 'graphs': []}
+
+# A trace in PyTorch 2.13's form: mix(x, alpha) recompiles once on the float (alpha == 0.25,
+# with its comment and "User stack trace:"), which that recompile makes dynamic (zf27): automatic
+# dynamic, normal; on 2.13, compile(dynamic=True) would make it dynamic from the first call.
+CASES['fixtures/pt213_trace_float.log'] = {'compile_ids': 2,
+ 'findings': ['recompile:automatic_dynamic'],
+ 'graph_breaks': [],
+ 'recompiles': [{'function': 'mix',
+                 'location': '/home/ana/w/mix.py:6',
+                 'count': 1,
+                 'reasons': [('alpha == <value>', 1, 'constant_number')],
+                 'compile_ids': ['[0/1]'],
+                 'advice': 'automatic_dynamic'}],
+ 'specializations': [],
+ 'failures': [],
+ 'limits': [],
+ 'many_compiles': [],
+ 'export': [],
+ 'total_s': 0.2,
+ 'cache': [0, 0, 0, 0, 0, 0],
+ 'dynamic': [('zf27', "L['alpha']", '0.5')],
+ 'graphs': []}

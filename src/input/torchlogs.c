@@ -754,6 +754,7 @@ struct mstate {
     struct tl_compile_id block_cid;
     bool reason_seen, tail_ok, await_inner, await_reason2, in_user_tb, in_internal_tb;
     bool code_pending, await_error, name_seen, class_seen, returned, reason_open;
+    bool guard_stack; /* in the "User stack trace:" a guard failure is followed by (2.13) */
 
     /* fields */
     struct span function, reason, reason2, url, limit_name, symbol, value, source, range, expr;
@@ -1189,6 +1190,11 @@ static void open_guard_added(struct slot *s, struct tl_str t)
     if (k < 0)
         return;
     struct tl_str expr = trim(sub(r, 0, (size_t)k));
+    /* PyTorch 2.13 marks a guard evaluated while guards were suppressed (its own bookkeeping,
+     * such as a view's bounds): the mark is not part of the expression, which the trace logs
+     * without it. */
+    if (starts(expr, "[guard suppressed] "))
+        expr = trim(SKIP(expr, "[guard suppressed] "));
     st->expr = keep(s, expr);
     user_loc(s, SKIP(after(r, (size_t)k), " [guard added]"), &st->where);
     /* Eq(s77, 5): the symbol, and the value it is specialized to; a guard that pins no symbol
@@ -1264,11 +1270,18 @@ static bool take_recompile(struct slot *s, struct tl_str t, bool ind, bool force
         return true;
     }
     if (t.n && t.p[0] == '-' && (t.n == 1 || blankc(t.p[1]))) {
-        /* PyTorch 2.13 follows a failing guard with the user's stack that made it ("- User
-         * stack trace:", "-   File ...", "-     code"): no guards */
-        struct tl_str g = after(t, 1);
-        if (!starts(trim(g), "User stack trace:") && !(g.n > 2 && blankc(g.p[1])))
-            add_guard(s, trim(g));
+        /* PyTorch 2.13 follows a guard with where it was made, each line a "- " item of its
+         * own: "- User stack trace:", "-   File ..., line 8, in f", "-     return x + n".
+         * They are no guards. */
+        struct tl_str raw = after(t, 1);
+        if (starts(trim(raw), "User stack trace:")) {
+            st->guard_stack = true;
+            return true;
+        }
+        if (st->guard_stack && starts(raw, "   "))
+            return true;
+        st->guard_stack = false;
+        add_guard(s, trim(raw));
         return true;
     }
     if (starts(t, "guard ") && tl_str_has_suffix(t, " failures:")) {

@@ -17,6 +17,8 @@ enum {
     CONST_COMPARE = 1,  /* it compares something with a literal: x == 0.5 */
     TWO_SYMBOLS = 2,    /* it says two sizes are equal: Eq(s1, s2) */
     STRING_COMPARE = 3, /* it compares something with a string literal: x == 'relu' */
+    SIZE_RANGE = 4,     /* it bounds a size: L['x'].size()[0] <= 8, 2 <= x.size()[0] <= 8 */
+    EQ_FLOORDIV = 5,    /* an equation with a floor division: Eq(s0, 2*((s0//2))) */
 };
 
 struct rule {
@@ -28,6 +30,25 @@ struct rule {
 /* ---- the rules ---------------------------------------------------------------------------- */
 
 static const struct rule guard_rules[] = {
+    /* Not a guard's text either: the same for a Python number (before the rule above it,
+     * whose text it holds). */
+    {{TL_ADVICE_AUTOMATIC_DYNAMIC_NUMBER},
+     NO_TEST,
+     {"automatic_dynamic", "A Python number changed once, and became dynamic",
+      "This is automatic dynamic shapes at work: the code was compiled for one value "
+      "({expr}); the first call with another value compiles the function once more, with the "
+      "number as a symbolic input, and later values reuse that code.",
+      "Nothing to do. To skip even this one recompile, pass the number as a 0-d tensor, or "
+      "compile with dynamic=True so that numbers and sizes are dynamic from the first call."}},
+    {{TL_ADVICE_AUTOMATIC_DYNAMIC_FLOAT},
+     NO_TEST,
+     {"automatic_dynamic", "A Python number changed once, and became dynamic",
+      "This is automatic dynamic shapes at work: the code was compiled for one value "
+      "({expr}); the first call with another value compiles the function once more, with the "
+      "float as a symbolic input, and later values reuse that code.",
+      "Nothing to do. To skip even this one recompile, pass the float as a 0-d tensor. "
+      "compile(dynamic=True) makes a float dynamic from the first call in recent PyTorch "
+      "(2.13), not in 2.6."}},
     /* Not a guard's text: what the diagnosis matches a recompile on when it is automatic
      * dynamic shapes at work (tl_diag_finish): a size changed once, and the recompile made the
      * dimension dynamic. */
@@ -123,6 +144,16 @@ static const struct rule guard_rules[] = {
       "torch._dynamo.config.capture_scalar_outputs = True, or keep the value a tensor (no "
       ".item()). Passing it as a tensor is not possible: it is not an argument of yours."}},
     {{NULL},
+     SIZE_RANGE,
+     {"size_branch", "A size outside the range the code was compiled for",
+      "The dimension is dynamic, but the code branches on its size (an `if` on x.shape[0], a "
+      "comparison with a constant): the compiled code holds only for the sizes on the side of "
+      "the branch it saw ({expr}), so the first size on the other side compiles the function "
+      "once more, and later sizes reuse one of the graphs.",
+      "Nothing to do if the branch has a few sides: each compiles once. For one graph for "
+      "every size, write the branch with tensor operations (torch.where, or torch.cond for "
+      "whole branches). Marking the dimension dynamic does not help: it is dynamic already."}},
+    {{NULL},
      STRING_COMPARE,
      {"constant_string", "A string argument is baked into the graph",
       "The function uses a Python string ({expr}), and each value it takes compiles its own "
@@ -135,10 +166,14 @@ static const struct rule guard_rules[] = {
      CONST_COMPARE,
      {"constant_number", "A Python number is baked into the graph as a constant",
       "The function takes a plain Python number ({expr}) and dynamo specializes the graph to "
-      "its value; each new value compiles again.",
-      "Pass it as a tensor (torch.tensor({value})) and change that tensor in place; or let "
-      "dynamo treat such numbers as dynamic (torch._dynamo.config.specialize_float = False for "
-      "floats; ints become dynamic after one recompile unless marked static)."}},
+      "its value. A number that changes normally becomes dynamic after one recompile "
+      "(automatic dynamic shapes); this one stayed a constant, so each new value compiles "
+      "again: automatic dynamic shapes are off (torch._dynamo.config.automatic_dynamic_shapes "
+      "= False), or the code needs its exact value (Python control flow on it, range(), a "
+      "size).",
+      "Pass it as a tensor (torch.tensor({value})) and change that tensor in place; if "
+      "automatic_dynamic_shapes is off, turn it back on; if the code branches on the number, "
+      "make the branch a tensor operation (torch.where)."}},
     {{NULL},
      NO_TEST,
      {"guard_failed", "A guard of the compiled code failed",
@@ -244,6 +279,16 @@ static const struct rule break_rules[] = {
 };
 
 static const struct rule shape_rules[] = {
+    /* Not a guard's text: what the diagnosis matches a guard on a size's range on when a
+     * recompile shows that sizes outside it came (tl_diag_finish). */
+    {{TL_ADVICE_SIZE_BRANCH},
+     NO_TEST,
+     {"size_branch", "A branch on a dynamic size: the code holds for one side of it",
+      "The code compares this dynamic size with a constant ({expr}), as an `if` on x.shape[0] "
+      "does: the compiled code holds only for the sizes on that side, and a size on the other "
+      "side compiled the function again (its recompile is listed).",
+      "Nothing to do if the branch has a few sides: each compiles once, and later sizes reuse "
+      "them; the recompile's fix says how to have one graph instead."}},
     {{"duck sized"},
      NO_TEST,
      {"duck_sizing", "Two dimensions share one symbol because their sizes were equal",
@@ -266,7 +311,7 @@ static const struct rule shape_rules[] = {
       "Nothing to do if they are always equal. If they can differ, the operation that needs "
       "them equal would fail in eager mode too."}},
     {{"Mod("},
-     NO_TEST,
+     EQ_FLOORDIV,
      {"divisibility_guard", "A dynamic size must divide evenly",
       "The code needs this size to be a multiple of a number ({expr}), for example a view or "
       "reshape that splits it into equal parts; the dimension stays dynamic, and the compiled "
@@ -331,7 +376,8 @@ static const struct rule failure_rules[] = {
      NO_TEST,
      {"limit_exceeded", "The recompile limit stopped compilation",
       "The function recompiled too often; see its recompile reasons.",
-      "Fix the cause of the recompiles; raising the limit only hides it."}},
+      "Fix what makes the function compile again (its recompiles say which guard failed); "
+      "raise the limit only when every compilation is wanted."}},
     {{"Unsupported"},
      NO_TEST,
      {"unsupported_fullgraph", "Dynamo could not trace the function",
@@ -345,13 +391,27 @@ static const struct rule failure_rules[] = {
 };
 
 static const struct rule limit_rules[] = {
-    {{NULL},
+    /* Not a limit's text: what the diagnosis matches a limit on when the log's config turns
+     * automatic dynamic shapes off and sizes or numbers changed (tl_diag_finish). */
+    {{TL_ADVICE_LIMIT_STATIC},
      NO_TEST,
      {"recompile_limit", "The recompile limit was hit: the function runs in eager mode now",
       "It was compiled {limit} times, and dynamo gave up on it; later calls are not compiled. "
-      "One of the causes of its recompiles went unfixed.",
-      "Fix the cause of the recompiles (its last reason is below); raising "
-      "torch._dynamo.config.{limit_name} only hides it."}},
+      "The cause is in the log's config: torch._dynamo.config.automatic_dynamic_shapes = "
+      "False. A size or a number that changes then stays a constant in every compilation "
+      "instead of becoming dynamic after one recompile, so each new value compiles again, "
+      "until the limit.",
+      "Remove the line that sets torch._dynamo.config.automatic_dynamic_shapes = False (or "
+      "mark the changing dimension dynamic with torch._dynamo.mark_dynamic); then one "
+      "compilation serves every value. Raise torch._dynamo.config.{limit_name} instead only "
+      "if the values are a small known set and each needs its own compiled code."}},
+    {{NULL},
+     NO_TEST,
+     {"recompile_limit", "The recompile limit was hit: the function runs in eager mode now",
+      "It was compiled {limit} times, and dynamo gave up on it; later calls are not compiled.",
+      "Fix what makes it compile again: its recompiles are listed with the guard that failed "
+      "and their own fix. Raise torch._dynamo.config.{limit_name} only when every compilation "
+      "is wanted: a small known set of values or sizes, more of them than the limit."}},
 };
 
 static const struct rule frame_rules[] = {
@@ -544,6 +604,22 @@ static bool two_symbols(struct tl_str text)
     return p < end && *p == ')';
 }
 
+/* A bound on a size with a constant, no equation: "L['x'].size()[0] <= 8", "2 <= x.size()[0] <=
+ * 8", "x.size()[1] > 3". */
+static bool size_range(struct tl_str text)
+{
+    if (tl_str_find(text, ".size()[") < 0 || tl_str_find(text, "==") >= 0 ||
+        tl_str_find(text, "!=") >= 0)
+        return false;
+    return tl_str_find(text, "<") >= 0 || tl_str_find(text, ">") >= 0;
+}
+
+/* "Eq(s0, 2*((s0//2)))": an equation a floor division is in (the size divides evenly). */
+static bool eq_floordiv(struct tl_str text)
+{
+    return tl_str_has_prefix(text, "Eq(") && tl_str_find(text, "//") >= 0;
+}
+
 /* "EXPR == LITERAL": where the literal starts, or -1. */
 static long const_compare(struct tl_str text)
 {
@@ -574,6 +650,10 @@ const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str te
         }
         if (!any && r->test == TWO_SYMBOLS)
             any = two_symbols(text);
+        if (!any && r->test == SIZE_RANGE)
+            any = size_range(text);
+        if (!any && r->test == EQ_FLOORDIV)
+            any = eq_floordiv(text);
         if (any)
             return &r->advice;
     }
@@ -730,6 +810,8 @@ void tl_advice_guard_vars(struct tl_str guard, struct tl_advice_vars *v)
         if (e > p)
             v->index = tl_str_make(p, (size_t)(e - p));
     }
+    if (size_range(guard))
+        v->expr = guard;
     long lit = const_compare(guard);
     if (lit >= 0) {
         v->expr = guard;

@@ -39,6 +39,17 @@ struct tl_advice {
 /* The text a recompile is matched on in TL_ADVICE_GUARD when it is automatic dynamic shapes
  * at work (a size changed once and became dynamic): no guard reads so. */
 #define TL_ADVICE_AUTOMATIC_DYNAMIC "\x01automatic dynamic"
+/* ... and when it made a Python number (an int or a float argument) dynamic. */
+#define TL_ADVICE_AUTOMATIC_DYNAMIC_NUMBER "\x01automatic dynamic number"
+/* ... a float, in a log of PyTorch before 2.7 or of no known version: compile(dynamic=True)
+ * does not make a float dynamic from the first call in 2.6, as it does in 2.13. */
+#define TL_ADVICE_AUTOMATIC_DYNAMIC_FLOAT "\x01automatic dynamic float"
+/* The text a guard on dynamic sizes is matched on in TL_ADVICE_SHAPE when a recompile shows
+ * that sizes outside the range it bounds came: the branch it is on compiled both sides. */
+#define TL_ADVICE_SIZE_BRANCH "\x01size branch"
+/* The text a limit is matched on in TL_ADVICE_LIMIT when the log's config turned automatic
+ * dynamic shapes off, and sizes or numbers that changed made it recompile. */
+#define TL_ADVICE_LIMIT_STATIC "\x01automatic dynamic off"
 
 /** The rule of table t that matches text (never NULL: each table ends with a catch-all). */
 const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str text);

@@ -326,6 +326,7 @@ static void read_limits(struct tl_diag *d, const struct tl_json *root)
         l->ranks = ranks_of(d, o);
         l->advice = advice_of(d, o, "advice", TL_ADVICE_LIMIT);
         l->reason_advice = advice_of(d, o, "last_reason_advice", -1);
+        l->reason_listed = tl_diag_limit_listed(d, l); /* its recompiles are read */
     }
 }
 

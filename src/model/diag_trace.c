@@ -463,10 +463,19 @@ static void failure(struct tl_diag_trace *c, struct tl_diag *d, const struct tl_
 }
 
 /* The recompile limit in a metrics record's dynamo_config (a JSON text in a string):
- * "recompile_limit": 8 (or, before PyTorch 2.6, "cache_size_limit": 8). */
+ * "recompile_limit": 8 (or, before PyTorch 2.7, "cache_size_limit": 8); whether it turns
+ * automatic dynamic shapes off; and the PyTorch version the metrics give (2.13 on). */
 static void note_limit(struct tl_diag_trace *c, struct tl_diag *d, const struct tl_record *r)
 {
-    struct tl_str cfg = tl_env_str(r->env->key[TL_K_COMPILATION_METRICS], "dynamo_config");
+    const struct tl_json *m = r->env->key[TL_K_COMPILATION_METRICS];
+    tl_diag_torch_version(d, tl_env_str(m, "pytorch_version"));
+    struct tl_str cfg = tl_env_str(m, "dynamo_config");
+    static const char ads[] = "\"automatic_dynamic_shapes\": ";
+    long ad = cfg.p ? tl_str_find(cfg, ads) : -1;
+    if (ad >= 0) {
+        struct tl_str v = tl_str_make(cfg.p + ad + strlen(ads), cfg.n - (size_t)ad - strlen(ads));
+        d->automatic_dynamic = tl_str_has_prefix(v, "false") ? 0 : 1;
+    }
     static const char *const names[] = {"recompile_limit", "cache_size_limit"};
     for (size_t i = 0; cfg.p && i < TL_ARRAY_LEN(names); i++) {
         char key[40];
@@ -506,7 +515,7 @@ static void limit_hit(struct tl_diag_trace *c, struct tl_diag *d, const struct t
                       struct tl_str fail_reason, struct tl_str said)
 {
     struct pending *p = pending_of(c, cid);
-    struct tl_str last = said.n ? said : p->nguards ? p->guards[p->nguards - 1] : TL_STR_NULL;
+    struct tl_str last = said.n ? said : tl_diag_last_reason(d, p->guards, p->nguards);
     if (!p->metrics_seen && (cid->has & TL_CID_FCID) && cid->fcid > 0) {
         p->metrics_seen = true;
         tl_diag_recompile(d, cid, NULL, p->guards, p->nguards);
@@ -548,11 +557,13 @@ static void limits_hit(struct tl_diag_trace *c, struct tl_diag *d)
         where.line = f->where.line;
         where.function = f->where.function ? tl_str_cstr(f->where.function) : TL_STR_NULL;
         where.def = true;
-        /* its last reason: the most frequent failing guard of its recompiles */
+        /* its last reason: the one of its latest recompile, else its most frequent guard */
         struct tl_str last = TL_STR_NULL;
         for (uint32_t k = 0; k < d->nrecompiles; k++)
             if (d->recompiles[k].function == f->function && d->recompiles[k].nguards)
-                last = tl_str_cstr(d->recompiles[k].guards[0].example);
+                last =
+                    tl_str_cstr(d->recompiles[k].last_reason ? d->recompiles[k].last_reason
+                                                             : d->recompiles[k].guards[0].example);
         tl_diag_limit(d, NULL, &where, tl_str_cstr(c->limit_name), c->limit, last);
     }
 }
@@ -715,16 +726,34 @@ static void recompile_reasons(struct tl_diag_trace *c, struct in *in, const stru
         return; /* a list or an object cut short: nothing to go by */
     struct pending *p = pending_of(c, &r->cid);
     size_t n = list ? v.u.arr.n : 1;
+    for (size_t i = 0; !list && i < text.n; i++)
+        n += text.p[i] == '\n';
     p->guards = tl_arena_alloc(&c->arena, (n ? n : 1) * sizeof(*p->guards));
     p->nguards = 0;
-    if (!list)
-        p->guards[p->nguards++] = keep(c, text);
+    /* The plain text: a guard per line, each may be followed by "User stack trace:" and the
+     * user's frames, indented, which are no guards. */
+    for (const char *q = text.p, *end = text.p + text.n; !list && q < end;) {
+        const char *nl = memchr(q, '\n', (size_t)(end - q));
+        struct tl_str l = tl_str_make(q, (size_t)((nl ? nl : end) - q));
+        q = nl ? nl + 1 : end;
+        if (l.n && l.p[0] != ' ' && l.p[0] != '\t' && !tl_str_has_prefix(l, "User stack trace:"))
+            p->guards[p->nguards++] = keep(c, l);
+    }
     for (size_t i = 0; list && i < n; i++)
         if (v.u.arr.items[i].type == TL_JSON_STRING)
             p->guards[p->nguards++] = keep(c, v.u.arr.items[i].u.str);
     /* Said now for a live view: its compilation may take minutes (it is counted at its end). */
     if (!p->metrics_seen && (p->cid.has & TL_CID_FCID) && p->cid.fcid > 0)
         tl_diag_recompile_early(&in->model->diag, &p->cid, p->guards, p->nguards);
+}
+
+/* The torch_version artifact (PyTorch 2.13 on): {"pytorch_version": "2.13.0+cpu", ...}. */
+static void torch_version(struct in *in, const struct tl_record *r)
+{
+    struct tl_json v;
+    if (tl_json_parse(in->scratch, r->payload.p, r->payload.n, &v, NULL) == 0 &&
+        v.type == TL_JSON_OBJECT)
+        tl_diag_torch_version(&in->model->diag, tl_env_str(&v, "pytorch_version"));
 }
 
 /* "Eq(s0, 8)": the symbol and the integer it equals. */
@@ -965,6 +994,7 @@ bool tl_diag_trace_wants_payload(const struct tl_record *r)
         tl_record_has(r, TL_K_DYNAMO_OUTPUT_GRAPH))
         return true;
     return r->artifact_name.p && (tl_str_eq_cstr(r->artifact_name, "recompile_reasons") ||
+                                  tl_str_eq_cstr(r->artifact_name, "torch_version") ||
                                   tl_str_eq_cstr(r->artifact_name, "dynamo_graph_break_reason"));
 }
 
@@ -987,6 +1017,8 @@ void tl_diag_trace_record(struct tl_diag_trace *c, struct tl_model *model,
         enum tl_cache_result result;
         if (tl_str_eq_cstr(r->artifact_name, "recompile_reasons"))
             recompile_reasons(c, in, r);
+        else if (tl_str_eq_cstr(r->artifact_name, "torch_version"))
+            torch_version(in, r);
         else if (tl_str_eq_cstr(r->artifact_name, "dynamo_graph_break_reason"))
             break_artifact(c, in, r);
         else if (tl_cache_event(r->artifact_name, &kind, &result) && kind != TL_CACHE_OTHER)

@@ -25,6 +25,7 @@ void tl_diag_init(struct tl_diag *d)
     tl_map_init(&d->unbacked, &d->arena);
     tl_map_init(&d->shape_cids, &d->arena);
     d->at_rank = -1;
+    d->automatic_dynamic = -1;
 }
 
 void tl_diag_release(struct tl_diag *d)
@@ -479,16 +480,20 @@ static struct tl_str drop_cid(struct tl_str s)
     return s;
 }
 
-/* A failing guard as PyTorch states it, without what 2.13 adds after it: the source comment
- * ("k == 0   # return x + k  # limit.py:11 in bump") and the user's stack on the lines
- * after ("User stack trace:"). */
-static struct tl_str guard_alone(struct tl_str g)
+/*
+ * A failing guard as PyTorch printed it, without what it appends: its first line only (2.13
+ * follows it with "User stack trace:" and the user's frames), and neither the padding to 60
+ * columns nor "# CODE  # FILE:LINE in FN" after it (guards.py's verbose code part), whose
+ * "  # " starts outside a quoted string (a guard's own strings may hold one).
+ */
+static struct tl_str guard_text(struct tl_str g)
 {
-    long st = tl_str_find(g, "\nUser stack trace:");
-    if (st >= 0)
-        g.n = (size_t)st;
+    g = trim(g);
+    const char *nl = g.n ? memchr(g.p, '\n', g.n) : NULL;
+    if (nl)
+        g.n = (size_t)(nl - g.p);
     char q = 0;
-    for (size_t i = 0; i + 3 < g.n; i++) {
+    for (size_t i = 0; i < g.n; i++) {
         char c = g.p[i];
         if (q) {
             if (c == '\\')
@@ -497,17 +502,19 @@ static struct tl_str guard_alone(struct tl_str g)
                 q = 0;
         } else if (c == '\'' || c == '"') {
             q = c;
-        } else if (c == ' ' && g.p[i + 1] == ' ' && g.p[i + 2] == '#' && g.p[i + 3] == ' ') {
-            return trim(tl_str_make(g.p, i));
+        } else if (c == ' ' && i + 3 < g.n && g.p[i + 1] == ' ' && g.p[i + 2] == '#' &&
+                   g.p[i + 3] == ' ') {
+            g.n = i;
+            break;
         }
     }
-    return g;
+    return trim(g);
 }
 
 void tl_diag_guard_key(struct tl_str guard, struct tl_buf *key, struct tl_buf *value)
 {
     struct tl_buf norm = TL_BUF_INIT;
-    straight_quotes(&norm, trim(drop_cid(trim(guard))));
+    straight_quotes(&norm, trim(drop_cid(guard_text(guard))));
     struct tl_str g = tl_buf_str(&norm);
     /* A source comment after the guard ("== 200 # elif is") is not part of it. */
     long hash = tl_str_find(g, " #");
@@ -590,7 +597,7 @@ static void add_guard(struct tl_diag *d, struct tl_diag_recompile *r, struct tl_
         memset(g, 0, sizeof(*g));
         g->guard = k;
         struct tl_buf ex = TL_BUF_INIT;
-        straight_quotes(&ex, trim(drop_cid(guard_alone(trim(text)))));
+        straight_quotes(&ex, trim(drop_cid(guard_text(text))));
         g->example = intern(d, tl_buf_str(&ex));
         tl_buf_release(&ex);
         g->advice = tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(g->example));
@@ -647,6 +654,27 @@ void tl_diag_recompile(struct tl_diag *d, const struct tl_compile_id *cid,
         tl_buf_release(&value);
     }
     free(seen);
+    struct tl_str last = tl_diag_last_reason(d, guards, nguards);
+    if (last.p) {
+        struct tl_buf b = TL_BUF_INIT;
+        straight_quotes(&b, trim(drop_cid(guard_text(last))));
+        r->last_reason = intern(d, tl_buf_str(&b));
+        tl_buf_release(&b);
+    }
+}
+
+/* The log is known to come from PyTorch 2.7 or later (2.13 logs differ from 2.6 in what the
+ * callers check; a log that does not say its version is taken as the older). */
+static bool torch_2_7_on(const struct tl_diag *d)
+{
+    return d->torch_major > 2 || (d->torch_major == 2 && d->torch_minor >= 7);
+}
+
+struct tl_str tl_diag_last_reason(const struct tl_diag *d, const struct tl_str *guards, size_t n)
+{
+    if (!n)
+        return TL_STR_NULL;
+    return torch_2_7_on(d) ? guards[0] : guards[n - 1];
 }
 
 void tl_diag_recompile_early(struct tl_diag *d, const struct tl_compile_id *cid,
@@ -1049,9 +1077,13 @@ void tl_diag_limit(struct tl_diag *d, const struct tl_compile_id *cid,
     x->function = where.function;
     x->where = where;
     x->limit_name = intern(d, trim(limit_name));
+    if (!d->recompile_limit_name && x->limit_name &&
+        (!strcmp(x->limit_name, "recompile_limit") || !strcmp(x->limit_name, "cache_size_limit")))
+        d->recompile_limit_name =
+            !strcmp(x->limit_name, "recompile_limit") ? "recompile_limit" : "cache_size_limit";
     x->limit = limit;
     struct tl_buf reason = TL_BUF_INIT;
-    straight_quotes(&reason, trim(drop_cid(guard_alone(trim(last_reason)))));
+    straight_quotes(&reason, trim(drop_cid(guard_text(last_reason))));
     x->last_reason = intern(d, tl_buf_str(&reason));
     tl_buf_release(&reason);
     x->cid = cid_text(d, cid);
@@ -1060,6 +1092,38 @@ void tl_diag_limit(struct tl_diag *d, const struct tl_compile_id *cid,
     x->advice = tl_advice_match(TL_ADVICE_LIMIT, tl_str_cstr(x->limit_name ? x->limit_name : ""));
     if (x->last_reason)
         x->reason_advice = tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(x->last_reason));
+}
+
+/* ---- the PyTorch that wrote the log ------------------------------------------------------- */
+
+void tl_diag_torch_version(struct tl_diag *d, struct tl_str version)
+{
+    version = trim(version);
+    if (d->torch_version || !version.n || version.n > 64)
+        return;
+    d->torch_version = intern(d, version);
+    /* "2.13.0+cpu", "2.6.0a0+git1234": major.minor */
+    uint32_t part[2] = {0, 0};
+    size_t i = 0;
+    for (int k = 0; k < 2; k++) {
+        size_t start = i;
+        while (i < version.n && version.p[i] >= '0' && version.p[i] <= '9' && part[k] < 100000)
+            part[k] = part[k] * 10 + (uint32_t)(version.p[i++] - '0');
+        if (i == start || (k == 0 && (i >= version.n || version.p[i++] != '.')))
+            return;
+    }
+    d->torch_major = part[0];
+    d->torch_minor = part[1];
+}
+
+const char *tl_diag_limit_setting(const struct tl_diag *d)
+{
+    if (d->recompile_limit_name)
+        return d->recompile_limit_name;
+    /* renamed in PyTorch 2.7 */
+    if (d->torch_major && (d->torch_major < 2 || (d->torch_major == 2 && d->torch_minor < 7)))
+        return "cache_size_limit";
+    return "recompile_limit";
 }
 
 void tl_diag_symbol(struct tl_diag *d, struct tl_str symbol, struct tl_str source)
@@ -1165,6 +1229,179 @@ static bool float_symbol(const char *s)
     return true;
 }
 
+/*
+ * Whether a guard on one symbol holds for every size (0 to 1024): "8*((s77//2)) <= 4*s77",
+ * which PyTorch 2.13 evaluates for a view's bounds (with guards suppressed: it constrains
+ * nothing). The expression language's integers, + - * // (floor), Mod, parentheses, and one
+ * comparison (<, <=, >, >=, ==, !=, Eq, Ne); anything else (another symbol, a float, a
+ * function) cannot be told: false.
+ */
+struct calc {
+    const char *p, *end;
+    struct tl_str sym; /* the one symbol, once seen */
+    int64_t at;        /* its value */
+    bool ok;
+};
+
+static void calc_space(struct calc *c)
+{
+    while (c->p < c->end && *c->p == ' ')
+        c->p++;
+}
+
+static bool calc_eat(struct calc *c, const char *lit)
+{
+    calc_space(c);
+    size_t n = strlen(lit);
+    if ((size_t)(c->end - c->p) < n || memcmp(c->p, lit, n))
+        return false;
+    c->p += n;
+    return true;
+}
+
+static int64_t calc_expr(struct calc *c);
+
+static int64_t calc_fail(struct calc *c)
+{
+    c->ok = false;
+    return 0;
+}
+
+static int64_t floordiv(struct calc *c, int64_t a, int64_t b)
+{
+    if (!b)
+        return calc_fail(c);
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+static int64_t calc_atom(struct calc *c)
+{
+    calc_space(c);
+    if (!c->ok || c->p >= c->end)
+        return calc_fail(c);
+    if (calc_eat(c, "-"))
+        return -calc_atom(c);
+    if (calc_eat(c, "(")) {
+        int64_t v = calc_expr(c);
+        if (!calc_eat(c, ")"))
+            c->ok = false;
+        return v;
+    }
+    if (calc_eat(c, "Mod(")) {
+        int64_t a = calc_expr(c);
+        int64_t b = calc_eat(c, ",") ? calc_expr(c) : calc_fail(c);
+        if (!calc_eat(c, ")"))
+            c->ok = false;
+        return a - b * floordiv(c, a, b);
+    }
+    if (*c->p >= '0' && *c->p <= '9') {
+        int64_t v = 0;
+        while (c->p < c->end && *c->p >= '0' && *c->p <= '9' && v < ((int64_t)1 << 40))
+            v = v * 10 + (*c->p++ - '0');
+        if (c->p < c->end && (ident_char(*c->p) || *c->p == '.'))
+            c->ok = false;
+        return v;
+    }
+    size_t n = symbol_at(c->p, c->p);
+    if (!n || (size_t)(c->end - c->p) < n)
+        return calc_fail(c);
+    struct tl_str sym = tl_str_make(c->p, n);
+    if (!c->sym.p)
+        c->sym = sym;
+    else if (!tl_str_eq(c->sym, sym))
+        c->ok = false; /* a second symbol */
+    c->p += n;
+    return c->at;
+}
+
+static int64_t calc_term(struct calc *c)
+{
+    int64_t v = calc_atom(c);
+    for (;;) {
+        if (calc_eat(c, "//"))
+            v = floordiv(c, v, calc_atom(c));
+        else if (calc_eat(c, "*"))
+            v *= calc_atom(c);
+        else
+            break;
+        if (v > ((int64_t)1 << 40) || v < -((int64_t)1 << 40))
+            c->ok = false;
+        if (!c->ok)
+            return 0;
+    }
+    return v;
+}
+
+static int64_t calc_expr(struct calc *c)
+{
+    int64_t v = calc_term(c);
+    for (;;) {
+        if (calc_eat(c, "+"))
+            v += calc_term(c);
+        else if (calc_eat(c, "-"))
+            v -= calc_term(c);
+        else
+            break;
+        if (!c->ok)
+            return 0;
+    }
+    return v;
+}
+
+/* The guard's truth at one value of its symbol; c->ok false when it cannot be evaluated. */
+static bool calc_cond(struct calc *c, const char *expr)
+{
+    c->p = expr;
+    c->end = expr + strlen(expr);
+    bool eq = calc_eat(c, "Eq(");
+    bool ne = !eq && calc_eat(c, "Ne(");
+    int64_t a = calc_expr(c);
+    int64_t b;
+    bool r = false;
+    if (eq || ne) {
+        b = calc_eat(c, ",") ? calc_expr(c) : calc_fail(c);
+        if (!calc_eat(c, ")"))
+            c->ok = false;
+        r = eq ? a == b : a != b;
+    } else {
+        static const char *const ops[] = {"<=", ">=", "==", "!=", "<", ">"};
+        size_t k = 0;
+        while (k < TL_ARRAY_LEN(ops) && !calc_eat(c, ops[k]))
+            k++;
+        if (k == TL_ARRAY_LEN(ops))
+            return calc_fail(c);
+        b = calc_expr(c);
+        r = k == 0   ? a <= b
+            : k == 1 ? a >= b
+            : k == 2 ? a == b
+            : k == 3 ? a != b
+            : k == 4 ? a < b
+                     : a > b;
+    }
+    calc_space(c);
+    if (c->p != c->end)
+        c->ok = false;
+    return r;
+}
+
+static bool always_holds(const char *expr)
+{
+    if (!expr)
+        return false;
+    struct calc c;
+    memset(&c, 0, sizeof(c));
+    for (int64_t v = 0; v <= 1024; v++) {
+        c.at = v;
+        c.ok = true;
+        c.sym = TL_STR_NULL;
+        bool r = calc_cond(&c, expr);
+        if (!c.ok || !c.sym.p || !r)
+            return false;
+    }
+    return true;
+}
+
 void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
                   const struct tl_diag_fact_spec *s)
 {
@@ -1190,11 +1427,12 @@ void tl_diag_spec(struct tl_diag *d, const struct tl_compile_id *cid,
     x.cid = cid_text(d, cid);
     /* A Python float made a symbol (zf0) and then specialized to its value (PyTorch 2.13
      * guards Eq(zf8, 0.05) when inductor cannot make it a tensor input): no dimension, and
-     * its restart and its recompiles tell it with the right advice. */
+     * its restart and its recompiles tell it with the right advice. A guard that holds for
+     * every size constrains nothing: no finding either. */
     bool floats = x.nsyms > 0;
     for (uint32_t k = 0; k < x.nsyms; k++)
         floats = floats && float_symbol(x.syms[k].symbol);
-    if (floats) {
+    if (floats || (x.kind == TL_SPEC_GUARD && always_holds(x.expr))) {
         shapes_add(d, x.cid);
         return;
     }
@@ -1403,46 +1641,255 @@ bool tl_diag_spec_routine(const struct tl_diag_spec *x)
     return x->kind == TL_SPEC_GUARD && routine_guard(x->advice);
 }
 
-/* r is automatic dynamic shapes at work: the function recompiled once, because sizes changed,
- * and (when the log records the symbols made) the recompile made those dimensions dynamic. */
-static bool automatic_dynamic(const struct tl_diag *d, const struct tl_diag_recompile *r)
+/* The dimension or number guard g is on, as a symbol's source says it: "L['x'].size()[0]" of
+ * "tensor 'L['x']' size mismatch at index 0" (2.6) or "tensor 'x' ..." (2.13, which names an
+ * argument without L[...]), "L['n']" of "L['n'] == 1" or "n == 1". Appends nothing for
+ * other guards. */
+static void guard_source(struct tl_buf *src, const struct tl_diag_guard *g)
 {
-    if (r->count != 1 || !r->nguards || r->cids.kept != 1)
+    struct tl_str text = tl_str_cstr(g->guard);
+    struct tl_str name = TL_STR_NULL, index = TL_STR_NULL;
+    if (!strcmp(g->advice->category, "shape_changed")) {
+        long mis = tl_str_find(text, "' size mismatch at index ");
+        if (!tl_str_has_prefix(text, "tensor '") || mis < 8)
+            return;
+        name = tl_str_make(text.p + 8, (size_t)mis - 8);
+        index = tl_str_make(text.p + mis + 25, text.n - (size_t)mis - 25);
+    } else if (!strcmp(g->advice->category, "constant_number")) {
+        long eq = tl_str_find(text, " == <value>");
+        if (eq <= 0 || (size_t)eq + 11 != text.n)
+            return;
+        name = tl_str_make(text.p, (size_t)eq);
+    } else {
+        return;
+    }
+    /* PyTorch 2.13 names a local as the code does: x, args[0], self.w; its symbols' sources
+     * still say L['x'], L['args'][0], L['self'].w */
+    size_t id = 0;
+    while (id < name.n && ident_char(name.p[id]))
+        id++;
+    bool local = id && !(name.p[0] >= '0' && name.p[0] <= '9') &&
+                 (id == name.n || name.p[id] == '[' || name.p[id] == '.') &&
+                 !(id == 1 && (name.p[0] == 'L' || name.p[0] == 'G') && id < name.n &&
+                   name.p[id] == '[');
+    if (local)
+        tl_buf_addf(src, "L['%.*s']%.*s", (int)id, name.p, (int)(name.n - id), name.p + id);
+    else
+        tl_buf_addstr(src, name);
+    if (index.p)
+        tl_buf_addf(src, ".size()[%.*s]", (int)index.n, index.p);
+}
+
+/* r is automatic dynamic shapes at work: the function recompiled once, because sizes changed,
+ * and (when the log records the symbols made) the recompile made those dimensions dynamic; or
+ * because a Python number changed, and the recompile made it a symbol (an int or a float
+ * becomes dynamic as a size does). */
+static bool automatic_dynamic(const struct tl_diag *d, const struct tl_diag_recompile *r,
+                              bool *number, bool *floating)
+{
+    *number = false;
+    *floating = false;
+    if (r->count != 1 || !r->nguards || r->cids.kept != 1 || !d->automatic_dynamic)
         return false;
     for (uint32_t g = 0; g < r->nguards; g++) {
         const struct tl_diag_guard *x = &r->guards[g];
-        if (!x->advice || strcmp(x->advice->category, "shape_changed"))
+        if (!x->advice)
             return false;
-        if (!d->ndynamic_all) /* symbols not logged: the size change alone says it */
+        bool size = !strcmp(x->advice->category, "shape_changed");
+        if (!size && strcmp(x->advice->category, "constant_number"))
+            return false;
+        *number = *number || !size;
+        if (size && !d->ndynamic_all) /* symbols not logged: the size change alone says it */
             continue;
-        /* "tensor 'L['x']' size mismatch at index 0": the dimension is L['x'].size()[0] */
-        struct tl_str text = tl_str_cstr(x->guard);
-        long mis = tl_str_find(text, "' size mismatch at index ");
-        if (!tl_str_has_prefix(text, "tensor '") || mis < 8)
-            return false;
-        struct tl_str tensor = tl_str_make(text.p + 8, (size_t)mis - 8);
-        struct tl_str index = tl_str_make(text.p + mis + 25, text.n - (size_t)mis - 25);
-        struct tl_buf src = TL_BUF_INIT, local = TL_BUF_INIT;
-        tl_buf_addf(&src, "%.*s.size()[%.*s]", (int)tensor.n, tensor.p, (int)index.n, index.p);
-        /* PyTorch 2.13 names a local by its name ("tensor 'x'"), its source stays L['x'] */
-        tl_buf_addf(&local, "L['%.*s'].size()[%.*s]", (int)tensor.n, tensor.p, (int)index.n,
-                    index.p);
+        struct tl_buf src = TL_BUF_INIT;
+        guard_source(&src, x);
         bool made = false;
-        for (uint32_t i = 0; i < d->ndynamic && !made; i++)
+        for (uint32_t i = 0; i < d->ndynamic && !made && src.len; i++) {
             made = d->dynamic[i].cid == r->cids.s[0] && d->dynamic[i].source &&
-                   (!strcmp(d->dynamic[i].source, src.buf) ||
-                    !strcmp(d->dynamic[i].source, local.buf));
+                   !strcmp(d->dynamic[i].source, src.buf);
+            /* zf0: a float's symbol */
+            *floating = *floating ||
+                        (made && d->dynamic[i].symbol && !strncmp(d->dynamic[i].symbol, "zf", 2));
+        }
         tl_buf_release(&src);
-        tl_buf_release(&local);
         if (!made)
             return false;
     }
     return true;
 }
 
+/* x bounds a size with a constant (s77 <= 8, from `if x.shape[0] > 8:`) and a recompile failed
+ * on that size's range: it is the branch that compiled both sides, not a guard to pass over. */
+static bool branch_taken(const struct tl_diag *d, const struct tl_diag_spec *x)
+{
+    if (x->kind != TL_SPEC_GUARD || x->nsyms != 1 || !x->syms[0].source || !x->expr || !x->advice ||
+        strcmp(x->advice->category, "shape_guard") ||
+        (!strchr(x->expr, '<') && !strchr(x->expr, '>')))
+        return false;
+    /* the source as 2.6 names it in a guard (L['x'].size()[0]) and as 2.13 does (x.size()[0]) */
+    const char *src = x->syms[0].source;
+    struct tl_buf bare = TL_BUF_INIT;
+    struct tl_str s = tl_str_cstr(src);
+    long close = tl_str_find(s, "']");
+    if (tl_str_has_prefix(s, "L['") && close > 3)
+        tl_buf_addf(&bare, "%.*s%s", (int)(close - 3), src + 3, src + close + 2);
+    bool hit = false;
+    for (uint32_t i = 0; i < d->nrecompiles && !hit; i++)
+        for (uint32_t g = 0; g < d->recompiles[i].nguards && !hit; g++) {
+            const struct tl_diag_guard *y = &d->recompiles[i].guards[g];
+            if (!y->advice || strcmp(y->advice->category, "size_branch"))
+                continue;
+            struct tl_str t = tl_str_cstr(y->guard);
+            long at = bare.len ? tl_str_find(t, bare.buf) : -1;
+            hit = tl_str_find(t, src) >= 0 ||
+                  (at == 0 || (at > 0 && !ident_char(t.p[at - 1]) && t.p[at - 1] != '\''));
+        }
+    tl_buf_release(&bare);
+    return hit;
+}
+
+/* ---- file names cut short ------------------------------------------------------------------ */
+
+/* At most this many distinct full paths are matched against. */
+#define MAX_PATHS 64
+
+struct paths {
+    const char *full[MAX_PATHS];
+    uint32_t n;
+};
+
+static bool absolute(const char *f)
+{
+    return f[0] == '/' || f[0] == '\\' || (f[0] && f[1] == ':');
+}
+
+/* A place a finding names: collect its file when it is a full path; with fix, replace a file
+ * cut short by the one full path it ends. */
+static void visit(struct paths *p, struct tl_diag_loc *l, bool fix)
+{
+    if (!l->file || !l->file[0] || l->file[0] == '<')
+        return;
+    if (!fix) {
+        if (!absolute(l->file))
+            return;
+        for (uint32_t i = 0; i < p->n; i++)
+            if (p->full[i] == l->file)
+                return;
+        if (p->n < MAX_PATHS)
+            p->full[p->n++] = l->file;
+        return;
+    }
+    if (absolute(l->file))
+        return;
+    /* PyTorch 2.13's TORCH_LOGS cuts a path's start ("mp/x/model.py" of "/tmp/x/model.py"):
+     * the one full path it ends is the file */
+    size_t n = strlen(l->file);
+    const char *found = NULL;
+    for (uint32_t i = 0; i < p->n; i++) {
+        size_t m = strlen(p->full[i]);
+        if (m > n && !strcmp(p->full[i] + m - n, l->file)) {
+            if (found)
+                return; /* two files end so: cannot tell */
+            found = p->full[i];
+        }
+    }
+    if (found)
+        l->file = found;
+}
+
+/* Visit every place a finding names. */
+static void each_loc(struct tl_diag *d, struct paths *p, bool fix)
+{
+    for (uint32_t i = 0; i < d->nbreaks; i++) {
+        for (uint32_t k = 0; k < d->breaks[i].nlocs; k++)
+            visit(p, &d->breaks[i].locs[k], fix);
+        visit(p, &d->breaks[i].inside, fix);
+    }
+    for (uint32_t i = 0; i < d->nrecompiles; i++) {
+        visit(p, &d->recompiles[i].where, fix);
+        visit(p, &d->recompiles[i].called_from, fix);
+    }
+    for (uint32_t i = 0; i < d->nspecs; i++)
+        visit(p, &d->specs[i].where, fix);
+    for (uint32_t i = 0; i < d->ndynamic; i++)
+        visit(p, &d->dynamic[i].where, fix);
+    for (uint32_t i = 0; i < d->nfailures; i++) {
+        visit(p, &d->failures[i].where, fix);
+        visit(p, &d->failures[i].forward_where, fix);
+    }
+    for (uint32_t i = 0; i < d->nlimits; i++)
+        visit(p, &d->limits[i].where, fix);
+    for (uint32_t i = 0; i < d->nframes; i++)
+        visit(p, &d->frames[i].where, fix);
+    for (uint32_t i = 0; i < d->nexports; i++) {
+        visit(p, &d->exports[i].where, fix);
+        for (uint32_t k = 0; k < d->exports[i].nunbacked; k++)
+            visit(p, &d->exports[i].unbacked[k].where, fix);
+    }
+    for (uint32_t i = 0; i < d->nrestarts; i++) {
+        visit(p, &d->restarts[i].where, fix);
+        visit(p, &d->restarts[i].called_from, fix);
+    }
+    for (uint32_t i = 0; i < d->nearly; i++)
+        visit(p, &d->early[i].where, fix);
+}
+
+/* Files the log names cut short get the full path another of its messages gives. The
+ * grouping keys keep the name as logged, so that a fact that comes later still finds its
+ * finding. */
+static void full_paths(struct tl_diag *d)
+{
+    struct paths p;
+    p.n = 0;
+    each_loc(d, &p, false);
+    if (p.n)
+        each_loc(d, &p, true);
+}
+
+bool tl_diag_limit_listed(const struct tl_diag *d, const struct tl_diag_limit *l)
+{
+    if (!l->reason_advice)
+        return false;
+    for (uint32_t i = 0; i < d->nrecompiles; i++) {
+        const struct tl_diag_recompile *r = &d->recompiles[i];
+        if (!r->function || !l->function || strcmp(r->function, l->function))
+            continue;
+        for (uint32_t g = 0; g < r->nguards; g++)
+            if (r->guards[g].advice &&
+                !strcmp(r->guards[g].advice->category, l->reason_advice->category))
+                return true;
+    }
+    return false;
+}
+
+/* What the whole log says of a limit: the name of the setting in its PyTorch, whether the
+ * log's config is the cause (automatic dynamic shapes off while sizes or numbers changed),
+ * whether a recompile of the function gives its last reason's advice already. */
+static void finish_limit(struct tl_diag *d, struct tl_diag_limit *l)
+{
+    if (!l->limit_name)
+        l->limit_name = tl_diag_limit_setting(d);
+    l->reason_listed = tl_diag_limit_listed(d, l);
+    bool changed = false; /* a size or a number changed */
+    for (uint32_t i = 0; i < d->nrecompiles; i++) {
+        const struct tl_diag_recompile *r = &d->recompiles[i];
+        if (r->function != l->function)
+            continue;
+        for (uint32_t g = 0; g < r->nguards; g++) {
+            const struct tl_advice *a = r->guards[g].advice;
+            changed = changed || (a && (!strcmp(a->category, "shape_changed") ||
+                                        !strcmp(a->category, "constant_number")));
+        }
+    }
+    l->advice = tl_advice_match(
+        TL_ADVICE_LIMIT,
+        tl_str_cstr(d->automatic_dynamic == 0 && changed ? TL_ADVICE_LIMIT_STATIC : ""));
+}
+
 void tl_diag_finish(struct tl_diag *d)
 {
     uint32_t alloc = 0;
+    full_paths(d);
     free(d->findings);
     d->findings = NULL;
     d->nfindings = 0;
@@ -1451,16 +1898,26 @@ void tl_diag_finish(struct tl_diag *d)
     for (uint32_t i = 0; i < d->nfailures; i++)
         add_finding(d, TL_FIND_FAILURE, i, 1e9 + (d->failures[i].fell_back_to_eager ? 1e8 : 0),
                     &alloc);
-    for (uint32_t i = 0; i < d->nlimits; i++)
+    for (uint32_t i = 0; i < d->nlimits; i++) {
+        finish_limit(d, &d->limits[i]);
         add_finding(d, TL_FIND_LIMIT, i, 1e9 + 5e7, &alloc);
+    }
     for (uint32_t i = 0; i < d->nrecompiles; i++) {
         struct tl_diag_recompile *r = &d->recompiles[i];
         if (r->nguards)
             qsort(r->guards, r->nguards, sizeof(*r->guards), cmp_guard);
         r->advice =
             r->nguards ? r->guards[0].advice : tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(""));
-        if (automatic_dynamic(d, r)) {
-            r->advice = tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(TL_ADVICE_AUTOMATIC_DYNAMIC));
+        bool number;
+        bool floating;
+        if (automatic_dynamic(d, r, &number, &floating)) {
+            /* compile(dynamic=True) makes a float dynamic from the start in 2.13, not in 2.6 */
+            bool new_torch = torch_2_7_on(d);
+            r->advice = tl_advice_match(TL_ADVICE_GUARD,
+                                        tl_str_cstr(!number ? TL_ADVICE_AUTOMATIC_DYNAMIC
+                                                    : floating && !new_torch
+                                                        ? TL_ADVICE_AUTOMATIC_DYNAMIC_FLOAT
+                                                        : TL_ADVICE_AUTOMATIC_DYNAMIC_NUMBER));
             add_finding(d, TL_FIND_RECOMPILE, i, 20 + r->count, &alloc);
             d->findings[d->nfindings - 1].normal = true;
             continue;
@@ -1470,7 +1927,9 @@ void tl_diag_finish(struct tl_diag *d)
     for (uint32_t i = 0; i < d->nbreaks; i++)
         add_finding(d, TL_FIND_BREAK, i, 1e6 + 1e3 * d->breaks[i].count - 1, &alloc);
     for (uint32_t i = 0; i < d->nspecs; i++) {
-        const struct tl_diag_spec *x = &d->specs[i];
+        struct tl_diag_spec *x = &d->specs[i];
+        if (branch_taken(d, x))
+            x->advice = tl_advice_match(TL_ADVICE_SHAPE, tl_str_cstr(TL_ADVICE_SIZE_BRANCH));
         bool normal = tl_diag_spec_routine(x);
         add_finding(d, TL_FIND_SPEC, i,
                     normal                           ? 10 + x->count

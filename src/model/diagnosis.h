@@ -147,6 +147,9 @@ struct tl_diag_recompile {
     uint64_t log_line;
     const struct tl_advice *advice; /* of its most frequent guard */
     uint32_t early;                 /* of count, the recompiles said early (struct tl_diag_early) */
+    /* Of its latest recompile, the guard PyTorch's limit warning calls its last reason (as
+     * logged; NULL: none), tl_diag_last_reason()'s. */
+    const char *last_reason;
 };
 
 /*
@@ -223,6 +226,7 @@ struct tl_diag_limit {
     uint64_t log_line;
     const struct tl_advice *advice;
     const struct tl_advice *reason_advice; /* the advice of its last reason */
+    bool reason_listed; /* a recompile of the function has that advice: it says it, not this */
 };
 
 /* A graph of a frame's compilation: its size and a hash of its code (NULL when unknown). */
@@ -373,6 +377,13 @@ struct tl_diag {
      * ("recompile_limit", "cache_size_limit"). */
     uint64_t recompile_limit;
     const char *recompile_limit_name;
+    /* Which PyTorch wrote the log (tl_diag_torch_version): "2.13.0+cpu" as it says (NULL:
+     * unknown), and its major and minor (0: unknown; a text log gives neither, only the
+     * wording of its messages, which tl_diag_limit_setting() reads from its limit). */
+    const char *torch_version;
+    uint32_t torch_major, torch_minor;
+    /* The log's dynamo config sets automatic_dynamic_shapes: 1 true, 0 false, -1 not said. */
+    int automatic_dynamic;
 
     struct tl_diag_finding *findings; /* after tl_diag_finish() */
     uint32_t nfindings;
@@ -534,6 +545,28 @@ bool tl_diag_framework_file(struct tl_str file);
 /** The function a frame is part of: "fn" for fn and its resume functions
  * ("torch_dynamo_resume_in_fn_at_61"). */
 struct tl_str tl_diag_function_name(struct tl_str name);
+
+/** The version of PyTorch that wrote the log ("2.13.0+cpu": a trace's torch_version artifact
+ * or its compilation metrics' pytorch_version); the first one given counts. */
+void tl_diag_torch_version(struct tl_diag *d, struct tl_str version);
+/**
+ * The name of the recompile limit's setting in the PyTorch that wrote the log:
+ * "recompile_limit" from 2.7 on, "cache_size_limit" before; as the log's config or limit
+ * message names it, else from its version; "recompile_limit" when nothing says. Static.
+ */
+const char *tl_diag_limit_setting(const struct tl_diag *d);
+
+/**
+ * Of the guards a recompile lists (as its recompile_reasons give them), the one PyTorch's
+ * recompile-limit warning names as the last reason: the last one listed before PyTorch 2.7,
+ * the first one from then on (2.13 lists the newest compilation's failure first and names
+ * it). Borrowed from guards; TL_STR_NULL when there are none.
+ */
+struct tl_str tl_diag_last_reason(const struct tl_diag *d, const struct tl_str *guards, size_t n);
+
+/** Whether a recompile of l's function failed on a guard with the advice of l's last reason
+ * (its finding gives that advice, so the limit's need not repeat it). */
+bool tl_diag_limit_listed(const struct tl_diag *d, const struct tl_diag_limit *l);
 
 /** Group what came in into findings, most costly first. */
 void tl_diag_finish(struct tl_diag *d);

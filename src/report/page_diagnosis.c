@@ -256,7 +256,12 @@ static void limit(struct tl_buf *out, const struct tl_diag_limit *x, const char 
     }
     tl_buf_addch(out, '\n');
     advice(out, x->advice, &v);
-    if (x->reason_advice) {
+    if (x->reason_advice && x->reason_listed) {
+        /* its recompiles give the advice: said once */
+        tl_buf_adds(out, "<p>Its last reason: ");
+        text(out, x->reason_advice->title);
+        tl_buf_adds(out, " (its recompiles say what to do).</p>\n");
+    } else if (x->reason_advice) {
         struct tl_advice_vars rv;
         tl_advice_guard_vars(tl_str_cstr(x->last_reason ? x->last_reason : ""), &rv);
         tl_buf_adds(out, "<p>Its last reason:</p>\n");

@@ -1253,6 +1253,11 @@ static void text_last_reason_advice(struct text *t, const struct tl_diag_limit *
     paint(t, "1", "Its last reason:");
     tl_buf_addch(o, ' ');
     advice_part(t, &rf.title);
+    if (x->reason_listed) { /* its recompiles give the advice: said once */
+        tl_buf_adds(o, " (its recompiles below say what to do).\n");
+        unfill(&rf);
+        return;
+    }
     tl_buf_adds(o, ". ");
     advice_part(t, &rf.explanation);
     tl_buf_adds(o, "\n     ");

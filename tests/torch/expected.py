@@ -89,7 +89,9 @@ CASES["dtype"]["2.13"] = {"trace": dict(CASES["dtype"]["trace"], recompiles=[dic
 
 # mark_dynamic(x, 0): s0 = L['x'].size()[0], kept dynamic; the code adds a range guard
 # (2*s0 >= 16, line 8) and a divisibility guard (Mod(s0, 2) == 0, line 9, from view(2, -1)).
-# Neither specializes s0 to one value.
+# Neither specializes s0 to one value. PyTorch 2.13 also evaluates 8*((s77//2)) <= 4*s77 and
+# 4*((s77//2)) <= 4*s77 for the view's bounds (with guards suppressed): true for every size, no
+# finding.
 CASES["dyn_guard"] = {"trace": case(
     compile_ids=1,
     findings=["specialization:shape_guard", "specialization:divisibility_guard"],
@@ -101,6 +103,18 @@ CASES["dyn_guard"] = {"trace": case(
          "symbols": [["s0", "L['x'].size()[0]"]], "location": "dyn_guard.py:9",
          "category": "divisibility_guard"}],
     dynamic=[["s0", "L['x'].size()[0]"]])}
+# 2.13 numbers the symbol s77.
+CASES["dyn_guard"]["2.13"] = {"trace": case(
+    compile_ids=1,
+    findings=["specialization:shape_guard", "specialization:divisibility_guard"],
+    specializations=[
+        {"kind": "guard", "expr": "2*s77 >= 16", "source": None,
+         "symbols": [["s77", "L['x'].size()[0]"]], "location": "dyn_guard.py:8",
+         "category": "shape_guard"},
+        {"kind": "guard", "expr": "Eq(Mod(s77, 2), 0)", "source": None,
+         "symbols": [["s77", "L['x'].size()[0]"]], "location": "dyn_guard.py:9",
+         "category": "divisibility_guard"}],
+    dynamic=[["s77", "L['x'].size()[0]"]])}
 
 # maybe_mark_dynamic(x, 0), then `x.shape[0] == 5`: s0 is specialized to 5 at line 8 (allowed
 # with maybe_mark_dynamic: no error).
@@ -111,6 +125,14 @@ CASES["dyn_spec"] = {"trace": case(
                       "symbols": [["s0", "L['x'].size()[0]"]],
                       "location": "dyn_spec.py:8", "category": "dimension_specialized"}],
     dynamic=[["s0", "L['x'].size()[0]"]])}
+# 2.13 numbers the symbol s77.
+CASES["dyn_spec"]["2.13"] = {"trace": case(
+    compile_ids=1,
+    findings=["specialization:dimension_specialized"],
+    specializations=[{"kind": "specialized", "expr": "Eq(s77, 5)", "source": "L['x'].size()[0]",
+                      "symbols": [["s77", "L['x'].size()[0]"]],
+                      "location": "dyn_spec.py:8", "category": "dimension_specialized"}],
+    dynamic=[["s77", "L['x'].size()[0]"]])}
 
 # mark_dynamic(x, 0), then `x.shape[0] == 5`: the specialization to 5 violates the mark, and
 # compiling [0/0] fails with ConstraintViolationError (the script catches it).
@@ -123,6 +145,16 @@ CASES["dyn_violation"] = {"trace": case(
                       "symbols": [["s0", "L['x'].size()[0]"]],
                       "location": "dyn_violation.py:8", "category": "dimension_specialized"}],
     dynamic=[["s0", "L['x'].size()[0]"]])}
+# 2.13 numbers the symbol s77.
+CASES["dyn_violation"]["2.13"] = {"trace": case(
+    compile_ids=1,
+    findings=["failure:dynamic_constraint_violated", "specialization:dimension_specialized"],
+    failures=[{"type": "ConstraintViolationError", "compile_id": "[0/0]",
+               "fell_back_to_eager": False, "category": "dynamic_constraint_violated"}],
+    specializations=[{"kind": "specialized", "expr": "Eq(s77, 5)", "source": "L['x'].size()[0]",
+                      "symbols": [["s77", "L['x'].size()[0]"]],
+                      "location": "dyn_violation.py:8", "category": "dimension_specialized"}],
+    dynamic=[["s77", "L['x'].size()[0]"]])}
 
 # torch._dynamo.graph_break() in the user's code, line 8: the user's own break.
 CASES["explicit_break"] = {"trace": case(
@@ -160,14 +192,23 @@ CASES["export_fail"]["2.13"] = {
 }
 
 # mix(x, 0.25) then mix(x, 0.5): the float is specialized at first, and the second value
-# recompiles once, after which alpha is a dynamic float (zf0), as automatic dynamic does.
+# recompiles once, after which alpha is a dynamic float (zf0): automatic dynamic shapes at
+# work, as for a size, a normal finding.
 CASES["float_arg"] = {"trace": case(
     compile_ids=2,
-    findings=["recompile:constant_number"],
+    findings=["recompile:automatic_dynamic"],
     recompiles=[{"function": "mix", "location": "float_arg.py:6", "resumes_after_line": None,
                  "count": 1, "reasons": [["L['alpha'] == <value>", 1, "constant_number"]],
                  "compile_ids": ["[0/1]"], "called_from": None}],
     dynamic=[["zf0", "L['alpha']"]])}
+# 2.13 names the argument alpha without L[...] in the guard, and numbers the symbol zf27.
+CASES["float_arg"]["2.13"] = {"trace": case(
+    compile_ids=2,
+    findings=["recompile:automatic_dynamic"],
+    recompiles=[{"function": "mix", "location": "float_arg.py:6", "resumes_after_line": None,
+                 "count": 1, "reasons": [["alpha == <value>", 1, "constant_number"]],
+                 "compile_ids": ["[0/1]"], "called_from": None}],
+    dynamic=[["zf27", "L['alpha']"]])}
 
 # s = x.sum().item() breaks the graph (line 8); the float s is carried into the resume function
 # (L['___stack0']), which recompiles for the second value: the cause is the .item() break.
@@ -256,11 +297,12 @@ CASES["lr"]["2.13"]["text"] = dict(CASES["lr"]["2.13"]["trace"],
                                    findings=["recompile:lr_as_constant",
                                              "graph_break:framework_graph_break"])
 
-# shift(x, 1) then shift(x, 2): one recompile on the int n (then n is dynamic, s0); act(x,
-# 'relu') then act(x, 'tanh'): one recompile on the string, expected for a mode argument.
+# shift(x, 1) then shift(x, 2): one recompile on the int n, which makes n dynamic (s0):
+# automatic dynamic shapes, a normal finding; act(x, 'relu') then act(x, 'tanh'): one
+# recompile on the string, expected for a mode argument.
 CASES["number"] = {"trace": case(
     compile_ids=4,
-    findings=["recompile:constant_number", "recompile:constant_string"],
+    findings=["recompile:constant_string", "recompile:automatic_dynamic"],
     recompiles=[
         {"function": "shift", "location": "number.py:6", "resumes_after_line": None, "count": 1,
          "reasons": [["L['n'] == <value>", 1, "constant_number"]], "compile_ids": ["[0/1]"],
@@ -269,6 +311,18 @@ CASES["number"] = {"trace": case(
          "reasons": [["L['kind'] == <value>", 1, "constant_string"]], "compile_ids": ["[1/1]"],
          "called_from": None}],
     dynamic=[["s0", "L['n']"]])}
+# 2.13 names the arguments without L[...] in the guards, and numbers the symbol s86.
+CASES["number"]["2.13"] = {"trace": case(
+    compile_ids=4,
+    findings=["recompile:constant_string", "recompile:automatic_dynamic"],
+    recompiles=[
+        {"function": "shift", "location": "number.py:6", "resumes_after_line": None, "count": 1,
+         "reasons": [["n == <value>", 1, "constant_number"]], "compile_ids": ["[0/1]"],
+         "called_from": None},
+        {"function": "act", "location": "number.py:11", "resumes_after_line": None, "count": 1,
+         "reasons": [["kind == <value>", 1, "constant_string"]], "compile_ids": ["[1/1]"],
+         "called_from": None}],
+    dynamic=[["s86", "L['n']"]])}
 
 # print() in forward (line 7): one graph break; the rest resumes in [1/0].
 CASES["printing"] = {"trace": case(
@@ -340,6 +394,15 @@ CASES["shape"] = {"trace": case(
                  "reasons": [["tensor 'L['x']' size mismatch at index 0", 1, "shape_changed"]],
                  "compile_ids": ["[0/1]"], "called_from": None}],
     dynamic=[["s0", "L['x'].size()[0]"]])}
+# 2.13 names the tensor 'x' (not 'L['x']') in the guard, and numbers the symbol s77.
+CASES["shape"]["2.13"] = {"trace": case(
+    compile_ids=2,
+    findings=["recompile:automatic_dynamic"],
+    recompiles=[{"function": "scale", "location": "shape.py:6", "resumes_after_line": None,
+                 "count": 1,
+                 "reasons": [["tensor 'x' size mismatch at index 0", 1, "shape_changed"]],
+                 "compile_ids": ["[0/1]"], "called_from": None}],
+    dynamic=[["s77", "L['x'].size()[0]"]])}
 
 # track appends to a global list and sets an attribute: side effects dynamo replays after the
 # graph, nothing to fix. One compile, no finding.
@@ -363,3 +426,123 @@ CASES["train"]["2.13"] = {
     "report_files": CASES["train"]["report_files"][:-1] + ["-_0_0_0/compilation_metrics_*.html"],
     "report_has": ["Logged by PyTorch <strong>2.13."],
 }
+
+# ---- adv2 ----
+
+# dynamic=True, `if x.shape[0] > 8:` and sizes 4, 16, 5, 32: x's dim 0 is dynamic from the start
+# (s0), and the branch guards each graph to one side: s0 <= 8 for [0/0], s0 > 8 for [0/1]
+# (line 8). 16 fails [0/0]'s range guard and recompiles once; 5 and 32 reuse a graph. The cause
+# is the branch (each side compiles once), not a static dimension: marking it dynamic would
+# change nothing.
+CASES["dyn_branch"] = {"trace": case(
+    compile_ids=2,
+    findings=["recompile:size_branch", "specialization:size_branch",
+              "specialization:size_branch"],
+    recompiles=[{"function": "route", "location": "dyn_branch.py:6", "resumes_after_line": None,
+                 "count": 1, "reasons": [["L['x'].size()[0] <= 8", 1, "size_branch"]],
+                 "compile_ids": ["[0/1]"], "called_from": None}],
+    specializations=[
+        {"kind": "guard", "expr": "s0 <= 8", "source": None,
+         "symbols": [["s0", "L['x'].size()[0]"]], "location": "dyn_branch.py:8",
+         "category": "size_branch"},
+        {"kind": "guard", "expr": "s0 > 8", "source": None,
+         "symbols": [["s0", "L['x'].size()[0]"]], "location": "dyn_branch.py:8",
+         "category": "size_branch"}],
+    dynamic=[["s0", "L['x'].size()[0]"]])}
+# 2.13 gives the failed guard as the range 2 <= x.size()[0] <= 8 (after its own text, its
+# "# code # file" comment and the "User stack trace:" of the guard, which are no part of it),
+# and numbers the symbol s77.
+CASES["dyn_branch"]["2.13"] = {"trace": case(
+    compile_ids=2,
+    findings=["recompile:size_branch", "specialization:size_branch",
+              "specialization:size_branch"],
+    recompiles=[{"function": "route", "location": "dyn_branch.py:6", "resumes_after_line": None,
+                 "count": 1, "reasons": [["2 <= x.size()[0] <= 8", 1, "size_branch"]],
+                 "compile_ids": ["[0/1]"], "called_from": None}],
+    specializations=[
+        {"kind": "guard", "expr": "s77 <= 8", "source": None,
+         "symbols": [["s77", "L['x'].size()[0]"]], "location": "dyn_branch.py:8",
+         "category": "size_branch"},
+        {"kind": "guard", "expr": "s77 > 8", "source": None,
+         "symbols": [["s77", "L['x'].size()[0]"]], "location": "dyn_branch.py:8",
+         "category": "size_branch"}],
+    dynamic=[["s77", "L['x'].size()[0]"]])}
+
+# step(x, eps) with eps 0.1, 0.2, 0.3 and shift(x, n) with n 1, 2, 3: each function recompiles
+# once, for the second value, which makes the number dynamic (zf0 for the float, s0 for the
+# int); the third value reuses that graph. Automatic dynamic shapes at work for numbers as for
+# sizes: two normal findings, nothing to do.
+CASES["number_reuse"] = {"trace": case(
+    compile_ids=4,
+    findings=["recompile:automatic_dynamic", "recompile:automatic_dynamic"],
+    recompiles=[
+        {"function": "step", "location": "number_reuse.py:6", "resumes_after_line": None,
+         "count": 1, "reasons": [["L['eps'] == <value>", 1, "constant_number"]],
+         "compile_ids": ["[0/1]"], "called_from": None},
+        {"function": "shift", "location": "number_reuse.py:11", "resumes_after_line": None,
+         "count": 1, "reasons": [["L['n'] == <value>", 1, "constant_number"]],
+         "compile_ids": ["[1/1]"], "called_from": None}],
+    dynamic=[["s0", "L['n']"], ["zf0", "L['eps']"]])}
+# 2.13 names the arguments without L[...] in the guards, and numbers the symbols s86 and zf49.
+CASES["number_reuse"]["2.13"] = {"trace": case(
+    compile_ids=4,
+    findings=["recompile:automatic_dynamic", "recompile:automatic_dynamic"],
+    recompiles=[
+        {"function": "step", "location": "number_reuse.py:6", "resumes_after_line": None,
+         "count": 1, "reasons": [["eps == <value>", 1, "constant_number"]],
+         "compile_ids": ["[0/1]"], "called_from": None},
+        {"function": "shift", "location": "number_reuse.py:11", "resumes_after_line": None,
+         "count": 1, "reasons": [["n == <value>", 1, "constant_number"]],
+         "compile_ids": ["[1/1]"], "called_from": None}],
+    dynamic=[["s86", "L['n']"], ["zf49", "L['eps']"]])}
+
+# dynamic=True and x.view(x.shape[0] // 2, 2): the size must be even, which PyTorch writes
+# Eq(s0, 2*((s0//2))) (line 9): a divisibility guard that keeps the size dynamic, not a
+# specialization to one value; 10 reuses the graph of 6.
+CASES["even_split"] = {"trace": case(
+    compile_ids=1,
+    findings=["specialization:divisibility_guard"],
+    specializations=[{"kind": "guard", "expr": "Eq(s0, 2*((s0//2)))", "source": None,
+                      "symbols": [["s0", "L['x'].size()[0]"]], "location": "even_split.py:9",
+                      "category": "divisibility_guard"}],
+    dynamic=[["s0", "L['x'].size()[0]"]])}
+# 2.13 numbers the symbol s77 and also guards the new dimension against size 1
+# (Ne((s77//2), 1), as for any dynamic size: routine).
+CASES["even_split"]["2.13"] = {"trace": case(
+    compile_ids=1,
+    findings=["specialization:divisibility_guard", "specialization:shape_guard"],
+    specializations=[
+        {"kind": "guard", "expr": "Eq(s77, 2*((s77//2)))", "source": None,
+         "symbols": [["s77", "L['x'].size()[0]"]], "location": "even_split.py:9",
+         "category": "divisibility_guard"},
+        {"kind": "guard", "expr": "Ne((s77//2), 1)", "source": None,
+         "symbols": [["s77", "L['x'].size()[0]"]], "location": "even_split.py:9",
+         "category": "shape_guard"}],
+    dynamic=[["s77", "L['x'].size()[0]"]])}
+
+# automatic_dynamic_shapes = False and sizes 2 to 12: every new size recompiles (the dimension
+# never becomes dynamic), and the ninth compilation [0/8] hits the default limit of 8; scale
+# then runs in eager mode. The cause is the config line, which the limit's advice names (the
+# trace's dynamo_config says it); its last reason is the latest size change.
+CASES["limit_static"] = {"trace": case(
+    compile_ids=9,
+    findings=["limit:recompile_limit", "recompile:shape_changed"],
+    recompiles=[{"function": "scale", "location": "limit_static.py:8", "resumes_after_line": None,
+                 "count": 8,
+                 "reasons": [["tensor 'L['x']' size mismatch at index 0", 8, "shape_changed"]],
+                 "compile_ids": ["[0/1]", "[0/2]", "[0/3]", "[0/4]", "[0/5]", "[0/6]", "[0/7]",
+                                 "[0/8]"], "called_from": None}],
+    limits=[{"function": "scale", "limit": 8, "limit_name": "cache_size_limit",
+             "last_reason": "tensor 'L['x']' size mismatch at index 0. expected 2, actual 10"}])}
+# 2.13 names the setting recompile_limit and the tensor 'x', and its warning's last reason is
+# the newest compilation's failure (listed first): expected 9, actual 10.
+CASES["limit_static"]["2.13"] = {"trace": case(
+    compile_ids=9,
+    findings=["limit:recompile_limit", "recompile:shape_changed"],
+    recompiles=[{"function": "scale", "location": "limit_static.py:8", "resumes_after_line": None,
+                 "count": 8,
+                 "reasons": [["tensor 'x' size mismatch at index 0", 8, "shape_changed"]],
+                 "compile_ids": ["[0/1]", "[0/2]", "[0/3]", "[0/4]", "[0/5]", "[0/6]", "[0/7]",
+                                 "[0/8]"], "called_from": None}],
+    limits=[{"function": "scale", "limit": 8, "limit_name": "recompile_limit",
+             "last_reason": "tensor 'x' size mismatch at index 0. expected 9, actual 10"}])}

@@ -1,5 +1,5 @@
-# A Python float argument: Dynamo restarts the frame's analysis to turn the float into a
-# tensor input (TensorifyScalarRestartAnalysis), so new values do not recompile.
+# A Python float argument: the first value is baked in, the second recompiles once and makes
+# the float dynamic (automatic dynamic shapes), so later values would reuse that graph.
 import torch
 
 
