@@ -37,6 +37,7 @@ SHAPE = {
     "generated_by": {"tool": STR, "version": STR, "revision": STR + OPT,
                      "command_line": STR + OPT, "redacted": STR + OPT,
                      "input": {"path": STR, "size": INT + OPT, "mtime": STR + OPT}},
+    "pytorch_version": STR + OPT,
     "compile_ids": INT,
     "findings": [{"kind": STR, "index": INT, "category": STR, "normal": BOOL}],
     "graph_breaks": [{

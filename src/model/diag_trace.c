@@ -464,11 +464,10 @@ static void failure(struct tl_diag_trace *c, struct tl_diag *d, const struct tl_
 
 /* The recompile limit in a metrics record's dynamo_config (a JSON text in a string):
  * "recompile_limit": 8 (or, before PyTorch 2.7, "cache_size_limit": 8); whether it turns
- * automatic dynamic shapes off; and the PyTorch version the metrics give (2.13 on). */
+ * automatic dynamic shapes off. */
 static void note_limit(struct tl_diag_trace *c, struct tl_diag *d, const struct tl_record *r)
 {
     const struct tl_json *m = r->env->key[TL_K_COMPILATION_METRICS];
-    tl_diag_torch_version(d, tl_env_str(m, "pytorch_version"));
     struct tl_str cfg = tl_env_str(m, "dynamo_config");
     static const char ads[] = "\"automatic_dynamic_shapes\": ";
     long ad = cfg.p ? tl_str_find(cfg, ads) : -1;
@@ -747,15 +746,6 @@ static void recompile_reasons(struct tl_diag_trace *c, struct in *in, const stru
         tl_diag_recompile_early(&in->model->diag, &p->cid, p->guards, p->nguards);
 }
 
-/* The torch_version artifact (PyTorch 2.13 on): {"pytorch_version": "2.13.0+cpu", ...}. */
-static void torch_version(struct in *in, const struct tl_record *r)
-{
-    struct tl_json v;
-    if (tl_json_parse(in->scratch, r->payload.p, r->payload.n, &v, NULL) == 0 &&
-        v.type == TL_JSON_OBJECT)
-        tl_diag_torch_version(&in->model->diag, tl_env_str(&v, "pytorch_version"));
-}
-
 /* "Eq(s0, 8)": the symbol and the integer it equals. */
 static bool eq_symbol_constant(struct tl_str e, struct tl_str *sym, struct tl_str *val)
 {
@@ -994,7 +984,6 @@ bool tl_diag_trace_wants_payload(const struct tl_record *r)
         tl_record_has(r, TL_K_DYNAMO_OUTPUT_GRAPH))
         return true;
     return r->artifact_name.p && (tl_str_eq_cstr(r->artifact_name, "recompile_reasons") ||
-                                  tl_str_eq_cstr(r->artifact_name, "torch_version") ||
                                   tl_str_eq_cstr(r->artifact_name, "dynamo_graph_break_reason"));
 }
 
@@ -1017,8 +1006,6 @@ void tl_diag_trace_record(struct tl_diag_trace *c, struct tl_model *model,
         enum tl_cache_result result;
         if (tl_str_eq_cstr(r->artifact_name, "recompile_reasons"))
             recompile_reasons(c, in, r);
-        else if (tl_str_eq_cstr(r->artifact_name, "torch_version"))
-            torch_version(in, r);
         else if (tl_str_eq_cstr(r->artifact_name, "dynamo_graph_break_reason"))
             break_artifact(c, in, r);
         else if (tl_cache_event(r->artifact_name, &kind, &result) && kind != TL_CACHE_OTHER)

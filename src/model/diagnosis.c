@@ -423,6 +423,22 @@ void tl_diag_graph(struct tl_diag *d, const struct tl_compile_id *cid, struct tl
         d->nlargest++;
 }
 
+/* "2.13.0+cpu", "2.6.0a0+git1234": its major and minor, 0 when they cannot be read */
+static void version_numbers(struct tl_diag *d, struct tl_str version)
+{
+    uint32_t part[2] = {0, 0};
+    size_t i = 0;
+    for (int k = 0; k < 2; k++) {
+        size_t start = i;
+        while (i < version.n && version.p[i] >= '0' && version.p[i] <= '9' && part[k] < 100000)
+            part[k] = part[k] * 10 + (uint32_t)(version.p[i++] - '0');
+        if (i == start || (k == 0 && (i >= version.n || version.p[i++] != '.')))
+            return;
+    }
+    d->torch_major = part[0];
+    d->torch_minor = part[1];
+}
+
 void tl_diag_pytorch_version(struct tl_diag *d, struct tl_str version, bool firm)
 {
     if (!version.p || !version.n || d->pytorch_version_firm)
@@ -433,6 +449,8 @@ void tl_diag_pytorch_version(struct tl_diag *d, struct tl_str version, bool firm
         return;
     d->pytorch_version = intern(d, version);
     d->pytorch_version_firm = firm;
+    d->torch_major = d->torch_minor = 0;
+    version_numbers(d, trim(version));
 }
 
 void tl_diag_cache(struct tl_diag *d, int kind, int result)
@@ -1095,26 +1113,6 @@ void tl_diag_limit(struct tl_diag *d, const struct tl_compile_id *cid,
 }
 
 /* ---- the PyTorch that wrote the log ------------------------------------------------------- */
-
-void tl_diag_torch_version(struct tl_diag *d, struct tl_str version)
-{
-    version = trim(version);
-    if (d->torch_version || !version.n || version.n > 64)
-        return;
-    d->torch_version = intern(d, version);
-    /* "2.13.0+cpu", "2.6.0a0+git1234": major.minor */
-    uint32_t part[2] = {0, 0};
-    size_t i = 0;
-    for (int k = 0; k < 2; k++) {
-        size_t start = i;
-        while (i < version.n && version.p[i] >= '0' && version.p[i] <= '9' && part[k] < 100000)
-            part[k] = part[k] * 10 + (uint32_t)(version.p[i++] - '0');
-        if (i == start || (k == 0 && (i >= version.n || version.p[i++] != '.')))
-            return;
-    }
-    d->torch_major = part[0];
-    d->torch_minor = part[1];
-}
 
 const char *tl_diag_limit_setting(const struct tl_diag *d)
 {

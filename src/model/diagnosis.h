@@ -377,10 +377,8 @@ struct tl_diag {
      * ("recompile_limit", "cache_size_limit"). */
     uint64_t recompile_limit;
     const char *recompile_limit_name;
-    /* Which PyTorch wrote the log (tl_diag_torch_version): "2.13.0+cpu" as it says (NULL:
-     * unknown), and its major and minor (0: unknown; a text log gives neither, only the
+    /* The major and minor of pytorch_version (0: unknown; a text log gives neither, only the
      * wording of its messages, which tl_diag_limit_setting() reads from its limit). */
-    const char *torch_version;
     uint32_t torch_major, torch_minor;
     /* The log's dynamo config sets automatic_dynamic_shapes: 1 true, 0 false, -1 not said. */
     int automatic_dynamic;
@@ -546,9 +544,6 @@ bool tl_diag_framework_file(struct tl_str file);
  * ("torch_dynamo_resume_in_fn_at_61"). */
 struct tl_str tl_diag_function_name(struct tl_str name);
 
-/** The version of PyTorch that wrote the log ("2.13.0+cpu": a trace's torch_version artifact
- * or its compilation metrics' pytorch_version); the first one given counts. */
-void tl_diag_torch_version(struct tl_diag *d, struct tl_str version);
 /**
  * The name of the recompile limit's setting in the PyTorch that wrote the log:
  * "recompile_limit" from 2.7 on, "cache_size_limit" before; as the log's config or limit

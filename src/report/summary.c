@@ -995,8 +995,8 @@ void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
     j_source(&w, src);
     if (src->info)
         j_generated_by(&w, src->info);
-    if (d->pytorch_version) /* only logs of newer PyTorch say it */
-        tl_jw_kstr(&w, "pytorch_version", d->pytorch_version);
+    /* null for the logs that do not say it (PyTorch before 2.7, TORCH_LOGS text) */
+    tl_jw_kstr(&w, "pytorch_version", d->pytorch_version);
     tl_jw_ku64(&w, "compile_ids", d->compile_ids);
     j_findings(&w, d);
     j_breaks(&w, d);
