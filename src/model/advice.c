@@ -789,9 +789,12 @@ static struct tl_str tensor_name(struct tl_str guard)
     while (q + 1 < end && !(q[0] == '\'' && q[1] == ' ') && !(q[0] == '"' && q[1] == ' '))
         q++;
     struct tl_str name = tl_str_make(p, (size_t)(q - p));
-    /* L['x'] -> x */
-    if (name.n > 5 && (tl_str_has_prefix(name, "L['") || tl_str_has_prefix(name, "L[\"")) &&
-        tl_str_has_suffix(name, "]")) {
+    /* L['x'] -> x; L['args'][0] has no name of its own in the code (2.13 writes args[0]):
+     * the advice's stand-in says it */
+    if (name.n > 5 && (tl_str_has_prefix(name, "L['") || tl_str_has_prefix(name, "L[\""))) {
+        long close = tl_str_find(tl_str_make(name.p + 3, name.n - 3), name.p[2] == '\'' ? "']" : "\"]");
+        if (close < 0 || (size_t)close + 5 != name.n)
+            return TL_STR_NULL;
         name.p += 3;
         name.n -= 5;
     }
