@@ -14,9 +14,12 @@
 /* Matches a substring cannot express. */
 enum {
     NO_TEST = 0,
-    CONST_COMPARE = 1,  /* it compares something with a literal: x == 0.5 */
-    TWO_SYMBOLS = 2,    /* it says two sizes are equal: Eq(s1, s2) */
-    STRING_COMPARE = 3, /* it compares something with a string literal: x == 'relu' */
+    CONST_COMPARE = 1,   /* it compares something with a literal: x == 0.5 */
+    TWO_SYMBOLS = 2,     /* it says two sizes are equal: Eq(s1, s2) */
+    STRING_COMPARE = 3,  /* it compares something with a string literal: x == 'relu' */
+    LOCAL_IDENTITY = 4,  /* the identity of an argument itself: ___check_obj_id(L['mask'], 9) */
+    GLOBAL_IDENTITY = 5, /* a global itself: ___check_obj_id(G['F'], 9), G['F'] == True */
+    BOOL_COMPARE = 6,    /* it compares something with True or False: flag == True */
 };
 
 struct rule {
@@ -79,6 +82,49 @@ static const struct rule guard_rules[] = {
       "different from the call the code was compiled for.",
       "Keep that state the same around every call of the compiled function: call it always "
       "under torch.no_grad() or never, and set the default dtype once."}},
+    /* The identity guards that are not about an object of the user's: a module's training
+     * flag (2.6 guards bools by identity: "___check_obj_id(L['self'].training, 1052)"; 2.13
+     * writes "self.training == True"), an optional argument None one time (2.13 "mask is
+     * None"), a bool switch at module level. */
+    {{".training,", ".training ==", ".training)", "'training'"},
+     NO_TEST,
+     {"train_eval_mode", "The model switched between training and evaluation mode",
+      "The compiled code reads a module's training flag ({expr}), through dropout, batch norm "
+      "or an `if self.training:` of yours; model.train() and model.eval() flip it, and each mode "
+      "gets a graph of its own: one compilation for training and one for evaluation, both "
+      "kept and reused afterwards.",
+      "Nothing to do: two graphs, one per mode, is what a train/eval loop costs. It is a "
+      "problem only if the flag keeps flipping while the function recompiles (a submodule "
+      "switched to eval() on its own, train() or eval() called inside the compiled step): "
+      "call train() and eval() outside the compiled function, on the whole model."}},
+    {{" is None", " is not None"},
+     LOCAL_IDENTITY,
+     {"optional_argument", "An optional argument was None on one call and not on another",
+      "The compiled code was specialized to {expr} being None (Dynamo guards None and bools "
+      "by identity); a call that passes a tensor instead, or leaves it out after passing it, "
+      "takes the other branch of `if {expr} is None`. Each pattern of given and missing "
+      "optional arguments compiles once and is reused.",
+      "Nothing to do if only a few patterns occur (with and without a mask, say). If it "
+      "matters, pass a tensor on every call: a mask of all True, a bias of zeros, so that one "
+      "graph serves every call."}},
+    {{NULL},
+     GLOBAL_IDENTITY,
+     {"global_flag", "A module-level flag changed between calls",
+      "The compiled code reads a global variable ({expr}) that holds a bool, None or an "
+      "object, and bakes it into the graph as a constant: the branch it selects is compiled, "
+      "the other is not. Changing it compiles the function again (each value once; later "
+      "calls reuse them).",
+      "Nothing to do if it is a switch set once or flipped a few times. To change it freely, "
+      "make it an argument of the function (a bool argument still compiles once per value), "
+      "or a tensor used with torch.where(flag, a, b) or torch.cond so that one graph serves "
+      "both values."}},
+    {{NULL},
+     BOOL_COMPARE,
+     {"bool_argument", "A bool argument is baked into the graph",
+      "The function takes a Python bool ({expr}) and Dynamo compiles the branch it selects: "
+      "each of True and False compiles once, and later calls reuse them.",
+      "Nothing to do if it takes both values now and then (a mode switch). If one graph must "
+      "serve both, pass a bool tensor and select with torch.where(flag, a, b) or torch.cond."}},
     {{"___check_obj_id", "ID_MATCH", "___check_torch_function_mode"},
      NO_TEST,
      {"object_identity", "The function got a different Python object",
@@ -544,6 +590,62 @@ static bool two_symbols(struct tl_str text)
     return p < end && *p == ')';
 }
 
+/* "L['mask']" or "G['FLAG']" (which: 'L' or 'G'): a variable itself, no attribute or item of
+ * it. */
+static bool plain_source(struct tl_str s, char which)
+{
+    if (s.n < 6 || s.p[0] != which || s.p[1] != '[' || (s.p[2] != '\'' && s.p[2] != '"') ||
+        s.p[s.n - 1] != ']' || s.p[s.n - 2] != s.p[2])
+        return false;
+    for (size_t i = 3; i < s.n - 2; i++) {
+        char c = s.p[i];
+        if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9')))
+            return false;
+    }
+    return s.n > 5;
+}
+
+/*
+ * "___check_obj_id(SOURCE, ID)" of a variable itself (which 'L' an argument, 'G' a global)
+ * whose ID is a static object of the interpreter: None, True or False, which Python keeps in
+ * its executable's data, far below the heap's addresses (0x7f... on Linux, where a function or
+ * a module lives). PyTorch 2.6 guards bools and None so.
+ */
+static bool singleton_identity(struct tl_str text, char which)
+{
+    long at = tl_str_find(text, "___check_obj_id(");
+    if (at < 0)
+        return false;
+    struct tl_str rest = tl_str_make(text.p + at + 16, text.n - (size_t)at - 16);
+    long comma = tl_str_find(rest, ", ");
+    if (comma <= 0 || !plain_source(tl_str_make(rest.p, (size_t)comma), which))
+        return false;
+    const char *p = rest.p + comma + 2, *end = rest.p + rest.n;
+    unsigned long long id = 0;
+    const char *d = p;
+    while (p < end && *p >= '0' && *p <= '9' && p - d < 20)
+        id = id * 10 + (unsigned long long)(*p++ - '0');
+    return p > d && p < end && *p == ')' && id < 0x700000000000ULL;
+}
+
+/* "G['FLAG'] == True" (False, None): PyTorch 2.13's spelling of a global bool or None. */
+static bool global_constant(struct tl_str text)
+{
+    long at = tl_str_find(text, " == ");
+    if (at < 0)
+        return false;
+    struct tl_str lhs = tl_str_make(text.p, (size_t)at);
+    while (lhs.n && lhs.p[0] == ' ') {
+        lhs.p++;
+        lhs.n--;
+    }
+    struct tl_str rhs = tl_str_make(text.p + at + 4, text.n - (size_t)at - 4);
+    return plain_source(lhs, 'G') &&
+           (tl_str_has_prefix(rhs, "True") || tl_str_has_prefix(rhs, "False") ||
+            tl_str_has_prefix(rhs, "None"));
+}
+
 /* "EXPR == LITERAL": where the literal starts, or -1. */
 static long const_compare(struct tl_str text)
 {
@@ -574,6 +676,15 @@ const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str te
         }
         if (!any && r->test == TWO_SYMBOLS)
             any = two_symbols(text);
+        if (!any && r->test == LOCAL_IDENTITY)
+            any = singleton_identity(text, 'L');
+        if (!any && r->test == GLOBAL_IDENTITY)
+            any = singleton_identity(text, 'G') || global_constant(text);
+        if (!any && r->test == BOOL_COMPARE) {
+            long at = const_compare(text);
+            struct tl_str lit = at >= 0 ? tl_str_make(text.p + at, text.n - (size_t)at) : text;
+            any = at >= 0 && (tl_str_has_prefix(lit, "True") || tl_str_has_prefix(lit, "False"));
+        }
         if (any)
             return &r->advice;
     }
@@ -721,6 +832,15 @@ static struct tl_str tensor_name(struct tl_str guard)
 void tl_advice_guard_vars(struct tl_str guard, struct tl_advice_vars *v)
 {
     memset(v, 0, sizeof(*v));
+    /* the guard alone: not the source comment nor the user stack PyTorch 2.13 appends */
+    const char *nl = guard.n ? memchr(guard.p, '\n', guard.n) : NULL;
+    if (nl)
+        guard.n = (size_t)(nl - guard.p);
+    long comment = tl_str_find(guard, " #");
+    if (comment > 0)
+        guard.n = (size_t)comment;
+    while (guard.n && guard.p[guard.n - 1] == ' ')
+        guard.n--;
     v->tensor = tensor_name(guard);
     long at = tl_str_find(guard, "at index ");
     if (at >= 0) {
@@ -731,12 +851,44 @@ void tl_advice_guard_vars(struct tl_str guard, struct tl_advice_vars *v)
             v->index = tl_str_make(p, (size_t)(e - p));
     }
     long lit = const_compare(guard);
+    long id = tl_str_find(guard, "___check_obj_id(");
+    long none = tl_str_find(guard, " is not None");
+    if (none < 0)
+        none = tl_str_find(guard, " is None");
+    if (lit < 0 && id >= 0) {
+        /* the object whose identity is checked: "mask" of ___check_obj_id(L['mask'], 9) */
+        struct tl_str src = tl_str_make(guard.p + id + 16, guard.n - (size_t)id - 16);
+        long comma = tl_str_find(src, ", ");
+        if (comma > 0) {
+            src.n = (size_t)comma;
+            if (plain_source(src, 'L') || plain_source(src, 'G'))
+                src = tl_str_make(src.p + 3, src.n - 5);
+            v->expr = src;
+        }
+    } else if (lit < 0 && none > 0) {
+        size_t start = 0;
+        while (start < (size_t)none && guard.p[start] == ' ')
+            start++;
+        v->expr = tl_str_make(guard.p + start, (size_t)none - start);
+    }
     if (lit >= 0) {
         v->expr = guard;
         v->value = tl_str_make(guard.p + lit, guard.n - (size_t)lit);
         long hash = tl_str_find(v->value, " #");
         if (hash >= 0)
             v->value.n = (size_t)hash;
+        if (tl_str_eq_cstr(v->value, "True") || tl_str_eq_cstr(v->value, "False") ||
+            tl_str_eq_cstr(v->value, "None")) {
+            /* a flag: what it is ("self.training", "USE_RELU"), not the comparison */
+            struct tl_str lhs = tl_str_make(guard.p, (size_t)lit - 4);
+            while (lhs.n && lhs.p[0] == ' ') {
+                lhs.p++;
+                lhs.n--;
+            }
+            if (plain_source(lhs, 'L') || plain_source(lhs, 'G'))
+                lhs = tl_str_make(lhs.p + 3, lhs.n - 5);
+            v->expr = lhs;
+        }
     }
 }
 

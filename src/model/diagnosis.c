@@ -1311,6 +1311,19 @@ static bool automatic_dynamic(const struct tl_diag *d, const struct tl_diag_reco
     return true;
 }
 
+/* r is what a model used as intended costs: one more graph for eval() after train(), or for
+ * a call without an optional argument after one with it. Said once, it is no problem. */
+static bool expected_recompile(const struct tl_diag_recompile *r)
+{
+    static const char *const expected[] = {"train_eval_mode", "optional_argument"};
+    if (r->count != 1 || !r->nguards || !r->advice)
+        return false;
+    for (size_t i = 0; i < TL_ARRAY_LEN(expected); i++)
+        if (!strcmp(r->advice->category, expected[i]))
+            return true;
+    return false;
+}
+
 void tl_diag_finish(struct tl_diag *d)
 {
     uint32_t alloc = 0;
@@ -1332,6 +1345,11 @@ void tl_diag_finish(struct tl_diag *d)
             r->nguards ? r->guards[0].advice : tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(""));
         if (automatic_dynamic(d, r)) {
             r->advice = tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(TL_ADVICE_AUTOMATIC_DYNAMIC));
+            add_finding(d, TL_FIND_RECOMPILE, i, 20 + r->count, &alloc);
+            d->findings[d->nfindings - 1].normal = true;
+            continue;
+        }
+        if (expected_recompile(r)) {
             add_finding(d, TL_FIND_RECOMPILE, i, 20 + r->count, &alloc);
             d->findings[d->nfindings - 1].normal = true;
             continue;
