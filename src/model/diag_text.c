@@ -213,7 +213,20 @@ static void duck_sized(struct tl_diag *d, const struct tl_compile_id *cid,
     tl_buf_release(&expr);
 }
 
-/* A compilation that failed and ran in eager mode, at the function it was compiling. */
+/* The user's line an error names: the innermost of its frames that is not PyTorch's ("from
+ * user code:", "Original traceback:"); false when it names none. */
+static bool user_line(const struct tl_tlog_msg *m, struct tl_diag_fact_loc *out)
+{
+    for (size_t i = m->nframes; i > 0; i--)
+        if (m->frames[i - 1].file.p && !tl_diag_framework_file(m->frames[i - 1].file)) {
+            *out = loc_of(&m->frames[i - 1], TL_STR_NULL, false);
+            return true;
+        }
+    return false;
+}
+
+/* A compilation that failed and ran in eager mode, at the user's line its error names, else at
+ * the function it was compiling. */
 static void fallback(struct tl_diag *d, const struct tl_compile_id *cid,
                      const struct tl_diag_fact_loc *fn, const struct tl_tlog_msg *m)
 {
@@ -223,7 +236,27 @@ static void fallback(struct tl_diag *d, const struct tl_compile_id *cid,
     f.reason = m->reason;
     f.where = *fn;
     f.where.def = false;
+    user_line(m, &f.where);
+    f.kernel = m->kernel;
     f.fell_back_to_eager = true;
+    tl_diag_failure(d, cid, &f);
+}
+
+/* An exception of Dynamo's that reached the program (fullgraph=True and a graph break, a
+ * backend's error without suppress_errors): the compilation failed, and nothing ran in eager
+ * mode in its place. Other exceptions are the program's own. */
+static void uncaught(struct tl_diag *d, const struct tl_compile_id *cid,
+                     const struct tl_tlog_msg *m)
+{
+    if (!tl_str_has_prefix(m->reason, "torch._dynamo.exc.") &&
+        !tl_str_has_prefix(m->reason, "torch._inductor.exc."))
+        return;
+    struct tl_diag_fact_failure f;
+    memset(&f, 0, sizeof(f));
+    f.type = exception_type(m->reason);
+    f.reason = m->reason;
+    f.kernel = m->kernel;
+    user_line(m, &f.where);
     tl_diag_failure(d, cid, &f);
 }
 
@@ -275,6 +308,9 @@ static void message(struct tl_diag_text *t, const struct tl_tlog_msg *m)
         break;
     case TL_TLOG_GUARD_ERROR:
         guard_error(d, cid, m);
+        break;
+    case TL_TLOG_UNCAUGHT:
+        uncaught(d, cid, m);
         break;
     case TL_TLOG_GRAPH:
         tl_diag_graph(d, cid, m->graph_name, m->nodes);

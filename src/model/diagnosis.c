@@ -916,7 +916,8 @@ void tl_diag_failure(struct tl_diag *d, const struct tl_compile_id *cid,
     x->log_line = d->at_line;
     ranks_add(d, &x->ranks);
     struct tl_buf all = TL_BUF_INIT;
-    tl_buf_addf(&all, "%s\n%s", type ? type : "", reason ? reason : "");
+    tl_buf_addf(&all, "%s\n%s\n%.*s", type ? type : "", reason ? reason : "", (int)f->kernel.n,
+                f->kernel.p ? f->kernel.p : "");
     x->advice = tl_advice_match(TL_ADVICE_FAILURE, tl_buf_str(&all));
     tl_buf_release(&all);
 }

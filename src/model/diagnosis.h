@@ -431,6 +431,7 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
 
 struct tl_diag_fact_failure {
     struct tl_str type, reason;
+    struct tl_str kernel; /* the Triton kernel its traceback names, matched with the advice */
     struct tl_diag_fact_loc where;
     bool fell_back_to_eager, backward;
     struct tl_str forward_node;
