@@ -195,6 +195,33 @@ static const struct rule guard_rules[] = {
 };
 
 static const struct rule break_rules[] = {
+    /* Not a reason's text: what the diagnosis matches a break on when Dynamo skipped its
+     * whole frame because the break is inside a for/while loop (tl_diag_finish). */
+    {{TL_ADVICE_LOOP_BREAK},
+     NO_TEST,
+     {"graph_break_in_loop", "A graph break inside a loop: the whole function ran in eager mode",
+      "Dynamo cannot resume in the middle of a for/while loop, so a graph break inside one "
+      "makes it skip the whole frame: nothing of this function was compiled, and it runs in "
+      "eager mode on every call (the functions it calls may still be compiled). The break "
+      "inside the loop (its reason is shown) is the cause.",
+      "Remove that break (its reason says what Dynamo could not trace), or move the call that "
+      "breaks out of the loop, before or after it. Otherwise put the loop body in a function "
+      "of its own: the loop then runs in Python and the body compiles, with an ordinary graph "
+      "break."}},
+    /* Not a reason's text: a frame Dynamo gave up on after a graph break it could not handle
+     * ("Graph break: skip:"), so the whole function ran in eager mode. */
+    {{TL_ADVICE_SKIPPED_FRAME},
+     NO_TEST,
+     {"frame_skipped", "Dynamo gave up on the function: it ran in eager mode",
+      "Tracing stopped with an error that Dynamo treats as a graph break it cannot split the "
+      "function at (the reason says which), so it skipped the whole frame: nothing of it was "
+      "compiled, and it runs in eager mode on every call. This is no failure of your program "
+      "(no exception reached it), but the function gets none of torch.compile's speed.",
+      "Fix what the reason names, at the line of yours shown: for a value read into Python "
+      "(.item(), .tolist()) keep it a tensor or set "
+      "torch._dynamo.config.capture_scalar_outputs = True; otherwise move the call out of the "
+      "compiled function. fullgraph=True turns such a skip into an error that shows where it "
+      "comes from."}},
     {{"Tensor.item", ".item()", "item()", "capture_scalar_outputs", "Dynamic shape operator"},
      NO_TEST,
      {"item_call", "A tensor's value is read into Python (.item(), .tolist(), int(t))",
@@ -338,6 +365,32 @@ static const struct rule shape_rules[] = {
 };
 
 static const struct rule failure_rules[] = {
+    /* Not a failure's text: an Unsupported error of a frame that ran in eager mode (no
+     * fullgraph=True made it an error), tl_diag_finish. */
+    {{TL_ADVICE_SKIPPED_FRAME},
+     NO_TEST,
+     {"frame_skipped", "Dynamo gave up on the function: it ran in eager mode",
+      "Tracing stopped with an error that Dynamo treats as a graph break it cannot split the "
+      "function at (the reason says which), so it skipped the whole frame: nothing of it was "
+      "compiled, and it runs in eager mode on every call. No exception reached your program, "
+      "but the function gets none of torch.compile's speed.",
+      "Fix what the reason names, at the line of yours shown, or move that call out of the "
+      "compiled function. Compiling with fullgraph=True turns such a skip into an error with "
+      "its full traceback."}},
+    {{"DataDependentOutputException", "_local_scalar_dense"},
+     NO_TEST,
+     {"data_dependent_output",
+      "A value read into Python (.tolist(), .item()) made the compiler fail: it ran in eager mode",
+      "Dynamo traced the read of a tensor's values into the graph (it always does for "
+      ".tolist() of an integer tensor), but the backend (AOT autograd, under Inductor) cannot "
+      "produce a number that depends on the data unless scalar outputs are captured. The "
+      "compilation failed, and Dynamo ran the frame in eager mode instead (no error reached "
+      "your program): nothing of the function is compiled, nor of the functions on the way "
+      "to that line, each of which failed the same way.",
+      "Set torch._dynamo.config.capture_scalar_outputs = True, so that such values become "
+      "symbolic numbers the compiler handles (tell it what you know about them with "
+      "torch._check); or compute the values before calling the compiled function and pass "
+      "them in."}},
     {{"backend='inductor'", "backend=\"inductor\""},
      NO_TEST,
      {"backend_failed", "The compiler backend raised an error",

@@ -40,6 +40,12 @@ struct tl_advice {
  * at work (a size changed once and became dynamic): no guard reads so. */
 #define TL_ADVICE_AUTOMATIC_DYNAMIC "\x01automatic dynamic"
 
+/* The texts a graph break is matched on in TL_ADVICE_GRAPH_BREAK when Dynamo skipped its whole
+ * frame: because the break is inside a for/while loop, or because it could not handle it
+ * ("Graph break: skip:"). No reason reads so. */
+#define TL_ADVICE_LOOP_BREAK "\x01graph break in loop"
+#define TL_ADVICE_SKIPPED_FRAME "\x01frame skipped"
+
 /** The rule of table t that matches text (never NULL: each table ends with a catch-all). */
 const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str text);
 
