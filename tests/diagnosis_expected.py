@@ -592,9 +592,10 @@ CASES['logs/multi_rank_runtime/dedicated_log_torch_trace_rank_0.log'] = {'compil
      'dynamic': [],
      'graphs': [('[0/1]', None, 23), ('[0/2]', None, 23), ('[0/3]', None, 23), ('[0/0]', None, 12)]}
 
-# our demo: a backend failure in [2/0], a C extension graph break at line 25, x.size()[1] specialized to 64, and then what is normal: the one recompile of forward on x's batch size that made it dynamic, two routine guards on it.
+# our demo: a backend failure in [2/0] (the max-autotune template triton_tem_fused_bmm_relu_0 needs more
+# shared memory than the GPU has), a C extension graph break at line 25, x.size()[1] specialized to 64, and then what is normal: the one recompile of forward on x's batch size that made it dynamic, two routine guards on it.
 CASES['fixtures/demo.log'] = {'compile_ids': 5,
-     'findings': ['failure:backend_failed',
+     'findings': ['failure:autotune_out_of_resources',
                   'graph_break:c_extension',
                   'specialization:dimension_specialized',
                   'recompile:automatic_dynamic',
@@ -644,7 +645,7 @@ CASES['fixtures/demo.log'] = {'compile_ids': 5,
                    'type': 'BackendCompilerFailed',
                    'location': '/home/user/projects/demo/demo_model.py:26',
                    'fell_back': False,
-                   'advice': 'backend_failed'}],
+                   'advice': 'autotune_out_of_resources'}],
      'limits': [],
      'many_compiles': [],
      'total_s': 1.641,

@@ -20,6 +20,8 @@ enum {
     LOCAL_IDENTITY = 4,  /* the identity of an argument itself: ___check_obj_id(L['mask'], 9) */
     GLOBAL_IDENTITY = 5, /* a global itself: ___check_obj_id(G['F'], 9), G['F'] == True */
     BOOL_COMPARE = 6,    /* it compares something with True or False: flag == True */
+    /* an out-of-resource error of a max-autotune template kernel (triton_tem_...) */
+    TEMPLATE_OUT_OF_RESOURCES = 7,
 };
 
 struct rule {
@@ -222,6 +224,37 @@ static const struct rule break_rules[] = {
       "torch._dynamo.config.capture_scalar_outputs = True; otherwise move the call out of the "
       "compiled function. fullgraph=True turns such a skip into an error that shows where it "
       "comes from."}},
+    {{"ignore_logging_functions"},
+     NO_TEST,
+     {"logger_call", "A logging call inside the compiled function",
+      "Dynamo does not trace the methods of a logging.Logger (logger.info(...)), so each such "
+      "call splits the graph.",
+      "Tell Dynamo to drop these calls while tracing: "
+      "torch._dynamo.config.ignore_logging_functions = {logging.Logger.info} (the methods you "
+      "call; the old name ignore_logger_methods still works); they then do not run inside "
+      "compiled code. To keep the messages, log outside the compiled function."}},
+    {{"Logger not supported", "logging.Logger", "Logger method", "ignore_logger_methods"},
+     NO_TEST,
+     {"logger_call", "A logging call inside the compiled function",
+      "Dynamo does not trace the methods of a logging.Logger (logger.info(...)), so each such "
+      "call splits the graph.",
+      "Tell Dynamo to drop these calls while tracing: "
+      "torch._dynamo.config.ignore_logger_methods = {logging.Logger.info} (the methods you "
+      "call); they then do not run inside compiled code. To keep the messages, log outside "
+      "the compiled function."}},
+    {{"torch._dynamo.disable() wrapped", "torch.compiler.disable()`d", "torch.compiler.disable`",
+      "_dynamo.disable()`d"},
+     NO_TEST,
+     {"disabled_function", "A function disabled for torch.compile on purpose is called here",
+      "The function {callee} is decorated with torch.compiler.disable (or "
+      "torch._dynamo.disable): someone "
+      "chose to keep it out of compilation. It runs in eager mode, and the graph breaks "
+      "around the call.",
+      "Nothing to do if that is what was meant: the break costs one more graph. If it should "
+      "be compiled, remove the decorator (find why it was put there first); if it was "
+      "disabled because Dynamo cannot trace it, wrap it as a custom operator "
+      "(torch.library.custom_op) so that it stays inside the graph, or call it outside the "
+      "compiled function."}},
     {{"Tensor.item", ".item()", "item()", "capture_scalar_outputs", "Dynamic shape operator"},
      NO_TEST,
      {"item_call", "A tensor's value is read into Python (.item(), .tolist(), int(t))",
@@ -391,6 +424,29 @@ static const struct rule failure_rules[] = {
       "symbolic numbers the compiler handles (tell it what you know about them with "
       "torch._check); or compute the values before calling the compiled function and pass "
       "them in."}},
+    {{NULL},
+     TEMPLATE_OUT_OF_RESOURCES,
+     {"autotune_out_of_resources",
+      "A max-autotune matmul template needs more GPU memory than the device has",
+      "max-autotune generates Triton templates for the matrix multiplications (kernels named "
+      "triton_tem_...) with block sizes and pipeline stages tuned for larger GPUs; the one "
+      "chosen here needs more shared memory (or registers) than this GPU offers, and Triton "
+      "refused to build it.",
+      "Leave the matmuls to cuBLAS and keep the rest of max-autotune: "
+      "torch._inductor.config.max_autotune_gemm_backends = \"ATEN\" (or "
+      "torch._inductor.config.max_autotune_gemm = False); or compile with the default mode. "
+      "A newer PyTorch skips template configs that do not fit the device."}},
+    {{"OutOfResources", "out of resource"},
+     NO_TEST,
+     {"triton_out_of_resources", "A Triton kernel needs more GPU memory than the device has",
+      "Triton could not build a kernel Inductor generated: its block sizes and pipeline "
+      "stages need more shared memory (or registers) than this GPU offers (the reason gives "
+      "both numbers). Under mode=\"max-autotune\" it is most often a matmul template (a "
+      "kernel named triton_tem_...) tuned for a larger GPU.",
+      "Under max-autotune, leave the matmuls to cuBLAS: "
+      "torch._inductor.config.max_autotune_gemm_backends = \"ATEN\", or compile with the "
+      "default mode. Otherwise report it with this log (TORCHDYNAMO_REPRO_AFTER=\"aot\" "
+      "writes a small repro)."}},
     {{"backend='inductor'", "backend=\"inductor\""},
      NO_TEST,
      {"backend_failed", "The compiler backend raised an error",
@@ -733,6 +789,11 @@ const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str te
             any = singleton_identity(text, 'L');
         if (!any && r->test == GLOBAL_IDENTITY)
             any = singleton_identity(text, 'G') || global_constant(text);
+        if (!any && r->test == TEMPLATE_OUT_OF_RESOURCES)
+            any = (tl_str_find(text, "OutOfResources") >= 0 ||
+                   tl_str_find(text, "out of resource") >= 0) &&
+                  (tl_str_find(text, "triton_tem_") >= 0 ||
+                   tl_str_find(text, "TritonTemplateCaller") >= 0);
         if (!any && r->test == BOOL_COMPARE) {
             long at = const_compare(text);
             struct tl_str lit = at >= 0 ? tl_str_make(text.p + at, text.n - (size_t)at) : text;
@@ -788,6 +849,8 @@ void tl_advice_format(struct tl_buf *out, const char *s, const struct tl_advice_
             fill(out, v->inside, "in torch/");
         else if (tl_str_eq_cstr(name, "what"))
             fill(out, v->what, "a float argument");
+        else if (tl_str_eq_cstr(name, "callee"))
+            fill(out, v->callee, "that the line calls");
         else if (tl_str_eq_cstr(name, "op"))
             fill(out, v->op, "OP");
         else if (tl_str_eq_cstr(name, "qualname"))

@@ -33,7 +33,7 @@ struct tl_advice {
     const char *explanation; /* why, in plain words */
     const char *fix;         /* what to do; may name {tensor}, {index}, {expr}, {value}, {limit},
                                 {limit_name}, {op}, {qualname}, {inside}, {what}, {check},
-                                {dim} */
+                                {dim}, {callee} */
 };
 
 /* The text a recompile is matched on in TL_ADVICE_GUARD when it is automatic dynamic shapes
@@ -55,6 +55,7 @@ struct tl_advice_vars {
     struct tl_str limit_name; /* the limit as the log names it: "cache_size_limit" */
     struct tl_str inside;     /* where in PyTorch a graph broke: "torch/optim/optimizer.py:90" */
     struct tl_str what;       /* what a restart was for: "L['alpha']" */
+    struct tl_str callee;     /* the function a graph break's call names: "record" */
     struct tl_str op;         /* an operator as logged: "mylib.foo.default" */
     struct tl_str qualname;   /* its name for torch.library: "mylib::foo" */
     struct tl_str backend;    /* the compiler backend a failure names: "broken_backend" */
