@@ -492,9 +492,13 @@ struct tl_diag_text *tl_diag_text_new(struct tl_model *model)
 
 void tl_diag_text_feed(struct tl_diag_text *t, uint64_t lineno, struct tl_str line)
 {
+    /* "[0/0] create_env", "[0/0] produce_guards" end their line: a suffix, no search */
+    struct tl_str end = line;
+    while (end.n && (end.p[end.n - 1] == '\r' || end.p[end.n - 1] == ' '))
+        end.n--;
     bool guards = tl_str_find(line, "[__guards]") >= 0;
-    if (guards || tl_str_find(line, "] create_env") >= 0 ||
-        tl_str_find(line, "] produce_guards") >= 0) {
+    if (guards || tl_str_has_suffix(end, "] create_env") ||
+        tl_str_has_suffix(end, "] produce_guards")) {
         struct tl_tlog_line l;
         tl_tlog_split(line, &l);
         if (l.has_cid && (guards || tl_str_has_prefix(l.body, "produce_guards"))) {
