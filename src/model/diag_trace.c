@@ -206,6 +206,26 @@ static bool tb_frame(struct tl_str l, struct tl_diag_fact_loc *fr)
     return true;
 }
 
+/* The exception a traceback's last line names ("DataDependentOutputException" of
+ * "torch._subclasses.fake_tensor.DataDependentOutputException: aten..."), else empty. */
+static struct tl_str exception_name(struct tl_str l)
+{
+    long colon = tl_str_find(l, ": ");
+    if (colon <= 0 || !((l.p[0] >= 'a' && l.p[0] <= 'z') || (l.p[0] >= 'A' && l.p[0] <= 'Z')))
+        return TL_STR_NULL;
+    struct tl_str name = tl_str_make(l.p, (size_t)colon);
+    if (memchr(name.p, ' ', name.n))
+        return TL_STR_NULL;
+    const char *dot = name.p + name.n;
+    while (dot > name.p && dot[-1] != '.')
+        dot--;
+    struct tl_str last = tl_str_make(dot, (size_t)(name.p + name.n - dot));
+    if (tl_str_has_suffix(last, "Error") || tl_str_has_suffix(last, "Exception") ||
+        tl_str_find(name, ".exc.") >= 0)
+        return last;
+    return TL_STR_NULL;
+}
+
 /*
  * A dynamo_graph_break_reason artifact that is a frame's failure (PyTorch 2.6 logs one so when
  * the backend fails on a fake tensor, a data-dependent output, and Dynamo falls back to eager):
@@ -244,21 +264,12 @@ static void wont_convert(struct tl_diag_trace *c, struct in *in, const struct tl
         } else if (tb_frame(l, &fr)) {
             if (user && fr.file.n && !tl_diag_framework_file(fr.file))
                 f.where = fr;
-        } else if (l.n && l.p[0] != ' ' && l.p[0] != '=' && tl_str_find(l, ": ") > 0 &&
-                   !tl_str_has_prefix(l, "While executing") &&
-                   (tl_str_find(tl_str_make(l.p, (size_t)tl_str_find(l, ": ")), "Error") >= 0 ||
-                    tl_str_find(tl_str_make(l.p, (size_t)tl_str_find(l, ": ")), "Exception") >= 0 ||
-                    tl_str_find(tl_str_make(l.p, (size_t)tl_str_find(l, ": ")), "exc.") >= 0)) {
-            /* "torch._subclasses.fake_tensor.DataDependentOutputException: aten..." */
-            long colon = tl_str_find(l, ": ");
-            struct tl_str name = tl_str_make(l.p, (size_t)colon);
-            if (memchr(name.p, ' ', name.n))
-                continue;
-            const char *dot = name.p + name.n;
-            while (dot > name.p && dot[-1] != '.')
-                dot--;
-            f.type = tl_str_make(dot, (size_t)(name.p + name.n - dot));
-            f.reason = l;
+        } else {
+            struct tl_str name = exception_name(l);
+            if (name.n) {
+                f.type = name;
+                f.reason = l;
+            }
         }
     }
     p->wont_convert = true;
