@@ -928,11 +928,11 @@ CASES['fixtures/torch_logs/pt26_item_warning_guard_comments.txt'] = {'compile_id
 # Three failures: my_backend raised in [0/0] (WON'T CONVERT has no compile id; the lines before it
 # are [0/0]'s, whose guards never came) and encode ran in eager; [1/0] failed creating its shape
 # guards, h's dim 0 marked dynamic but specialized to 16 (ConstraintViolationError); head fell back
-# to eager on an Unsupported call after [2/0] had compiled (its guards were printed), so which
-# compile id failed is unknown.
+# to eager on an Unsupported call (a frame skipped, no fullgraph=True error) after [2/0] had
+# compiled (its guards were printed), so which compile id failed is unknown.
 CASES['fixtures/torch_logs/pt26_failures_backend_constraint.txt'] = {'compile_ids': 3,
      'findings': ['failure:backend_failed',
-                  'failure:unsupported_fullgraph',
+                  'failure:frame_skipped',
                   'failure:dynamic_constraint_violated',
                   'specialization:dimension_specialized'],
      'graph_breaks': [],
@@ -958,7 +958,7 @@ CASES['fixtures/torch_logs/pt26_failures_backend_constraint.txt'] = {'compile_id
                    'type': 'Unsupported',
                    'location': '/srv/app/model.py:60',
                    'fell_back': True,
-                   'advice': 'unsupported_fullgraph'}],
+                   'advice': 'frame_skipped'}],
      'limits': [],
      'many_compiles': [],
      'export': [],
