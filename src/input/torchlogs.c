@@ -1459,7 +1459,7 @@ static void note_kernel(struct slot *s, struct tl_str t)
         size_t e = (size_t)at;
         while (e < t.n && identc(t.p[e]))
             e++;
-        s->st.kernel = keep(s, sub(t, (size_t)at, e - (size_t)at));
+        s->st.kernel = keep(s, sub(t, (size_t)at, e));
         return;
     }
 }

@@ -736,7 +736,7 @@ static void test_uncaught(void **state)
                        "due to: \n"
                        "Traceback (most recent call last):\n"
                        "  File \"/tmp/torchinductor_u/ab/cab.py\", line 40, in <module>\n"
-                       "    triton_tem_fused_mm_0 = async_compile.triton('triton_tem_fused_mm_0')\n"
+                       "    mm0 = triton_tem_fused_mm_0 = async_compile.triton('x')\n"
                        "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
                        "OutOfResources: out of resource: shared memory\n",
                     "FALLBACK 1-7\n"
