@@ -72,6 +72,7 @@ static void emit(void *ctx, const struct tl_tlog_msg *m)
     touch(m->range);
     touch(m->expr);
     touch(m->graph_name);
+    touch(m->kernel);
     /* the diagnosis of what it said, as the text mode makes it (modes/text.c), in short */
     struct tl_diag_fact_loc where = {m->where.file, m->function, m->where.code, m->where.line,
                                      true};

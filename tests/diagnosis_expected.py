@@ -592,9 +592,10 @@ CASES['logs/multi_rank_runtime/dedicated_log_torch_trace_rank_0.log'] = {'compil
      'dynamic': [],
      'graphs': [('[0/1]', None, 23), ('[0/2]', None, 23), ('[0/3]', None, 23), ('[0/0]', None, 12)]}
 
-# our demo: a backend failure in [2/0], a C extension graph break at line 25, x.size()[1] specialized to 64, and then what is normal: the one recompile of forward on x's batch size that made it dynamic, two routine guards on it.
+# our demo: a backend failure in [2/0] (the max-autotune template triton_tem_fused_bmm_relu_0 needs more
+# shared memory than the GPU has), a C extension graph break at line 25, x.size()[1] specialized to 64, and then what is normal: the one recompile of forward on x's batch size that made it dynamic, two routine guards on it.
 CASES['fixtures/demo.log'] = {'compile_ids': 5,
-     'findings': ['failure:backend_failed',
+     'findings': ['failure:autotune_out_of_resources',
                   'graph_break:c_extension',
                   'specialization:dimension_specialized',
                   'recompile:automatic_dynamic',
@@ -644,7 +645,7 @@ CASES['fixtures/demo.log'] = {'compile_ids': 5,
                    'type': 'BackendCompilerFailed',
                    'location': '/home/user/projects/demo/demo_model.py:26',
                    'fell_back': False,
-                   'advice': 'backend_failed'}],
+                   'advice': 'autotune_out_of_resources'}],
      'limits': [],
      'many_compiles': [],
      'total_s': 1.641,
@@ -928,12 +929,12 @@ CASES['fixtures/torch_logs/pt26_item_warning_guard_comments.txt'] = {'compile_id
 # Three failures: my_backend raised in [0/0] (WON'T CONVERT has no compile id; the lines before it
 # are [0/0]'s, whose guards never came) and encode ran in eager; [1/0] failed creating its shape
 # guards, h's dim 0 marked dynamic but specialized to 16 (ConstraintViolationError); head fell back
-# to eager on an Unsupported call after [2/0] had compiled (its guards were printed), so which
-# compile id failed is unknown. The guard's "app/model.py" is PyTorch's path cut short: the
-# WON'T CONVERT lines name /srv/app/model.py.
+# to eager on an Unsupported call (a frame skipped, no fullgraph=True error) after [2/0] had
+# compiled (its guards were printed), so which compile id failed is unknown. The guard's
+# "app/model.py" is PyTorch's path cut short: the WON'T CONVERT lines name /srv/app/model.py.
 CASES['fixtures/torch_logs/pt26_failures_backend_constraint.txt'] = {'compile_ids': 3,
      'findings': ['failure:backend_failed',
-                  'failure:unsupported_fullgraph',
+                  'failure:frame_skipped',
                   'failure:dynamic_constraint_violated',
                   'specialization:dimension_specialized'],
      'graph_breaks': [],
@@ -959,7 +960,7 @@ CASES['fixtures/torch_logs/pt26_failures_backend_constraint.txt'] = {'compile_id
                    'type': 'Unsupported',
                    'location': '/srv/app/model.py:60',
                    'fell_back': True,
-                   'advice': 'unsupported_fullgraph'}],
+                   'advice': 'frame_skipped'}],
      'limits': [],
      'many_compiles': [],
      'export': [],

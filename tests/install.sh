@@ -367,8 +367,9 @@ assert s["graph_breaks"][0]["compile_ids"] == ["[1/0]"], s["graph_breaks"][0]
 assert s["graph_breaks"][0]["locations"] == ["/home/user/projects/demo/demo_model.py:25"]
 assert s["recompiles"][0]["function"] == "forward", s["recompiles"][0]
 assert s["cache"]["fx_graph"] == {"hit": 1, "miss": 4, "bypass": 0}, s["cache"]
-assert s["findings"][0] == {"kind": "failure", "index": 0, "category": "backend_failed",
-                           "normal": False}, s["findings"][0]
+assert s["findings"][0] == {"kind": "failure", "index": 0,
+                           "category": "autotune_out_of_resources", "normal": False}, \
+    s["findings"][0]
 index = tlparse_c.report(demo, out=out)
 assert index == os.path.join(os.path.abspath(out), "index.html") and os.path.isfile(index), index
 assert os.path.isfile(os.path.join(out, "summary.json"))

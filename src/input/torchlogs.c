@@ -758,7 +758,7 @@ struct mstate {
 
     /* fields */
     struct span function, reason, reason2, url, limit_name, symbol, value, source, range, expr;
-    struct span graph_name;
+    struct span graph_name, kernel;
     /* GRAPH_BREAK: the type (the line before the first "Explanation:"), the candidate for it,
      * the developer debug context; which labelled note the indented lines that follow go on */
     struct span type, type_cand, context, url2;
@@ -767,6 +767,7 @@ struct mstate {
     uint64_t limit;
     uint32_t nodes;
     bool nested, fallback, suppressed, warning;
+    bool loose; /* lines without prefix went on it (a failure's error, see feed_line) */
     size_t nexpl2, nhints2;
 };
 
@@ -1508,9 +1509,29 @@ static bool take_graph_break(struct slot *s, struct tl_str t, bool ind, bool for
     return gb_traceback(s, t, ind, force);
 }
 
+/* The first Triton kernel a traceback's line names ("triton_tem_fused_mm_0" of its generated
+ * code's line), remembered in kernel. */
+static void note_kernel(struct slot *s, struct tl_str t)
+{
+    static const char *const kinds[] = {"triton_tem_", "triton_poi_", "triton_red_", "triton_per_"};
+    if (s->st.kernel.at)
+        return;
+    for (size_t k = 0; k < TL_ARRAY_LEN(kinds); k++) {
+        long at = find(t, kinds[k]);
+        if (at < 0 || (at > 0 && identc(t.p[at - 1])))
+            continue;
+        size_t e = (size_t)at;
+        while (e < t.n && identc(t.p[e]))
+            e++;
+        s->st.kernel = keep(s, sub(t, (size_t)at, e));
+        return;
+    }
+}
+
 static bool take_fallback(struct slot *s, struct tl_str t, bool ind, bool force)
 {
     struct mstate *st = &s->st;
+    note_kernel(s, t);
     /* the line right after "due to:" is the error when it is no traceback */
     bool first = st->await_error;
     bool cont = st->reason_open;
@@ -1535,9 +1556,36 @@ static bool take_fallback(struct slot *s, struct tl_str t, bool ind, bool force)
         st->reason_open = true;
         return true;
     }
-    if (starts(t, "Traceback (most recent call last):") || frame || ind)
+    /* the user's frames that led to the error: "from user code:" (an Unsupported), "Original
+     * traceback:" (an error in a graph's node), each frame with its line of code */
+    if (starts(t, "from user code:") || starts(t, "Original traceback:")) {
+        st->in_user_tb = true;
+        s->nframes = 0;
         return true;
-    if (exception_line(t) || first) {
+    }
+    if (frame && st->in_user_tb) {
+        add_frame(s, file, line, fn);
+        return true;
+    }
+    if (ind && st->code_pending && s->nframes && !carets(t)) {
+        s->frames[s->nframes - 1].code = keep(s, trim(t));
+        st->code_pending = false;
+        return true;
+    }
+    st->code_pending = false;
+    if (starts(t, "Traceback (most recent call last):")) {
+        st->in_user_tb = false;
+        return true;
+    }
+    if (frame || ind)
+        return true;
+    /* the error a wrapper announces ("...BackendCompilerFailed: backend='inductor' raised:")
+     * is the next line, whatever its exception's name ("OutOfResources: out of resource") */
+    bool wrapped_error = cont && tl_str_has_suffix(view(s, st->reason), ":") && t.n &&
+                         (alpha(t.p[0]) || t.p[0] == '_') && find(t, ": ") > 0;
+    for (size_t i = 0; wrapped_error && t.p[i] != ':'; i++)
+        wrapped_error = identc(t.p[i]) || t.p[i] == '.';
+    if (exception_line(t) || first || wrapped_error) {
         /* the last line of a traceback says why (the outermost of chained exceptions); an
          * error whose message announces the one it wraps ("BackendCompilerFailed: backend='x'
          * raised:" then "RuntimeError: ...") keeps both lines */
@@ -1594,6 +1642,7 @@ static bool take(struct slot *s, struct tl_str t, bool ind, bool force)
         return take_graph_break(s, t, ind, force);
     case TL_TLOG_FALLBACK:
     case TL_TLOG_GUARD_ERROR:
+    case TL_TLOG_UNCAUGHT:
         return take_fallback(s, t, ind, force);
     case TL_TLOG_GRAPH:
         return take_graph(s, t, ind, force);
@@ -1626,6 +1675,7 @@ static bool is_complete(const struct mstate *st)
     case TL_TLOG_LIMIT:
     case TL_TLOG_FALLBACK:
     case TL_TLOG_GUARD_ERROR:
+    case TL_TLOG_UNCAUGHT:
         return st->complete;
     default:
         return true;
@@ -1734,6 +1784,7 @@ static void close_msg(struct tl_tlog *p, struct slot *s)
     m.expr = view(s, st->expr);
     m.graph_name = view(s, st->graph_name);
     m.nodes = st->nodes;
+    m.kernel = view(s, st->kernel);
 
     p->stats.messages++;
     p->stats.in_messages += st->nlines;
@@ -1802,7 +1853,9 @@ static void open_msg(struct tl_tlog *p, struct slot *s, const struct tl_tlog_lin
         st->reason = keep(s, trim(SKIP(t, "Restarting analysis due to ")));
         break;
     case TL_TLOG_FALLBACK:
-        open_fallback(s, t);
+    case TL_TLOG_UNCAUGHT:
+        if (k == TL_TLOG_FALLBACK)
+            open_fallback(s, t);
         if (!st->has_cid && s->lcid_has && !s->lcid_done) {
             st->has_cid = true;
             st->cid = s->lcid;
@@ -1906,20 +1959,34 @@ static void feed_line(struct tl_tlog *p, uint64_t lineno, struct tl_str line)
         if (tl_str_eq_cstr(L.tag, "guards") || starts(t, "GUARDS:"))
             s->lcid_done = true;
     }
+    /* A Python traceback at the start of a line of its own, outside any message of a
+     * prefix-less log: the exception that ended the program (fullgraph=True with a graph
+     * break). Inside a message without prefixes it is that message's. */
+    /* A failure printed by a logger that prefixes its first line only: its error follows
+     * without prefix ("due to:", the traceback), up to the next prefixed line. */
+    bool loose = s->open && !L.has_prefix && s->st.key != 0 && s->st.rank == L.rank &&
+                 (s->st.kind == TL_TLOG_FALLBACK || s->st.kind == TL_TLOG_GUARD_ERROR) &&
+                 (!s->st.complete || s->st.loose);
+    if (!start && !L.has_prefix && !loose && starts(t, "Traceback (most recent call last):") &&
+        !(s->open && s->st.key == 0)) {
+        start = true;
+        k = TL_TLOG_UNCAUGHT;
+    }
     /* the frames of the .item() warning follow a line that would start a graph break */
     if (start && s->open && s->st.warning && !s->st.in_user_tb && s->st.rank == L.rank &&
         s->st.key == L.prefix_key && starts(t, "Graph break: from user code at"))
         start = false;
     if (s->open) {
         struct mstate *st = &s->st;
-        if (!start && !elision && st->rank == L.rank && st->key == L.prefix_key) {
+        if (!start && !elision && st->rank == L.rank && (st->key == L.prefix_key || loose)) {
             /* a blank line belongs to the message only if a line of it follows */
             if (blank) {
                 st->pending++;
                 return;
             }
             bool ind = L.body.n && blankc(L.body.p[0]);
-            if (take(s, t, ind, st->key != 0)) {
+            if (take(s, t, ind, st->key != 0 && !loose)) {
+                st->loose = st->loose || loose;
                 st->nlines += st->pending + 1;
                 st->pending = 0;
                 st->last = lineno;

@@ -97,6 +97,10 @@ enum tl_tlog_kind {
     TL_TLOG_GUARD_ERROR,   /* "Error while creating guard:" + the guard ("Name: ''", ...) +
                               the traceback of the error that failed the compilation (a
                               ConstraintViolationError of a dimension marked dynamic) */
+    TL_TLOG_UNCAUGHT,      /* "Traceback (most recent call last):" at the start of a line
+                              without prefix, outside a message: an exception that reached
+                              the program (and, unless caught, ended it); reason and frames
+                              as FALLBACK's */
 };
 
 /* A place in the user's code; file.p NULL when unknown, line 0 when unknown. */
@@ -135,6 +139,8 @@ struct tl_tlog_guard {
  *   ("torch._dynamo.exc.Unsupported: ..."), or the line after "due to:" when there is no
  *   traceback. An exception line ending with ':' keeps the exception line right after it, the
  *   one it wraps ("...BackendCompilerFailed: backend='b' raised:\nRuntimeError: ...").
+ * - FALLBACK, UNCAUGHT: frames are the user's frames the error names after "from user code:"
+ *   or "Original traceback:" (the last such list), outermost first, with their code.
  * - FALLBACK: PyTorch prints "WON'T CONVERT" after it left the compile context, so without a
  *   compile id of its own the message gets the one of the last line of its rank that had one
  *   (without its attempt), unless the guards of that compile id were printed (its compilation
@@ -201,6 +207,10 @@ struct tl_tlog_msg {
      * count (assignment lines "name: type = ..." or "name = ..." of its code) */
     struct tl_str graph_name;
     uint32_t nodes;
+
+    /* Addition. FALLBACK, UNCAUGHT, GUARD_ERROR: the first Triton kernel a line of it names
+     * ("triton_tem_fused_mm_0", in the traceback of an error while building it), else empty. */
+    struct tl_str kernel;
 
     /* Addition. The message was longer than what the parser keeps (TL_TLOG_MAX_* below): some
      * guards, frames, explanations, hints or bytes of a field were dropped. Counts such as

@@ -19,6 +19,11 @@ enum {
     STRING_COMPARE = 3, /* it compares something with a string literal: x == 'relu' */
     SIZE_RANGE = 4,     /* it bounds a size: L['x'].size()[0] <= 8, 2 <= x.size()[0] <= 8 */
     EQ_FLOORDIV = 5,    /* an equation with a floor division: Eq(s0, 2*((s0//2))) */
+    LOCAL_IDENTITY = 6,  /* the identity of an argument itself: ___check_obj_id(L['mask'], 9) */
+    GLOBAL_IDENTITY = 7, /* a global itself: ___check_obj_id(G['F'], 9), G['F'] == True */
+    BOOL_COMPARE = 8,    /* it compares something with True or False: flag == True */
+    /* an out-of-resource error of a max-autotune template kernel (triton_tem_...) */
+    TEMPLATE_OUT_OF_RESOURCES = 9,
 };
 
 struct rule {
@@ -100,6 +105,49 @@ static const struct rule guard_rules[] = {
       "different from the call the code was compiled for.",
       "Keep that state the same around every call of the compiled function: call it always "
       "under torch.no_grad() or never, and set the default dtype once."}},
+    /* The identity guards that are not about an object of the user's: a module's training
+     * flag (2.6 guards bools by identity: "___check_obj_id(L['self'].training, 1052)"; 2.13
+     * writes "self.training == True"), an optional argument None one time (2.13 "mask is
+     * None"), a bool switch at module level. */
+    {{".training,", ".training ==", ".training)", "'training'"},
+     NO_TEST,
+     {"train_eval_mode", "The model switched between training and evaluation mode",
+      "The compiled code reads a module's training flag ({expr}), through dropout, batch norm "
+      "or an `if self.training:` of yours; model.train() and model.eval() flip it, and each mode "
+      "gets a graph of its own: one compilation for training and one for evaluation, both "
+      "kept and reused afterwards.",
+      "Nothing to do: two graphs, one per mode, is what a train/eval loop costs. It is a "
+      "problem only if the flag keeps flipping while the function recompiles (a submodule "
+      "switched to eval() on its own, train() or eval() called inside the compiled step): "
+      "call train() and eval() outside the compiled function, on the whole model."}},
+    {{" is None", " is not None"},
+     LOCAL_IDENTITY,
+     {"optional_argument", "An optional argument was None on one call and not on another",
+      "The compiled code was specialized to {expr} being None (Dynamo guards None and bools "
+      "by identity); a call that passes a tensor instead, or leaves it out after passing it, "
+      "takes the other branch of `if {expr} is None`. Each pattern of given and missing "
+      "optional arguments compiles once and is reused.",
+      "Nothing to do if only a few patterns occur (with and without a mask, say). If it "
+      "matters, pass a tensor on every call: a mask of all True, a bias of zeros, so that one "
+      "graph serves every call."}},
+    {{NULL},
+     GLOBAL_IDENTITY,
+     {"global_flag", "A module-level flag changed between calls",
+      "The compiled code reads a global variable ({expr}) that holds a bool, None or an "
+      "object, and bakes it into the graph as a constant: the branch it selects is compiled, "
+      "the other is not. Changing it compiles the function again (each value once; later "
+      "calls reuse them).",
+      "Nothing to do if it is a switch set once or flipped a few times. To change it freely, "
+      "make it an argument of the function (a bool argument still compiles once per value), "
+      "or a tensor used with torch.where(flag, a, b) or torch.cond so that one graph serves "
+      "both values."}},
+    {{NULL},
+     BOOL_COMPARE,
+     {"bool_argument", "A bool argument is baked into the graph",
+      "The function takes a Python bool ({expr}) and Dynamo compiles the branch it selects: "
+      "each of True and False compiles once, and later calls reuse them.",
+      "Nothing to do if it takes both values now and then (a mode switch). If one graph must "
+      "serve both, pass a bool tensor and select with torch.where(flag, a, b) or torch.cond."}},
     {{"___check_obj_id", "ID_MATCH", "___check_torch_function_mode"},
      NO_TEST,
      {"object_identity", "The function got a different Python object",
@@ -184,6 +232,64 @@ static const struct rule guard_rules[] = {
 };
 
 static const struct rule break_rules[] = {
+    /* Not a reason's text: what the diagnosis matches a break on when Dynamo skipped its
+     * whole frame because the break is inside a for/while loop (tl_diag_finish). */
+    {{TL_ADVICE_LOOP_BREAK},
+     NO_TEST,
+     {"graph_break_in_loop", "A graph break inside a loop: the whole function ran in eager mode",
+      "Dynamo cannot resume in the middle of a for/while loop, so a graph break inside one "
+      "makes it skip the whole frame: nothing of this function was compiled, and it runs in "
+      "eager mode on every call (the functions it calls may still be compiled). The break "
+      "inside the loop (its reason is shown) is the cause.",
+      "Remove that break (its reason says what Dynamo could not trace), or move the call that "
+      "breaks out of the loop, before or after it. Otherwise put the loop body in a function "
+      "of its own: the loop then runs in Python and the body compiles, with an ordinary graph "
+      "break."}},
+    /* Not a reason's text: a frame Dynamo gave up on after a graph break it could not handle
+     * ("Graph break: skip:"), so the whole function ran in eager mode. */
+    {{TL_ADVICE_SKIPPED_FRAME},
+     NO_TEST,
+     {"frame_skipped", "Dynamo gave up on the function: it ran in eager mode",
+      "Tracing stopped with an error that Dynamo treats as a graph break it cannot split the "
+      "function at (the reason says which), so it skipped the whole frame: nothing of it was "
+      "compiled, and it runs in eager mode on every call. This is no failure of your program "
+      "(no exception reached it), but the function gets none of torch.compile's speed.",
+      "Fix what the reason names, at the line of yours shown: for a value read into Python "
+      "(.item(), .tolist()) keep it a tensor or set "
+      "torch._dynamo.config.capture_scalar_outputs = True; otherwise move the call out of the "
+      "compiled function. fullgraph=True turns such a skip into an error that shows where it "
+      "comes from."}},
+    {{"ignore_logging_functions"},
+     NO_TEST,
+     {"logger_call", "A logging call inside the compiled function",
+      "Dynamo does not trace the methods of a logging.Logger (logger.info(...)), so each such "
+      "call splits the graph.",
+      "Tell Dynamo to drop these calls while tracing: "
+      "torch._dynamo.config.ignore_logging_functions = {logging.Logger.info} (the methods you "
+      "call; the old name ignore_logger_methods still works); they then do not run inside "
+      "compiled code. To keep the messages, log outside the compiled function."}},
+    {{"Logger not supported", "logging.Logger", "Logger method", "ignore_logger_methods"},
+     NO_TEST,
+     {"logger_call", "A logging call inside the compiled function",
+      "Dynamo does not trace the methods of a logging.Logger (logger.info(...)), so each such "
+      "call splits the graph.",
+      "Tell Dynamo to drop these calls while tracing: "
+      "torch._dynamo.config.ignore_logger_methods = {logging.Logger.info} (the methods you "
+      "call); they then do not run inside compiled code. To keep the messages, log outside "
+      "the compiled function."}},
+    {{"torch._dynamo.disable() wrapped", "torch.compiler.disable()`d", "torch.compiler.disable`",
+      "_dynamo.disable()`d"},
+     NO_TEST,
+     {"disabled_function", "A function disabled for torch.compile on purpose is called here",
+      "The function {callee} is decorated with torch.compiler.disable (or "
+      "torch._dynamo.disable): someone "
+      "chose to keep it out of compilation. It runs in eager mode, and the graph breaks "
+      "around the call.",
+      "Nothing to do if that is what was meant: the break costs one more graph. If it should "
+      "be compiled, remove the decorator (find why it was put there first); if it was "
+      "disabled because Dynamo cannot trace it, wrap it as a custom operator "
+      "(torch.library.custom_op) so that it stays inside the graph, or call it outside the "
+      "compiled function."}},
     {{"Tensor.item", ".item()", "item()", "capture_scalar_outputs", "Dynamic shape operator"},
      NO_TEST,
      {"item_call", "A tensor's value is read into Python (.item(), .tolist(), int(t))",
@@ -337,6 +443,55 @@ static const struct rule shape_rules[] = {
 };
 
 static const struct rule failure_rules[] = {
+    /* Not a failure's text: an Unsupported error of a frame that ran in eager mode (no
+     * fullgraph=True made it an error), tl_diag_finish. */
+    {{TL_ADVICE_SKIPPED_FRAME},
+     NO_TEST,
+     {"frame_skipped", "Dynamo gave up on the function: it ran in eager mode",
+      "Tracing stopped with an error that Dynamo treats as a graph break it cannot split the "
+      "function at (the reason says which), so it skipped the whole frame: nothing of it was "
+      "compiled, and it runs in eager mode on every call. No exception reached your program, "
+      "but the function gets none of torch.compile's speed.",
+      "Fix what the reason names, at the line of yours shown, or move that call out of the "
+      "compiled function. Compiling with fullgraph=True turns such a skip into an error with "
+      "its full traceback."}},
+    {{"DataDependentOutputException", "_local_scalar_dense"},
+     NO_TEST,
+     {"data_dependent_output",
+      "A value read into Python (.tolist(), .item()) made the compiler fail: it ran in eager mode",
+      "Dynamo traced the read of a tensor's values into the graph (it always does for "
+      ".tolist() of an integer tensor), but the backend (AOT autograd, under Inductor) cannot "
+      "produce a number that depends on the data unless scalar outputs are captured. The "
+      "compilation failed, and Dynamo ran the frame in eager mode instead (no error reached "
+      "your program): nothing of the function is compiled, nor of the functions on the way "
+      "to that line, each of which failed the same way.",
+      "Set torch._dynamo.config.capture_scalar_outputs = True, so that such values become "
+      "symbolic numbers the compiler handles (tell it what you know about them with "
+      "torch._check); or compute the values before calling the compiled function and pass "
+      "them in."}},
+    {{NULL},
+     TEMPLATE_OUT_OF_RESOURCES,
+     {"autotune_out_of_resources",
+      "A max-autotune matmul template needs more GPU memory than the device has",
+      "max-autotune generates Triton templates for the matrix multiplications (kernels named "
+      "triton_tem_...) with block sizes and pipeline stages tuned for larger GPUs; the one "
+      "chosen here needs more shared memory (or registers) than this GPU offers, and Triton "
+      "refused to build it.",
+      "Leave the matmuls to cuBLAS and keep the rest of max-autotune: "
+      "torch._inductor.config.max_autotune_gemm_backends = \"ATEN\" (or "
+      "torch._inductor.config.max_autotune_gemm = False); or compile with the default mode. "
+      "A newer PyTorch skips template configs that do not fit the device."}},
+    {{"OutOfResources", "out of resource"},
+     NO_TEST,
+     {"triton_out_of_resources", "A Triton kernel needs more GPU memory than the device has",
+      "Triton could not build a kernel Inductor generated: its block sizes and pipeline "
+      "stages need more shared memory (or registers) than this GPU offers (the reason gives "
+      "both numbers). Under mode=\"max-autotune\" it is most often a matmul template (a "
+      "kernel named triton_tem_...) tuned for a larger GPU.",
+      "Under max-autotune, leave the matmuls to cuBLAS: "
+      "torch._inductor.config.max_autotune_gemm_backends = \"ATEN\", or compile with the "
+      "default mode. Otherwise report it with this log (TORCHDYNAMO_REPRO_AFTER=\"aot\" "
+      "writes a small repro)."}},
     {{"backend='inductor'", "backend=\"inductor\""},
      NO_TEST,
      {"backend_failed", "The compiler backend raised an error",
@@ -620,6 +775,62 @@ static bool eq_floordiv(struct tl_str text)
     return tl_str_has_prefix(text, "Eq(") && tl_str_find(text, "//") >= 0;
 }
 
+/* "L['mask']" or "G['FLAG']" (which: 'L' or 'G'): a variable itself, no attribute or item of
+ * it. */
+static bool plain_source(struct tl_str s, char which)
+{
+    if (s.n < 6 || s.p[0] != which || s.p[1] != '[' || (s.p[2] != '\'' && s.p[2] != '"') ||
+        s.p[s.n - 1] != ']' || s.p[s.n - 2] != s.p[2])
+        return false;
+    for (size_t i = 3; i < s.n - 2; i++) {
+        char c = s.p[i];
+        if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9')))
+            return false;
+    }
+    return s.n > 5;
+}
+
+/*
+ * "___check_obj_id(SOURCE, ID)" of a variable itself (which 'L' an argument, 'G' a global)
+ * whose ID is a static object of the interpreter: None, True or False, which Python keeps in
+ * its executable's data, far below the heap's addresses (0x7f... on Linux, where a function or
+ * a module lives). PyTorch 2.6 guards bools and None so.
+ */
+static bool singleton_identity(struct tl_str text, char which)
+{
+    long at = tl_str_find(text, "___check_obj_id(");
+    if (at < 0)
+        return false;
+    struct tl_str rest = tl_str_make(text.p + at + 16, text.n - (size_t)at - 16);
+    long comma = tl_str_find(rest, ", ");
+    if (comma <= 0 || !plain_source(tl_str_make(rest.p, (size_t)comma), which))
+        return false;
+    const char *p = rest.p + comma + 2, *end = rest.p + rest.n;
+    unsigned long long id = 0;
+    const char *d = p;
+    while (p < end && *p >= '0' && *p <= '9' && p - d < 20)
+        id = id * 10 + (unsigned long long)(*p++ - '0');
+    return p > d && p < end && *p == ')' && id < 0x700000000000ULL;
+}
+
+/* "G['FLAG'] == True" (False, None): PyTorch 2.13's spelling of a global bool or None. */
+static bool global_constant(struct tl_str text)
+{
+    long at = tl_str_find(text, " == ");
+    if (at < 0)
+        return false;
+    struct tl_str lhs = tl_str_make(text.p, (size_t)at);
+    while (lhs.n && lhs.p[0] == ' ') {
+        lhs.p++;
+        lhs.n--;
+    }
+    struct tl_str rhs = tl_str_make(text.p + at + 4, text.n - (size_t)at - 4);
+    return plain_source(lhs, 'G') &&
+           (tl_str_has_prefix(rhs, "True") || tl_str_has_prefix(rhs, "False") ||
+            tl_str_has_prefix(rhs, "None"));
+}
+
 /* "EXPR == LITERAL": where the literal starts, or -1. */
 static long const_compare(struct tl_str text)
 {
@@ -654,6 +865,20 @@ const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str te
             any = size_range(text);
         if (!any && r->test == EQ_FLOORDIV)
             any = eq_floordiv(text);
+        if (!any && r->test == LOCAL_IDENTITY)
+            any = singleton_identity(text, 'L');
+        if (!any && r->test == GLOBAL_IDENTITY)
+            any = singleton_identity(text, 'G') || global_constant(text);
+        if (!any && r->test == TEMPLATE_OUT_OF_RESOURCES)
+            any = (tl_str_find(text, "OutOfResources") >= 0 ||
+                   tl_str_find(text, "out of resource") >= 0) &&
+                  (tl_str_find(text, "triton_tem_") >= 0 ||
+                   tl_str_find(text, "TritonTemplateCaller") >= 0);
+        if (!any && r->test == BOOL_COMPARE) {
+            long at = const_compare(text);
+            struct tl_str lit = at >= 0 ? tl_str_make(text.p + at, text.n - (size_t)at) : text;
+            any = at >= 0 && (tl_str_has_prefix(lit, "True") || tl_str_has_prefix(lit, "False"));
+        }
         if (any)
             return &r->advice;
     }
@@ -704,6 +929,8 @@ void tl_advice_format(struct tl_buf *out, const char *s, const struct tl_advice_
             fill(out, v->inside, "in torch/");
         else if (tl_str_eq_cstr(name, "what"))
             fill(out, v->what, "a float argument");
+        else if (tl_str_eq_cstr(name, "callee"))
+            fill(out, v->callee, "that the line calls");
         else if (tl_str_eq_cstr(name, "op"))
             fill(out, v->op, "OP");
         else if (tl_str_eq_cstr(name, "qualname"))
@@ -804,6 +1031,15 @@ static struct tl_str tensor_name(struct tl_str guard)
 void tl_advice_guard_vars(struct tl_str guard, struct tl_advice_vars *v)
 {
     memset(v, 0, sizeof(*v));
+    /* the guard alone: not the source comment nor the user stack PyTorch 2.13 appends */
+    const char *nl = guard.n ? memchr(guard.p, '\n', guard.n) : NULL;
+    if (nl)
+        guard.n = (size_t)(nl - guard.p);
+    long comment = tl_str_find(guard, " #");
+    if (comment > 0)
+        guard.n = (size_t)comment;
+    while (guard.n && guard.p[guard.n - 1] == ' ')
+        guard.n--;
     v->tensor = tensor_name(guard);
     long at = tl_str_find(guard, "at index ");
     if (at >= 0) {
@@ -816,12 +1052,44 @@ void tl_advice_guard_vars(struct tl_str guard, struct tl_advice_vars *v)
     if (size_range(guard))
         v->expr = guard;
     long lit = const_compare(guard);
+    long id = tl_str_find(guard, "___check_obj_id(");
+    long none = tl_str_find(guard, " is not None");
+    if (none < 0)
+        none = tl_str_find(guard, " is None");
+    if (lit < 0 && id >= 0) {
+        /* the object whose identity is checked: "mask" of ___check_obj_id(L['mask'], 9) */
+        struct tl_str src = tl_str_make(guard.p + id + 16, guard.n - (size_t)id - 16);
+        long comma = tl_str_find(src, ", ");
+        if (comma > 0) {
+            src.n = (size_t)comma;
+            if (plain_source(src, 'L') || plain_source(src, 'G'))
+                src = tl_str_make(src.p + 3, src.n - 5);
+            v->expr = src;
+        }
+    } else if (lit < 0 && none > 0) {
+        size_t start = 0;
+        while (start < (size_t)none && guard.p[start] == ' ')
+            start++;
+        v->expr = tl_str_make(guard.p + start, (size_t)none - start);
+    }
     if (lit >= 0) {
         v->expr = guard;
         v->value = tl_str_make(guard.p + lit, guard.n - (size_t)lit);
         long hash = tl_str_find(v->value, " #");
         if (hash >= 0)
             v->value.n = (size_t)hash;
+        if (tl_str_eq_cstr(v->value, "True") || tl_str_eq_cstr(v->value, "False") ||
+            tl_str_eq_cstr(v->value, "None")) {
+            /* a flag: what it is ("self.training", "USE_RELU"), not the comparison */
+            struct tl_str lhs = tl_str_make(guard.p, (size_t)lit - 4);
+            while (lhs.n && lhs.p[0] == ' ') {
+                lhs.p++;
+                lhs.n--;
+            }
+            if (plain_source(lhs, 'L') || plain_source(lhs, 'G'))
+                lhs = tl_str_make(lhs.p + 3, lhs.n - 5);
+            v->expr = lhs;
+        }
     }
 }
 

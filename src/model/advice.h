@@ -33,7 +33,7 @@ struct tl_advice {
     const char *explanation; /* why, in plain words */
     const char *fix;         /* what to do; may name {tensor}, {index}, {expr}, {value}, {limit},
                                 {limit_name}, {op}, {qualname}, {inside}, {what}, {check},
-                                {dim} */
+                                {dim}, {callee} */
 };
 
 /* The text a recompile is matched on in TL_ADVICE_GUARD when it is automatic dynamic shapes
@@ -51,6 +51,12 @@ struct tl_advice {
  * dynamic shapes off, and sizes or numbers that changed made it recompile. */
 #define TL_ADVICE_LIMIT_STATIC "\x01automatic dynamic off"
 
+/* The texts a graph break is matched on in TL_ADVICE_GRAPH_BREAK when Dynamo skipped its whole
+ * frame: because the break is inside a for/while loop, or because it could not handle it
+ * ("Graph break: skip:"). No reason reads so. */
+#define TL_ADVICE_LOOP_BREAK "\x01graph break in loop"
+#define TL_ADVICE_SKIPPED_FRAME "\x01frame skipped"
+
 /** The rule of table t that matches text (never NULL: each table ends with a catch-all). */
 const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str text);
 
@@ -60,6 +66,7 @@ struct tl_advice_vars {
     struct tl_str limit_name; /* the limit as the log names it: "cache_size_limit" */
     struct tl_str inside;     /* where in PyTorch a graph broke: "torch/optim/optimizer.py:90" */
     struct tl_str what;       /* what a restart was for: "L['alpha']" */
+    struct tl_str callee;     /* the function a graph break's call names: "record" */
     struct tl_str op;         /* an operator as logged: "mylib.foo.default" */
     struct tl_str qualname;   /* its name for torch.library: "mylib::foo" */
     struct tl_str backend;    /* the compiler backend a failure names: "broken_backend" */

@@ -38,7 +38,35 @@ struct tl_diag_text {
     struct held_break held;
     struct tl_buf last_break; /* the site key of the message before, when a graph break */
     struct tl_map sites;      /* "file:line" -> struct site *, in arena */
+    /* PyTorch 2.6 says nothing when it skips a frame for a graph break inside a loop (at
+     * level INFO): the break's compile id then prints no guards nor "produce_guards", which an
+     * ordinary break's does (the graph before it is compiled). Compile ids with a break, with
+     * guards, with "create_env" (the "dynamic" log of a compilation that started); and whether
+     * the log prints guards at all (TORCH_LOGS "guards"). */
+    struct tl_map broke, guarded, started;
+    bool guards_on;
 };
+
+/* A compile id (without its attempt) into a map: its display string, a copy of it (in the
+ * map's arena) as the value. */
+static void note_cid(struct tl_map *set, const struct tl_compile_id *cid)
+{
+    struct tl_compile_id c = *cid;
+    c.has &= (uint8_t)~TL_CID_ATTEMPT;
+    c.attempt = 0;
+    struct tl_buf b = TL_BUF_INIT;
+    tl_cid_display(&b, &c);
+    int created;
+    if (tl_map_len(set) < 100000) {
+        struct tl_map_entry *e = tl_map_upsert(set, tl_buf_str(&b), &created);
+        if (created) {
+            struct tl_compile_id *copy = tl_arena_alloc(set->arena, sizeof(*copy));
+            *copy = c;
+            e->value = copy;
+        }
+    }
+    tl_buf_release(&b);
+}
 
 /* The function and the line of code of a place in the user's code, as a graph break said. */
 struct site {
@@ -91,6 +119,14 @@ static void graph_break(struct tl_diag_text *t, const struct tl_compile_id *cid,
                         const struct tl_tlog_msg *m)
 {
     struct tl_diag *d = t->diag;
+    /* "Graph break: skip: from user code at:" (2.6): Dynamo gave up on the whole frame after an
+     * error it tolerates; the error is the failure it logs beside (WON'T CONVERT), or none */
+    if (tl_str_eq_cstr(m->reason, "skip:") || tl_str_has_prefix(m->reason, "skip: ")) {
+        tl_diag_frame_skipped(d, cid, false);
+        return;
+    }
+    if (cid && !m->fallback)
+        note_cid(&t->broke, cid);
     struct tl_diag_fact_break b;
     memset(&b, 0, sizeof(b));
     size_t ne1 = m->nexplanations - m->nexplanations2, nh1 = m->nhints - m->nhints2;
@@ -221,7 +257,20 @@ static void duck_sized(struct tl_diag *d, const struct tl_compile_id *cid,
     tl_buf_release(&expr);
 }
 
-/* A compilation that failed and ran in eager mode, at the function it was compiling. */
+/* The user's line an error names: the innermost of its frames that is not PyTorch's ("from
+ * user code:", "Original traceback:"); false when it names none. */
+static bool user_line(const struct tl_tlog_msg *m, struct tl_diag_fact_loc *out)
+{
+    for (size_t i = m->nframes; i > 0; i--)
+        if (m->frames[i - 1].file.p && !tl_diag_framework_file(m->frames[i - 1].file)) {
+            *out = loc_of(&m->frames[i - 1], TL_STR_NULL, false);
+            return true;
+        }
+    return false;
+}
+
+/* A compilation that failed and ran in eager mode, at the user's line its error names, else at
+ * the function it was compiling. */
 static void fallback(struct tl_diag *d, const struct tl_compile_id *cid,
                      const struct tl_diag_fact_loc *fn, const struct tl_tlog_msg *m)
 {
@@ -231,7 +280,27 @@ static void fallback(struct tl_diag *d, const struct tl_compile_id *cid,
     f.reason = m->reason;
     f.where = *fn;
     f.where.def = false;
+    user_line(m, &f.where);
+    f.kernel = m->kernel;
     f.fell_back_to_eager = true;
+    tl_diag_failure(d, cid, &f);
+}
+
+/* An exception of Dynamo's that reached the program (fullgraph=True and a graph break, a
+ * backend's error without suppress_errors): the compilation failed, and nothing ran in eager
+ * mode in its place. Other exceptions are the program's own. */
+static void uncaught(struct tl_diag *d, const struct tl_compile_id *cid,
+                     const struct tl_tlog_msg *m)
+{
+    if (!tl_str_has_prefix(m->reason, "torch._dynamo.exc.") &&
+        !tl_str_has_prefix(m->reason, "torch._inductor.exc."))
+        return;
+    struct tl_diag_fact_failure f;
+    memset(&f, 0, sizeof(f));
+    f.type = exception_type(m->reason);
+    f.reason = m->reason;
+    f.kernel = m->kernel;
+    user_line(m, &f.where);
     tl_diag_failure(d, cid, &f);
 }
 
@@ -283,6 +352,9 @@ static void message(struct tl_diag_text *t, const struct tl_tlog_msg *m)
         break;
     case TL_TLOG_GUARD_ERROR:
         guard_error(d, cid, m);
+        break;
+    case TL_TLOG_UNCAUGHT:
+        uncaught(d, cid, m);
         break;
     case TL_TLOG_GRAPH:
         tl_diag_graph(d, cid, m->graph_name, m->nodes);
@@ -419,13 +491,43 @@ struct tl_diag_text *tl_diag_text_new(struct tl_model *model)
     tl_arena_init(&t->held.arena, 4 * 1024);
     tl_map_init(&t->cid_index, &t->arena);
     tl_map_init(&t->sites, &t->arena);
+    tl_map_init(&t->broke, &t->arena);
+    tl_map_init(&t->guarded, &t->arena);
+    tl_map_init(&t->started, &t->arena);
     t->reader = tl_tlog_new(on_message, t);
     return t;
 }
 
 void tl_diag_text_feed(struct tl_diag_text *t, uint64_t lineno, struct tl_str line)
 {
+    /* "[0/0] create_env", "[0/0] produce_guards" end their line: a suffix, no search */
+    struct tl_str end = line;
+    while (end.n && (end.p[end.n - 1] == '\r' || end.p[end.n - 1] == ' '))
+        end.n--;
+    bool guards = tl_str_find(line, "[__guards]") >= 0;
+    if (guards || tl_str_has_suffix(end, "] create_env") ||
+        tl_str_has_suffix(end, "] produce_guards")) {
+        struct tl_tlog_line l;
+        tl_tlog_split(line, &l);
+        if (l.has_cid && (guards || tl_str_has_prefix(l.body, "produce_guards"))) {
+            t->guards_on = t->guards_on || guards;
+            note_cid(&t->guarded, &l.cid);
+        } else if (l.has_cid && tl_str_has_prefix(l.body, "create_env")) {
+            note_cid(&t->started, &l.cid);
+        }
+    }
     tl_tlog_feed(t->reader, lineno, line);
+}
+
+/* The breaks of compile ids that printed no guards: their frames were skipped (see broke). */
+static void loops_skipped(struct tl_diag_text *t)
+{
+    for (size_t i = 0; i < tl_map_len(&t->broke); i++) {
+        const struct tl_map_entry *e = tl_map_at(&t->broke, i);
+        if (e->value && (t->guards_on || tl_map_get(&t->started, e->key)) &&
+            !tl_map_get(&t->guarded, e->key))
+            tl_diag_frame_skipped(t->diag, e->value, true);
+    }
 }
 
 void tl_diag_text_settle(struct tl_diag_text *t)
@@ -437,6 +539,7 @@ void tl_diag_text_settle(struct tl_diag_text *t)
 void tl_diag_text_finish(struct tl_diag_text *t)
 {
     tl_diag_text_settle(t);
+    loops_skipped(t);
     tl_diag_finish(t->diag);
     const struct tl_tlog_stats *st = tl_tlog_stats(t->reader);
     t->text->lines = st->lines;
@@ -451,6 +554,9 @@ void tl_diag_text_free(struct tl_diag_text *t)
     tl_tlog_free(t->reader);
     tl_map_release(&t->cid_index);
     tl_map_release(&t->sites);
+    tl_map_release(&t->broke);
+    tl_map_release(&t->guarded);
+    tl_map_release(&t->started);
     tl_arena_release(&t->arena);
     tl_arena_release(&t->held.arena);
     tl_buf_release(&t->scratch);

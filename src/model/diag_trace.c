@@ -35,6 +35,7 @@ struct pending {
     size_t nguards;
     bool metrics_seen;                /* its first metrics record came: it was counted */
     bool break_artifacts;             /* graph breaks came as artifacts with their locations */
+    bool wont_convert;                /* a "WON'T CONVERT" artifact said its failure */
     struct tl_diag_fact_loc *callers; /* its dynamo_start's user frames, in the arena */
     size_t ncallers;
     bool started; /* a dynamo_start was seen (the first attempt's counts) */
@@ -214,6 +215,102 @@ static struct tl_str trimmed(struct tl_str l)
 
 #define SKIP_LABEL(l, label) trimmed(tl_str_make((l).p + strlen(label), (l).n - strlen(label)))
 
+/* A Python traceback line "File \"F\", line N, in FN" (after its indentation): the frame. */
+static bool tb_frame(struct tl_str l, struct tl_diag_fact_loc *fr)
+{
+    while (l.n && l.p[0] == ' ') {
+        l.p++;
+        l.n--;
+    }
+    if (!tl_str_has_prefix(l, "File \""))
+        return false;
+    struct tl_str rest = tl_str_make(l.p + 6, l.n - 6);
+    long qt = tl_str_find(rest, "\", line ");
+    if (qt < 0)
+        return false;
+    memset(fr, 0, sizeof(*fr));
+    fr->file = tl_str_make(rest.p, (size_t)qt);
+    fr->line = (uint32_t)strtoul(rest.p + qt + 8, NULL, 10);
+    long at = tl_str_find(rest, ", in ");
+    if (at > qt)
+        fr->function = tl_str_make(rest.p + at + 5, rest.n - (size_t)at - 5);
+    return true;
+}
+
+/* The exception a traceback's last line names ("DataDependentOutputException" of
+ * "torch._subclasses.fake_tensor.DataDependentOutputException: aten..."), else empty. */
+static struct tl_str exception_name(struct tl_str l)
+{
+    long colon = tl_str_find(l, ": ");
+    if (colon <= 0 || !((l.p[0] >= 'a' && l.p[0] <= 'z') || (l.p[0] >= 'A' && l.p[0] <= 'Z')))
+        return TL_STR_NULL;
+    struct tl_str name = tl_str_make(l.p, (size_t)colon);
+    if (memchr(name.p, ' ', name.n))
+        return TL_STR_NULL;
+    const char *dot = name.p + name.n;
+    while (dot > name.p && dot[-1] != '.')
+        dot--;
+    struct tl_str last = tl_str_make(dot, (size_t)(name.p + name.n - dot));
+    if (tl_str_has_suffix(last, "Error") || tl_str_has_suffix(last, "Exception") ||
+        tl_str_find(name, ".exc.") >= 0)
+        return last;
+    return TL_STR_NULL;
+}
+
+/*
+ * A dynamo_graph_break_reason artifact that is a frame's failure (PyTorch 2.6 logs one so when
+ * the backend fails on a fake tensor, a data-dependent output, and Dynamo falls back to eager):
+ *
+ *   WON'T CONVERT pack /x/m.py line 15
+ *   ========== TorchDynamo Stack Trace ==========
+ *   Traceback (most recent call last): ...
+ *   torch._subclasses.fake_tensor.DataDependentOutputException: aten._local_scalar_dense.default
+ *
+ *   While executing %item : ...
+ *   Original traceback:
+ *     File "/x/m.py", line 7, in lengths
+ *
+ * Its error (the last exception line) and the user's line (the innermost frame of the
+ * "Original traceback" or "from user code", else of the frames after the trace) say what the
+ * compilation metrics' "Unsupported: Backend compiler failed ..." does not; the frame ran in
+ * eager mode.
+ */
+static void wont_convert(struct tl_diag_trace *c, struct in *in, const struct tl_record *r,
+                         struct pending *p)
+{
+    struct tl_diag_fact_failure f;
+    memset(&f, 0, sizeof(f));
+    bool user = false;
+    const char *q = r->payload.p, *end = q + r->payload.n;
+    while (q < end) {
+        const char *nl = memchr(q, '\n', (size_t)(end - q));
+        struct tl_str l = tl_str_make(q, (size_t)((nl ? nl : end) - q));
+        q = nl ? nl + 1 : end;
+        struct tl_diag_fact_loc fr;
+        if (tl_str_has_prefix(l, "Original traceback:") ||
+            tl_str_has_prefix(l, "from user code:")) {
+            user = true;
+        } else if (tl_str_has_prefix(l, "Traceback (most recent call last)")) {
+            user = false;
+        } else if (tb_frame(l, &fr)) {
+            if (user && fr.file.n && !tl_diag_framework_file(fr.file))
+                f.where = fr;
+        } else {
+            struct tl_str name = exception_name(l);
+            if (name.n) {
+                f.type = name;
+                f.reason = l;
+            }
+        }
+    }
+    p->wont_convert = true;
+    f.fell_back_to_eager = true;
+    f.type = keep(c, f.type);
+    f.reason = keep(c, f.reason);
+    tl_diag_failure(&in->model->diag, &r->cid, &f);
+    tl_diag_frame_skipped(&in->model->diag, &r->cid, false);
+}
+
 /*
  * A dynamo_graph_break_reason artifact (PyTorch 2.6 on logs one for every graph break, the
  * ones that restart the frame and the ones that do not, such as a data-dependent jump):
@@ -251,6 +348,15 @@ static void break_artifact(struct tl_diag_trace *c, struct in *in, const struct 
     if (!r->cid_ok)
         return;
     struct pending *p = pending_of(c, &r->cid);
+    if (tl_str_has_prefix(r->payload, "WON'T CONVERT ")) {
+        wont_convert(c, in, r, p);
+        return;
+    }
+    if (tl_str_has_prefix(r->payload, "Graph break: skip:")) {
+        /* the whole frame fell back to eager; its error is its metrics' failure */
+        tl_diag_frame_skipped(&in->model->diag, &r->cid, false);
+        return;
+    }
     p->break_artifacts = true;
     struct tl_diag_fact_loc tb[MAX_TB];
     size_t ntb = 0;
@@ -705,8 +811,14 @@ static void metrics(struct tl_diag_trace *c, struct in *in, const struct tl_reco
     }
     if (m->fail.type.p && limit_failure(m->fail.type, m->fail.reason))
         limit_hit(c, d, cid, m->fail.reason, m->recompile_reason);
-    else if (m->fail.type.p)
+    else if (m->fail.type.p && !p->wont_convert)
         failure(c, d, cid, m);
+    /* PyTorch 2.6 skips a frame whose graph break is inside a loop and says so only at level
+     * INFO: the break was logged, and the frame has no compiled code, no failure and no
+     * restart. */
+    if (p->break_artifacts && !p->wont_convert && !m->fail.type.p && m->has_guarded_code.has &&
+        !m->has_guarded_code.v && !m->restart_reasons.n)
+        tl_diag_frame_skipped(d, cid, true);
 }
 
 /* recompile_reasons: a JSON list of "0/0: guard" strings; or, as PyTorch 2.13 logs a single

@@ -24,6 +24,7 @@ void tl_diag_init(struct tl_diag *d)
     tl_map_init(&d->symbols, &d->arena);
     tl_map_init(&d->unbacked, &d->arena);
     tl_map_init(&d->shape_cids, &d->arena);
+    tl_map_init(&d->skipped, &d->arena);
     d->at_rank = -1;
     d->automatic_dynamic = -1;
 }
@@ -49,6 +50,7 @@ void tl_diag_release(struct tl_diag *d)
     tl_map_release(&d->symbols);
     tl_map_release(&d->unbacked);
     tl_map_release(&d->shape_cids);
+    tl_map_release(&d->skipped);
     tl_arena_release(&d->arena);
 }
 
@@ -926,6 +928,12 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
     const char *type = break_key(d, b->type);
     const char *gb_id = type ? gb_id_of(d, trim(b->url)) : NULL;
     const char *reason = type ? type : break_key(d, b->reason);
+    if (reason && !strcmp(reason, "graph break in loop")) {
+        /* PyTorch 2.13's second break of a break inside a loop: not a break of its own, but
+         * why the frame was skipped */
+        tl_diag_frame_skipped(d, cid, true);
+        return;
+    }
     if (!reason)
         reason = "(no reason given)";
     if (cid)
@@ -1036,6 +1044,13 @@ void tl_diag_failure(struct tl_diag *d, const struct tl_compile_id *cid,
 {
     if (cid)
         tl_diag_compile_id(d, cid);
+    /* PyTorch 2.13 records a frame skipped for a graph break in a loop as a failed compilation
+     * (Unsupported "graph break in loop"): the frame ran in eager mode, nothing failed. */
+    if (tl_str_find(f->reason, "graph break in loop") >= 0 ||
+        tl_str_find(f->reason, "graph breaks in loops are not supported") >= 0) {
+        tl_diag_frame_skipped(d, cid, true);
+        return;
+    }
     const char *id = cid_text(d, cid);
     const char *type = intern(d, trim(f->type));
     const char *reason = intern(d, without_boilerplate(trim(f->reason)));
@@ -1065,9 +1080,58 @@ void tl_diag_failure(struct tl_diag *d, const struct tl_compile_id *cid,
     x->log_line = d->at_line;
     ranks_add(d, &x->ranks);
     struct tl_buf all = TL_BUF_INIT;
-    tl_buf_addf(&all, "%s\n%s", type ? type : "", reason ? reason : "");
+    tl_buf_addf(&all, "%s\n%s\n%.*s", type ? type : "", reason ? reason : "", (int)f->kernel.n,
+                f->kernel.p ? f->kernel.p : "");
     x->advice = tl_advice_match(TL_ADVICE_FAILURE, tl_buf_str(&all));
     tl_buf_release(&all);
+}
+
+void tl_diag_frame_skipped(struct tl_diag *d, const struct tl_compile_id *cid, bool loop)
+{
+    const char *id = cid_text(d, cid);
+    if (!id)
+        return;
+    tl_diag_compile_id(d, cid);
+    struct tl_map_entry *e = tl_map_upsert(&d->skipped, tl_str_cstr(id), NULL);
+    e->value = (void *)((uintptr_t)e->value | TL_DIAG_SKIPPED | (loop ? TL_DIAG_SKIPPED_LOOP : 0));
+}
+
+static unsigned skipped_of(const struct tl_diag *d, const char *cid)
+{
+    return cid ? (unsigned)(uintptr_t)tl_map_get(&d->skipped, tl_str_cstr(cid)) : 0;
+}
+
+/* What the frames skipped say of their breaks and failures: a break of a frame skipped for it
+ * made the frame run in eager mode (inside a loop: that is its advice); a failure of a skipped
+ * frame ran in eager mode too (not the error fullgraph=True makes of a break), and the failure
+ * of a frame skipped for a break in a loop is that break's, no failure of its own. */
+static void apply_skipped(struct tl_diag *d)
+{
+    for (uint32_t i = 0; i < d->nbreaks && tl_map_len(&d->skipped); i++) {
+        struct tl_diag_break *b = &d->breaks[i];
+        unsigned flags = 0;
+        for (uint32_t k = 0; k < b->cids.kept; k++)
+            flags |= skipped_of(d, b->cids.s[k]);
+        if (!flags)
+            continue;
+        b->fell_back = true;
+        if ((flags & TL_DIAG_SKIPPED_LOOP) && !b->in_framework)
+            b->advice = tl_advice_match(TL_ADVICE_GRAPH_BREAK, tl_str_cstr(TL_ADVICE_LOOP_BREAK));
+    }
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < d->nfailures; i++) {
+        struct tl_diag_failure *x = &d->failures[i];
+        unsigned flags = x->backward ? 0 : skipped_of(d, x->cid);
+        if ((flags & TL_DIAG_SKIPPED_LOOP) && x->type && !strcmp(x->type, "Unsupported"))
+            continue;
+        if (flags)
+            x->fell_back_to_eager = true;
+        /* an Unsupported error that ran in eager mode was no fullgraph=True error */
+        if (x->fell_back_to_eager && !strcmp(x->advice->category, "unsupported_fullgraph"))
+            x->advice = tl_advice_match(TL_ADVICE_FAILURE, tl_str_cstr(TL_ADVICE_SKIPPED_FRAME));
+        d->failures[kept++] = *x;
+    }
+    d->nfailures = kept;
 }
 
 void tl_diag_limit(struct tl_diag *d, const struct tl_compile_id *cid,
@@ -1884,6 +1948,20 @@ static void finish_limit(struct tl_diag *d, struct tl_diag_limit *l)
         tl_str_cstr(d->automatic_dynamic == 0 && changed ? TL_ADVICE_LIMIT_STATIC : ""));
 }
 
+
+/* r is what a model used as intended costs: one more graph for eval() after train(), or for
+ * a call without an optional argument after one with it. Said once, it is no problem. */
+static bool expected_recompile(const struct tl_diag_recompile *r)
+{
+    static const char *const expected[] = {"train_eval_mode", "optional_argument"};
+    if (r->count != 1 || !r->nguards || !r->advice)
+        return false;
+    for (size_t i = 0; i < TL_ARRAY_LEN(expected); i++)
+        if (!strcmp(r->advice->category, expected[i]))
+            return true;
+    return false;
+}
+
 void tl_diag_finish(struct tl_diag *d)
 {
     uint32_t alloc = 0;
@@ -1891,6 +1969,7 @@ void tl_diag_finish(struct tl_diag *d)
     free(d->findings);
     d->findings = NULL;
     d->nfindings = 0;
+    apply_skipped(d);
     for (uint32_t i = 0; i < d->nexports; i++)
         add_finding(d, TL_FIND_EXPORT, i, 1.2e9 + d->exports[i].count, &alloc);
     for (uint32_t i = 0; i < d->nfailures; i++)
@@ -1916,6 +1995,11 @@ void tl_diag_finish(struct tl_diag *d)
                                                     : floating && !new_torch
                                                         ? TL_ADVICE_AUTOMATIC_DYNAMIC_FLOAT
                                                         : TL_ADVICE_AUTOMATIC_DYNAMIC_NUMBER));
+            add_finding(d, TL_FIND_RECOMPILE, i, 20 + r->count, &alloc);
+            d->findings[d->nfindings - 1].normal = true;
+            continue;
+        }
+        if (expected_recompile(r)) {
             add_finding(d, TL_FIND_RECOMPILE, i, 20 + r->count, &alloc);
             d->findings[d->nfindings - 1].normal = true;
             continue;

@@ -383,6 +383,11 @@ struct tl_diag {
     /* The log's dynamo config sets automatic_dynamic_shapes: 1 true, 0 false, -1 not said. */
     int automatic_dynamic;
 
+    /* Compile ids whose frame Dynamo skipped, so that it ran in eager mode: display -> flags
+     * (TL_DIAG_SKIPPED, TL_DIAG_SKIPPED_LOOP), applied to their breaks and failures by
+     * tl_diag_finish(). */
+    struct tl_map skipped;
+
     struct tl_diag_finding *findings; /* after tl_diag_finish() */
     uint32_t nfindings;
 
@@ -469,6 +474,7 @@ const char *tl_diag_hint_category(const char *hint);
 
 struct tl_diag_fact_failure {
     struct tl_str type, reason;
+    struct tl_str kernel; /* the Triton kernel its traceback names, matched with the advice */
     struct tl_diag_fact_loc where;
     bool fell_back_to_eager, backward;
     struct tl_str forward_node;
@@ -476,6 +482,19 @@ struct tl_diag_fact_failure {
 };
 void tl_diag_failure(struct tl_diag *d, const struct tl_compile_id *cid,
                      const struct tl_diag_fact_failure *f);
+
+#define TL_DIAG_SKIPPED 1u      /* the frame ran in eager mode after an error Dynamo tolerates */
+#define TL_DIAG_SKIPPED_LOOP 2u /* ... because a graph break is inside a for/while loop */
+
+/**
+ * cid's frame was skipped, so nothing of it was compiled and it ran in eager mode: after a graph
+ * break inside a loop (loop), or after an error Dynamo treats as a graph break it cannot handle
+ * ("Graph break: skip:", a backend's fake tensor exception). tl_diag_finish() marks the frame's
+ * graph breaks and failures so (fell back to eager, the advice of the cause); the failure PyTorch
+ * 2.13 records for a break in a loop is no failure of its own and is dropped. A graph break
+ * whose reason is "graph break in loop" (2.13's) calls this itself.
+ */
+void tl_diag_frame_skipped(struct tl_diag *d, const struct tl_compile_id *cid, bool loop);
 
 /**
  * A restart reason that is not a graph break ("<class '...TensorifyScalarRestartAnalysis'>"):

@@ -129,10 +129,28 @@ void tl_summary_failure_vars(struct tl_advice_vars *v, const struct tl_diag_fail
         v->backend.p = NULL;
 }
 
+/* The function a reason names as "<function NAME at 0x...>" (a disabled function's), else
+ * empty. */
+static struct tl_str named_function(const char *s)
+{
+    struct tl_str t = tl_str_cstr(s ? s : "");
+    long at = tl_str_find(t, "<function ");
+    if (at < 0)
+        return TL_STR_NULL;
+    struct tl_str rest = tl_str_make(t.p + at + 10, t.n - (size_t)at - 10);
+    long end = tl_str_find(rest, " at ");
+    if (end <= 0 || end > 200)
+        return TL_STR_NULL;
+    return tl_str_make(rest.p, (size_t)end);
+}
+
 void tl_summary_break_vars(struct tl_advice_vars *v, const struct tl_diag_break *b,
                            struct tl_buf *inside)
 {
     memset(v, 0, sizeof(*v));
+    v->callee = named_function(b->reason);
+    if (!v->callee.n)
+        v->callee = named_function(b->explanation);
     if (!b->in_framework)
         return;
     tl_summary_loc(inside, &b->inside);

@@ -546,3 +546,161 @@ CASES["limit_static"]["2.13"] = {"trace": case(
                                  "[0/8]"], "called_from": None}],
     limits=[{"function": "scale", "limit": 8, "limit_name": "recompile_limit",
              "last_reason": "tensor 'x' size mismatch at index 0. expected 9, actual 10"}])}
+
+
+# ---- adv1 ----
+
+# model.train() then model.eval(), twice: Dropout reads self.training, which the compiled code
+# guards (2.6 by identity, ___check_obj_id(L['self']._modules['drop'].training, <id>); 2.13 by
+# value, "self._modules['drop'].training == True"). eval() recompiles forward once ([0/1]);
+# the second epoch reuses both graphs. One graph per mode: normal, nothing to do.
+CASES["train_eval"] = {
+    "trace": case(
+        compile_ids=2,
+        findings=["recompile:train_eval_mode"],
+        recompiles=[{"function": "forward", "location": "train_eval.py:12",
+                     "resumes_after_line": None, "count": 1,
+                     "reasons": [["___check_obj_id(L['self']._modules['drop'].training, <id>)",
+                                  1, "train_eval_mode"]],
+                     "compile_ids": ["[0/1]"], "called_from": None}]),
+    "2.13": {"trace": case(
+        compile_ids=2,
+        findings=["recompile:train_eval_mode"],
+        recompiles=[{"function": "forward", "location": "train_eval.py:12",
+                     "resumes_after_line": None, "count": 1,
+                     "reasons": [["self._modules['drop'].training == <value>", 1,
+                                  "train_eval_mode"]],
+                     "compile_ids": ["[0/1]"], "called_from": None}])},
+}
+
+# attend(s), attend(s, mask=...), attend(s): the first call compiled the branch without a mask,
+# guarding that mask is None (2.6: ___check_obj_id(L['mask'], <id of None>); 2.13: "mask is
+# None"); passing a mask recompiles once ([0/1]); the third call reuses [0/0]. One graph per
+# presence pattern of the optional argument: normal.
+CASES["optional_arg"] = {
+    "trace": case(
+        compile_ids=2,
+        findings=["recompile:optional_argument"],
+        recompiles=[{"function": "attend", "location": "optional_arg.py:5",
+                     "resumes_after_line": None, "count": 1,
+                     "reasons": [["___check_obj_id(L['mask'], <id>)", 1, "optional_argument"]],
+                     "compile_ids": ["[0/1]"], "called_from": None}]),
+    "2.13": {"trace": case(
+        compile_ids=2,
+        findings=["recompile:optional_argument"],
+        recompiles=[{"function": "attend", "location": "optional_arg.py:5",
+                     "resumes_after_line": None, "count": 1,
+                     "reasons": [["mask is None", 1, "optional_argument"]],
+                     "compile_ids": ["[0/1]"], "called_from": None}])},
+}
+
+# The global bool USE_RELU is read by act and baked into its graph (2.6: by identity,
+# ___check_obj_id(G['USE_RELU'], <id of True>); 2.13: "G['USE_RELU'] == True"); setting it to
+# False recompiles act once ([0/1]), the tanh branch.
+CASES["bool_global"] = {
+    "trace": case(
+        compile_ids=2,
+        findings=["recompile:global_flag"],
+        recompiles=[{"function": "act", "location": "bool_global.py:7",
+                     "resumes_after_line": None, "count": 1,
+                     "reasons": [["___check_obj_id(G['USE_RELU'], <id>)", 1, "global_flag"]],
+                     "compile_ids": ["[0/1]"], "called_from": None}]),
+    "2.13": {"trace": case(
+        compile_ids=2,
+        findings=["recompile:global_flag"],
+        recompiles=[{"function": "act", "location": "bool_global.py:7",
+                     "resumes_after_line": None, "count": 1,
+                     "reasons": [["G['USE_RELU'] == <value>", 1, "global_flag"]],
+                     "compile_ids": ["[0/1]"], "called_from": None}])},
+}
+
+# print() inside the for loop (line 9) breaks the graph there, and Dynamo cannot resume inside
+# a loop: it skips the whole frame, so accumulate ran in eager mode and nothing was compiled
+# (one compile id, no graph). 2.6 says so only at level INFO (the frame has no guarded code);
+# 2.13 adds a second break, "graph break in loop", and records [0/0] as failed, which it is
+# not. The finding is the print break, marked as having made the frame run in eager mode.
+CASES["loop_break"] = {
+    "trace": case(
+        compile_ids=1,
+        findings=["graph_break:graph_break_in_loop"],
+        graph_breaks=[{"reason": "builtin: print [<class 'torch._dynamo.variables.constant.ConstantVaria",
+                       "count": 1, "where": ["loop_break.py:9"], "in_pytorch": None,
+                       "compile_ids": ["[0/0]"]}]),
+    "2.13": {"trace": case(
+        compile_ids=1,
+        findings=["graph_break:graph_break_in_loop"],
+        graph_breaks=[{"reason": "Failed to trace builtin operator", "count": 1,
+                       "where": ["loop_break.py:9"], "in_pytorch": None,
+                       "compile_ids": ["[0/0]"]}])},
+}
+
+# fullgraph=True and a print (line 7): the graph break is an Unsupported error that nothing
+# catches; the script dies with exit 1. One failed compilation, not run in eager mode; the
+# TORCH_LOGS text ends with the traceback, which says the same.
+CASES["fullgraph_exit"] = {
+    "exit": 1,
+    "trace": case(
+        compile_ids=1,
+        findings=["failure:unsupported_fullgraph"],
+        failures=[{"type": "Unsupported", "compile_id": "[0/0]", "fell_back_to_eager": False,
+                   "category": "unsupported_fullgraph"}]),
+}
+
+# log.info() inside step (line 12): Dynamo does not trace Logger methods, one graph break; the
+# rest resumes in [1/0]. PyTorch names the fix: torch._dynamo.config.ignore_logger_methods
+# (2.13: ignore_logging_functions, the old name an alias).
+CASES["logger_call"] = {
+    "trace": case(
+        compile_ids=2,
+        findings=["graph_break:logger_call"],
+        graph_breaks=[{"reason": "Logger not supported for non-export cases. To avoid graph breaks cause",
+                       "count": 1, "where": ["logger_call.py:12"], "in_pytorch": None,
+                       "compile_ids": ["[0/0]"]}]),
+    "2.13": {"trace": case(
+        compile_ids=2,
+        findings=["graph_break:logger_call"],
+        graph_breaks=[{"reason": "logging.Logger method not supported for non-export cases",
+                       "count": 1, "where": ["logger_call.py:12"], "in_pytorch": None,
+                       "compile_ids": ["[0/0]"]}])},
+}
+
+# record() is decorated with @torch.compiler.disable: calling it (line 13) breaks the graph on
+# purpose, record runs in eager mode, the rest of forward resumes in [1/0].
+CASES["disabled_callee"] = {
+    "trace": case(
+        compile_ids=2,
+        findings=["graph_break:disabled_function"],
+        graph_breaks=[{"reason": "call torch._dynamo.disable() wrapped function <function record at 0x..",
+                       "count": 1, "where": ["disabled_callee.py:13"], "in_pytorch": None,
+                       "compile_ids": ["[0/0]"]}]),
+    "2.13": {"trace": case(
+        compile_ids=2,
+        findings=["graph_break:disabled_function"],
+        graph_breaks=[{"reason": "Skip calling `torch.compiler.disable()`d function", "count": 1,
+                       "where": ["disabled_callee.py:13"], "in_pytorch": None,
+                       "compile_ids": ["[0/0]"]}])},
+}
+
+# 2.6: Dynamo traces .tolist() of an int tensor into the graph (token_counts, line 7, reached
+# from normalize line 17 and total_tokens line 11); AOT autograd under inductor then fails on
+# the data-dependent output (DataDependentOutputException: aten._local_scalar_dense), and
+# Dynamo runs normalize in eager mode ("WON'T CONVERT", "Graph break: skip:"). The same
+# happens to total_tokens ([1/0]) and token_counts ([2/0]) as eager normalize calls them:
+# three frames failed and ran in eager mode, each at line 7; no graph break. 2.13 graph-breaks
+# on the data-dependent operator instead (line 7, in each of the three frames) and compiles
+# the rest.
+CASES["tolist_deep"] = {
+    "trace": case(
+        compile_ids=3,
+        findings=["failure:data_dependent_output", "failure:data_dependent_output",
+                  "failure:data_dependent_output"],
+        failures=[{"type": "DataDependentOutputException", "compile_id": cid,
+                   "fell_back_to_eager": True, "category": "data_dependent_output"}
+                  for cid in ("[0/0]", "[1/0]", "[2/0]")]),
+    "2.13": {"trace": case(
+        compile_ids=4,
+        findings=["graph_break:item_call"],
+        graph_breaks=[{"reason": "Data dependent operator", "count": 3,
+                       "where": ["tolist_deep.py:7"], "in_pytorch": None,
+                       "compile_ids": ["[0/0]", "[1/0]", "[2/0]"]}])},
+}

@@ -32,7 +32,7 @@
 
 static const char *const kind_names[] = {
     "RECOMPILE", "LIMIT",   "GRAPH_BREAK", "CREATE_SYMBOL", "DUCK_SIZED",  "GUARD_ADDED",
-    "START",     "RESTART", "FALLBACK",    "GRAPH",         "GUARD_ERROR",
+    "START",     "RESTART", "FALLBACK",    "GRAPH",         "GUARD_ERROR", "UNCAUGHT",
 };
 
 static void add_view(struct tl_buf *b, const char *key, struct tl_str v)
@@ -119,6 +119,7 @@ static void dump_msg(struct tl_buf *b, const struct tl_tlog_msg *m)
     add_view(b, "source", m->source);
     add_view(b, "range", m->range);
     add_view(b, "expr", m->expr);
+    add_view(b, "kernel", m->kernel);
     if (m->kind == TL_TLOG_GRAPH) {
         tl_buf_adds(b, "  graph=");
         tl_buf_add(b, m->graph_name.p, m->graph_name.n);
@@ -654,6 +655,7 @@ static const char *const fallback_want =
     "  function=forward\n"
     "  where=/home/u/model.py:95 in forward\n"
     "  reason=torch._dynamo.exc.Unsupported: call_function BuiltinVariable(open) [] {}\n"
+    "  frame=/home/u/model.py:97 in forward | with open(\"x\") as f:\n"
     "stats lines=12 messages=1 in_messages=12 unrecognized=0\n";
 
 static void test_fallback(void **state)
@@ -704,6 +706,48 @@ static void test_fallback(void **state)
 
 /* A backend's error: BackendCompilerFailed says "raised:" and the next line is the error it
  * wraps; WON'T CONVERT has no compile id, so it gets the one of the compilation in progress. */
+/* An exception that reached the program: a traceback without prefix, outside any message (a
+ * script that died of fullgraph=True); with the user's frames its error names, and the compile id
+ * of the last line that had one. Inside a prefix-less message it stays that message's. */
+static void test_uncaught(void **state)
+{
+    (void)state;
+    expect_messages("I1127 10:00:00.000000 1 torch/fx/experimental/symbolic_shapes.py:3192] "
+                    "[0/0] create_env\n"
+                    "Traceback (most recent call last):\n"
+                    "  File \"/w/m.py\", line 11, in <module>\n"
+                    "    scale(torch.ones(4))\n"
+                    "torch._dynamo.exc.Unsupported: Failed to trace builtin operator\n"
+                    "  Explanation: Dynamo does not know how to trace builtin operator `print`\n"
+                    "\n"
+                    "from user code:\n"
+                    "   File \"/w/m.py\", line 7, in scale\n"
+                    "    print(\"scaling\")\n"
+                    "\n"
+                    "Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace\n",
+                    "UNCAUGHT 2-10 [0/0]\n"
+                    "  reason=torch._dynamo.exc.Unsupported: Failed to trace builtin operator\n"
+                    "Explanation: Dynamo does not know how to trace builtin operator `print`\n"
+                    "  frame=/w/m.py:7 in scale | print(\"scaling\")\n"
+                    "stats lines=12 messages=1 in_messages=9 unrecognized=1\n");
+    /* a failure whose logger prefixed its first line only: the rest is its error; the error a
+     * wrapper announces is the next line whatever its name; the kernel its traceback names */
+    expect_messages(WC "WON'T CONVERT f /w/m.py line 3 \n"
+                       "due to: \n"
+                       "Traceback (most recent call last):\n"
+                       "  File \"/tmp/torchinductor_u/ab/cab.py\", line 40, in <module>\n"
+                       "    mm0 = triton_tem_fused_mm_0 = async_compile.triton('x')\n"
+                       "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+                       "OutOfResources: out of resource: shared memory\n",
+                    "FALLBACK 1-7\n"
+                    "  function=f\n"
+                    "  where=/w/m.py:3 in f\n"
+                    "  reason=torch._dynamo.exc.BackendCompilerFailed: backend='inductor' "
+                    "raised:\nOutOfResources: out of resource: shared memory\n"
+                    "  kernel=triton_tem_fused_mm_0\n"
+                    "stats lines=7 messages=1 in_messages=7 unrecognized=0\n");
+}
+
 static void test_fallback_backend(void **state)
 {
     (void)state;
@@ -1433,7 +1477,7 @@ static void touch_loc(const struct tl_tlog_loc *l)
 static void on_hostile(void *ctx, const struct tl_tlog_msg *m)
 {
     (void)ctx;
-    assert_true(m->kind <= TL_TLOG_GRAPH);
+    assert_true(m->kind <= TL_TLOG_UNCAUGHT);
     assert_true(m->first_line <= m->last_line);
     assert_true(m->nguards <= TL_TLOG_MAX_GUARDS);
     assert_true(m->nframes <= TL_TLOG_MAX_FRAMES);
@@ -1861,6 +1905,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_graph_break_variants),
         cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_fallback_backend),
+        cmocka_unit_test(test_uncaught),
         cmocka_unit_test(test_guard_error),
         cmocka_unit_test(test_guard_comments),
         cmocka_unit_test(test_item_warning),
