@@ -969,11 +969,14 @@ void tl_diag_graph_break(struct tl_diag *d, const struct tl_compile_id *cid,
         tl_buf_addf(&all, "%s\n%.*s", reason, (int)b->explanation.n,
                     b->explanation.p ? b->explanation.p : "");
         n->advice = tl_advice_match(table, tl_buf_str(&all));
-        if (n->advice == tl_advice_match(table, tl_str_cstr(""))) {
-            for (size_t k = 0; k < b->nhints; k++)
-                tl_buf_addf(&all, "\n%.*s", (int)b->hints[k].n, b->hints[k].p ? b->hints[k].p : "");
-            n->advice = tl_advice_match(table, tl_buf_str(&all));
-        }
+        bool generic = n->advice == tl_advice_match(table, tl_str_cstr(""));
+        for (size_t k = 0; k < b->nhints; k++)
+            tl_buf_addf(&all, "\n%.*s", (int)b->hints[k].n, b->hints[k].p ? b->hints[k].p : "");
+        const struct tl_advice *hinted = tl_advice_match(table, tl_buf_str(&all));
+        /* the hints may also name the setting of the version that wrote the log: a rule of
+         * the same kind that says it (ignore_logging_functions, not ignore_logger_methods) */
+        if (generic || !strcmp(hinted->category, n->advice->category))
+            n->advice = hinted;
         n->in_framework = in_framework;
         if (in_framework)
             n->inside = loc_of(d, &inside);
