@@ -65,6 +65,16 @@ GUARDS = [
     ("flag == True", "bool_argument", False, "torch.where"),
     # a global float: as before
     ("G['scale'] == 0.5", "global_changed", False, "global variable"),
+    # evaluation under torch.no_grad() after training: one graph per mode
+    ("GLOBAL_STATE changed: grad_mode", "grad_mode_changed", True, "train/eval loop"),
+    # autocast on after calls without it: 2.13 says so, 2.6 sees another dispatch key set
+    ("GLOBAL_STATE changed: autocast(cpu)_enabled", "autocast_changed", False, "torch.autocast"),
+    ("tensor 'L['a']' dispatch key set mismatch. expected DispatchKeySet(CPU, AutogradCPU), "
+     "actual DispatchKeySet(CPU, AutogradCPU, AutocastCPU)", "autocast_changed", False,
+     "torch.autocast"),
+    # another global setting: keep it
+    ("GLOBAL_STATE changed: deterministic_algorithms", "global_state_changed", False,
+     "default dtype"),
 ]
 
 

@@ -98,13 +98,32 @@ static const struct rule guard_rules[] = {
       "again.",
       "Call the function with inputs that either require grad on every call or never; use "
       "separate compiled functions for training and for inference."}},
-    {{"___check_global_state", "GLOBAL_STATE", "grad_mode", "is_grad_enabled"},
+    /* "GLOBAL_STATE changed: autocast(cpu)_enabled" (2.13); 2.6 sees autocast as another
+     * dispatch key set of the inputs: "... actual DispatchKeySet(CPU, ..., AutocastCPU)" */
+    {{"autocast", "Autocast"},
+     NO_TEST,
+     {"autocast_changed", "Autocast was on for some calls and off for others",
+      "The compiled code is specialized to the autocast state around the call (on or off, "
+      "and its dtype): each state compiles its own graph.",
+      "Call the compiled function always inside the same torch.autocast region, or put the "
+      "torch.autocast block inside the compiled function, where it is part of the graph."}},
+    {{"grad_mode", "is_grad_enabled"},
+     NO_TEST,
+     {"grad_mode_changed", "Grad mode changed between calls",
+      "The compiled code is specialized to grad mode: a call under torch.no_grad() or "
+      "torch.inference_mode() after calls with autograd on (or the reverse) compiles a second "
+      "graph. In a train/eval loop this is expected: one graph for training, one for "
+      "evaluation, and both are kept.",
+      "Nothing to do if it compiled once for each mode: both graphs stay in the cache, and "
+      "later switches between training and evaluation reuse them."}},
+    {{"___check_global_state", "GLOBAL_STATE"},
      NO_TEST,
      {"global_state_changed", "Global state changed between calls",
-      "Grad mode (torch.no_grad), the default dtype, autocast or deterministic mode was "
-      "different from the call the code was compiled for.",
-      "Keep that state the same around every call of the compiled function: call it always "
-      "under torch.no_grad() or never, and set the default dtype once."}},
+      "A global setting the compiled code depends on (the default dtype, deterministic "
+      "algorithms, a torch function mode) was different from the call the code was compiled "
+      "for.",
+      "Keep that setting the same around every call of the compiled function: set the default "
+      "dtype and the like once, before the first call."}},
     /* The identity guards that are not about an object of the user's: a module's training
      * flag (2.6 guards bools by identity: "___check_obj_id(L['self'].training, 1052)"; 2.13
      * writes "self.training == True"), an optional argument None one time (2.13 "mask is

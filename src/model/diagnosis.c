@@ -1952,11 +1952,13 @@ static void finish_limit(struct tl_diag *d, struct tl_diag_limit *l)
 }
 
 
-/* r is what a model used as intended costs: one more graph for eval() after train(), or for
- * a call without an optional argument after one with it. Said once, it is no problem. */
+/* r is what a model used as intended costs: one more graph for eval() after train(), for a
+ * call under torch.no_grad() after training, or for a call without an optional argument
+ * after one with it. Said once, it is no problem. */
 static bool expected_recompile(const struct tl_diag_recompile *r)
 {
-    static const char *const expected[] = {"train_eval_mode", "optional_argument"};
+    static const char *const expected[] = {"train_eval_mode", "optional_argument",
+                                           "grad_mode_changed"};
     if (r->count != 1 || !r->nguards || !r->advice)
         return false;
     for (size_t i = 0; i < TL_ARRAY_LEN(expected); i++)

@@ -704,3 +704,37 @@ CASES["tolist_deep"] = {
                        "where": ["tolist_deep.py:7"], "in_pytorch": None,
                        "compile_ids": ["[0/0]", "[1/0]", "[2/0]"]}])},
 }
+
+# ---- train/eval and autocast ----
+
+# A Sequential compiled whole (backend="eager") and trained, then run under torch.no_grad():
+# the compiled forward (dynamo's wrapper `inner` of the module, called from line 16) compiles
+# once with autograd on and once off. Expected in a train/eval loop: both graphs are kept and
+# later epochs reuse them (2 compile ids for 2 epochs).
+CASES["train_eval_nograd"] = {"trace": case(
+    compile_ids=2,
+    findings=["recompile:grad_mode_changed"],
+    recompiles=[{"function": "inner", "location": "external_utils.py:43", "resumes_after_line": None,
+                 "count": 1, "reasons": [["GLOBAL_STATE changed: grad_mode", 1, "grad_mode_changed"]],
+                 "compile_ids": ["[0/1]"], "called_from": "train_eval_nograd.py:16"}])}
+# 2.13's external_utils.py defines that wrapper at line 67.
+CASES["train_eval_nograd"]["2.13"] = {"trace": dict(
+    CASES["train_eval_nograd"]["trace"],
+    recompiles=[dict(CASES["train_eval_nograd"]["trace"]["recompiles"][0],
+                     location="external_utils.py:67")])}
+
+# project(a, b) outside, then inside torch.autocast("cpu"): one recompile, on the autocast
+# state. 2.6 sees it as another dispatch key set of the input (AutocastCPU added).
+CASES["autocast_toggle"] = {"trace": case(
+    compile_ids=2,
+    findings=["recompile:autocast_changed"],
+    recompiles=[{"function": "project", "location": "autocast_toggle.py:6",
+                 "resumes_after_line": None, "count": 1,
+                 "reasons": [["tensor 'L['a']' dispatch key set mismatch", 1, "autocast_changed"]],
+                 "compile_ids": ["[0/1]"], "called_from": None}])}
+# 2.13 names it a global state: autocast(cpu)_enabled.
+CASES["autocast_toggle"]["2.13"] = {"trace": dict(
+    CASES["autocast_toggle"]["trace"],
+    recompiles=[dict(CASES["autocast_toggle"]["trace"]["recompiles"][0],
+                     reasons=[["GLOBAL_STATE changed: autocast(cpu)_enabled", 1,
+                               "autocast_changed"]])])}
