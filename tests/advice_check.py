@@ -431,6 +431,32 @@ def cases():
     out.append(("triton kernel (trace)",
                 metrics((0, 0, 0), fail_type="BackendCompilerFailed", fail_reason=TRITON_POI),
                 check_failure("triton_out_of_resources", "TORCHDYNAMO_REPRO_AFTER")))
+    # layers of different widths compiled one by one: the width meets a Linear's weight
+    for style, prefix in (("2.13 text", "nn/modules"), ("trace-like path", "/v/torch/nn/modules")):
+        lines = []
+        for k, w in enumerate((16, 32)):
+            lines += [
+                "V1127 10:00:00.000000 1 torch/_dynamo/guards.py:1] [0/%d] [__recompiles] "
+                "Recompiling function forward in /w/m.py:12" % (k + 1),
+                "V1127 10:00:00.000000 1 torch/_dynamo/guards.py:1] [0/%d] [__recompiles]     "
+                "triggered by the following guard failure(s):" % (k + 1),
+                "V1127 10:00:00.000000 1 torch/_dynamo/guards.py:1] [0/%d] [__recompiles]     "
+                "- 0/%d: tensor 'x' size mismatch at index 1. expected %d, actual %d"
+                % (k + 1, k, w // 2, w),
+                "I1127 10:00:00.000000 1 torch/fx/experimental/symbolic_shapes.py:1] [0/%d] "
+                "create_symbol s27 = %d for L['x'].size()[1] [2, int_oo] return F.linear(input, "
+                "self.weight, self.bias)  # %s/linear.py:134 in forward" % (k + 1, w, prefix),
+                "I1127 10:00:00.000000 1 torch/fx/experimental/symbolic_shapes.py:1] [0/%d] "
+                "eval Eq(s27, %d) [guard added] return F.linear(input, self.weight, self.bias)  "
+                "# %s/linear.py:134 in forward" % (k + 1, w, prefix)]
+
+        def check_widths(s):
+            cats = [(f["kind"], f["category"]) for f in s["findings"]]
+            assert cats == [("recompile", "parameter_shape"), ("specialization", "parameter_shape"),
+                            ("specialization", "parameter_shape")], cats
+            fix = s["recompiles"][0]["advice"]["fix"]
+            assert "torch.compile(model)" in fix and "mark_dynamic" not in fix, fix
+        out.append(("layer widths (%s)" % style, "".join(x + "\n" for x in lines), check_widths))
     return out
 
 

@@ -65,6 +65,18 @@ static const struct rule guard_rules[] = {
       "dynamic; later sizes reuse that code.",
       "Nothing to do. To skip even this one recompile, mark the dimension dynamic before the "
       "first call: torch._dynamo.mark_dynamic({tensor}, {index})."}},
+    /* Not a guard's text: a size change of a dimension a parameter fixes (tl_diag_finish) */
+    {{TL_ADVICE_PARAMETER_SHAPE},
+     NO_TEST,
+     {"parameter_shape", "A size that a module's parameter fixes changed between calls",
+      "{tensor}'s dimension {index} must equal the size of a parameter it meets inside "
+      "PyTorch's module code (its specialization is listed), so every new size compiles "
+      "again: automatic dynamic shapes and mark_dynamic cannot make it dynamic. This is what "
+      "compiling each layer of a model separately costs when the layers differ in width.",
+      "Compile the whole model once (torch.compile(model)) rather than each layer, so that one "
+      "graph holds every layer; or, if the widths are a small known set, raise the recompile "
+      "limit to their number (torch._dynamo.config.recompile_limit, named cache_size_limit "
+      "before PyTorch 2.7)."}},
     {{"size mismatch"},
      NO_TEST,
      {"shape_changed", "A tensor's shape changed between calls",
@@ -404,6 +416,18 @@ static const struct rule break_rules[] = {
 };
 
 static const struct rule shape_rules[] = {
+    /* Not a guard's text: a dimension specialized in PyTorch's nn.Module code (tl_diag_finish) */
+    {{TL_ADVICE_PARAMETER_SHAPE},
+     NO_TEST,
+     {"parameter_shape", "A size fixed by a module's parameter",
+      "Inside PyTorch's module code ({expr}), this dimension meets a parameter (a Linear's "
+      "in_features, a convolution's channels), and parameters have static shapes: the size "
+      "must equal the parameter's, so the dimension is fixed by the model, not by the data.",
+      "Do not mark this dimension dynamic: it cannot stay dynamic. If layers of different "
+      "widths run the same compiled function (each compiled on its own), each width compiles "
+      "once: compile the whole model once instead (torch.compile(model)), or raise the "
+      "recompile limit to the number of widths (torch._dynamo.config.recompile_limit, named "
+      "cache_size_limit before PyTorch 2.7)."}},
     /* Not a guard's text: what the diagnosis matches a guard on a size's range on when a
      * recompile shows that sizes outside it came (tl_diag_finish). */
     {{TL_ADVICE_SIZE_BRANCH},

@@ -51,6 +51,11 @@ struct tl_advice {
  * dynamic shapes off, and sizes or numbers that changed made it recompile. */
 #define TL_ADVICE_LIMIT_STATIC "\x01automatic dynamic off"
 
+/* The text a dimension specialized inside PyTorch's nn.Module code (Eq(s27, 16) at linear.py)
+ * is matched on in TL_ADVICE_SHAPE, and a recompile on that dimension's size in
+ * TL_ADVICE_GUARD: the size must equal a parameter's, whose shape is static. */
+#define TL_ADVICE_PARAMETER_SHAPE "\x01parameter shape"
+
 /* The texts a graph break is matched on in TL_ADVICE_GRAPH_BREAK when Dynamo skipped its whole
  * frame: because the break is inside a for/while loop, or because it could not handle it
  * ("Graph break: skip:"). No reason reads so. */

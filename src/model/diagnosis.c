@@ -1952,6 +1952,68 @@ static void finish_limit(struct tl_diag *d, struct tl_diag_limit *l)
 }
 
 
+/* x specialized a dimension inside PyTorch's nn.Module code (Eq(s27, 16) at
+ * torch/nn/modules/linear.py): the size met a parameter, whose shape is static (PyTorch's
+ * force_parameter_static_shapes, on by default). */
+static bool parameter_spec(const struct tl_diag_spec *x)
+{
+    return x->advice && !strcmp(x->advice->category, "dimension_specialized") && x->where.file &&
+           (strstr(x->where.file, "/torch/nn/modules/") ||
+            /* TORCH_LOGS names PyTorch's files from its folder: nn/modules/linear.py */
+            !strncmp(x->where.file, "nn/modules/", 11) ||
+            strstr(x->where.file, "\\torch\\nn\\modules\\"));
+}
+
+/* Whether the size guard text ("tensor 'x' size mismatch at index 1", with or without
+ * ". expected 8, actual 16" after it) is on a dimension a parameter fixes (parameter_spec). */
+static bool parameter_dim(const struct tl_diag *d, const char *text, const struct tl_advice *a)
+{
+    if (!text || !a || strcmp(a->category, "shape_changed"))
+        return false;
+    struct tl_str t = tl_str_cstr(text);
+    long cut = tl_str_find(t, ". expected");
+    struct tl_buf g = TL_BUF_INIT, src = TL_BUF_INIT;
+    tl_buf_addf(&g, "%.*s", (int)(cut >= 0 ? (size_t)cut : t.n), t.p);
+    struct tl_diag_guard tmp;
+    memset(&tmp, 0, sizeof(tmp));
+    tmp.guard = g.buf;
+    tmp.advice = a;
+    guard_source(&src, &tmp);
+    bool hit = false;
+    for (uint32_t i = 0; i < d->nspecs && !hit && src.len; i++)
+        hit = d->specs[i].advice && !strcmp(d->specs[i].advice->category, "parameter_shape") &&
+              d->specs[i].source && !strcmp(d->specs[i].source, src.buf);
+    tl_buf_release(&g);
+    tl_buf_release(&src);
+    return hit;
+}
+
+/* A dimension a module's parameter fixes: its specializations, the recompiles on its size and
+ * a limit they led to say so, not "mark it dynamic". */
+static void parameter_shapes(struct tl_diag *d)
+{
+    const struct tl_advice *spec = NULL, *guard = NULL;
+    for (uint32_t i = 0; i < d->nspecs; i++)
+        if (parameter_spec(&d->specs[i])) {
+            spec = tl_advice_match(TL_ADVICE_SHAPE, tl_str_cstr(TL_ADVICE_PARAMETER_SHAPE));
+            d->specs[i].advice = spec;
+        }
+    if (!spec)
+        return;
+    guard = tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(TL_ADVICE_PARAMETER_SHAPE));
+    for (uint32_t i = 0; i < d->nrecompiles; i++)
+        for (uint32_t g = 0; g < d->recompiles[i].nguards; g++) {
+            struct tl_diag_guard *x = &d->recompiles[i].guards[g];
+            if (parameter_dim(d, x->guard, x->advice))
+                x->advice = guard;
+        }
+    for (uint32_t i = 0; i < d->nlimits; i++) {
+        struct tl_diag_limit *l = &d->limits[i];
+        if (parameter_dim(d, l->last_reason, l->reason_advice))
+            l->reason_advice = guard;
+    }
+}
+
 /* r is what a model used as intended costs: one more graph for eval() after train(), for a
  * call under torch.no_grad() after training, or for a call without an optional argument
  * after one with it. Said once, it is no problem. */
@@ -1975,6 +2037,7 @@ void tl_diag_finish(struct tl_diag *d)
     d->findings = NULL;
     d->nfindings = 0;
     apply_skipped(d);
+    parameter_shapes(d);
     for (uint32_t i = 0; i < d->nexports; i++)
         add_finding(d, TL_FIND_EXPORT, i, 1.2e9 + d->exports[i].count, &alloc);
     for (uint32_t i = 0; i < d->nfailures; i++)

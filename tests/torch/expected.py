@@ -738,3 +738,34 @@ CASES["autocast_toggle"]["2.13"] = {"trace": dict(
     recompiles=[dict(CASES["autocast_toggle"]["trace"]["recompiles"][0],
                      reasons=[["GLOBAL_STATE changed: autocast(cpu)_enabled", 1,
                                "autocast_changed"]])])}
+
+# ---- a model compiled layer by layer ----
+
+# Four blocks of widths 8, 16, 32 and 64, each compiled on its own: they share Block.forward's
+# code, so the width change recompiles it three times ([0/1] to [0/3]); the width became
+# dynamic after the first, but the Linear's weight (a parameter: static shape) specializes it
+# back to each width at linear.py. Marking it dynamic cannot help: compile the model whole.
+# The second epoch reuses the four graphs.
+CASES["layer_widths"] = {"trace": case(
+    compile_ids=4,
+    findings=["recompile:parameter_shape", "specialization:parameter_shape",
+              "specialization:parameter_shape", "specialization:parameter_shape"],
+    recompiles=[{"function": "forward", "location": "layer_widths.py:12",
+                 "resumes_after_line": None, "count": 3,
+                 "reasons": [["tensor 'L['x']' size mismatch at index 1", 3, "parameter_shape"]],
+                 "compile_ids": ["[0/1]", "[0/2]", "[0/3]"], "called_from": None}],
+    specializations=[
+        {"kind": "specialized", "expr": "Eq(s0, %d)" % w, "source": "L['x'].size()[1]",
+         "symbols": [["s0", "L['x'].size()[1]"]], "location": "linear.py:125",
+         "category": "parameter_shape"} for w in (16, 32, 64)],
+    dynamic=[["s0", "L['x'].size()[1]"]])}
+# 2.13: the tensor is 'x', the symbol s27, and Linear.forward's line is 134.
+CASES["layer_widths"]["2.13"] = {"trace": dict(
+    CASES["layer_widths"]["trace"],
+    recompiles=[dict(CASES["layer_widths"]["trace"]["recompiles"][0],
+                     reasons=[["tensor 'x' size mismatch at index 1", 3, "parameter_shape"]])],
+    specializations=[
+        {"kind": "specialized", "expr": "Eq(s27, %d)" % w, "source": "L['x'].size()[1]",
+         "symbols": [["s27", "L['x'].size()[1]"]], "location": "linear.py:134",
+         "category": "parameter_shape"} for w in (16, 32, 64)],
+    dynamic=[["s27", "L['x'].size()[1]"]])}
