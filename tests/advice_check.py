@@ -457,6 +457,26 @@ def cases():
             fix = s["recompiles"][0]["advice"]["fix"]
             assert "torch.compile(model)" in fix and "mark_dynamic" not in fix, fix
         out.append(("layer widths (%s)" % style, "".join(x + "\n" for x in lines), check_widths))
+    # a compiled model's input: 2.13 names it args[0], its symbol's source L['args'][0]
+    for name in ("args[0]", "L['args'][0]"):
+        log = "".join(x + "\n" for x in [
+            "V1127 10:00:00.000000 1 torch/_dynamo/guards.py:1] [0/1] [__recompiles] "
+            "Recompiling function inner in /v/torch/_dynamo/external_utils.py:67",
+            "V1127 10:00:00.000000 1 torch/_dynamo/guards.py:1] [0/1] [__recompiles]     "
+            "triggered by the following guard failure(s):",
+            "V1127 10:00:00.000000 1 torch/_dynamo/guards.py:1] [0/1] [__recompiles]     "
+            "- 0/0: tensor '%s' size mismatch at index 0. expected 32, actual 4" % name,
+            "I1127 10:00:00.000000 1 torch/fx/experimental/symbolic_shapes.py:1] [0/1] "
+            "create_symbol s33 = 4 for L['args'][0].size()[0] [2, int_oo] return F.linear("
+            "input, self.weight, self.bias)  # nn/modules/linear.py:134 in forward"])
+
+        def check_args(s, name=name):
+            assert s["findings"] == [{"kind": "recompile", "index": 0,
+                                      "category": "automatic_dynamic", "normal": True}], \
+                (name, s["findings"])
+            fix = s["recompiles"][0]["advice"]["fix"]
+            assert "args'][" not in fix, fix
+        out.append(("compiled model's input %s (text)" % name, log, check_args))
     return out
 
 

@@ -769,3 +769,38 @@ CASES["layer_widths"]["2.13"] = {"trace": dict(
          "symbols": [["s27", "L['x'].size()[1]"]], "location": "linear.py:134",
          "category": "parameter_shape"} for w in (16, 32, 64)],
     dynamic=[["s27", "L['x'].size()[1]"]])}
+
+# ---- the last, smaller batch ----
+
+# 100 rows in batches of 32, the model compiled whole: the last batch (4 rows) recompiles the
+# model's forward (dynamo's wrapper `inner`, called from line 11) once, and the batch
+# dimension becomes dynamic: automatic dynamic shapes, nothing to do; the second epoch reuses
+# both graphs. The batches are slices of one tensor, so their storage offset is dynamic too,
+# and a routine guard keeps the slice inside the 100 rows (6400 bytes).
+CASES["last_batch"] = {"trace": case(
+    compile_ids=2,
+    findings=["recompile:automatic_dynamic", "specialization:shape_guard"],
+    recompiles=[{"function": "inner", "location": "external_utils.py:43",
+                 "resumes_after_line": None, "count": 1,
+                 "reasons": [["tensor 'L['args'][0]' size mismatch at index 0", 1,
+                              "shape_changed"]],
+                 "compile_ids": ["[0/1]"], "called_from": "last_batch.py:11"}],
+    specializations=[{"kind": "guard", "expr": "64*s0 + 4*s1 <= 6400", "source": None,
+                      "symbols": [["s0", "L['args'][0].size()[0]"],
+                                  ["s1", "L['args'][0].storage_offset()"]],
+                      "location": "linear.py:125", "category": "shape_guard"}],
+    dynamic=[["s0", "L['args'][0].size()[0]"], ["s1", "L['args'][0].storage_offset()"]])}
+# 2.13 names the input args[0] (its source stays L['args'][0]), numbers the symbols s33 and
+# s63, and its wrapper and Linear.forward are at other lines.
+CASES["last_batch"]["2.13"] = {"trace": case(
+    compile_ids=2,
+    findings=["recompile:automatic_dynamic", "specialization:shape_guard"],
+    recompiles=[{"function": "inner", "location": "external_utils.py:67",
+                 "resumes_after_line": None, "count": 1,
+                 "reasons": [["tensor 'args[0]' size mismatch at index 0", 1, "shape_changed"]],
+                 "compile_ids": ["[0/1]"], "called_from": "last_batch.py:11"}],
+    specializations=[{"kind": "guard", "expr": "64*s33 + 4*s63 <= 6400", "source": None,
+                      "symbols": [["s33", "L['args'][0].size()[0]"],
+                                  ["s63", "L['args'][0].storage_offset()"]],
+                      "location": "linear.py:134", "category": "shape_guard"}],
+    dynamic=[["s33", "L['args'][0].size()[0]"], ["s63", "L['args'][0].storage_offset()"]])}
