@@ -321,7 +321,8 @@ static const struct rule break_rules[] = {
       "disabled because Dynamo cannot trace it, wrap it as a custom operator "
       "(torch.library.custom_op) so that it stays inside the graph, or call it outside the "
       "compiled function."}},
-    {{"Tensor.item", ".item()", "item()", "capture_scalar_outputs", "Dynamic shape operator"},
+    {{"Tensor.item", ".item()", "item()", "capture_scalar_outputs", "_local_scalar_dense",
+      "Dynamic shape operator"},
      NO_TEST,
      {"item_call", "A tensor's value is read into Python (.item(), .tolist(), int(t))",
       "Dynamo cannot know the number while tracing, so it stops the graph there.",

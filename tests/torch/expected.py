@@ -631,7 +631,7 @@ CASES["loop_break"] = {
         findings=["graph_break:graph_break_in_loop"],
         graph_breaks=[{"reason": "Failed to trace builtin operator", "count": 1,
                        "where": ["loop_break.py:9"], "in_pytorch": None,
-                       "compile_ids": ["[0/0]"]}])},
+                       "compile_ids": ["[0/0]"], "gb_id": "GB0059"}])},
 }
 
 # fullgraph=True and a print (line 7): the graph break is an Unsupported error that nothing
@@ -661,7 +661,7 @@ CASES["logger_call"] = {
         findings=["graph_break:logger_call"],
         graph_breaks=[{"reason": "logging.Logger method not supported for non-export cases",
                        "count": 1, "where": ["logger_call.py:12"], "in_pytorch": None,
-                       "compile_ids": ["[0/0]"]}])},
+                       "compile_ids": ["[0/0]"], "gb_id": "GB0291"}])},
 }
 
 # record() is decorated with @torch.compiler.disable: calling it (line 13) breaks the graph on
@@ -678,7 +678,7 @@ CASES["disabled_callee"] = {
         findings=["graph_break:disabled_function"],
         graph_breaks=[{"reason": "Skip calling `torch.compiler.disable()`d function", "count": 1,
                        "where": ["disabled_callee.py:13"], "in_pytorch": None,
-                       "compile_ids": ["[0/0]"]}])},
+                       "compile_ids": ["[0/0]"], "gb_id": "GB0098"}])},
 }
 
 # 2.6: Dynamo traces .tolist() of an int tensor into the graph (token_counts, line 7, reached
@@ -702,7 +702,7 @@ CASES["tolist_deep"] = {
         findings=["graph_break:item_call"],
         graph_breaks=[{"reason": "Data dependent operator", "count": 3,
                        "where": ["tolist_deep.py:7"], "in_pytorch": None,
-                       "compile_ids": ["[0/0]", "[1/0]", "[2/0]"]}])},
+                       "compile_ids": ["[0/0]", "[1/0]", "[2/0]"], "gb_id": "GB0033"}])},
 }
 
 # ---- train/eval and autocast ----
