@@ -14,11 +14,11 @@
 /* Matches a substring cannot express. */
 enum {
     NO_TEST = 0,
-    CONST_COMPARE = 1,  /* it compares something with a literal: x == 0.5 */
-    TWO_SYMBOLS = 2,    /* it says two sizes are equal: Eq(s1, s2) */
-    STRING_COMPARE = 3, /* it compares something with a string literal: x == 'relu' */
-    SIZE_RANGE = 4,     /* it bounds a size: L['x'].size()[0] <= 8, 2 <= x.size()[0] <= 8 */
-    EQ_FLOORDIV = 5,    /* an equation with a floor division: Eq(s0, 2*((s0//2))) */
+    CONST_COMPARE = 1,   /* it compares something with a literal: x == 0.5 */
+    TWO_SYMBOLS = 2,     /* it says two sizes are equal: Eq(s1, s2) */
+    STRING_COMPARE = 3,  /* it compares something with a string literal: x == 'relu' */
+    SIZE_RANGE = 4,      /* it bounds a size: L['x'].size()[0] <= 8, 2 <= x.size()[0] <= 8 */
+    EQ_FLOORDIV = 5,     /* an equation with a floor division: Eq(s0, 2*((s0//2))) */
     LOCAL_IDENTITY = 6,  /* the identity of an argument itself: ___check_obj_id(L['mask'], 9) */
     GLOBAL_IDENTITY = 7, /* a global itself: ___check_obj_id(G['F'], 9), G['F'] == True */
     BOOL_COMPARE = 8,    /* it compares something with True or False: flag == True */
@@ -1063,7 +1063,8 @@ static struct tl_str tensor_name(struct tl_str guard)
     /* L['x'] -> x; L['args'][0] has no name of its own in the code (2.13 writes args[0]):
      * the advice's stand-in says it */
     if (name.n > 5 && (tl_str_has_prefix(name, "L['") || tl_str_has_prefix(name, "L[\""))) {
-        long close = tl_str_find(tl_str_make(name.p + 3, name.n - 3), name.p[2] == '\'' ? "']" : "\"]");
+        long close =
+            tl_str_find(tl_str_make(name.p + 3, name.n - 3), name.p[2] == '\'' ? "']" : "\"]");
         if (close < 0 || (size_t)close + 5 != name.n)
             return TL_STR_NULL;
         name.p += 3;

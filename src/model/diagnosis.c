@@ -1733,10 +1733,10 @@ static void guard_source(struct tl_buf *src, const struct tl_diag_guard *g)
     size_t id = 0;
     while (id < name.n && ident_char(name.p[id]))
         id++;
-    bool local = id && !(name.p[0] >= '0' && name.p[0] <= '9') &&
-                 (id == name.n || name.p[id] == '[' || name.p[id] == '.') &&
-                 !(id == 1 && (name.p[0] == 'L' || name.p[0] == 'G') && id < name.n &&
-                   name.p[id] == '[');
+    bool local =
+        id && !(name.p[0] >= '0' && name.p[0] <= '9') &&
+        (id == name.n || name.p[id] == '[' || name.p[id] == '.') &&
+        !(id == 1 && (name.p[0] == 'L' || name.p[0] == 'G') && id < name.n && name.p[id] == '[');
     if (local)
         tl_buf_addf(src, "L['%.*s']%.*s", (int)id, name.p, (int)(name.n - id), name.p + id);
     else
@@ -1950,7 +1950,6 @@ static void finish_limit(struct tl_diag *d, struct tl_diag_limit *l)
         TL_ADVICE_LIMIT,
         tl_str_cstr(d->automatic_dynamic == 0 && changed ? TL_ADVICE_LIMIT_STATIC : ""));
 }
-
 
 /* x specialized a dimension inside PyTorch's nn.Module code (Eq(s27, 16) at
  * torch/nn/modules/linear.py): the size met a parameter, whose shape is static (PyTorch's
