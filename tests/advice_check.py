@@ -72,6 +72,11 @@ GUARDS = [
     ("tensor 'L['a']' dispatch key set mismatch. expected DispatchKeySet(CPU, AutogradCPU), "
      "actual DispatchKeySet(CPU, AutogradCPU, AutocastCPU)", "autocast_changed", False,
      "torch.autocast"),
+    # a step counter kept on the module (2.13 and 2.6 spellings): a tensor buffer instead
+    ("self.step == 7", "module_number", False, "allow_unspec_int_on_nn_module"),
+    ("L['self'].step == 0", "module_number", False, "register_buffer"),
+    # a batch dict with labels, then without (2.13)
+    ("___dict_contains('labels', batch)", "dict_keys_changed", True, "set of keys"),
     # another global setting: keep it
     ("GLOBAL_STATE changed: deterministic_algorithms", "global_state_changed", False,
      "default dtype"),

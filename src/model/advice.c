@@ -24,6 +24,7 @@ enum {
     BOOL_COMPARE = 8,    /* it compares something with True or False: flag == True */
     /* an out-of-resource error of a max-autotune template kernel (triton_tem_...) */
     TEMPLATE_OUT_OF_RESOURCES = 9,
+    MODULE_NUMBER = 10, /* a number on the module compared with a literal: self.step == 3 */
 };
 
 struct rule {
@@ -241,6 +242,28 @@ static const struct rule guard_rules[] = {
       "Nothing to do if it takes a few values. If it changes often (a name built per call, a "
       "file name), keep it out of the compiled function, or map it to a small set of values "
       "before the call."}},
+    {{NULL},
+     MODULE_NUMBER,
+     {"module_number", "A number kept on the module is baked into the graph",
+      "The module's forward reads a Python number stored on the module ({expr}), such as a "
+      "step counter, and Dynamo specializes the graph to its value. PyTorch 2.7 on never makes "
+      "such an attribute dynamic (torch._dynamo.config.allow_unspec_int_on_nn_module is "
+      "False), so each new value compiles again, up to the recompile limit; older versions "
+      "make it dynamic after one recompile, and code that branches on it (min, if) then "
+      "compiles once for each side.",
+      "Keep the number in a tensor on the module: self.register_buffer(\"step\", "
+      "torch.zeros((), dtype=torch.long)) and self.step += 1 update it in place, and one graph "
+      "serves every value; or set torch._dynamo.config.allow_unspec_int_on_nn_module = True "
+      "(PyTorch 2.7 on)."}},
+    /* 2.13: "___dict_contains('labels', batch)" */
+    {{"___dict_contains"},
+     NO_TEST,
+     {"dict_keys_changed", "A dict argument had a key on one call and not on another",
+      "The code checks for a key ({expr}): a batch with labels for training and without for "
+      "inference, say. Each set of keys compiles its own graph once, and later calls reuse "
+      "it.",
+      "Nothing to do if a few sets of keys occur. Otherwise pass the same keys on every call "
+      "(a placeholder tensor where the value is missing)."}},
     {{NULL},
      CONST_COMPARE,
      {"constant_number", "A Python number is baked into the graph as a constant",
@@ -889,6 +912,26 @@ static long const_compare(struct tl_str text)
     return is_literal(rhs) ? at + 4 : -1;
 }
 
+/* s without its leading blanks */
+static struct tl_str trim_left(struct tl_str s)
+{
+    while (s.n && (s.p[0] == ' ' || s.p[0] == '\t')) {
+        s.p++;
+        s.n--;
+    }
+    return s;
+}
+
+/* A literal of const_compare that is a number: 3, -0.5 (not a string, a bool or None). */
+static bool is_number(struct tl_str s)
+{
+    s = trim_left(s);
+    long hash = tl_str_find(s, " #");
+    if (hash >= 0)
+        s.n = (size_t)hash;
+    return is_literal(s) && s.n && ((s.p[0] >= '0' && s.p[0] <= '9') || s.p[0] == '-');
+}
+
 const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str text)
 {
     const struct table *tb = &tables[t];
@@ -918,6 +961,12 @@ const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str te
                    tl_str_find(text, "out of resource") >= 0) &&
                   (tl_str_find(text, "triton_tem_") >= 0 ||
                    tl_str_find(text, "TritonTemplateCaller") >= 0);
+        if (!any && r->test == MODULE_NUMBER) {
+            long at = const_compare(text);
+            struct tl_str lhs = trim_left(text);
+            any = at >= 0 && (tl_str_has_prefix(lhs, "self.") || tl_str_has_prefix(lhs, "L['self'].")) &&
+                  is_number(tl_str_make(text.p + at, text.n - (size_t)at));
+        }
         if (!any && r->test == BOOL_COMPARE) {
             long at = const_compare(text);
             struct tl_str lit = at >= 0 ? tl_str_make(text.p + at, text.n - (size_t)at) : text;

@@ -2014,12 +2014,12 @@ static void parameter_shapes(struct tl_diag *d)
 }
 
 /* r is what a model used as intended costs: one more graph for eval() after train(), for a
- * call under torch.no_grad() after training, or for a call without an optional argument
- * after one with it. Said once, it is no problem. */
+ * call under torch.no_grad() after training, or for a call without an optional argument (or
+ * a dict without a key) after one with it. Said once, it is no problem. */
 static bool expected_recompile(const struct tl_diag_recompile *r)
 {
     static const char *const expected[] = {"train_eval_mode", "optional_argument",
-                                           "grad_mode_changed"};
+                                           "grad_mode_changed", "dict_keys_changed"};
     if (r->count != 1 || !r->nguards || !r->advice)
         return false;
     for (size_t i = 0; i < TL_ARRAY_LEN(expected); i++)

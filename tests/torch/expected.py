@@ -804,3 +804,52 @@ CASES["last_batch"]["2.13"] = {"trace": case(
                                   ["s63", "L['args'][0].storage_offset()"]],
                       "location": "linear.py:134", "category": "shape_guard"}],
     dynamic=[["s33", "L['args'][0].size()[0]"], ["s63", "L['args'][0].storage_offset()"]])}
+
+# ---- numbers on a module, keys of a batch ----
+
+# A warmup counter self.step += 1 on the compiled module, 12 calls; the fix is a tensor buffer
+# for the counter. 2.6 makes the counter dynamic (s0) after one recompile; min(1.0, step / 10)
+# then guards each graph to one side, and step 10 crosses it: two recompiles in all.
+CASES["step_counter"] = {"trace": case(
+    compile_ids=3,
+    findings=["recompile:module_number", "specialization:shape_guard",
+              "specialization:shape_guard"],
+    recompiles=[{"function": "forward", "location": "step_counter.py:12",
+                 "resumes_after_line": None, "count": 2,
+                 "reasons": [["L['self'].step == <value>", 2, "module_number"],
+                             ["((1 + L['self'].step) / 10) <= 1.0", 1, "guard_failed"]],
+                 "compile_ids": ["[0/1]", "[0/2]"], "called_from": None}],
+    specializations=[
+        {"kind": "guard", "expr": "(IntTrueDiv(s0 + 1, 10)) %s 1.0" % op, "source": None,
+         "symbols": [["s0", "L['self'].step"]], "location": "step_counter.py:14",
+         "category": "shape_guard"} for op in ("<=", ">")],
+    dynamic=[["s0", "L['self'].step"]])}
+# 2.13 never makes an int attribute of a module dynamic (allow_unspec_int_on_nn_module is
+# False): every step recompiles, [0/1] to [0/8], and the ninth compilation hits the limit of
+# 8; forward runs in eager mode from then on.
+CASES["step_counter"]["2.13"] = {"trace": case(
+    compile_ids=9,
+    findings=["limit:recompile_limit", "recompile:module_number"],
+    recompiles=[{"function": "forward", "location": "step_counter.py:12",
+                 "resumes_after_line": None, "count": 8,
+                 "reasons": [["self.step == <value>", 8, "module_number"]],
+                 "compile_ids": ["[0/%d]" % i for i in range(1, 9)], "called_from": None}],
+    limits=[{"function": "forward", "limit": 8, "limit_name": "recompile_limit",
+             "last_reason": "self.step == 7"}])}
+
+# A batch dict with labels (training), then without (inference), twice: head compiles once
+# for each set of keys and the second round reuses both. 2.6 guards the dict's length.
+CASES["batch_keys"] = {"trace": case(
+    compile_ids=2,
+    findings=["recompile:length_changed"],
+    recompiles=[{"function": "head", "location": "batch_keys.py:6", "resumes_after_line": None,
+                 "count": 1, "reasons": [["len(L['batch']) == <value>", 1, "length_changed"]],
+                 "compile_ids": ["[0/1]"], "called_from": None}])}
+# 2.13 guards the key itself: ___dict_contains('labels', batch), a normal finding.
+CASES["batch_keys"]["2.13"] = {"trace": case(
+    compile_ids=2,
+    findings=["recompile:dict_keys_changed"],
+    recompiles=[{"function": "head", "location": "batch_keys.py:6", "resumes_after_line": None,
+                 "count": 1,
+                 "reasons": [["___dict_contains('labels', batch)", 1, "dict_keys_changed"]],
+                 "compile_ids": ["[0/1]"], "called_from": None}])}
