@@ -964,7 +964,8 @@ const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str te
         if (!any && r->test == MODULE_NUMBER) {
             long at = const_compare(text);
             struct tl_str lhs = trim_left(text);
-            any = at >= 0 && (tl_str_has_prefix(lhs, "self.") || tl_str_has_prefix(lhs, "L['self'].")) &&
+            any = at >= 0 &&
+                  (tl_str_has_prefix(lhs, "self.") || tl_str_has_prefix(lhs, "L['self'].")) &&
                   is_number(tl_str_make(text.p + at, text.n - (size_t)at));
         }
         if (!any && r->test == BOOL_COMPARE) {
