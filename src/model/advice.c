@@ -24,7 +24,7 @@ enum {
     BOOL_COMPARE = 8,    /* it compares something with True or False: flag == True */
     /* an out-of-resource error of a max-autotune template kernel (triton_tem_...) */
     TEMPLATE_OUT_OF_RESOURCES = 9,
-    MODULE_NUMBER = 10, /* a number on the module compared with a literal: self.step == 3 */
+    MODULE_NUMBER = 10, /* an int on the module compared with a literal: self.step == 3 */
 };
 
 struct rule {
@@ -244,8 +244,8 @@ static const struct rule guard_rules[] = {
       "before the call."}},
     {{NULL},
      MODULE_NUMBER,
-     {"module_number", "A number kept on the module is baked into the graph",
-      "The module's forward reads a Python number stored on the module ({expr}), such as a "
+     {"module_number", "An int kept on the module is baked into the graph",
+      "The module's forward reads a Python int stored on the module ({expr}), such as a "
       "step counter, and Dynamo specializes the graph to its value. PyTorch 2.7 on never makes "
       "such an attribute dynamic (torch._dynamo.config.allow_unspec_int_on_nn_module is "
       "False), so each new value compiles again, up to the recompile limit; older versions "
@@ -922,14 +922,22 @@ static struct tl_str trim_left(struct tl_str s)
     return s;
 }
 
-/* A literal of const_compare that is a number: 3, -0.5 (not a string, a bool or None). */
-static bool is_number(struct tl_str s)
+/* A literal of const_compare that is an int: 3, -1 (not a float, a string, a bool or None). */
+static bool is_int(struct tl_str s)
 {
     s = trim_left(s);
     long hash = tl_str_find(s, " #");
     if (hash >= 0)
         s.n = (size_t)hash;
-    return is_literal(s) && s.n && ((s.p[0] >= '0' && s.p[0] <= '9') || s.p[0] == '-');
+    while (s.n && s.p[s.n - 1] == ' ')
+        s.n--;
+    size_t i = s.n && s.p[0] == '-';
+    if (i == s.n)
+        return false;
+    for (; i < s.n; i++)
+        if (s.p[i] < '0' || s.p[i] > '9')
+            return false;
+    return true;
 }
 
 const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str text)
@@ -966,7 +974,7 @@ const struct tl_advice *tl_advice_match(enum tl_advice_table t, struct tl_str te
             struct tl_str lhs = trim_left(text);
             any = at >= 0 &&
                   (tl_str_has_prefix(lhs, "self.") || tl_str_has_prefix(lhs, "L['self'].")) &&
-                  is_number(tl_str_make(text.p + at, text.n - (size_t)at));
+                  is_int(tl_str_make(text.p + at, text.n - (size_t)at));
         }
         if (!any && r->test == BOOL_COMPARE) {
             long at = const_compare(text);
