@@ -943,7 +943,7 @@ static void user_loc(struct slot *s, struct tl_str r, struct lsp *loc)
  * "  # CODE  # FILE:LINE in FN" (guards.py's get_verbose_code_part). The first "  # " outside a
  * quoted string starts it; a guard's own strings may hold one.
  */
-static struct tl_str guard_code(struct tl_str t)
+struct tl_str tl_tlog_guard_code(struct tl_str t)
 {
     char q = 0;
     for (size_t i = 0; i < t.n; i++) {
@@ -968,7 +968,7 @@ static void add_guard(struct slot *s, struct tl_str text)
     struct mstate *st = &s->st;
     struct gsp g;
     memset(&g, 0, sizeof(g));
-    text = guard_code(text);
+    text = tl_tlog_guard_code(text);
     size_t k = parse_cid(text.p, text.n, &g.cid);
     if (k && k < text.n && text.p[k] == ':' && (k + 1 == text.n || blankc(text.p[k + 1]))) {
         g.has_cid = true;

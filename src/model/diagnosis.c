@@ -7,6 +7,7 @@
  */
 #include "base/config.h"
 #include "model/diagnosis.h"
+#include "input/torchlogs.h"
 #include "base/buf.h"
 #include "base/xalloc.h"
 
@@ -512,23 +513,7 @@ static struct tl_str guard_text(struct tl_str g)
     const char *nl = g.n ? memchr(g.p, '\n', g.n) : NULL;
     if (nl)
         g.n = (size_t)(nl - g.p);
-    char q = 0;
-    for (size_t i = 0; i < g.n; i++) {
-        char c = g.p[i];
-        if (q) {
-            if (c == '\\')
-                i++;
-            else if (c == q)
-                q = 0;
-        } else if (c == '\'' || c == '"') {
-            q = c;
-        } else if (c == ' ' && i + 3 < g.n && g.p[i + 1] == ' ' && g.p[i + 2] == '#' &&
-                   g.p[i + 3] == ' ') {
-            g.n = i;
-            break;
-        }
-    }
-    return trim(g);
+    return trim(tl_tlog_guard_code(g));
 }
 
 void tl_diag_guard_key(struct tl_str guard, struct tl_buf *key, struct tl_buf *value)
