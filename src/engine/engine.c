@@ -252,43 +252,12 @@ static bool rank_is_ours(struct tl_engine *eng, const struct tl_envelope *env)
 
 /* ---- --redact ------------------------------------------------------------------------------ */
 
-/* How --redact treats the payload of an entry: graphs and guards keep their structure, JSON
- * artifacts and chromium events their keys and numbers, the rest (generated code, dumped
- * files, strings of unknown kinds) is dropped. */
-static enum tl_redact_payload payload_kind(const struct tl_envelope *env)
-{
-    static const enum tl_key code[] = {
-        TL_K_DYNAMO_OUTPUT_GRAPH,
-        TL_K_OPTIMIZE_DDP_SPLIT_GRAPH,
-        TL_K_COMPILED_AUTOGRAD_GRAPH,
-        TL_K_AOT_FORWARD_GRAPH,
-        TL_K_AOT_BACKWARD_GRAPH,
-        TL_K_AOT_INFERENCE_GRAPH,
-        TL_K_AOT_JOINT_GRAPH,
-        TL_K_INDUCTOR_PRE_GRAD_GRAPH,
-        TL_K_INDUCTOR_POST_GRAD_GRAPH,
-        TL_K_DYNAMO_CPP_GUARDS_STR,
-        TL_K_EXPORTED_PROGRAM,
-        TL_K_OPTIMIZE_DDP_SPLIT_CHILD,
-        TL_K_GRAPH_DUMP,
-    };
-    for (size_t i = 0; i < TL_ARRAY_LEN(code); i++)
-        if (env->key[code[i]])
-            return TL_REDACT_CODE;
-    if (env->key[TL_K_DYNAMO_GUARDS] || env->key[TL_K_CHROMIUM_EVENT])
-        return TL_REDACT_JSON;
-    if (env->key[TL_K_ARTIFACT] &&
-        tl_str_eq_cstr(tl_env_str(env->key[TL_K_ARTIFACT], "encoding"), "json"))
-        return TL_REDACT_JSON;
-    return TL_REDACT_DROP;
-}
-
 /* The payload the sinks see: redacted into eng->redacted (the md5 check still reads the
  * payload as logged, in eng->payload). */
 static void redact_payload(struct tl_engine *eng, struct tl_record *rec)
 {
     tl_buf_reset(&eng->redacted);
-    tl_redact_payload(&eng->redact, &eng->redacted, rec->payload, payload_kind(rec->env));
+    tl_redact_payload(&eng->redact, &eng->redacted, rec->payload, tl_redact_kind(rec->env));
     rec->payload = tl_buf_str(&eng->redacted);
 }
 

@@ -5,12 +5,14 @@
  * text), the names of Python and of the graphs' and guards' structure (code), and the keys of
  * PyTorch's structured log (JSON); they are in redact_words.c. An allowlist fails safe: a word
  * PyTorch adds later is hashed until it is listed, never shown because it was not foreseen.
+ * How an entry's payload is redacted follows its kind (model/kind.h).
  */
 #include "base/config.h"
 #include "model/redact.h"
 #include "base/json_write.h"
 #include "base/xalloc.h"
 #include "input/envelope.h"
+#include "model/kind.h"
 #include "model/redact_words.h"
 
 #include <md5.h>
@@ -630,6 +632,29 @@ void tl_redact_json(const struct tl_redact *r, struct tl_arena *a, struct tl_jso
                     const char *key)
 {
     redact_json(r, a, v, key, NULL);
+}
+
+enum tl_redact_payload tl_redact_kind(const struct tl_envelope *env)
+{
+    bool json = false;
+    for (int k = 0; k < TL_K__COUNT; k++) {
+        const struct tl_json *v = env->key[k];
+        if (!v)
+            continue;
+        switch (tl_kind_of((enum tl_key)k)->payload) {
+        case TL_KIND_GRAPH:
+            return TL_REDACT_CODE;
+        case TL_KIND_JSON:
+            json = true;
+            break;
+        case TL_KIND_ENCODED:
+            json |= tl_str_eq_cstr(tl_env_str(v, "encoding"), "json");
+            break;
+        default: /* generated code, dumped sources: dropped */
+            break;
+        }
+    }
+    return json ? TL_REDACT_JSON : TL_REDACT_DROP;
 }
 
 void tl_redact_payload(const struct tl_redact *r, struct tl_buf *out, struct tl_str payload,

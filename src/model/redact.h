@@ -15,7 +15,7 @@
  * in code, generated code bodies (inductor's output code), dumped source files and payloads
  * of unknown kinds (a line says what was there).
  *
- * Depends on base (buf, json, arena) and libmd.
+ * Depends on base (buf, json, arena), libmd, and the table of record kinds (model/kind.h).
  */
 #ifndef TL_REDACT_H
 #define TL_REDACT_H
@@ -25,6 +25,7 @@
 #include "base/buf.h"
 #include "base/json.h"
 #include "base/str.h"
+#include "input/envelope.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -60,6 +61,10 @@ enum tl_redact_payload {
     TL_REDACT_JSON, /* JSON artifacts: tl_redact_json */
     TL_REDACT_DROP, /* generated code, dumped files, anything else: one line says what it was */
 };
+
+/** How the payload of an entry is redacted: as the payload class of its kinds says
+ * (model/kind.h): code if one of its keys logs code, JSON if one logs JSON, else dropped. */
+enum tl_redact_payload tl_redact_kind(const struct tl_envelope *env);
 
 /** A payload into out, as kind says. */
 void tl_redact_payload(const struct tl_redact *r, struct tl_buf *out, struct tl_str payload,

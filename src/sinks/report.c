@@ -16,7 +16,9 @@
 #include "report/html.h"
 #include "report/pages.h"
 #include "report/pyhl.h"
+#include "model/kind.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +35,8 @@ struct listed {
 
 struct report {
     struct tl_report_params params;
-    struct tl_buf page; /* the page being written */
+    struct tl_buf *pages; /* the pages of the current record, one per file (next_page) */
+    size_t npages, apages;
     struct tl_outfile failures, chromium;
     uint64_t nfailures, nchromium;
     struct tl_map listed; /* struct tl_dirkey * -> struct listed */
@@ -42,59 +45,86 @@ struct report {
 
 /* ---- the parsers ------------------------------------------------------------------------- */
 
+/* A page of a kind (model/kind.h) for a record that has its key k. */
 typedef int (*parser_fn)(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r,
                          enum tl_key k, struct tl_err *err);
 
-/* A name from the log, made safe, plus an extension. */
-static void safe_name(struct tl_buf *out, const char *prefix, struct tl_str name, bool slash,
-                      const char *ext)
+/* A buffer for the next file of the record: each file of a record has its own, kept until the
+ * next record. */
+static struct tl_buf *next_page(struct report *rp)
 {
-    tl_buf_adds(out, prefix);
-    tl_path_safe(out, name, slash);
-    tl_buf_adds(out, ext);
+    if (rp->npages == rp->apages) {
+        TL_GROW(rp->pages, rp->npages + 1, rp->apages);
+        for (size_t i = rp->npages; i < rp->apages; i++)
+            tl_buf_init(&rp->pages[i], 0);
+    }
+    struct tl_buf *b = &rp->pages[rp->npages++];
+    tl_buf_reset(b);
+    return b;
 }
 
-static int emit_payload_as(struct tl_sink_ctx *ctx, struct tl_record *r, struct tl_buf *name,
-                           struct tl_err *err)
+/* A file of the record's compile folder (files.h). */
+static int emit(struct tl_sink_ctx *ctx, struct tl_record *r, enum tl_key k, struct tl_str fname,
+                struct tl_str bytes, bool payload_file, struct tl_buf *used, struct tl_err *err)
 {
-    int rc = tl_files_emit(ctx, r, tl_buf_str(name), r->payload.p, r->payload.n, true, NULL, err);
+    (void)k;
+    return tl_files_emit(ctx, r, fname, bytes.p, bytes.n, payload_file, used, err);
+}
+
+static int emit_page(struct tl_sink_ctx *ctx, struct tl_record *r, enum tl_key k,
+                     struct tl_str fname, const struct tl_buf *page, struct tl_err *err)
+{
+    return emit(ctx, r, k, fname, tl_buf_str(page), false, NULL, err);
+}
+
+static int emit_payload_as(struct tl_sink_ctx *ctx, struct tl_record *r, enum tl_key k,
+                           struct tl_buf *name, struct tl_err *err)
+{
+    int rc = emit(ctx, r, k, tl_buf_str(name), r->payload, true, NULL, err);
     tl_buf_release(name);
     return rc;
 }
 
-/* The payload verbatim as <key>_N.txt. */
-static int p_payload(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r, enum tl_key k,
-                     struct tl_err *err)
+/* The kind's stem, a name from the log made safe, and an extension. */
+static void stem_name(struct tl_buf *out, enum tl_key k, struct tl_str name, bool slash,
+                      const char *ext)
+{
+    tl_buf_adds(out, tl_kind_stem(k));
+    tl_path_safe(out, name, slash);
+    tl_buf_adds(out, ext);
+}
+
+/* The kind's stem and an extension. */
+static struct tl_str fixed_name(struct tl_buf *out, enum tl_key k, const char *ext)
+{
+    tl_buf_adds(out, tl_kind_stem(k));
+    tl_buf_adds(out, ext);
+    return tl_buf_str(out);
+}
+
+/* The payload verbatim as <stem>_N.txt. */
+static int p_verbatim(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r,
+                      enum tl_key k, struct tl_err *err)
 {
     (void)rp;
     struct tl_buf name = TL_BUF_INIT;
-    tl_buf_adds(&name, tl_key_name(k));
-    tl_buf_adds(&name, ".txt");
-    return emit_payload_as(ctx, r, &name, err);
+    fixed_name(&name, k, ".txt");
+    return emit_payload_as(ctx, r, k, &name, err);
 }
 
-static int p_graph_dump(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r,
-                        enum tl_key k, struct tl_err *err)
+/* The payload verbatim as <stem><name>_N.txt, its name from the entry's "name". */
+static int p_named(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r, enum tl_key k,
+                   struct tl_err *err)
 {
-    (void)rp, (void)k;
+    (void)rp;
     struct tl_buf name = TL_BUF_INIT;
-    safe_name(&name, "", r->graph_dump_name, true, ".txt");
-    return emit_payload_as(ctx, r, &name, err);
-}
-
-static int p_split_child(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r,
-                         enum tl_key k, struct tl_err *err)
-{
-    (void)rp, (void)k;
-    struct tl_buf name = TL_BUF_INIT;
-    safe_name(&name, "optimize_ddp_split_child_", r->split_child_name, true, ".txt");
-    return emit_payload_as(ctx, r, &name, err);
+    stem_name(&name, k, tl_env_str(r->env->key[k], "name"), true, ".txt");
+    return emit_payload_as(ctx, r, k, &name, err);
 }
 
 static int p_guards(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r, enum tl_key k,
                     struct tl_err *err)
 {
-    (void)rp, (void)k;
     struct tl_json v;
     struct tl_json_error je;
     const char *why = NULL;
@@ -107,16 +137,18 @@ static int p_guards(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record
         tl_sink_warn(ctx, TL_W_GUARDS, r->lineno, "Failed to parse guards json: %s", why);
         return 0;
     }
-    tl_buf_reset(&rp->page);
-    tl_page_guards_of(&rp->page, &v, r->display);
-    return tl_files_emit(ctx, r, TL_STR_LIT("dynamo_guards.html"), rp->page.buf, rp->page.len,
-                         false, NULL, err);
+    struct tl_buf *page = next_page(rp);
+    tl_page_guards_of(page, &v, r->display);
+    struct tl_buf name = TL_BUF_INIT;
+    int rc = emit_page(ctx, r, k, fixed_name(&name, k, ".html"), page, err);
+    tl_buf_release(&name);
+    return rc;
 }
 
-/* "inductor_output_code" plus "_" and the stem of the last component of the filename. */
-static void output_code_name(struct tl_buf *name, struct tl_str fn)
+/* The stem, plus "_" and the stem of the last component of the filename. */
+static void output_code_name(struct tl_buf *name, enum tl_key k, struct tl_str fn)
 {
-    tl_buf_adds(name, "inductor_output_code");
+    tl_buf_adds(name, tl_kind_stem(k));
     if (!fn.p || !fn.n)
         return;
     const char *s = fn.p + fn.n;
@@ -137,17 +169,16 @@ static void output_code_name(struct tl_buf *name, struct tl_str fn)
 static int p_output_code(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r,
                          enum tl_key k, struct tl_err *err)
 {
-    (void)rp, (void)k;
     struct tl_buf name = TL_BUF_INIT;
-    output_code_name(&name, r->output_code_filename);
+    output_code_name(&name, k, r->output_code_filename);
     if (ctx->opt->plain_text) {
         tl_buf_adds(&name, ".txt");
-        return emit_payload_as(ctx, r, &name, err);
+        return emit_payload_as(ctx, r, k, &name, err);
     }
     tl_buf_adds(&name, ".html");
-    tl_buf_reset(&rp->page);
-    tl_page_output_code(&rp->page, r->payload.p, r->payload.n, r->display);
-    int rc = tl_files_emit(ctx, r, tl_buf_str(&name), rp->page.buf, rp->page.len, false, NULL, err);
+    struct tl_buf *page = next_page(rp);
+    tl_page_output_code(page, r->payload.p, r->payload.n, r->display);
+    int rc = emit_page(ctx, r, k, tl_buf_str(&name), page, err);
     tl_buf_release(&name);
     return rc;
 }
@@ -155,21 +186,23 @@ static int p_output_code(struct report *rp, struct tl_sink_ctx *ctx, struct tl_r
 static int p_aot_bwd(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r, enum tl_key k,
                      struct tl_err *err)
 {
-    (void)rp, (void)k;
-    tl_buf_reset(&rp->page);
-    tl_page_aot_bwd_metrics(&rp->page, r->aot_bwd_metrics, r->display);
-    return tl_files_emit(ctx, r, TL_STR_LIT("aot_autograd_backward_compilation_metrics.html"),
-                         rp->page.buf, rp->page.len, false, NULL, err);
+    struct tl_buf *page = next_page(rp);
+    tl_page_aot_bwd_metrics(page, r->aot_bwd_metrics, r->display);
+    struct tl_buf name = TL_BUF_INIT;
+    int rc = emit_page(ctx, r, k, fixed_name(&name, k, ".html"), page, err);
+    tl_buf_release(&name);
+    return rc;
 }
 
 static int p_bwd(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r, enum tl_key k,
                  struct tl_err *err)
 {
-    (void)rp, (void)k;
-    tl_buf_reset(&rp->page);
-    tl_page_bwd_metrics(&rp->page, r->bwd_metrics, r->display);
-    return tl_files_emit(ctx, r, TL_STR_LIT("bwd_compilation_metrics.html"), rp->page.buf,
-                         rp->page.len, false, NULL, err);
+    struct tl_buf *page = next_page(rp);
+    tl_page_bwd_metrics(page, r->bwd_metrics, r->display);
+    struct tl_buf name = TL_BUF_INIT;
+    int rc = emit_page(ctx, r, k, fixed_name(&name, k, ".html"), page, err);
+    tl_buf_release(&name);
+    return rc;
 }
 
 static int p_link(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r, enum tl_key k,
@@ -183,12 +216,11 @@ static int p_link(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *
 static int p_artifact(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r,
                       enum tl_key k, struct tl_err *err)
 {
-    (void)rp, (void)k;
     struct tl_str enc = r->artifact_encoding;
     struct tl_buf name = TL_BUF_INIT;
     if (tl_str_eq_cstr(enc, "string")) {
-        safe_name(&name, "", r->artifact_name, true, ".txt");
-        return emit_payload_as(ctx, r, &name, err);
+        stem_name(&name, k, r->artifact_name, true, ".txt");
+        return emit_payload_as(ctx, r, k, &name, err);
     }
     if (!tl_str_eq_cstr(enc, "json")) {
         ctx->stats->fail_parser++;
@@ -197,24 +229,24 @@ static int p_artifact(struct report *rp, struct tl_sink_ctx *ctx, struct tl_reco
                      (int)(enc.n > 200 ? 200 : enc.n), enc.p);
         return 0;
     }
-    safe_name(&name, "", r->artifact_name, true, ".json");
+    stem_name(&name, k, r->artifact_name, true, ".json");
     struct tl_json v;
     if (tl_json_parse(ctx->scratch, r->payload.p, r->payload.n, &v, NULL) < 0)
-        return emit_payload_as(ctx, r, &name, err);
-    tl_buf_reset(&rp->page);
-    tl_json_write_pretty(&rp->page, &v, 0);
-    int rc = tl_files_emit(ctx, r, tl_buf_str(&name), rp->page.buf, rp->page.len, true, NULL, err);
+        return emit_payload_as(ctx, r, k, &name, err);
+    struct tl_buf *page = next_page(rp);
+    tl_json_write_pretty(page, &v, 0);
+    int rc = emit(ctx, r, k, tl_buf_str(&name), tl_buf_str(page), true, NULL, err);
     tl_buf_release(&name);
     return rc;
 }
 
+/* Highlighted as dump_file/<name>.html, outside the compile folders: no _N. */
 static int p_dump_file(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r,
                        enum tl_key k, struct tl_err *err)
 {
-    (void)rp, (void)k;
     struct tl_buf path = TL_BUF_INIT;
     struct tl_str key;
-    tl_buf_adds(&path, "dump_file/");
+    tl_buf_adds(&path, tl_kind_stem(k));
     if (tl_find_eval_with_key(r->dump_file_name, &key)) {
         tl_buf_adds(&path, "eval_with_key_");
         tl_path_safe(&path, key, false);
@@ -222,10 +254,10 @@ static int p_dump_file(struct report *rp, struct tl_sink_ctx *ctx, struct tl_rec
         tl_path_safe(&path, r->dump_file_name, true);
     }
     tl_buf_adds(&path, ".html");
-    tl_buf_reset(&rp->page);
-    tl_page_dump_file(&rp->page, r->payload.p, r->payload.n);
+    struct tl_buf *page = next_page(rp);
+    tl_page_dump_file(page, r->payload.p, r->payload.n);
     struct tl_buf used = TL_BUF_INIT;
-    int rc = tl_outdir_write(ctx->out, path.buf, rp->page.buf, rp->page.len, &used, err);
+    int rc = tl_outdir_write(ctx->out, path.buf, page->buf, page->len, &used, err);
     if (rc == 0)
         tl_sink_list_file(ctx, r->key, used.buf, used.buf, false);
     tl_buf_release(&path);
@@ -233,37 +265,12 @@ static int p_dump_file(struct report *rp, struct tl_sink_ctx *ctx, struct tl_rec
     return rc;
 }
 
-static const struct parser {
-    enum tl_key key;
-    parser_fn fn;
-} parsers[] = {
-    {TL_K_OPTIMIZE_DDP_SPLIT_GRAPH, p_payload},
-    {TL_K_COMPILED_AUTOGRAD_GRAPH, p_payload},
-    {TL_K_AOT_FORWARD_GRAPH, p_payload},
-    {TL_K_AOT_BACKWARD_GRAPH, p_payload},
-    {TL_K_AOT_INFERENCE_GRAPH, p_payload},
-    {TL_K_AOT_JOINT_GRAPH, p_payload},
-    {TL_K_INDUCTOR_POST_GRAD_GRAPH, p_payload},
-    {TL_K_INDUCTOR_PRE_GRAD_GRAPH, p_payload},
-    {TL_K_DYNAMO_CPP_GUARDS_STR, p_payload},
-    {TL_K_GRAPH_DUMP, p_graph_dump},
-    {TL_K_DYNAMO_OUTPUT_GRAPH, p_payload},
-    {TL_K_DYNAMO_GUARDS, p_guards},
-    {TL_K_INDUCTOR_OUTPUT_CODE, p_output_code},
-    {TL_K_OPTIMIZE_DDP_SPLIT_CHILD, p_split_child},
-    {TL_K_AOT_AUTOGRAD_BACKWARD_COMPILATION_METRICS, p_aot_bwd},
-    {TL_K_BWD_COMPILATION_METRICS, p_bwd},
-    {TL_K_LINK, p_link},
-    {TL_K_ARTIFACT, p_artifact},
-    {TL_K_DUMP_FILE, p_dump_file},
-};
-
 /* ---- compilation_metrics (spec §3.4) ----------------------------------------------------- */
 
 /* The metrics page: every file of the compile id so far (or, for a compile id repeated many
  * times, what came since its previous page). *page_path receives the path written. */
 static int metrics_page(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r,
-                        struct tl_buf *page_path, struct tl_err *err)
+                        enum tl_key k, struct tl_buf *page_path, struct tl_err *err)
 {
     struct tl_dirkey *key = r->key;
     struct tl_map_entry *e =
@@ -274,7 +281,7 @@ static int metrics_page(struct report *rp, struct tl_sink_ctx *ctx, struct tl_re
     struct tl_metrics_page p;
     memset(&p, 0, sizeof(p));
     p.m = r->metrics;
-    p.raw = r->env->key[TL_K_COMPILATION_METRICS];
+    p.raw = r->env->key[k];
     p.display = r->display;
     p.strtab = &ctx->model->strtab;
     if (seen->n <= METRICS_EARLIER_MAX) {
@@ -292,10 +299,13 @@ static int metrics_page(struct report *rp, struct tl_sink_ctx *ctx, struct tl_re
         struct tl_compile_id mid = tl_cid_metrics_key(r->cid);
         p.compile = tl_model_find(ctx->model, &mid);
     }
-    tl_buf_reset(&rp->page);
-    tl_page_metrics(&rp->page, &p);
-    if (tl_files_emit(ctx, r, TL_STR_LIT("compilation_metrics.html"), rp->page.buf, rp->page.len,
-                      false, page_path, err) < 0)
+    struct tl_buf *page = next_page(rp);
+    tl_page_metrics(page, &p);
+    struct tl_buf name = TL_BUF_INIT;
+    int rc =
+        emit(ctx, r, k, fixed_name(&name, k, ".html"), tl_buf_str(page), false, page_path, err);
+    tl_buf_release(&name);
+    if (rc < 0)
         return -1;
     seen->last = snap_last;
     seen->n = snap_n;
@@ -337,11 +347,24 @@ static int failure_rows(struct report *rp, struct tl_sink_ctx *ctx, struct tl_re
     return tl_outfile_maybe_flush(&rp->failures, err);
 }
 
+/* The metrics page, then its failure rows. */
+static int p_metrics(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r, enum tl_key k,
+                     struct tl_err *err)
+{
+    struct tl_buf page_path = TL_BUF_INIT;
+    int rc = metrics_page(rp, ctx, r, k, &page_path, err);
+    if (rc == 0)
+        rc = failure_rows(rp, ctx, r, page_path.buf, err);
+    tl_buf_release(&page_path);
+    return rc;
+}
+
 /* ---- chromium events (spec §5.2) --------------------------------------------------------- */
 
-static int chromium_event(struct report *rp, struct tl_sink_ctx *ctx, const struct tl_record *r,
-                          struct tl_err *err)
+static int p_chromium(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r,
+                      enum tl_key k, struct tl_err *err)
 {
+    (void)k;
     struct tl_json v;
     if (tl_json_parse(ctx->scratch, r->payload.p, r->payload.n, &v, NULL) < 0)
         return 0; /* dropped silently, as the reference does; the md5 tells */
@@ -353,6 +376,24 @@ static int chromium_event(struct report *rp, struct tl_sink_ctx *ctx, const stru
     return tl_outfile_maybe_flush(&rp->chromium, err);
 }
 
+/* The renderer of each page of model/kind.h, in the order of enum tl_kind_page (the assert
+ * below fails on a page without one). */
+static const parser_fn renderers[] = {
+    NULL,          /* TL_KIND_NO_PAGE */
+    p_verbatim,    /* TL_KIND_VERBATIM */
+    p_named,       /* TL_KIND_NAMED */
+    p_guards,      /* TL_KIND_GUARDS */
+    p_output_code, /* TL_KIND_OUTPUT_CODE */
+    p_aot_bwd,     /* TL_KIND_AOT_BWD_METRICS */
+    p_bwd,         /* TL_KIND_BWD_METRICS */
+    p_link,        /* TL_KIND_LINK */
+    p_artifact,    /* TL_KIND_ARTIFACT */
+    p_dump_file,   /* TL_KIND_DUMP_FILE */
+    p_metrics,     /* TL_KIND_METRICS */
+    p_chromium,    /* TL_KIND_CHROMIUM */
+};
+static_assert(TL_ARRAY_LEN(renderers) == TL_KIND_PAGE__COUNT, "a renderer for every page");
+
 /* ---- the sink ------------------------------------------------------------------------ */
 
 static void *report_create(struct tl_sink_ctx *ctx, const void *params)
@@ -360,7 +401,6 @@ static void *report_create(struct tl_sink_ctx *ctx, const void *params)
     struct report *rp = tl_xcalloc(1, sizeof(*rp));
     if (params)
         rp->params = *(const struct tl_report_params *)params;
-    tl_buf_init(&rp->page, 0);
     rp->failures.fd = rp->chromium.fd = -1;
     tl_buf_init(&rp->failures.buf, 0);
     tl_buf_init(&rp->chromium.buf, 0);
@@ -379,25 +419,18 @@ static int report_start(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
     return 0;
 }
 
+/* Every page the record's keys make, in the table's order (spec core.md §3.2). */
 static int report_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r,
                          struct tl_err *err)
 {
     struct report *rp = self;
-    for (size_t i = 0; i < TL_ARRAY_LEN(parsers); i++) {
-        if (tl_record_has(r, parsers[i].key) && parsers[i].fn(rp, ctx, r, parsers[i].key, err) < 0)
+    rp->npages = 0; /* the previous record's files are done with */
+    for (size_t i = 0; i < tl_kind_norder; i++) {
+        enum tl_key k = tl_kind_order[i];
+        parser_fn fn = renderers[tl_kind_of(k)->page];
+        if (fn && tl_record_has(r, k) && fn(rp, ctx, r, k, err) < 0)
             return -1;
     }
-    if (r->metrics) {
-        struct tl_buf page_path = TL_BUF_INIT;
-        int rc = metrics_page(rp, ctx, r, &page_path, err);
-        if (rc == 0)
-            rc = failure_rows(rp, ctx, r, page_path.buf, err);
-        tl_buf_release(&page_path);
-        if (rc < 0)
-            return -1;
-    }
-    if (tl_record_has(r, TL_K_CHROMIUM_EVENT))
-        return chromium_event(rp, ctx, r, err);
     return 0;
 }
 
@@ -442,7 +475,9 @@ static void report_destroy(void *self)
     tl_outfile_close(&rp->failures, NULL);
     tl_outfile_close(&rp->chromium, NULL);
     tl_map_release(&rp->listed);
-    tl_buf_release(&rp->page);
+    for (size_t i = 0; i < rp->apages; i++)
+        tl_buf_release(&rp->pages[i]);
+    free(rp->pages);
     free(rp);
 }
 
