@@ -63,7 +63,8 @@ struct tl_text_line {
  * A sink of records. Each callback returns 0, or -1 with err filled (an I/O error: the run
  * stops). Sinks see the records in log order, and the model as it was before each record (the
  * engine updates it after them). A record's payload_file, set by the sink that wrote the
- * payload, is seen by the sinks added after it.
+ * payload, and the files the report made of it with their bytes (tl_record_wrote), are seen by
+ * the sinks added after it.
  */
 struct tl_sink_ops {
     const char *name;

@@ -92,3 +92,17 @@ void tl_record_decode(struct tl_record *r, struct tl_directory *dir, struct tl_a
     if ((v = env->key[TL_K_INDUCTOR_OUTPUT_CODE]))
         r->output_code_filename = tl_env_str(v, "filename");
 }
+
+void tl_record_wrote(struct tl_record *r, const struct tl_artifact *a, enum tl_key kind,
+                     struct tl_str bytes, struct tl_arena *scratch)
+{
+    struct tl_record_file *f = tl_arena_calloc(scratch, 1, sizeof(*f));
+    f->a = a;
+    f->kind = kind;
+    f->bytes = bytes;
+    if (r->files_last)
+        r->files_last->next = f;
+    else
+        r->files = f;
+    r->files_last = f;
+}

@@ -8,7 +8,9 @@
  * Lifetime: everything a record points to lives in the entry's scratch arena or the reader's
  * buffers and is valid during the entry only; a sink that keeps anything copies it.
  * A sink that writes the payload as a file names it in payload_file, for the sinks
- * after it (raw.jsonl says which file holds each payload).
+ * after it (raw.jsonl says which file holds each payload); the report says which files it made
+ * of the record, with their bytes, in files (tl_record_wrote), for the sinks after it that read
+ * them (a rank's summary, the provenance pages): nobody reads a file back or makes it again.
  */
 #ifndef TL_RECORD_H
 #define TL_RECORD_H
@@ -31,6 +33,15 @@ enum tl_record_status {
     TL_REC_OK,         /* a usable entry of this log's rank */
     TL_REC_OTHER_RANK, /* an entry of another rank: only raw.jsonl lists it */
     TL_REC_BAD,        /* its envelope failed the type checks: env is NULL */
+};
+
+/* A file the report made of a record. */
+struct tl_record_file {
+    struct tl_record_file *next;
+    const struct tl_artifact *a; /* its listing (the model's, valid for the run) */
+    enum tl_key kind;            /* the kind whose page it is */
+    struct tl_str bytes;         /* what the file holds: borrowed from the writer, valid during
+                                    the entry */
 };
 
 struct tl_record {
@@ -64,6 +75,8 @@ struct tl_record {
 
     /* Set by the sink that wrote the payload as a file (its path in the report). */
     struct tl_buf payload_file;
+    /* The files the report made of it, in the order it listed them (scratch). */
+    struct tl_record_file *files, *files_last;
 };
 
 /** A record with nothing in it (payload_file an empty buffer); release with the next call. */
@@ -75,6 +88,13 @@ void tl_record_release(struct tl_record *r);
  * key is created in dir if new), and the typed views of its keys. Strings go to scratch.
  */
 void tl_record_decode(struct tl_record *r, struct tl_directory *dir, struct tl_arena *scratch);
+
+/**
+ * Say that a file of r, listed as a, holds bytes (which stay valid, as the record, during the
+ * entry: the caller keeps them). The note goes to scratch.
+ */
+void tl_record_wrote(struct tl_record *r, const struct tl_artifact *a, enum tl_key kind,
+                     struct tl_str bytes, struct tl_arena *scratch);
 
 /** Whether the record has the key k. */
 static inline bool tl_record_has(const struct tl_record *r, enum tl_key k)

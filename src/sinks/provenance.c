@@ -3,14 +3,13 @@
  * Inductor provenance tracking (-i, spec modes.md §3), as a sink of records: at the end of
  * the log, for every compile-directory key, provenance_tracking_<folder>.html at the top of
  * the report. Its inputs are the files the report wrote (spec §3.1): for each role the most
- * recent file of the folder whose name starts with the role's pattern. Their texts are taken
- * from the records as they pass (what the report wrote is the payload or a rendering of it,
- * written.c), never read back. The generated Python is the raw payload, not the highlighted
- * page, so both modes give the same mappings. This sink comes after the ones that write files.
+ * recent file of the folder whose name starts with the role's pattern. Their texts are what
+ * the report says it wrote of each record as it passes (tl_record_wrote), never read back. The
+ * generated Python is the raw payload, not the highlighted page, so both modes give the same
+ * mappings. This sink comes after the ones that write files.
  */
 #include "base/config.h"
 #include "sinks/sinks.h"
-#include "sinks/written.h"
 #include "base/json.h"
 #include "base/xalloc.h"
 #include "model/provenance.h"
@@ -58,7 +57,6 @@ struct prov {
     struct tl_buf page; /* the page being written */
     struct tl_arena arena;
     struct tl_map folders; /* url folder -> struct slot */
-    struct tl_written written;
 };
 
 static void *prov_create(struct tl_sink_ctx *ctx, const void *params)
@@ -68,14 +66,15 @@ static void *prov_create(struct tl_sink_ctx *ctx, const void *params)
     tl_buf_init(&p->page, 0);
     tl_arena_init(&p->arena, 16 * 1024);
     tl_map_init(&p->folders, &p->arena);
-    tl_written_init(&p->written, &p->arena);
     return p;
 }
 
+/* The generated Python (role_text); the files come from the report, which reads every
+ * payload. */
 static bool prov_wants_payload(void *self, const struct tl_record *r)
 {
     (void)self;
-    return tl_written_wants_payload(r);
+    return tl_record_has(r, TL_K_INDUCTOR_OUTPUT_CODE);
 }
 
 /* The folder of a file ("-_0_0_0" of "-_0_0_0/x.txt") and the name within it. */
@@ -98,23 +97,23 @@ struct seen_arg {
 /* The text of a role's file: the generated Python's raw payload when the report wrote it
  * highlighted (the key's last file of an output-code record whose payload has a file of its
  * own), else what the report wrote. */
-static void role_text(const struct seen_arg *s, const struct tl_artifact *a, enum role role,
+static void role_text(const struct seen_arg *s, const struct tl_record_file *f, enum role role,
                       struct tl_buf *out)
 {
     const struct tl_record *r = s->r;
     if (role == ROLE_PY && !s->ctx->opt->plain_text &&
-        tl_record_has(r, TL_K_INDUCTOR_OUTPUT_CODE) && r->key->last == a && r->payload_file.len) {
+        tl_record_has(r, TL_K_INDUCTOR_OUTPUT_CODE) && r->key->last == f->a &&
+        r->payload_file.len) {
         tl_buf_add(out, r->payload.p, r->payload.n);
         return;
     }
-    if (!tl_written_bytes(s->ctx, r, a, out))
-        tl_sink_warn(s->ctx, TL_W_OTHER, r->lineno, "provenance tracking: %s: not known", a->url);
+    tl_buf_add(out, f->bytes.p, f->bytes.n);
 }
 
 /* A file of the record: the latest of its folder for the roles whose pattern it starts with. */
-static void seen_file(void *arg, const struct tl_artifact *a)
+static void seen_file(struct seen_arg *s, const struct tl_record_file *f)
 {
-    struct seen_arg *s = arg;
+    const struct tl_artifact *a = f->a;
     struct tl_str folder;
     const char *name;
     if (!split_url(a->url, &folder, &name))
@@ -141,7 +140,7 @@ static void seen_file(void *arg, const struct tl_artifact *a)
             sl->have[role][pat] = true;
             sl->number[role][pat] = a->number;
             tl_buf_reset(&sl->text[role][pat]);
-            role_text(s, a, (enum role)role, &sl->text[role][pat]);
+            role_text(s, f, (enum role)role, &sl->text[role][pat]);
             if (sl->text[role][pat].len > MAX_TEXT) {
                 tl_buf_release(&sl->text[role][pat]);
                 tl_sink_warn(s->ctx, TL_W_OTHER, 0, "provenance tracking: %s is too big", a->url);
@@ -155,7 +154,8 @@ static int prov_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r,
 {
     (void)err;
     struct seen_arg s = {self, ctx, r};
-    tl_written_each(&s.p->written, r, seen_file, &s);
+    for (const struct tl_record_file *f = r->files; f; f = f->next)
+        seen_file(&s, f);
     return 0;
 }
 
@@ -228,7 +228,6 @@ static void prov_destroy(void *self)
             tl_buf_release(&sl->text[r][1]);
         }
     }
-    tl_written_release(&p->written);
     tl_map_release(&p->folders);
     tl_buf_release(&p->page);
     tl_arena_release(&p->arena);

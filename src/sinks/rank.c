@@ -5,19 +5,19 @@
  * reference reads it back: the compile directory (compile ids, cache sequence, which folder
  * belongs to which compile id, cache status, the execution order) and, folder by folder, the
  * runtime, tensor-metadata and collective-schedule artifacts; and it writes the rank's
- * collectives_parity.json (§1.11). The files' contents come from their records as they pass
- * (sinks/written.h), never from the files; at the end only the folder names are listed, for
- * the order the reference picks files in. A malformed artifact is noted in the summary and
- * skipped, never fatal.
+ * collectives_parity.json (§1.11). The files' contents are what the report says it wrote of
+ * each record as it passes (tl_record_wrote), never read back; at the end only the folder
+ * names are listed, for the order the reference picks files in. A malformed artifact is noted in
+ * the summary and skipped, never fatal.
  */
 #include "base/config.h"
 #include "sinks/sinks.h"
 #include "base/json.h"
 #include "base/json_write.h"
 #include "base/xalloc.h"
+#include "model/kind.h"
 #include "report/landing.h"
 #include "report/summary.h"
-#include "sinks/written.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,14 +28,12 @@ struct rank {
     struct tl_rank_summary *s;
     struct tl_buf notes;      /* what could not be read, for the landing page */
     uint64_t chromium_events; /* the rank's chromium events that are JSON */
-    struct tl_arena own;      /* files and written below */
+    struct tl_arena own;      /* files below */
     struct tl_map files;      /* url -> struct seen *: the files the summary may need */
-    struct tl_written written;
-    struct tl_buf bytes;     /* a file's bytes, made again */
-    bool have_exec;          /* a graph_execution file was seen: */
-    uint32_t exec_number;    /* the largest number, */
-    bool exec_ok;            /* whether its file is an order, */
-    const char **exec_order; /* and the order */
+    bool have_exec;           /* a graph_execution file was seen: */
+    uint32_t exec_number;     /* the largest number, */
+    bool exec_ok;             /* whether its file is an order, */
+    const char **exec_order;  /* and the order */
     size_t nexec_order;
 };
 
@@ -194,10 +192,10 @@ static void folders(struct rank *rk, const struct key_ref *keys, size_t nkeys, c
  */
 
 /*
- * What the summary needs of a file of the rank's report, computed from the record that made it
- * as the record passes (sinks/written.h: the bytes the report wrote, made again; no file is
- * read back). Which of a folder's files counts is only known at the end, from the order the
- * file system lists them (the reference's), so every candidate is kept, in its summarised form.
+ * What the summary needs of a file of the rank's report, computed from the bytes the report
+ * says it wrote as the record passes (no file is read back). Which of a folder's files counts is
+ * only known at the end, from the order the file system lists them (the reference's), so every
+ * candidate is kept, in its summarised form.
  */
 enum file_kind { F_RUNTIME, F_SCHEDULE, F_CODE };
 
@@ -283,19 +281,15 @@ static void schedule_seen(struct rank *rk, const struct tl_json *v, struct seen 
     }
 }
 
-/* Output code: its collective calls. The page is only rendered again when it can hold one
- * (tl_parity_code finds nothing in a text without "c10d_functional"; the page is made of the
- * payload and its display name). */
-static void code_seen(struct rank *rk, struct tl_sink_ctx *ctx, const struct tl_record *r,
-                      const struct tl_artifact *a, struct seen *sn)
+/* Output code: its collective calls, counted in the file as written. tl_parity_code finds
+ * nothing in a text without "c10d_functional", and the file is made of the record's payload
+ * and display name: a record without it in either is passed over. */
+static void code_seen(const struct tl_record *r, struct tl_str bytes, struct seen *sn)
 {
     const char *needle = "c10d_functional";
-    if (!memmem(r->payload.p, r->payload.n, needle, strlen(needle)) &&
-        !(r->display && strstr(r->display, needle)))
-        return;
-    tl_buf_reset(&rk->bytes);
-    if (tl_written_bytes(ctx, r, a, &rk->bytes))
-        tl_parity_code(&sn->count, rk->bytes.buf, rk->bytes.len);
+    if (memmem(r->payload.p, r->payload.n, needle, strlen(needle)) ||
+        (r->display && strstr(r->display, needle)))
+        tl_parity_code(&sn->count, bytes.p, bytes.n);
 }
 
 /* graph_execution: the order of the artifact with the largest number (§1.13 step 1); NULL
@@ -327,44 +321,35 @@ static void exec_order_seen(struct rank *rk, const struct tl_json *v)
     rk->nexec_order = k;
 }
 
-struct seen_arg {
-    struct rank *rk;
-    struct tl_sink_ctx *ctx;
-    const struct tl_record *r;
-};
-
-/* The JSON of a's bytes as the report wrote them, parsed into the scratch arena; NULL when
- * they are not JSON. */
-static const struct tl_json *written_json(struct seen_arg *s, const struct tl_artifact *a,
-                                          struct tl_json *v)
+/* The JSON of a file's bytes, parsed into the scratch arena; NULL when they are not JSON. */
+static const struct tl_json *file_json(struct tl_sink_ctx *ctx, const struct tl_record_file *f,
+                                       struct tl_json *v)
 {
-    struct rank *rk = s->rk;
-    tl_buf_reset(&rk->bytes);
-    if (!tl_written_bytes(s->ctx, s->r, a, &rk->bytes) ||
-        tl_json_parse(s->ctx->scratch, rk->bytes.buf, rk->bytes.len, v, NULL) < 0)
+    if (tl_json_parse(ctx->scratch, f->bytes.p, f->bytes.n, v, NULL) < 0)
         return NULL;
     return v;
 }
 
-static void file_seen(void *arg, const struct tl_artifact *a)
+/* A file the report made of the record. */
+static void file_seen(struct rank *rk, struct tl_sink_ctx *ctx, const struct tl_record *r,
+                      const struct tl_record_file *f)
 {
-    struct seen_arg *s = arg;
-    struct rank *rk = s->rk;
-    const char *base = tl_written_base(a->url);
+    const struct tl_artifact *a = f->a;
+    const char *base = last_segment(a->url);
     struct tl_json v;
     const char *nm = last_segment(a->name);
     if (strstr(nm, "graph_execution") && json_with_stem(nm, "") &&
         (!rk->have_exec || a->number > rk->exec_number)) {
         rk->have_exec = true;
         rk->exec_number = a->number;
-        exec_order_seen(rk, written_json(s, a, &v));
+        exec_order_seen(rk, file_json(ctx, f, &v));
     }
     enum file_kind kind;
     if (json_with_stem(base, "inductor_runtime_and_tensor_meta"))
         kind = F_RUNTIME;
     else if (json_with_stem(base, "inductor_collective_schedule"))
         kind = F_SCHEDULE;
-    else if (stem_starts(base, "inductor_output_code"))
+    else if (stem_starts(base, tl_kind_stem(TL_K_INDUCTOR_OUTPUT_CODE)))
         kind = F_CODE;
     else
         return;
@@ -372,10 +357,10 @@ static void file_seen(void *arg, const struct tl_artifact *a)
     sn->kind = kind;
     tl_map_upsert(&rk->files, tl_str_cstr(a->url), NULL)->value = sn;
     if (kind == F_CODE) {
-        code_seen(rk, s->ctx, s->r, a, sn);
+        code_seen(r, f->bytes, sn);
         return;
     }
-    if (!written_json(s, a, &v))
+    if (!file_json(ctx, f, &v))
         return;
     sn->json = true;
     if (kind == F_RUNTIME)
@@ -584,12 +569,12 @@ static void diag_counts(struct rank *rk, struct tl_rank_diag *c, const struct tl
 
 /* ---- the consumer --------------------------------------------------------------------------- */
 
-/* Chromium events (it counts the ones the report writes: those that are JSON), and the
- * records whose files it may need (sinks/written.h). */
+/* Chromium events: it counts the ones the report writes (those that are JSON). The files
+ * come from the report, which reads every payload. */
 static bool rank_wants_payload(void *self, const struct tl_record *r)
 {
     (void)self;
-    return tl_record_has(r, TL_K_CHROMIUM_EVENT) || tl_written_wants_payload(r);
+    return tl_record_has(r, TL_K_CHROMIUM_EVENT);
 }
 
 static void *rank_create(struct tl_sink_ctx *ctx, const void *params)
@@ -600,10 +585,8 @@ static void *rank_create(struct tl_sink_ctx *ctx, const void *params)
     rk->arena = p->arena;
     rk->s = p->summary;
     tl_buf_init(&rk->notes, 0);
-    tl_buf_init(&rk->bytes, 0);
     tl_arena_init(&rk->own, 16 * 1024);
     tl_map_init(&rk->files, &rk->own);
-    tl_written_init(&rk->written, &rk->own);
     return rk;
 }
 
@@ -615,8 +598,8 @@ static int rank_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r,
     if (r->status == TL_REC_OK && tl_record_has(r, TL_K_CHROMIUM_EVENT) &&
         tl_json_parse(ctx->scratch, r->payload.p, r->payload.n, &v, NULL) == 0)
         rk->chromium_events++;
-    struct seen_arg arg = {rk, ctx, r};
-    tl_written_each(&rk->written, r, file_seen, &arg);
+    for (const struct tl_record_file *f = r->files; f; f = f->next)
+        file_seen(rk, ctx, r, f);
     return 0;
 }
 
@@ -656,8 +639,6 @@ static void rank_destroy(void *self)
 {
     struct rank *rk = self;
     tl_buf_release(&rk->notes);
-    tl_buf_release(&rk->bytes);
-    tl_written_release(&rk->written);
     tl_map_release(&rk->files);
     tl_arena_release(&rk->own);
     free(rk);

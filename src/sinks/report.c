@@ -49,8 +49,8 @@ struct report {
 typedef int (*parser_fn)(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r,
                          enum tl_key k, struct tl_err *err);
 
-/* A buffer for the next file of the record: each file of a record has its own, kept until the
- * next record. */
+/* A buffer for the next file of the record: the files of a record stay whole until the next
+ * record, for the sinks after this one (tl_record_wrote). */
 static struct tl_buf *next_page(struct report *rp)
 {
     if (rp->npages == rp->apages) {
@@ -63,12 +63,15 @@ static struct tl_buf *next_page(struct report *rp)
     return b;
 }
 
-/* A file of the record's compile folder (files.h). */
+/* A file of the record's compile folder (files.h), and what it holds said to the sinks after
+ * this one. */
 static int emit(struct tl_sink_ctx *ctx, struct tl_record *r, enum tl_key k, struct tl_str fname,
                 struct tl_str bytes, bool payload_file, struct tl_buf *used, struct tl_err *err)
 {
-    (void)k;
-    return tl_files_emit(ctx, r, fname, bytes.p, bytes.n, payload_file, used, err);
+    if (tl_files_emit(ctx, r, fname, bytes.p, bytes.n, payload_file, used, err) < 0)
+        return -1;
+    tl_record_wrote(r, r->key->last, k, bytes, ctx->scratch); /* the file just listed */
+    return 0;
 }
 
 static int emit_page(struct tl_sink_ctx *ctx, struct tl_record *r, enum tl_key k,
@@ -258,8 +261,10 @@ static int p_dump_file(struct report *rp, struct tl_sink_ctx *ctx, struct tl_rec
     tl_page_dump_file(page, r->payload.p, r->payload.n);
     struct tl_buf used = TL_BUF_INIT;
     int rc = tl_outdir_write(ctx->out, path.buf, page->buf, page->len, &used, err);
-    if (rc == 0)
-        tl_sink_list_file(ctx, r->key, used.buf, used.buf, false);
+    if (rc == 0) {
+        struct tl_artifact *a = tl_sink_list_file(ctx, r->key, used.buf, used.buf, false);
+        tl_record_wrote(r, a, k, tl_buf_str(page), ctx->scratch);
+    }
     tl_buf_release(&path);
     tl_buf_release(&used);
     return rc;
