@@ -15,177 +15,17 @@
 
 #include "base/buf.h"
 #include "base/xalloc.h"
-
-/* ---- views ----------------------------------------------------------------------------- */
-
-static inline bool dig(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-static inline bool blankc(char c)
-{
-    return c == ' ' || c == '\t';
-}
-
-static inline bool alpha(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static inline bool identc(char c)
-{
-    return alpha(c) || dig(c) || c == '_';
-}
-
-static inline struct tl_str sub(struct tl_str s, size_t from, size_t to)
-{
-    return tl_str_make(s.p + from, to - from);
-}
-
-static inline struct tl_str after(struct tl_str s, size_t k)
-{
-    return tl_str_make(s.p + k, s.n - k);
-}
-
-/* The rest of s after the literal prefix lit (which s must start with). */
-#define SKIP(s, lit) after((s), sizeof(lit) - 1)
-
-static struct tl_str ltrim(struct tl_str s)
-{
-    while (s.n && blankc(*s.p))
-        s.p++, s.n--;
-    return s;
-}
-
-static struct tl_str rtrim(struct tl_str s)
-{
-    while (s.n && (blankc(s.p[s.n - 1]) || s.p[s.n - 1] == '\r'))
-        s.n--;
-    return s;
-}
-
-static struct tl_str trim(struct tl_str s)
-{
-    return rtrim(ltrim(s));
-}
-
-static inline bool starts(struct tl_str s, const char *lit)
-{
-    return tl_str_has_prefix(s, lit);
-}
-
-static inline long find(struct tl_str s, const char *lit)
-{
-    return tl_str_find(s, lit);
-}
-
-/* Last occurrence of lit in s, or -1; lit is a short literal, so this is O(s.n). */
-static long rfind(struct tl_str s, const char *lit)
-{
-    size_t m = strlen(lit);
-    if (m == 0 || m > s.n)
-        return -1;
-    for (size_t i = s.n - m + 1; i-- > 0;)
-        if (s.p[i] == lit[0] && memcmp(s.p + i, lit, m) == 0)
-            return (long)i;
-    return -1;
-}
-
-/* 1 to 9 digits (so no overflow) into *v. */
-static bool to_u32(struct tl_str s, uint32_t *v)
-{
-    if (s.n == 0 || s.n > 9)
-        return false;
-    uint32_t x = 0;
-    for (size_t i = 0; i < s.n; i++) {
-        if (!dig(s.p[i]))
-            return false;
-        x = x * 10 + (uint32_t)(s.p[i] - '0');
-    }
-    *v = x;
-    return true;
-}
-
-/* Length of the token at the start of s: up to a space outside brackets and parentheses, so
- * that "L['my key'].size()[0]" is one token. */
-static size_t token_len(struct tl_str s)
-{
-    size_t depth = 0;
-    size_t i = 0;
-    for (; i < s.n; i++) {
-        char c = s.p[i];
-        if (c == '[' || c == '(')
-            depth++;
-        else if ((c == ']' || c == ')') && depth)
-            depth--;
-        else if (blankc(c) && depth == 0)
-            break;
-    }
-    return i;
-}
+#include "input/pytext.h"
+#include "input/textview.h"
 
 /* ---- compile ids and prefixes ----------------------------------------------------------- */
-
-/*
- * A compile id at p[0..n): "0/1", "1/0_1", "!0", "!0/2/1", "!0/2/1_3". Returns its length,
- * 0 when there is none. The attempt bit is set only when an attempt is written.
- */
-static size_t parse_cid(const char *p, size_t n, struct tl_compile_id *id)
-{
-    uint32_t v[3] = {0, 0, 0};
-    int k = 0;
-    size_t i = 0;
-    bool ca = n > 0 && p[0] == '!';
-    if (ca)
-        i++;
-    for (;;) {
-        size_t d = i;
-        uint32_t x = 0;
-        while (i < n && i - d < 9 && dig(p[i]))
-            x = x * 10 + (uint32_t)(p[i++] - '0');
-        if (i == d || (i < n && dig(p[i])))
-            return 0;
-        v[k++] = x;
-        if (k == 3 || i >= n || p[i] != '/')
-            break;
-        i++;
-    }
-    if (ca ? (k != 1 && k != 3) : k != 2)
-        return 0;
-    memset(id, 0, sizeof(*id));
-    if (ca) {
-        id->has = TL_CID_CA;
-        id->ca = v[0];
-        if (k == 3) {
-            id->has |= TL_CID_FRAME | TL_CID_FCID;
-            id->frame = v[1];
-            id->fcid = v[2];
-        }
-    } else {
-        id->has = TL_CID_FRAME | TL_CID_FCID;
-        id->frame = v[0];
-        id->fcid = v[1];
-    }
-    if (i + 1 < n && p[i] == '_' && dig(p[i + 1])) {
-        size_t d = ++i;
-        uint32_t x = 0;
-        while (i < n && i - d < 9 && dig(p[i]))
-            x = x * 10 + (uint32_t)(p[i++] - '0');
-        if (i < n && dig(p[i]))
-            return 0;
-        id->has |= TL_CID_ATTEMPT;
-        id->attempt = x;
-    }
-    return i;
-}
 
 /* "[cid]" followed by a space or the end; returns its length without the space. */
 static size_t bracket_cid(const char *p, size_t n, struct tl_compile_id *id)
 {
     if (n < 3 || p[0] != '[')
         return 0;
-    size_t k = parse_cid(p + 1, n - 1, id);
+    size_t k = tl_pytext_cid(p + 1, n - 1, id);
     if (k == 0 || 1 + k >= n || p[1 + k] != ']')
         return 0;
     if (2 + k < n && p[2 + k] != ' ')
@@ -644,31 +484,6 @@ static bool marker_line(struct tl_str t)
     return false;
 }
 
-/* "torch._dynamo.exc.Unsupported: ...", "TypeError: ...", "AssertionError": the last line of a
- * Python traceback. */
-static bool exception_line(struct tl_str t)
-{
-    if (!t.n || !(alpha(t.p[0]) || t.p[0] == '_'))
-        return false;
-    size_t i = 0;
-    bool dot = false;
-    while (i < t.n && (identc(t.p[i]) || t.p[i] == '.')) {
-        dot |= t.p[i] == '.';
-        i++;
-    }
-    if (i < t.n && t.p[i] != ':')
-        return false;
-    if (dot)
-        return true;
-    struct tl_str name = sub(t, 0, i);
-    static const char *const ends[] = {"Error",     "Exception", "Unsupported",
-                                       "Interrupt", "Exit",      "Warning"};
-    for (size_t k = 0; k < TL_ARRAY_LEN(ends); k++)
-        if (tl_str_has_suffix(name, ends[k]))
-            return true;
-    return false;
-}
-
 /* An assignment line of a printed graph: "name = ..." or "name: type = ...". */
 static bool node_line(struct tl_str t)
 {
@@ -681,45 +496,6 @@ static bool node_line(struct tl_str t)
     if (starts(r, " = "))
         return true;
     return starts(r, ": ") && find(r, " = ") >= 0;
-}
-
-/* A line of only carets and tildes, under a line of code in a traceback. */
-static bool carets(struct tl_str t)
-{
-    for (size_t i = 0; i < t.n; i++)
-        if (t.p[i] != '^' && t.p[i] != '~' && !blankc(t.p[i]))
-            return false;
-    return true;
-}
-
-/* 'File "F", line N, in FN' (with straight or curly double quotes). */
-static bool frame_line(struct tl_str t, struct tl_str *file, uint32_t *line, struct tl_str *fn)
-{
-    struct tl_str r;
-    if (starts(t, "File \""))
-        r = SKIP(t, "File \"");
-    else if (starts(t, "File \xe2\x80\x9c"))
-        r = SKIP(t, "File \xe2\x80\x9c");
-    else
-        return false;
-    size_t el = 8;
-    long e = find(r, "\", line ");
-    if (e < 0) {
-        e = find(r, "\xe2\x80\x9d, line ");
-        el = 10;
-    }
-    if (e < 0)
-        return false;
-    *file = sub(r, 0, (size_t)e);
-    r = after(r, (size_t)e + el);
-    size_t i = 0;
-    while (i < r.n && dig(r.p[i]))
-        i++;
-    *line = 0;
-    to_u32(sub(r, 0, i), line);
-    r = after(r, i);
-    *fn = starts(r, ", in ") ? trim(SKIP(r, ", in ")) : tl_str_make(r.p, 0);
-    return true;
 }
 
 /* ---- messages being read ---------------------------------------------------------------- */
@@ -938,38 +714,13 @@ static void user_loc(struct slot *s, struct tl_str r, struct lsp *loc)
     file_line_in(s, w, loc);
 }
 
-/*
- * A guard without what PyTorch appends to it when it prints it: the padding to 60 columns and
- * "  # CODE  # FILE:LINE in FN" (guards.py's get_verbose_code_part). The first "  # " outside a
- * quoted string starts it; a guard's own strings may hold one.
- */
-struct tl_str tl_tlog_guard_code(struct tl_str t)
-{
-    char q = 0;
-    for (size_t i = 0; i < t.n; i++) {
-        char c = t.p[i];
-        if (q) {
-            if (c == '\\')
-                i++;
-            else if (c == q)
-                q = 0;
-        } else if (c == '\'' || c == '"') {
-            q = c;
-        } else if (c == ' ' && i + 3 < t.n && t.p[i + 1] == ' ' && t.p[i + 2] == '#' &&
-                   t.p[i + 3] == ' ') {
-            return rtrim(sub(t, 0, i));
-        }
-    }
-    return t;
-}
-
 static void add_guard(struct slot *s, struct tl_str text)
 {
     struct mstate *st = &s->st;
     struct gsp g;
     memset(&g, 0, sizeof(g));
-    text = tl_tlog_guard_code(text);
-    size_t k = parse_cid(text.p, text.n, &g.cid);
+    text = tl_pytext_guard_code(text);
+    size_t k = tl_pytext_cid(text.p, text.n, &g.cid);
     if (k && k < text.n && text.p[k] == ':' && (k + 1 == text.n || blankc(text.p[k + 1]))) {
         g.has_cid = true;
         text = trim(after(text, k + 1));
@@ -1011,7 +762,7 @@ static void add_note(struct slot *s, struct span **arr, size_t *n, size_t *alloc
     (*arr)[(*n)++] = sp;
 }
 
-static void add_frame(struct slot *s, struct tl_str file, uint32_t line, struct tl_str fn)
+static void add_frame(struct slot *s, const struct tl_pytext_frame *fr)
 {
     if (s->nframes >= TL_TLOG_MAX_FRAMES) {
         s->st.truncated = true;
@@ -1020,9 +771,9 @@ static void add_frame(struct slot *s, struct tl_str file, uint32_t line, struct 
     }
     struct lsp f;
     memset(&f, 0, sizeof(f));
-    f.file = keep(s, file);
-    f.line = line;
-    f.function = keep(s, fn);
+    f.file = keep(s, fr->file);
+    f.line = fr->line;
+    f.function = keep(s, fr->function);
     TL_GROW(s->frames, s->nframes + 1, s->aframes);
     s->frames[s->nframes++] = f;
     s->st.code_pending = true;
@@ -1102,10 +853,9 @@ static void open_graph_break(struct slot *s, struct tl_str t)
         struct tl_str rest = ltrim(after(t, (size_t)k + sizeof(" from user code at") - 1));
         if (starts(rest, ":"))
             rest = ltrim(after(rest, 1));
-        struct tl_str file, fn;
-        uint32_t line;
-        if (frame_line(rest, &file, &line, &fn)) {
-            add_frame(s, file, line, fn);
+        struct tl_pytext_frame fr;
+        if (tl_pytext_frame_line(rest, &fr)) {
+            add_frame(s, &fr);
             st->tail_ok = true;
         }
         return;
@@ -1158,31 +908,6 @@ static void open_duck(struct slot *s, struct tl_str t)
     user_loc(s, after(r, i), &st->where);
 }
 
-/* A sympy symbol name: letters then digits ("s77", "u0", "zuf1"). */
-static bool symbol_name(struct tl_str t)
-{
-    size_t i = 0;
-    while (i < t.n && t.p[i] >= 'a' && t.p[i] <= 'z')
-        i++;
-    if (i == 0 || i == t.n)
-        return false;
-    for (; i < t.n; i++)
-        if (!dig(t.p[i]))
-            return false;
-    return true;
-}
-
-static bool int_literal(struct tl_str t)
-{
-    size_t i = t.n && t.p[0] == '-';
-    if (i == t.n)
-        return false;
-    for (; i < t.n; i++)
-        if (!dig(t.p[i]))
-            return false;
-    return true;
-}
-
 static void open_guard_added(struct slot *s, struct tl_str t)
 {
     struct mstate *st = &s->st;
@@ -1200,21 +925,10 @@ static void open_guard_added(struct slot *s, struct tl_str t)
     user_loc(s, SKIP(after(r, (size_t)k), " [guard added]"), &st->where);
     /* Eq(s77, 5): the symbol, and the value it is specialized to; a guard that pins no symbol
      * to a number (Eq(s1, s2), Ne(s0, 1), s0 < 5) has only its expression */
-    if (starts(expr, "Eq(") && tl_str_has_suffix(expr, ")")) {
-        struct tl_str in = sub(expr, 3, expr.n - 1);
-        long c = find(in, ", ");
-        if (c < 0)
-            return;
-        struct tl_str a = sub(in, 0, (size_t)c), b = after(in, (size_t)c + 2);
-        if (!symbol_name(a) && symbol_name(b)) {
-            struct tl_str x = a;
-            a = b;
-            b = x;
-        }
-        if (symbol_name(a) && int_literal(b)) {
-            st->symbol = keep(s, a);
-            st->value = keep(s, b);
-        }
+    struct tl_str sym, val;
+    if (tl_pytext_eq_constant(expr, &sym, &val)) {
+        st->symbol = keep(s, sym);
+        st->value = keep(s, val);
     }
 }
 
@@ -1335,11 +1049,11 @@ static bool take_limit(struct slot *s, struct tl_str t, bool ind, bool force)
 
 /* A line that a previous one announced: the inner graph break of "Failed to handle graph break
  * gracefully", or the reason of a nested one. */
-static bool gb_awaited(struct slot *s, struct tl_str t)
+static bool gb_awaited(struct slot *s, struct tl_str t, enum tl_pytext_gb_label label)
 {
     struct mstate *st = &s->st;
-    if (st->await_inner && !starts(t, "Explanation:") && !starts(t, "Hint:") &&
-        !starts(t, "User code traceback:") && !starts(t, "Developer debug context:")) {
+    if (st->await_inner && label != TL_PYGB_EXPLANATION && label != TL_PYGB_HINT &&
+        label != TL_PYGB_USER_TB && label != TL_PYGB_CONTEXT) {
         /* the graph break inside "Failed to handle graph break gracefully. ... Graph break
          * encountered:" is the one that tells why */
         st->await_inner = false;
@@ -1358,12 +1072,11 @@ static bool gb_awaited(struct slot *s, struct tl_str t)
 }
 
 /* The first "Reason:" line is the graph break's; later ones are taken and ignored. */
-static void gb_reason(struct slot *s, struct tl_str t)
+static void gb_reason(struct slot *s, struct tl_str r)
 {
     struct mstate *st = &s->st;
     if (st->reason_seen)
         return;
-    struct tl_str r = trim(after(t, (size_t)find(t, ":") + 1));
     st->reason_seen = true;
     st->reason = keep(s, r);
     st->type_cand = st->reason;
@@ -1372,47 +1085,44 @@ static void gb_reason(struct slot *s, struct tl_str t)
     st->tail_ok = st->suppressed || s->nframes > 0;
 }
 
-/* The labelled lines of a graph break: reason, explanation, hint, url, a nested break. */
-static bool gb_labelled(struct slot *s, struct tl_str t)
+/* The labelled lines of a graph break (v: what follows the label): reason, explanation, hint,
+ * url, a nested break. */
+static bool gb_labelled(struct slot *s, enum tl_pytext_gb_label label, struct tl_str v)
 {
     struct mstate *st = &s->st;
-    if (starts(t, "Graph Break Reason:") || starts(t, "Reason:")) {
-        gb_reason(s, t);
+    switch (label) {
+    case TL_PYGB_REASON:
+        gb_reason(s, v);
         return true;
-    }
-    if (starts(t, "Explanation:")) {
+    case TL_PYGB_EXPLANATION:
         /* the line before it names the graph break's type (PyTorch 2.7 on) */
         if (!st->type.at && !st->nested && !s->nexpl)
             st->type = st->type_cand;
-        add_note(s, &s->expl, &s->nexpl, &s->aexpl, &st->nexpl2, trim(SKIP(t, "Explanation:")));
+        add_note(s, &s->expl, &s->nexpl, &s->aexpl, &st->nexpl2, v);
         st->open_note = NOTE_EXPL;
         st->tail_ok = false;
         return true;
-    }
-    if (starts(t, "Hint:")) {
-        add_note(s, &s->hints, &s->nhints, &s->ahints, &st->nhints2, trim(SKIP(t, "Hint:")));
+    case TL_PYGB_HINT:
+        add_note(s, &s->hints, &s->nhints, &s->ahints, &st->nhints2, v);
         st->open_note = NOTE_HINT;
         return true;
-    }
-    if (starts(t, "Developer debug context:")) {
+    case TL_PYGB_CONTEXT:
         st->open_note = NOTE_NONE;
         if (!st->context.at && !st->nested) {
-            st->context = keep(s, trim(SKIP(t, "Developer debug context:")));
+            st->context = keep(s, v);
             st->open_note = NOTE_CONTEXT;
         }
         st->tail_ok = true;
         return true;
-    }
-    if (starts(t, "For more details about this graph break")) {
+    case TL_PYGB_MORE: {
         st->open_note = NOTE_NONE;
-        long v = find(t, "visit:");
         struct span *url = st->nested ? &st->url2 : &st->url;
-        if (v >= 0 && !url->at)
-            *url = keep(s, trim(SKIP(after(t, (size_t)v), "visit:")));
+        if (v.p && !url->at)
+            *url = keep(s, v);
         st->tail_ok = true;
         return true;
     }
-    if (starts(t, "*** While handling this graph break")) {
+    case TL_PYGB_NESTED:
         st->open_note = NOTE_NONE;
         /* a third break is told with the second: the second's reason stays */
         st->await_reason2 = !st->nested;
@@ -1420,41 +1130,42 @@ static bool gb_labelled(struct slot *s, struct tl_str t)
         st->tail_ok = false;
         st->in_user_tb = st->in_internal_tb = st->code_pending = false;
         return true;
+    default:
+        return false;
     }
-    return false;
 }
 
 /* The tracebacks of a graph break: the user's frames are kept (with their code), the internal
  * traceback is skipped up to its exception line. */
-static bool gb_traceback(struct slot *s, struct tl_str t, bool ind, bool force)
+static bool gb_traceback(struct slot *s, struct tl_str t, enum tl_pytext_gb_label label, bool ind,
+                         bool force)
 {
     struct mstate *st = &s->st;
-    if (starts(t, "User code traceback:")) {
+    if (label == TL_PYGB_USER_TB) {
         st->in_user_tb = true;
         st->in_internal_tb = st->code_pending = false;
         return true;
     }
-    if (starts(t, "Traceback (most recent call last):")) {
+    if (label == TL_PYGB_TRACEBACK) {
         st->in_internal_tb = true;
         st->in_user_tb = st->code_pending = false;
         return true;
     }
-    struct tl_str file, fn;
-    uint32_t line;
-    if (frame_line(t, &file, &line, &fn)) {
+    struct tl_pytext_frame fr;
+    if (tl_pytext_frame_line(t, &fr)) {
         st->code_pending = false;
         if (st->in_user_tb) {
-            add_frame(s, file, line, fn);
+            add_frame(s, &fr);
             st->tail_ok = true;
         }
         return true;
     }
-    if (st->in_internal_tb && !ind && exception_line(t)) {
+    if (st->in_internal_tb && !ind && tl_pytext_exception_line(t)) {
         st->in_internal_tb = false;
         return true;
     }
     if (ind) {
-        if (st->code_pending && !carets(t)) {
+        if (st->code_pending && !tl_pytext_carets(t)) {
             s->frames[s->nframes - 1].code = keep(s, t);
             st->code_pending = false;
         }
@@ -1469,17 +1180,15 @@ static bool gb_traceback(struct slot *s, struct tl_str t, bool ind, bool force)
 /* PyTorch 2.7 on: the indented lines after "Explanation:", "Hint:" or "Developer debug
  * context:" go on with it (a data-dependent branch's explanation shows the graph's code); the
  * lines before the first "Explanation:" name the graph break's type, the last of them. */
-static bool gb_note(struct slot *s, struct tl_str t, bool ind)
+static bool gb_note(struct slot *s, struct tl_str t, enum tl_pytext_gb_label label, bool ind)
 {
     struct mstate *st = &s->st;
-    struct tl_str file, fn;
-    uint32_t line;
-    bool frame = frame_line(t, &file, &line, &fn);
+    struct tl_pytext_frame fr;
+    bool frame = tl_pytext_frame_line(t, &fr);
     if (!ind || !st->open_note || frame) {
         if (!ind && !frame && st->reason_seen && !s->nexpl && !st->nested && !st->warning &&
-            !st->in_user_tb && !st->in_internal_tb && !starts(t, "User code traceback:") &&
-            !starts(t, "Traceback (most recent call last):") &&
-            !starts(t, "Stack variable source attribution:"))
+            !st->in_user_tb && !st->in_internal_tb && label != TL_PYGB_USER_TB &&
+            label != TL_PYGB_TRACEBACK && label != TL_PYGB_ATTRIBUTION)
             st->type_cand = keep(s, t);
         st->open_note = NOTE_NONE;
         return false;
@@ -1496,7 +1205,9 @@ static bool gb_note(struct slot *s, struct tl_str t, bool ind)
 static bool take_graph_break(struct slot *s, struct tl_str t, bool ind, bool force)
 {
     struct mstate *st = &s->st;
-    if (gb_awaited(s, t) || gb_labelled(s, t) || gb_note(s, t, ind))
+    struct tl_str v;
+    enum tl_pytext_gb_label label = tl_pytext_gb_label(t, &v);
+    if (gb_awaited(s, t, label) || gb_labelled(s, label, v) || gb_note(s, t, label, ind))
         return true;
     if (st->warning && !st->in_user_tb) {
         /* the rest of the warning's advice, up to where its frames start */
@@ -1506,7 +1217,7 @@ static bool take_graph_break(struct slot *s, struct tl_str t, bool ind, bool for
         }
         return ind || force || starts(t, "or:") || starts(t, "to include these operations");
     }
-    return gb_traceback(s, t, ind, force);
+    return gb_traceback(s, t, label, ind, force);
 }
 
 /* The first Triton kernel a traceback's line names ("triton_tem_fused_mm_0" of its generated
@@ -1547,9 +1258,8 @@ static bool take_fallback(struct slot *s, struct tl_str t, bool ind, bool force)
         }
         return true;
     }
-    struct tl_str file, fn;
-    uint32_t line;
-    bool frame = frame_line(t, &file, &line, &fn);
+    struct tl_pytext_frame fr;
+    bool frame = tl_pytext_frame_line(t, &fr);
     if (cont && ind && !frame && st->reason.at) {
         /* the indented lines right after the exception line are the rest of its message */
         extend(s, &st->reason, t);
@@ -1564,10 +1274,10 @@ static bool take_fallback(struct slot *s, struct tl_str t, bool ind, bool force)
         return true;
     }
     if (frame && st->in_user_tb) {
-        add_frame(s, file, line, fn);
+        add_frame(s, &fr);
         return true;
     }
-    if (ind && st->code_pending && s->nframes && !carets(t)) {
+    if (ind && st->code_pending && s->nframes && !tl_pytext_carets(t)) {
         s->frames[s->nframes - 1].code = keep(s, trim(t));
         st->code_pending = false;
         return true;
@@ -1585,7 +1295,7 @@ static bool take_fallback(struct slot *s, struct tl_str t, bool ind, bool force)
                          (alpha(t.p[0]) || t.p[0] == '_') && find(t, ": ") > 0;
     for (size_t i = 0; wrapped_error && t.p[i] != ':'; i++)
         wrapped_error = identc(t.p[i]) || t.p[i] == '.';
-    if (exception_line(t) || first || wrapped_error) {
+    if (tl_pytext_exception_line(t) || first || wrapped_error) {
         /* the last line of a traceback says why (the outermost of chained exceptions); an
          * error whose message announces the one it wraps ("BackendCompilerFailed: backend='x'
          * raised:" then "RuntimeError: ...") keeps both lines */

@@ -70,10 +70,6 @@ void tl_tlog_split(struct tl_str line, struct tl_tlog_line *out);
  */
 bool tl_tlog_detect(const char *text, size_t n);
 
-/** A guard as PyTorch printed it, without the padding to 60 columns and the "  # CODE  #
- * FILE:LINE in FN" that follow it (the first "  # " outside a quoted string). */
-struct tl_str tl_tlog_guard_code(struct tl_str guard);
-
 /* ---- messages ---------------------------------------------------------------------------- */
 
 enum tl_tlog_kind {

@@ -7,7 +7,7 @@
  */
 #include "base/config.h"
 #include "model/diagnosis.h"
-#include "input/torchlogs.h"
+#include "input/pytext.h"
 #include "base/buf.h"
 #include "base/xalloc.h"
 
@@ -166,33 +166,9 @@ uint32_t tl_diag_shapes_of(const struct tl_diag *d, const char *cid)
     return cid ? (uint32_t)(uintptr_t)tl_map_get(&d->shape_cids, tl_str_cstr(cid)) : 0;
 }
 
-/* "torch_dynamo_resume_in_fn_at_61": 61, the line after which the resume function goes on. */
-static uint32_t resume_line(struct tl_str name)
-{
-    static const char resume[] = "torch_dynamo_resume_in_";
-    if (!tl_str_has_prefix(name, resume))
-        return 0;
-    size_t i = name.n;
-    while (i > 0 && name.p[i - 1] >= '0' && name.p[i - 1] <= '9')
-        i--;
-    if (i == name.n || i < 4 || memcmp(name.p + i - 4, "_at_", 4) || name.n - i > 9)
-        return 0;
-    uint32_t v = 0;
-    for (size_t k = i; k < name.n; k++)
-        v = v * 10 + (uint32_t)(name.p[k] - '0');
-    return v;
-}
-
 struct tl_str tl_diag_function_name(struct tl_str name)
 {
-    static const char resume[] = "torch_dynamo_resume_in_";
-    if (!tl_str_has_prefix(name, resume))
-        return name;
-    struct tl_str rest = tl_str_make(name.p + sizeof(resume) - 1, name.n - (sizeof(resume) - 1));
-    for (size_t i = rest.n; i > 4; i--)
-        if (!memcmp(rest.p + i - 4, "_at_", 4))
-            return tl_str_make(rest.p, i - 4);
-    return rest;
+    return tl_pytext_resume_function(name);
 }
 
 static struct tl_diag_loc loc_of(struct tl_diag *d, const struct tl_diag_fact_loc *f)
@@ -513,7 +489,7 @@ static struct tl_str guard_text(struct tl_str g)
     const char *nl = g.n ? memchr(g.p, '\n', g.n) : NULL;
     if (nl)
         g.n = (size_t)(nl - g.p);
-    return trim(tl_tlog_guard_code(g));
+    return trim(tl_pytext_guard_code(g));
 }
 
 void tl_diag_guard_key(struct tl_str guard, struct tl_buf *key, struct tl_buf *value)
@@ -637,7 +613,7 @@ void tl_diag_recompile(struct tl_diag *d, const struct tl_compile_id *cid,
     }
     ranks_add(d, &r->ranks);
     if (function && !r->resume_line)
-        r->resume_line = resume_line(trim(function->function));
+        r->resume_line = tl_pytext_resume_line(trim(function->function));
     strs_add(d, &r->cids, cid_text(d, cid), TL_DIAG_MAX_CIDS);
     /* The guards of one recompile name each earlier compile id whose check failed, often with
      * the same guard against another value: one reason of this recompile, with all its values
@@ -748,16 +724,7 @@ void tl_diag_recompile_caller(struct tl_diag *d, const struct tl_compile_id *cid
 
 struct tl_str tl_diag_restart_kind(struct tl_str reason)
 {
-    /* str(type(e)) of a RestartAnalysis raised without a reason:
-     * "<class 'torch._dynamo.exc.TensorifyScalarRestartAnalysis'>" */
-    reason = trim(reason);
-    if (!tl_str_has_prefix(reason, "<class '") || !tl_str_has_suffix(reason, "RestartAnalysis'>"))
-        return tl_str_make("", 0);
-    struct tl_str name = tl_str_make(reason.p + 8, reason.n - 10);
-    for (size_t i = name.n; i > 0; i--)
-        if (name.p[i - 1] == '.')
-            return tl_str_make(name.p + i, name.n - i);
-    return name;
+    return tl_pytext_restart_kind(reason);
 }
 
 void tl_diag_restart(struct tl_diag *d, const struct tl_compile_id *cid,
@@ -853,15 +820,9 @@ bool tl_diag_framework_file(struct tl_str f)
 /* "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0124.html" -> "GB0124" */
 static const char *gb_id_of(struct tl_diag *d, struct tl_str url)
 {
-    long at = tl_str_find(url, "/gb/gb");
-    if (at < 0)
-        return NULL;
-    const char *p = url.p + at + 6, *end = url.p + url.n;
-    char id[16] = "GB";
-    size_t n = 2;
-    while (p < end && *p >= '0' && *p <= '9' && n + 1 < sizeof(id))
-        id[n++] = *p++;
-    return n > 2 ? intern(d, tl_str_make(id, n)) : NULL;
+    char id[16];
+    size_t n = tl_pytext_gb_id(url, id);
+    return n ? intern(d, tl_str_make(id, n)) : NULL;
 }
 
 const char *tl_diag_hint_category(const char *hint)
