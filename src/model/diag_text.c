@@ -8,6 +8,7 @@
 #include "base/config.h"
 #include "model/diag_text.h"
 #include "base/xalloc.h"
+#include "input/pytext.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -179,20 +180,6 @@ static void graph_break(struct tl_diag_text *t, const struct tl_compile_id *cid,
     free(stack);
 }
 
-/* "torch._dynamo.exc.Unsupported: msg" -> "Unsupported" */
-static struct tl_str exception_type(struct tl_str reason)
-{
-    long colon = tl_str_find(reason, ": ");
-    struct tl_str head = tl_str_make(reason.p, colon >= 0 ? (size_t)colon : reason.n);
-    for (size_t i = 0; i < head.n; i++)
-        if (head.p[i] == ' ')
-            return TL_STR_NULL;
-    const char *dot = head.p + head.n;
-    while (dot > head.p && dot[-1] != '.')
-        dot--;
-    return tl_str_make(dot, (size_t)(head.p + head.n - dot));
-}
-
 static bool is_integer(struct tl_str s)
 {
     size_t i = s.n && s.p[0] == '-' ? 1 : 0;
@@ -276,7 +263,7 @@ static void fallback(struct tl_diag *d, const struct tl_compile_id *cid,
 {
     struct tl_diag_fact_failure f;
     memset(&f, 0, sizeof(f));
-    f.type = exception_type(m->reason);
+    f.type = tl_pytext_exception_type(m->reason);
     f.reason = m->reason;
     f.where = *fn;
     f.where.def = false;
@@ -297,7 +284,7 @@ static void uncaught(struct tl_diag *d, const struct tl_compile_id *cid,
         return;
     struct tl_diag_fact_failure f;
     memset(&f, 0, sizeof(f));
-    f.type = exception_type(m->reason);
+    f.type = tl_pytext_exception_type(m->reason);
     f.reason = m->reason;
     f.kernel = m->kernel;
     user_line(m, &f.where);
@@ -311,7 +298,7 @@ static void guard_error(struct tl_diag *d, const struct tl_compile_id *cid,
 {
     struct tl_diag_fact_failure f;
     memset(&f, 0, sizeof(f));
-    f.type = exception_type(m->reason);
+    f.type = tl_pytext_exception_type(m->reason);
     f.reason = m->reason;
     tl_diag_failure(d, cid, &f);
 }

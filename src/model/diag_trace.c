@@ -18,12 +18,16 @@
 #include "base/json_out.h"
 #include "base/xalloc.h"
 #include "input/envelope.h"
+#include "input/pytext.h"
 
 #include <md5.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A graph break's hints go to the diagnosis as PyTorch's text gave them. */
+_Static_assert(TL_PYTEXT_GB_HINTS <= TL_DIAG_MAX_HINTS, "a graph break's hints fit the diagnosis");
 
 /* At most this many floats made dynamic are remembered per compile id. */
 #define MAX_FLOATS 4
@@ -181,167 +185,53 @@ static const struct tl_diag_fact_loc *user_caller(const struct pending *p)
     return p && p->ncallers ? &p->callers[p->ncallers - 1] : NULL;
 }
 
-/* At most this many frames of a graph break's user code traceback are read. */
-#define MAX_TB 32
-
-/* What PyTorch says of one graph break in its message (two when one broke while handling
- * another): its reason, type, explanation, hints, developer debug context and url. */
-struct gb_notes {
-    struct tl_str reason, type, type_cand, explanation, context, url;
-    struct tl_str hints[TL_DIAG_MAX_HINTS];
-    size_t nhints;
-};
-
-/* a, "\n" and b, in the entry's scratch memory (b alone when a is empty) */
-static struct tl_str joined(struct tl_arena *scratch, struct tl_str a, struct tl_str b)
+/* A frame PyTorch printed, as a fact's place. */
+static struct tl_diag_fact_loc fact_loc(const struct tl_pytext_frame *f)
 {
-    if (!a.n)
-        return b;
-    char *p = tl_arena_alloc(scratch, a.n + 1 + b.n);
-    memcpy(p, a.p, a.n);
-    p[a.n] = '\n';
-    memcpy(p + a.n + 1, b.p, b.n);
-    return tl_str_make(p, a.n + 1 + b.n);
-}
-
-static struct tl_str trimmed(struct tl_str l)
-{
-    while (l.n && (l.p[0] == ' ' || l.p[0] == '\t'))
-        l = tl_str_make(l.p + 1, l.n - 1);
-    while (l.n && (l.p[l.n - 1] == ' ' || l.p[l.n - 1] == '\t' || l.p[l.n - 1] == '\r'))
-        l.n--;
+    struct tl_diag_fact_loc l;
+    memset(&l, 0, sizeof(l));
+    l.file = f->file;
+    l.line = f->line;
+    l.function = f->function;
+    l.code = f->code;
     return l;
 }
 
-#define SKIP_LABEL(l, label) trimmed(tl_str_make((l).p + strlen(label), (l).n - strlen(label)))
-
-/* A Python traceback line "File \"F\", line N, in FN" (after its indentation): the frame. */
-static bool tb_frame(struct tl_str l, struct tl_diag_fact_loc *fr)
-{
-    while (l.n && l.p[0] == ' ') {
-        l.p++;
-        l.n--;
-    }
-    if (!tl_str_has_prefix(l, "File \""))
-        return false;
-    struct tl_str rest = tl_str_make(l.p + 6, l.n - 6);
-    long qt = tl_str_find(rest, "\", line ");
-    if (qt < 0)
-        return false;
-    memset(fr, 0, sizeof(*fr));
-    fr->file = tl_str_make(rest.p, (size_t)qt);
-    fr->line = (uint32_t)strtoul(rest.p + qt + 8, NULL, 10);
-    long at = tl_str_find(rest, ", in ");
-    if (at > qt)
-        fr->function = tl_str_make(rest.p + at + 5, rest.n - (size_t)at - 5);
-    return true;
-}
-
-/* The exception a traceback's last line names ("DataDependentOutputException" of
- * "torch._subclasses.fake_tensor.DataDependentOutputException: aten..."), else empty. */
-static struct tl_str exception_name(struct tl_str l)
-{
-    long colon = tl_str_find(l, ": ");
-    if (colon <= 0 || !((l.p[0] >= 'a' && l.p[0] <= 'z') || (l.p[0] >= 'A' && l.p[0] <= 'Z')))
-        return TL_STR_NULL;
-    struct tl_str name = tl_str_make(l.p, (size_t)colon);
-    if (memchr(name.p, ' ', name.n))
-        return TL_STR_NULL;
-    const char *dot = name.p + name.n;
-    while (dot > name.p && dot[-1] != '.')
-        dot--;
-    struct tl_str last = tl_str_make(dot, (size_t)(name.p + name.n - dot));
-    if (tl_str_has_suffix(last, "Error") || tl_str_has_suffix(last, "Exception") ||
-        tl_str_find(name, ".exc.") >= 0)
-        return last;
-    return TL_STR_NULL;
-}
-
 /*
- * A dynamo_graph_break_reason artifact that is a frame's failure (PyTorch 2.6 logs one so when
- * the backend fails on a fake tensor, a data-dependent output, and Dynamo falls back to eager):
- *
- *   WON'T CONVERT pack /x/m.py line 15
- *   ========== TorchDynamo Stack Trace ==========
- *   Traceback (most recent call last): ...
- *   torch._subclasses.fake_tensor.DataDependentOutputException: aten._local_scalar_dense.default
- *
- *   While executing %item : ...
- *   Original traceback:
- *     File "/x/m.py", line 7, in lengths
- *
- * Its error (the last exception line) and the user's line (the innermost frame of the
- * "Original traceback" or "from user code", else of the frames after the trace) say what the
+ * A dynamo_graph_break_reason artifact that is a frame's failure, "WON'T CONVERT ..." (PyTorch
+ * 2.6 logs one so when the backend fails on a fake tensor, a data-dependent output, and Dynamo
+ * falls back to eager; tl_pytext_wont_convert reads it). Its error (the last exception line)
+ * and the user's line (the innermost of the user's frames that is not PyTorch's) say what the
  * compilation metrics' "Unsupported: Backend compiler failed ..." does not; the frame ran in
  * eager mode.
  */
 static void wont_convert(struct tl_diag_trace *c, struct in *in, const struct tl_record *r,
                          struct pending *p)
 {
+    struct tl_pytext_failure x;
+    tl_pytext_wont_convert(r->payload, in->scratch, &x);
     struct tl_diag_fact_failure f;
     memset(&f, 0, sizeof(f));
-    bool user = false;
-    const char *q = r->payload.p, *end = q + r->payload.n;
-    while (q < end) {
-        const char *nl = memchr(q, '\n', (size_t)(end - q));
-        struct tl_str l = tl_str_make(q, (size_t)((nl ? nl : end) - q));
-        q = nl ? nl + 1 : end;
-        struct tl_diag_fact_loc fr;
-        if (tl_str_has_prefix(l, "Original traceback:") ||
-            tl_str_has_prefix(l, "from user code:")) {
-            user = true;
-        } else if (tl_str_has_prefix(l, "Traceback (most recent call last)")) {
-            user = false;
-        } else if (tb_frame(l, &fr)) {
-            if (user && fr.file.n && !tl_diag_framework_file(fr.file))
-                f.where = fr;
-        } else {
-            struct tl_str name = exception_name(l);
-            if (name.n) {
-                f.type = name;
-                f.reason = l;
-            }
+    for (size_t i = x.nframes; i > 0; i--)
+        if (!tl_diag_framework_file(x.frames[i - 1].file)) {
+            f.where = fact_loc(&x.frames[i - 1]);
+            break;
         }
-    }
     p->wont_convert = true;
     f.fell_back_to_eager = true;
-    f.type = keep(c, f.type);
-    f.reason = keep(c, f.reason);
+    f.type = keep(c, x.type);
+    f.reason = keep(c, x.reason);
     tl_diag_failure(&in->model->diag, &r->cid, &f);
     tl_diag_frame_skipped(&in->model->diag, &r->cid, false);
 }
 
 /*
  * A dynamo_graph_break_reason artifact (PyTorch 2.6 on logs one for every graph break, the
- * ones that restart the frame and the ones that do not, such as a data-dependent jump):
- *
- *   Graph break in user code at /x/m.py:7
- *   Reason: Unsupported: Tensor.item
- *   User code traceback:
- *     File "/x/m.py", line 7, in f
- *       s = x.sum().item()
- *
- *   Traceback (most recent call last): ...
- *
- * From PyTorch 2.7 on the reason is its type, or what dynamo was tracing with the type on the
- * line after, then PyTorch's notes (their lines go on over the indented lines after them):
- *
- *   Graph Break Reason: Encountered graph break when attempting to trace CALL: a function ...:
- *
- *   Unsupported Tensor.item() call with capture_scalar_outputs=False
- *     Explanation: Dynamo does not support tracing `Tensor.item()` with ...
- *     Hint: Set `torch._dynamo.config.capture_scalar_outputs = True` or ...
- *
- *     Developer debug context: call_method TensorVariable() item () {}
- *
- *    For more details about this graph break, please visit: https://.../gb/gb0124.html
- *
- *   Stack variable source attribution: ...
- *   User code traceback: ...
- *
- * The traceback's innermost frame is where it broke; the model attributes a break inside
- * PyTorch to the user's frame that led there (else to the compiled frame's caller). This reads
- * the notes as the TORCH_LOGS text reader does, so that the trace and the text agree.
+ * ones that restart the frame and the ones that do not, such as a data-dependent jump), read
+ * by input/pytext.c as the TORCH_LOGS text reader reads the same wording: its reason, PyTorch's
+ * notes (2.7 on), a break while handling it, and the user code traceback. The traceback's
+ * innermost frame is where it broke; the model attributes a break inside PyTorch to the user's
+ * frame that led there (else to the compiled frame's caller).
  */
 static void break_artifact(struct tl_diag_trace *c, struct in *in, const struct tl_record *r)
 {
@@ -358,118 +248,22 @@ static void break_artifact(struct tl_diag_trace *c, struct in *in, const struct 
         return;
     }
     p->break_artifacts = true;
-    struct tl_diag_fact_loc tb[MAX_TB];
-    size_t ntb = 0;
-    struct gb_notes notes[2], *g = &notes[0];
-    memset(notes, 0, sizeof(notes));
-    size_t nnotes = 1;
-    bool await_reason2 = false, labelled = false;
-    enum { N_NONE, N_EXPL, N_HINT, N_CONTEXT } open = N_NONE;
-    const char *reason_end = NULL;
-    enum { HEAD, MSG, ATTRIBUTION, TB, DONE } state = HEAD;
-    const char *q = r->payload.p, *end = q + r->payload.n;
-    while (q < end && state != DONE) {
-        const char *nl = memchr(q, '\n', (size_t)(end - q));
-        struct tl_str l = tl_str_make(q, (size_t)((nl ? nl : end) - q));
-        q = nl ? nl + 1 : end;
-        struct tl_str t = trimmed(l);
-        bool ind = l.n && (l.p[0] == ' ' || l.p[0] == '\t');
-        if (state < TB &&
-            (tl_str_has_prefix(l, "Reason: ") || tl_str_has_prefix(l, "Graph Break Reason: "))) {
-            if (state == HEAD) {
-                g->reason = trimmed(
-                    tl_str_make(l.p + (l.p[0] == 'R' ? 8 : 20), l.n - (l.p[0] == 'R' ? 8 : 20)));
-                g->type_cand = g->reason;
-                reason_end = l.p + l.n;
-                state = MSG;
-            }
-        } else if (tl_str_eq_cstr(l, "User code traceback:")) {
-            state = TB;
-        } else if (state == MSG && tl_str_eq_cstr(l, "Stack variable source attribution:")) {
-            state = ATTRIBUTION;
-        } else if (state == MSG && !t.n) {
-            continue; /* a blank line leaves a note open */
-        } else if (state == MSG && await_reason2) {
-            g->reason = g->type_cand = t;
-            await_reason2 = false;
-        } else if (state == MSG && tl_str_has_prefix(t, "Explanation:")) {
-            if (!g->type.n && !g->explanation.n)
-                g->type = g->type_cand;
-            if (!g->explanation.n)
-                g->explanation = SKIP_LABEL(t, "Explanation:");
-            open = N_EXPL;
-            labelled = true;
-        } else if (state == MSG && tl_str_has_prefix(t, "Hint:")) {
-            open = g->nhints < TL_DIAG_MAX_HINTS ? N_HINT : N_NONE;
-            if (open)
-                g->hints[g->nhints++] = SKIP_LABEL(t, "Hint:");
-            labelled = true;
-        } else if (state == MSG && tl_str_has_prefix(t, "Developer debug context:")) {
-            open = g->context.n || nnotes > 1 ? N_NONE : N_CONTEXT;
-            if (open)
-                g->context = SKIP_LABEL(t, "Developer debug context:");
-            labelled = true;
-        } else if (state == MSG &&
-                   tl_str_has_prefix(t, "For more details about this graph break")) {
-            long v = tl_str_find(t, "visit:");
-            if (v >= 0 && !g->url.n)
-                g->url = SKIP_LABEL(tl_str_make(t.p + v, t.n - (size_t)v), "visit:");
-            open = N_NONE;
-            labelled = true;
-        } else if (state == MSG && tl_str_has_prefix(t, "*** While handling this graph break")) {
-            /* a break while handling that one is told with it (as the text reader does) */
-            await_reason2 = nnotes == 1;
-            g = &notes[1];
-            nnotes = 2;
-            open = N_NONE;
-            labelled = true;
-        } else if (state == MSG && ind && open) {
-            struct tl_str *f = open == N_EXPL   ? &g->explanation
-                               : open == N_HINT ? &g->hints[g->nhints - 1]
-                                                : &g->context;
-            *f = joined(in->scratch, *f, t);
-        } else if (state == MSG) {
-            open = N_NONE;
-            if (!ind && !g->explanation.n)
-                g->type_cand = t;
-            if (!labelled)
-                reason_end = l.p + l.n; /* a reason of several lines */
-        } else if (state == TB && tl_str_has_prefix(l, "  File \"")) {
-            struct tl_str rest = tl_str_make(l.p + 8, l.n - 8);
-            long qt = tl_str_find(rest, "\", line ");
-            if (qt < 0 || ntb == MAX_TB)
-                continue;
-            struct tl_diag_fact_loc *fr = &tb[ntb++];
-            memset(fr, 0, sizeof(*fr));
-            fr->file = tl_str_make(rest.p, (size_t)qt);
-            const char *num = rest.p + qt + 8;
-            fr->line = (uint32_t)strtoul(num, NULL, 10);
-            long at = tl_str_find(rest, ", in ");
-            if (at > qt)
-                fr->function = tl_str_make(rest.p + at + 5, rest.n - (size_t)at - 5);
-        } else if (state == TB && tl_str_has_prefix(l, "    ") && ntb && !tb[ntb - 1].code.p) {
-            tb[ntb - 1].code = l;
-        } else if (state == TB && (!l.n || tl_str_has_prefix(l, "Traceback"))) {
-            state = DONE;
-        }
-    }
+    struct tl_pytext_gb gb;
+    tl_pytext_graph_break(r->payload, in->scratch, &gb);
+    struct tl_diag_fact_loc *tb =
+        tl_arena_alloc(in->scratch, (gb.nframes ? gb.nframes : 1) * sizeof(*tb));
+    for (size_t i = 0; i < gb.nframes; i++)
+        tb[i] = fact_loc(&gb.frames[i]);
     struct tl_diag_fact_break f;
     memset(&f, 0, sizeof(f));
-    f.reason = notes[0].reason;
-    if (f.reason.p && reason_end)
-        f.reason.n = (size_t)(reason_end - f.reason.p);
     const struct tl_diag_fact_loc *caller = user_caller(p);
     if (caller)
         f.where = *caller;
     f.stack = tb;
-    f.nstack = ntb;
-    for (size_t i = 0; i < nnotes; i++) {
-        const struct gb_notes *n = &notes[i];
-        if (i) {
-            if (!n->reason.n)
-                break;
-            f.reason = n->reason;
-        }
+    f.nstack = gb.nframes;
+    for (size_t i = 0; i < gb.nnotes; i++) {
+        const struct tl_pytext_gb_note *n = &gb.notes[i];
+        f.reason = n->reason;
         f.type = n->type;
         f.explanation = n->explanation;
         f.hints = n->hints;
@@ -522,10 +316,7 @@ static void flush_breaks(struct tl_diag_trace *c, struct tl_diag *d, const struc
         if (next && next->co_name.p && tl_str_has_prefix(next->co_name, RESUME) &&
             tl_str_eq(tl_diag_function_name(next->co_name), orig) && next->co_filename.p &&
             tl_str_eq(next->co_filename, b->fn.file)) {
-            const char *at = next->co_name.p + next->co_name.n;
-            while (at > next->co_name.p && at[-1] >= '0' && at[-1] <= '9')
-                at--;
-            f.where.line = (uint32_t)strtoul(at, NULL, 10);
+            f.where.line = tl_pytext_resume_line(next->co_name);
             f.where.function = orig;
             f.where.def = false;
         } else if (next && next_cid && next_cid->frame == b->cid.frame &&
@@ -629,20 +420,7 @@ static void limit_hit(struct tl_diag_trace *c, struct tl_diag *d, const struct t
     }
     struct tl_str name = tl_str_cstr(c->limit_name ? c->limit_name : "");
     uint64_t limit = c->limit;
-    static const char *const names[] = {"recompile_limit", "cache_size_limit"};
-    for (size_t i = 0; i < TL_ARRAY_LEN(names); i++)
-        if (tl_str_find(fail_reason, names[i]) >= 0)
-            name = tl_str_cstr(names[i]);
-    long at = tl_str_find(fail_reason, "Limit type: ");
-    if (at >= 0) {
-        const char *s = fail_reason.p + at + 12, *e = s;
-        while (e < fail_reason.p + fail_reason.n && ((*e >= 'a' && *e <= 'z') || *e == '_'))
-            e++;
-        if (e > s)
-            name = tl_str_make(s, (size_t)(e - s));
-    }
-    if ((at = tl_str_find(fail_reason, "(currently set to ")) >= 0)
-        limit = strtoull(fail_reason.p + at + 18, NULL, 10);
+    tl_pytext_limit_reason(fail_reason, &name, &limit);
     tl_diag_limit(d, cid, NULL, name, limit, last);
 }
 
@@ -858,29 +636,6 @@ static void recompile_reasons(struct tl_diag_trace *c, struct in *in, const stru
         tl_diag_recompile_early(&in->model->diag, &p->cid, p->guards, p->nguards);
 }
 
-/* "Eq(s0, 8)": the symbol and the integer it equals. */
-static bool eq_symbol_constant(struct tl_str e, struct tl_str *sym, struct tl_str *val)
-{
-    if (!e.p || !tl_str_has_prefix(e, "Eq(") || !tl_str_has_suffix(e, ")"))
-        return false;
-    struct tl_str in = tl_str_make(e.p + 3, e.n - 4);
-    long comma = tl_str_find(in, ", ");
-    if (comma <= 1 || (in.p[0] != 's' && in.p[0] != 'u'))
-        return false;
-    *sym = tl_str_make(in.p, (size_t)comma);
-    *val = tl_str_make(in.p + comma + 2, in.n - (size_t)comma - 2);
-    for (size_t i = 1; i < sym->n; i++)
-        if (sym->p[i] < '0' || sym->p[i] > '9')
-            return false;
-    size_t i = val->n && val->p[0] == '-' ? 1 : 0;
-    if (i >= val->n)
-        return false;
-    for (; i < val->n; i++)
-        if (val->p[i] < '0' || val->p[i] > '9')
-            return false;
-    return true;
-}
-
 static void shape_rec(struct in *in, const struct tl_record *r, const struct tl_json *rec,
                       bool specialization)
 {
@@ -895,7 +650,7 @@ static void shape_rec(struct in *in, const struct tl_record *r, const struct tl_
         s.source = src->u.arr.items[0].u.str;
     s.where = frame_loc(in, tl_env_get(rec, "user_stack"));
     struct tl_str sym, val;
-    if (!specialization && eq_symbol_constant(s.expr, &sym, &val)) {
+    if (!specialization && tl_pytext_eq_constant(s.expr, &sym, &val)) {
         /* a guard Eq(s0, 8): the size became the constant 8 */
         s.kind = TL_SPEC_SPECIALIZED;
         s.symbol = sym;
