@@ -109,6 +109,9 @@ struct tl_options {
     bool from_summaries;          /* --all-ranks-html: path holds rank_N/ reports already */
     bool name_order;              /* --all-ranks-html: take rank logs and compile folders in
                                      name order, not the file system's (the reference's) */
+    bool all_ranks_counts;        /* a report of the newest log of a folder of rank logs:
+                                     count every rank's findings too (result.folder_counts;
+                                     what --fail-on judges) */
     bool color;                   /* the text summary with ANSI colours */
     int year;                     /* year of raw.jsonl timestamps; 0: this year (UTC) */
     const char *mem_input;        /* with mem_len: parse this buffer instead of path */
@@ -154,6 +157,13 @@ struct tl_result {
     uint32_t ranks_left;     /* the ranks of that folder whose logs could not be read */
     uint32_t newest_of;      /* the report is of the newest log of a folder of rank logs: the
                                 ranks the folder holds (2 or more); else 0 */
+    /* options.all_ranks_counts, of a report of the newest log of a folder of rank logs
+     * (newest_of) written without error: every rank of the folder diagnosed as --summary of
+     * the folder would, each log read once (the newest is counted from its report) */
+    bool has_folder_counts;
+    int folder_exit; /* what tl_run() of the folder's --summary would return */
+    struct tl_counts folder_counts;
+    uint32_t folder_ranks; /* the ranks read */
 };
 
 /** Set by a signal handler to stop a run; tl_run() then cleans up and returns 130. */

@@ -289,35 +289,6 @@ static void say_done(const struct tl_options *opt, const struct tl_result *res)
                (unsigned long long)c->failures, c->failures == 1 ? "" : "s");
 }
 
-static void quiet(void *ctx, enum tl_message_kind kind, const char *line)
-{
-    (void)ctx;
-    if (kind == TL_MSG_ERROR)
-        fprintf(stderr, "%s\n", line);
-}
-
-/*
- * --fail-on with a report of one log of a folder of rank logs: every rank is diagnosed (no
- * report, messages but errors left out) and --fail-on judges them all. Its exit code.
- */
-static int fail_on_ranks(unsigned kinds, const struct tl_options *opt)
-{
-    struct tl_options o = *opt;
-    o.summary = TL_SUMMARY_JSON;
-    o.out_dir = NULL;
-    o.overwrite = false;
-    o.bundle = NULL;
-    o.custom_header_html = NULL;
-    o.plain_text = o.inductor_provenance = o.progress = false;
-    o.message = quiet;
-    struct tl_result all;
-    int rc = tl_run(&o, &all);
-    free(all.summary);
-    if (rc != TL_EXIT_OK)
-        return rc;
-    return fail_on(kinds, &all.counts, all.ranks);
-}
-
 struct cli {
     struct tl_options opt;
     bool no_browser;
@@ -447,7 +418,8 @@ static void apply(struct cli *c, enum opt_id id, const char *value)
             c->exit_now = usage_error("--fail-on wants a comma-separated list of graph-breaks, "
                                       "recompiles, failures, specializations, export or any, not",
                                       value);
-        o->check_content = true; /* a trace with nothing in it passes no check */
+        o->check_content = true;    /* a trace with nothing in it passes no check */
+        o->all_ranks_counts = true; /* of a folder's newest log: every rank is judged */
         break;
     case O_RUN:
         break; /* parse_args takes the command */
@@ -646,8 +618,11 @@ static int check_fail_on(const struct cli *c, const struct tl_result *res, int r
         tl_cli_say("tlparse: error: --fail-on: nothing was read to check");
         return TL_EXIT_ERROR;
     }
-    if (res->newest_of)
-        return fail_on_ranks(c->fail_on, &c->opt); /* opt->command_line still held */
+    if (res->newest_of) { /* every rank, counted by the run (options.all_ranks_counts) */
+        if (!res->has_folder_counts || res->folder_exit != TL_EXIT_OK)
+            return res->has_folder_counts ? res->folder_exit : TL_EXIT_ERROR;
+        return fail_on(c->fail_on, &res->folder_counts, res->folder_ranks);
+    }
     if (res->ranks_left) {
         tl_cli_say("tlparse: --fail-on: %u rank%s could not be read", res->ranks_left,
                    res->ranks_left == 1 ? "" : "s");

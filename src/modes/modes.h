@@ -122,6 +122,13 @@ int tl_stored_run(const struct tl_options *opt, struct tl_result *res);
 /** --all-ranks-html (with or without --from-summaries), and --summary or --json of a folder of
  * rank logs (every rank's diagnosis, and across them, in result.summary): the exit code. */
 int tl_ranks_run(const struct tl_options *opt, struct tl_result *res);
+/**
+ * options.all_ranks_counts: every rank of the folder opt->path diagnosed for a gate (errors
+ * said, nothing else), its counts and exit code in res's folder_* fields; the log at known
+ * (the report's) is not read again: its counts are known_counts. Returns that exit code.
+ */
+int tl_ranks_counts(const struct tl_options *opt, const char *known,
+                    const struct tl_counts *known_counts, struct tl_result *res);
 /** The number of ranks whose logs path (a folder) holds (rankfiles.h); 0: not a folder. */
 size_t tl_rank_folder_ranks(const char *path);
 /** --rank-only: one rank's report and its summary.json; the exit code. */

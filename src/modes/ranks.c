@@ -15,6 +15,7 @@
  */
 #include "base/config.h"
 #include "modes/modes.h"
+#include "modes/plan.h"
 #include "base/json.h"
 #include "base/json_write.h"
 #include "base/pool.h"
@@ -87,6 +88,11 @@ struct multi {
     struct tl_strtab carry; /* the string tables of the ranks settled, later ones on top */
     bool fatal;             /* an error that stops the run (err) */
     struct tl_err err;
+    /* Counts only (tl_ranks_counts): no summary text; the log at known_path is not read, its
+     * counts are known_counts. */
+    bool counts_only;
+    const char *known_path;
+    const struct tl_counts *known_counts;
 };
 
 /* ---- messages ------------------------------------------------------------------------------ */
@@ -382,8 +388,12 @@ static void diagnose_job(void *ctx, size_t i)
 {
     struct multi *m = ctx;
     struct rank *r = &m->ranks[i];
-    if (!stopping(m))
+    if (m->known_path && !strcmp(r->log.path, m->known_path)) {
+        r->parsed = true;
+        r->counts = *m->known_counts;
+    } else if (!stopping(m)) {
         diagnose_rank(m, r);
+    }
     rank_done(m, r);
 }
 
@@ -1141,11 +1151,13 @@ static int diagnose_all(struct multi *m, struct tl_result *res)
     } else {
         struct tl_buf b = TL_BUF_INIT;
         sum_counts(m, &res->counts);
-        if (opt->summary == TL_SUMMARY_JSON)
+        if (m->counts_only)
+            ;
+        else if (opt->summary == TL_SUMMARY_JSON)
             ranks_json(&b, m, &res->counts);
         else
             ranks_text(&b, m, &res->counts);
-        res->summary = tl_buf_detach(&b, NULL);
+        res->summary = m->counts_only ? NULL : tl_buf_detach(&b, NULL);
         res->has_counts = true;
         for (size_t i = 0; i < m->n; i++) {
             /* a rank that could not be read fails the run, as a log that cannot */
@@ -1262,6 +1274,42 @@ int tl_ranks_run(const struct tl_options *opt, struct tl_result *res)
                : opt->summary != TL_SUMMARY_NONE ? diagnose_all(&m, res)
                                                  : all_ranks(&m, res);
     multi_release(&m);
+    return code;
+}
+
+/* The messages of the ranks counted for a gate: errors only, to the caller's messages. */
+static void errors_only(void *ctx, enum tl_message_kind kind, const char *line)
+{
+    const struct tl_options *opt = ctx;
+    if (kind != TL_MSG_ERROR)
+        return;
+    if (opt->message)
+        opt->message(opt->message_ctx, kind, line);
+    else
+        fprintf(stderr, "%s\n", line);
+}
+
+int tl_ranks_counts(const struct tl_options *opt, const char *known,
+                    const struct tl_counts *known_counts, struct tl_result *res)
+{
+    struct tl_options o;
+    tl_plan_diagnosis_options(&o, opt, TL_SUMMARY_JSON);
+    o.all_ranks_counts = false;
+    o.message = errors_only;
+    o.message_ctx = (void *)opt;
+    struct multi m;
+    multi_init(&m, &o);
+    m.counts_only = true;
+    m.known_path = known;
+    m.known_counts = known_counts;
+    struct tl_result all;
+    memset(&all, 0, sizeof(all));
+    int code = diagnose_all(&m, &all);
+    multi_release(&m);
+    res->has_folder_counts = all.has_counts;
+    res->folder_exit = code;
+    res->folder_counts = all.counts;
+    res->folder_ranks = all.ranks;
     return code;
 }
 

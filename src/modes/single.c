@@ -142,6 +142,8 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
     msg.input = path ? path : "<memory>";
     int code = rc == 0 ? tl_strict_exit(opt, &msg, &sum) : TL_EXIT_OK;
     rc = tl_output_end(&out, rc, &err);
+    if (rc == 0 && code == TL_EXIT_OK && ranks > 1 && opt->all_ranks_counts && path)
+        tl_ranks_counts(opt, path, &sum.counts, res);
     if (rc == 0 && o.bundle)
         snprintf(res->bundle_path, sizeof(res->bundle_path), "%s", o.bundle);
     else if (rc == 0)
