@@ -172,6 +172,36 @@ extern TL_API volatile sig_atomic_t tl_interrupted;
 /** Run the whole job. res may be NULL. */
 TL_API int tl_run(const struct tl_options *opt, struct tl_result *res);
 
+/* ---- Feed: a log given as bytes ---------------------------------------------------------- */
+
+/*
+ * A log whose bytes the caller has rather than a file (a socket, a browser's file reader, a
+ * decompressor of its own): fed in pieces of any size, and made into the report or diagnosis
+ * that tl_run() makes of the same bytes as a file. As cmark_parser_feed/finish:
+ *
+ *     struct tl_feed *f = tl_feed_new(&opt);   (NULL: the options are wrong, said)
+ *     while ((n = read(fd, buf, sizeof buf)) > 0)
+ *         tl_feed_bytes(f, buf, n);
+ *     int rc = tl_feed_finish(f, &res);
+ *     tl_feed_free(f);
+ *
+ * The options are tl_run()'s for one log (not a folder of ranks, not --latest); opt->path, when
+ * set, only names the log in messages and the report. The bytes are the log as written, not
+ * compressed. Nothing is written before the first bytes tell a TORCH_TRACE log from TORCH_LOGS
+ * text (256 KiB, or all of them at the end).
+ */
+struct tl_feed;
+
+TL_API struct tl_feed *tl_feed_new(const struct tl_options *opt);
+/** More bytes of the log. TL_EXIT_OK, or the exit code of a run that failed (said through
+ * the options' messages; the bytes that follow are not read). */
+TL_API int tl_feed_bytes(struct tl_feed *f, const void *p, size_t n);
+/** The end of the log: the report committed (or the diagnosis in res->summary); the exit code
+ * tl_run() would return. res may be NULL. */
+TL_API int tl_feed_finish(struct tl_feed *f, struct tl_result *res);
+/** Free f (after tl_feed_finish, or instead of it: nothing is left behind). */
+TL_API void tl_feed_free(struct tl_feed *f);
+
 /* ---- Watch: a job's compiler, live (tlparse --watch) ------------------------------------- */
 
 /* How a log is watched (tl_watch). Zeroed: a screen of plain lines on standard output, the

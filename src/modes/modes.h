@@ -76,6 +76,19 @@ void tl_log_sinks(struct tl_engine_job *job, struct tl_log_sinks *p,
  * holds, when it is one, for a message): the exit code. */
 int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *res);
 
+/* A log's run through the engine, set up: its job, its sinks' parameters, and what it
+ * keeps of the finished model (--summary's text, malloc'd). It must outlive the run. */
+struct tl_log_run {
+    struct tl_engine_job job;
+    struct tl_log_sinks params;
+    char *summary;
+};
+/** The run of a log told to be TORCH_LOGS text or a trace: the sinks of its report into out
+ * (NULL: none, its diagnosis kept as opt->summary says). A text log cannot be redacted. */
+int tl_log_run_init(struct tl_log_run *lr, const struct tl_options *opt, struct tl_reader *reader,
+                    const char *path, const char *name, struct tl_outdir *out, bool text,
+                    struct tl_err *err);
+
 /**
  * One log into out (NULL: no output, the diagnosis in res->summary as opt->summary says): a
  * structured trace or TORCH_LOGS text, told apart by its first 256 KiB. Takes the reader (it
@@ -84,6 +97,12 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
 int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
                struct tl_outdir *out, struct tl_engine_result *res, struct tl_err *err);
 
+/** The output of a log's report: opt->bundle (straight into it) or the folder opt->out_dir
+ * (set), as a hidden temporary folder committed by tl_output_end. */
+int tl_output_open(const struct tl_options *opt, struct tl_outdir *out, struct tl_err *err);
+/** The warning that unfinished report folders of killed runs were removed, when they were. */
+void tl_output_say_leftovers(const struct tl_outdir *out, struct tl_messages *msg,
+                             const char *folder);
 /** opt->extra_files into a report folder just opened (the report's own files come after them
  * and win a name they share). */
 int tl_output_extras(const struct tl_options *opt, struct tl_outdir *out, struct tl_err *err);

@@ -181,6 +181,35 @@ int tl_plan_make(struct tl_plan *p, const struct tl_options *opt, struct tl_err 
     return 0;
 }
 
+int tl_plan_make_stream(struct tl_plan *p, const struct tl_options *opt, struct tl_err *err)
+{
+    memset(p, 0, sizeof(*p));
+    const char *many = opt->all_ranks_html ? "all_ranks_html"
+                       : opt->rank_only    ? "rank_only"
+                       : opt->latest       ? "latest"
+                       : opt->mem_input    ? "mem_input"
+                       : opt->nopen_logs   ? "open_logs"
+                                           : NULL;
+    if (many)
+        return tl_error_code(err, TL_ERR_USAGE,
+                             "cannot use %s with a log fed as bytes (tl_feed_new: one log)", many);
+    p->opt = *opt;
+    p->opt.out_dir = trimmed(opt->out_dir, &p->own[1]);
+    if (check_rules(&p->opt, false, err) < 0)
+        return -1;
+    bool summary = opt->summary != TL_SUMMARY_NONE;
+    p->mode = summary ? TL_PLAN_LOG_SUMMARY : TL_PLAN_LOG;
+    p->output = summary                        ? TL_PLAN_OUT_NONE
+                : opt->bundle && !opt->out_dir ? TL_PLAN_OUT_BUNDLE
+                                               : TL_PLAN_OUT_FOLDER;
+    if (opt->bundle && opt->out_dir)
+        return tl_error_code(err, TL_ERR_USAGE,
+                             "cannot use out_dir with bundle for a log fed as bytes: one of them");
+    if (!summary)
+        p->folder = p->opt.out_dir = p->opt.out_dir ? p->opt.out_dir : "tl_out";
+    return 0;
+}
+
 void tl_plan_release(struct tl_plan *p)
 {
     free(p->own[0]);

@@ -53,6 +53,9 @@ struct tl_plan {
  * struct tl_options for a library call). Release with tl_plan_release.
  */
 int tl_plan_make(struct tl_plan *p, const struct tl_options *opt, struct tl_err *err);
+/** The plan of one log given as bytes (tl_feed_new): a report (folder or bundle, not both) or
+ * a diagnosis; out_dir set to the folder written. */
+int tl_plan_make_stream(struct tl_plan *p, const struct tl_options *opt, struct tl_err *err);
 void tl_plan_release(struct tl_plan *p);
 
 /** The plan of the folder a bundle is made of (TL_PLAN_OUT_FOLDER_BUNDLE): the same run, with
