@@ -125,6 +125,10 @@ struct tl_options {
     /* Where messages go; NULL: each is written to stderr followed by a newline. */
     void (*message)(void *ctx, enum tl_message_kind kind, const char *line);
     void *message_ctx;
+    /* Set (to nonzero) by the caller, a signal handler for one, to stop the run: it then cleans
+     * up (nothing is left behind) and returns TL_EXIT_INTERRUPTED. Read from every thread of
+     * the run. tl_watch() ends at it and clears it for its final report. NULL: none. */
+    volatile sig_atomic_t *cancel;
     /* Custom parsers (see "Custom parsers" below), run on every report written; their
      * files and links appear in the report beside the built-in ones. NULL: none. */
     const struct tl_parser *parsers;
@@ -165,9 +169,6 @@ struct tl_result {
     struct tl_counts folder_counts;
     uint32_t folder_ranks; /* the ranks read */
 };
-
-/** Set by a signal handler to stop a run; tl_run() then cleans up and returns 130. */
-extern TL_API volatile sig_atomic_t tl_interrupted;
 
 /** Run the whole job. res may be NULL. */
 TL_API int tl_run(const struct tl_options *opt, struct tl_result *res);
@@ -241,7 +242,7 @@ struct tl_watch {
  * a job writes it: every new finding printed once, as it comes; the report folder rebuilt
  * every few seconds (atomically, with live.html, a page that follows it); at the end (the job
  * ended, Ctrl-C, or check said stop) the report of what was written, as tl_run() would make
- * it, and its exit code. tl_interrupted ends the watch (it is cleared for the final report).
+ * it, and its exit code. opt->cancel ends the watch (it is cleared for the final report).
  */
 TL_API int tl_watch(const struct tl_options *opt, const struct tl_watch *w, struct tl_result *res);
 
@@ -277,6 +278,7 @@ struct tl_diff_options {
     /* Where messages go; NULL: stderr. */
     void (*message)(void *ctx, enum tl_message_kind kind, const char *line);
     void *message_ctx;
+    volatile sig_atomic_t *cancel; /* as tl_options.cancel */
 };
 
 /* What the diff found, counted: entries (a finding at one place), not occurrences. "new"

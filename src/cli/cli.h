@@ -20,7 +20,10 @@ char *tl_cli_command_line(int argc, char **argv);
 char *tl_cli_quote_words(int n, char *const *words);
 /** Open a page in $BROWSER, else xdg-open when there is a display; else nothing. */
 void tl_cli_open_browser(const char *path);
-/** Handle SIGINT, SIGTERM and SIGHUP by setting tl_interrupted. */
+/** The cancel flag of the CLI's runs (tl_options.cancel): set by SIGINT, SIGTERM and SIGHUP
+ * once tl_cli_catch_signals() was called. */
+extern volatile sig_atomic_t tl_cli_cancel;
+/** Handle SIGINT, SIGTERM and SIGHUP by setting tl_cli_cancel. */
 void tl_cli_catch_signals(void);
 /** The rank logs TORCH_TRACE wrote into dir (named as --all-ranks-html takes them), and
  * whether it wrote any file at all. */

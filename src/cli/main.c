@@ -788,6 +788,7 @@ static int run_cli(int argc, char **argv)
     if (rc >= 0)
         return rc;
     struct tl_options *opt = &c.opt;
+    opt->cancel = &tl_cli_cancel;
     options_from_env(&c);
     char *cmdline = tl_cli_command_line(argc, argv);
     opt->command_line = cmdline;

@@ -21,8 +21,6 @@
 
 extern const char tl_revision[]; /* revision.c, written by cmake/Revision.cmake */
 
-volatile sig_atomic_t tl_interrupted;
-
 /* One log being run through the sinks. */
 struct tl_engine {
     const struct tl_options *opt;
@@ -502,7 +500,7 @@ static int text_line(struct tl_engine *eng, const struct tl_line *l, struct tl_e
 static int on_line(void *ctx, const struct tl_line *l, struct tl_err *err)
 {
     struct tl_engine *eng = ctx;
-    if (tl_stop_asked())
+    if (tl_stop_asked(eng->opt->cancel))
         return tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
     if (eng->text)
         return text_line(eng, l, err);
@@ -831,7 +829,7 @@ int tl_engine_finish(struct tl_engine *eng, const char *truncated, int rc,
 {
     if (rc == 0)
         rc = end_of_input(eng, truncated, err);
-    if (rc == 0 && tl_stop_asked())
+    if (rc == 0 && tl_stop_asked(eng->opt->cancel))
         rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
     memset(res, 0, sizeof(*res));
     res->bytes_in = eng->lines.bytes;

@@ -56,7 +56,7 @@ static int run_folder_bundle(const struct tl_plan *p, struct tl_result *res)
     if (code == TL_EXIT_OK || (code == TL_EXIT_ERROR && res->index_path[0])) {
         /* a report was written (--strict failures too): bundle it */
         struct tl_err err = {TL_ERR_NONE, ""};
-        if (tl_bundle_write(p->folder, p->opt.bundle, p->opt.overwrite, &err) < 0)
+        if (tl_bundle_write(p->folder, p->opt.bundle, p->opt.overwrite, p->opt.cancel, &err) < 0)
             code = tl_report_error(&p->opt, &err);
         else
             snprintf(res->bundle_path, sizeof(res->bundle_path), "%s", p->opt.bundle);

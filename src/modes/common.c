@@ -248,9 +248,9 @@ int tl_output_extras(const struct tl_options *opt, struct tl_outdir *out, struct
     return 0;
 }
 
-int tl_output_end(struct tl_outdir *out, int rc, struct tl_err *err)
+int tl_output_end(struct tl_outdir *out, int rc, volatile sig_atomic_t *cancel, struct tl_err *err)
 {
-    if (rc == 0 && tl_stop_asked())
+    if (rc == 0 && tl_stop_asked(cancel))
         rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
     if (rc == 0)
         return tl_outdir_commit(out, err);

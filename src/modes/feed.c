@@ -119,7 +119,7 @@ int tl_feed_finish(struct tl_feed *f, struct tl_result *res)
         f->eng = NULL;
         if (rc == 0)
             rc = tl_log_check_entries(f->name, &sum, &err);
-        if (rc == 0 && tl_stop_asked())
+        if (rc == 0 && tl_stop_asked(opt->cancel))
             rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
     }
     res->bytes_in = sum.bytes_in;
@@ -133,7 +133,7 @@ int tl_feed_finish(struct tl_feed *f, struct tl_result *res)
     }
     if (f->out_open) {
         f->out_open = false;
-        rc = tl_output_end(&f->out, rc, &err);
+        rc = tl_output_end(&f->out, rc, opt->cancel, &err);
         if (rc == 0 && opt->bundle)
             snprintf(res->bundle_path, sizeof(res->bundle_path), "%s", opt->bundle);
         else if (rc == 0)

@@ -111,7 +111,7 @@ int tl_output_extras(const struct tl_options *opt, struct tl_outdir *out, struct
  * is committed into place, else removed, and nothing else has changed. Returns 0, or -1 with
  * err filled (the run's error, an interruption, or the commit's).
  */
-int tl_output_end(struct tl_outdir *out, int rc, struct tl_err *err);
+int tl_output_end(struct tl_outdir *out, int rc, volatile sig_atomic_t *cancel, struct tl_err *err);
 
 /** Whether --strict or --strict-compile-id fail on the log (the report is written anyway). */
 bool tl_strict_failed(const struct tl_options *opt, const struct tl_engine_result *res);
@@ -170,6 +170,7 @@ int tl_bundle_check(const char *path, bool overwrite, struct tl_err *err);
  * tl_outdir_commit. path must not exist unless overwrite.
  */
 int tl_bundle_open(struct tl_outdir *out, const char *path, bool overwrite, struct tl_err *err);
-int tl_bundle_write(const char *folder, const char *path, bool overwrite, struct tl_err *err);
+int tl_bundle_write(const char *folder, const char *path, bool overwrite,
+                    volatile sig_atomic_t *cancel, struct tl_err *err);
 
 #endif

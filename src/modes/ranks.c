@@ -140,7 +140,7 @@ static bool stopping(struct multi *m)
     pthread_mutex_lock(&m->mu);
     bool stop = m->fatal;
     pthread_mutex_unlock(&m->mu);
-    return stop || tl_stop_asked();
+    return stop || tl_stop_asked(m->opt->cancel);
 }
 
 /* ---- one rank ------------------------------------------------------------------------------ */
@@ -327,12 +327,12 @@ static void parse_rank(struct multi *m, struct rank *r)
     r->sub = NULL;
     if (rc == 0)
         rc = tl_log_check_entries(r->log.path, &sum, &err);
-    rc = tl_output_end(&sub, rc, &err);
+    rc = tl_output_end(&sub, rc, m->opt->cancel, &err);
     if (rc < 0 && r->events_fd >= 0) {
         close(r->events_fd);
         r->events_fd = -1;
     }
-    if (rc < 0 && (err.code != TL_ERR_INPUT || tl_stop_asked())) {
+    if (rc < 0 && (err.code != TL_ERR_INPUT || tl_stop_asked(m->opt->cancel))) {
         /* Writing the report failed (a full disk, EIO), or a signal: the run fails, not the
          * rank. Only what is wrong with the log itself leaves a rank without a report. */
         set_fatal(m, &err);
@@ -356,7 +356,7 @@ static void diagnose_rank(struct multi *m, struct rank *r)
     int rc = tl_log_open_file(&r->opt, r->log.path, &reader, &err);
     if (rc == 0)
         rc = tl_run_log(&r->opt, reader, r->log.path, NULL, &sum, &err);
-    if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_stop_asked())) {
+    if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_stop_asked(m->opt->cancel))) {
         set_fatal(m, &err);
         return;
     }
@@ -811,7 +811,7 @@ static void sum_counts(const struct multi *m, struct tl_counts *c)
 /* The end of a run: commit or abort, and the exit code. */
 static int finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_result *res)
 {
-    if (tl_output_end(&m->root, rc, err) < 0)
+    if (tl_output_end(&m->root, rc, m->opt->cancel, err) < 0)
         return tl_report_error(m->opt, err);
     if (res) {
         if (m->opt->bundle)
@@ -944,7 +944,7 @@ static int all_ranks(struct multi *m, struct tl_result *res)
         err = m->err;
         rc = -1;
     }
-    if (rc == 0 && !tl_stop_asked())
+    if (rc == 0 && !tl_stop_asked(m->opt->cancel))
         rc = landing(m, &err);
     rc = finish_run(m, rc, &err, res);
     free_logs(m, logs, nlogs);
@@ -1143,7 +1143,7 @@ static int diagnose_all(struct multi *m, struct tl_result *res)
     ranks_setup(m, &threads);
     tl_pool_run(m->n, threads, diagnose_job, m);
     int code = TL_EXIT_OK;
-    if (m->fatal || tl_stop_asked()) {
+    if (m->fatal || tl_stop_asked(m->opt->cancel)) {
         err = m->err;
         if (!m->fatal)
             tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
@@ -1381,7 +1381,7 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
         rc = tl_engine_run(&job, &sum, &err);
         free(sum.summary);
     }
-    if (rc == 0 && tl_stop_asked())
+    if (rc == 0 && tl_stop_asked(opt->cancel))
         rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
     if (rc < 0 && err.code == TL_ERR_INPUT) {
         /* The log cannot be read: the folder says so in its summary.json, for the landing
@@ -1398,7 +1398,7 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
         tl_arena_release(&arena);
         return tl_report_error(opt, &err);
     }
-    rc = tl_output_end(&out, rc, &err);
+    rc = tl_output_end(&out, rc, opt->cancel, &err);
     tl_arena_release(&arena);
     if (rc < 0)
         return tl_report_error(opt, &err);

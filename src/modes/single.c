@@ -65,7 +65,7 @@ static int summary_only(const struct tl_options *opt, struct tl_reader *reader, 
     struct tl_err err = {TL_ERR_NONE, ""};
     struct tl_engine_result sum;
     int rc = tl_run_log(opt, reader, path, NULL, &sum, &err);
-    if (rc == 0 && tl_stop_asked())
+    if (rc == 0 && tl_stop_asked(opt->cancel))
         rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
     res->bytes_in = sum.bytes_in;
     res->lines = sum.lines;
@@ -133,7 +133,7 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
     res->counts = sum.counts;
     msg.input = path ? path : "<memory>";
     int code = rc == 0 ? tl_strict_exit(opt, &msg, &sum) : TL_EXIT_OK;
-    rc = tl_output_end(&out, rc, &err);
+    rc = tl_output_end(&out, rc, opt->cancel, &err);
     if (rc == 0 && code == TL_EXIT_OK && ranks > 1 && opt->all_ranks_counts && path)
         tl_ranks_counts(opt, path, &sum.counts, res);
     if (rc == 0 && o.bundle)

@@ -497,7 +497,7 @@ static bool settle_all(struct watch *wt)
  * recompile for its metrics) is said too. */
 static void finish_all(struct watch *wt)
 {
-    tl_stop_clear(); /* Ctrl-C ended the watch: what was read is said all the same */
+    tl_stop_clear(wt->opt->cancel); /* Ctrl-C ended the watch: what was read is said all the same */
     settle_all(wt);
     for (size_t i = 0; i < wt->nlogs; i++) {
         struct wlog *l = wt->logs[i];
@@ -821,7 +821,7 @@ static int follow_loop(struct watch *wt, struct tl_err *err)
 {
     uint64_t last_tick = 0, last_look = 0, last_panel = 0;
     for (;;) {
-        if (tl_stop_asked() || wt->stopped)
+        if (tl_stop_asked(wt->opt->cancel) || wt->stopped)
             return 0;
         if (!wt->job_ended) {
             job_poll(wt);
