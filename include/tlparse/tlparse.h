@@ -90,10 +90,15 @@ struct tl_options {
     bool export_mode;                 /* -e: the export report instead of the compile report */
     bool inductor_provenance;         /* -i: provenance_tracking_<folder>.html pages */
     bool all_ranks_html;              /* not supported yet */
-    bool progress;                    /* draw a progress bar on stderr */
-    bool no_threads;                  /* do all the work on the calling thread (same output) */
-    bool complete_lines;              /* logs still being written: read each plain log up to
-                                         its last newline as of its opening */
+    /* Told how far the reading of a log is, about ten times a second while it is read (the
+     * first time at once): done bytes of total (0: unknown, a pipe). The library draws
+     * nothing: a progress bar is the caller's (the CLI's is cleared by its messages). NULL:
+     * not told. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
+    bool no_threads;     /* do all the work on the calling thread (same output) */
+    bool complete_lines; /* logs still being written: read each plain log up to
+                            its last newline as of its opening */
     /* Files written into the report folder beside the report's own, committed with it: plain
      * names (no '/', not hidden); a name the report uses holds the report's file. NULL: none. */
     const struct tl_extra_file *extra_files;

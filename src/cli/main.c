@@ -292,7 +292,8 @@ static void say_done(const struct tl_options *opt, const struct tl_result *res)
 struct cli {
     struct tl_options opt;
     bool no_browser;
-    int progress;     /* -1: on a terminal */
+    int progress; /* -1: on a terminal */
+    struct tl_cli_bar bar;
     int exit_now;     /* >= 0: --help, --version or an error said so */
     unsigned fail_on; /* enum fail_kind */
     char **run;       /* --run: the command and its arguments (NULL-terminated) */
@@ -566,7 +567,12 @@ static int parse_args(struct cli *c, int argc, char **argv)
 static void options_from_env(struct cli *c)
 {
     struct tl_options *opt = &c->opt;
-    opt->progress = c->progress < 0 ? isatty(2) : c->progress;
+    if (c->progress < 0 ? isatty(2) : c->progress) {
+        opt->progress = tl_cli_bar_draw;
+        opt->progress_ctx = &c->bar;
+        opt->message = tl_cli_bar_message;
+        opt->message_ctx = &c->bar;
+    }
     const char *year = getenv("TLPARSE_YEAR"); /* reproducible raw.jsonl for tests */
     if (year && *year)
         opt->year = atoi(year);
@@ -737,7 +743,8 @@ static int watch(struct cli *c)
         w.check_ctx = &wd;
     }
     w.poll = getenv("TLPARSE_WATCH_POLL") != NULL; /* tests: the poll without inotify */
-    opt->progress = false;
+    opt->progress = NULL;
+    opt->message = NULL;
     struct tl_result res;
     int rc = tl_watch(opt, &w, &res);
     if (c->run && !wd.ended) {
@@ -810,6 +817,7 @@ static int run_cli(int argc, char **argv)
 
     struct tl_result res;
     rc = tl_run(opt, &res);
+    tl_cli_bar_clear(&c.bar);
     print_summary(&res);
     if (c.run)
         tl_cli_say("tlparse: the trace is kept in %s", trace_dir);

@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "base/json.h"
 #include "base/map.h"
+#include "base/progress.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
 #include "input/envelope.h"
@@ -597,7 +598,6 @@ static void engine_init(struct tl_engine *eng, const struct tl_engine_job *job)
     /* In-memory runs (the fuzzer) stay single-threaded and deterministic. */
     eng->threads = !opt->no_threads && !opt->mem_input;
     eng->msg.opt = opt;
-    eng->msg.progress = &eng->progress;
     eng->msg.input = name;
     tl_lines_init(&eng->lines, TL_READER_MAX_LINE);
     tl_runinfo_fill(&eng->info, opt, job->path, name);
@@ -689,7 +689,7 @@ void tl_engine_free(struct tl_engine *eng)
 
 int tl_engine_start(struct tl_engine *eng, uint64_t size, struct tl_err *err)
 {
-    tl_progress_init(&eng->progress, eng->opt->progress, size);
+    tl_progress_init(&eng->progress, eng->opt->progress, eng->opt->progress_ctx, size);
     eng->md5q = tl_md5q_new(4u << 20, eng->threads);
     if (eng->ctx.out)
         tl_outdir_write_behind(eng->ctx.out, eng->threads);
@@ -835,7 +835,6 @@ int tl_engine_finish(struct tl_engine *eng, const char *truncated, int rc,
     res->bytes_in = eng->lines.bytes;
     res->lines = eng->lines.lineno;
     res->truncated = truncated != NULL;
-    tl_progress_clear(&eng->progress);
     drain_md5(eng);
     if (rc == 0)
         rc = finish(eng, err);

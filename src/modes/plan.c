@@ -234,7 +234,8 @@ void tl_plan_diagnosis_options(struct tl_options *o, const struct tl_options *op
     o->overwrite = false;
     o->bundle = NULL;
     o->custom_header_html = NULL;
-    o->plain_text = o->inductor_provenance = o->progress = false;
+    o->plain_text = o->inductor_provenance = false;
+    o->progress = NULL;
     o->extra_files = NULL;
     o->nextra_files = 0;
 }

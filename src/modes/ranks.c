@@ -851,7 +851,7 @@ static void ranks_setup(struct multi *m, unsigned *threads)
         struct rank *r = &m->ranks[i];
         r->opt = *opt;
         if (!m->direct) {
-            r->opt.progress = false;
+            r->opt.progress = NULL;
             r->opt.message = capture;
             r->opt.message_ctx = r;
         }

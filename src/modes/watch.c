@@ -417,7 +417,7 @@ static int log_start(struct watch *wt, struct wlog *l, const char *p, size_t n)
     struct tl_err err = {TL_ERR_NONE, ""};
     l->opt = *wt->opt;
     l->opt.message = drop_message; /* the final report says what is wrong with a log */
-    l->opt.progress = false;
+    l->opt.progress = NULL;
     l->opt.no_threads = true;
     l->opt.summary = TL_SUMMARY_NONE;
     l->opt.bundle = NULL;
@@ -698,7 +698,7 @@ static void rebuild_maybe(struct watch *wt)
     report_options(wt, &rb->opt, rb->open, rb->nopen);
     rb->opt.overwrite = true;
     rb->opt.complete_lines = true;
-    rb->opt.progress = false;
+    rb->opt.progress = NULL;
     rb->opt.message = keep_error;
     rb->opt.message_ctx = rb;
     rb->opt.summary = TL_SUMMARY_NONE;
