@@ -210,15 +210,34 @@ TL_API void tl_feed_free(struct tl_feed *f);
 
 /* ---- Watch: a job's compiler, live (tlparse --watch) ------------------------------------- */
 
-/* How a log is watched (tl_watch). Zeroed: a screen of plain lines on standard output, the
- * report folder kept current, until Ctrl-C. */
+/* Where the live view goes: the watch makes its text, the caller shows it (the CLI on a
+ * terminal or a CI log, cli/screen.c). Each may be NULL. */
+struct tl_watch_view {
+    /* Lines of the watch as they come (a finding, a notice): whole lines, each ending with
+     * '\n', printable (with ANSI colours when tl_watch.color). */
+    void (*lines)(void *ctx, const char *p, size_t n);
+    /* Bytes of the job's output (tl_watch.job_output_fd) as it wrote them. */
+    void (*job_bytes)(void *ctx, const char *p, size_t n);
+    /* With tl_watch.panel: what the panel says from now on (lines: what is watched, the counts
+     * of each log), to keep below the lines; the last one is given at the end. */
+    void (*panel)(void *ctx, const char *p, size_t n);
+    /* With tl_watch.panel: a moment to show the panel when it changed (ten times a second). */
+    void (*draw)(void *ctx);
+    /* The live view ends, before the final report (whose messages follow): the panel given
+     * last stays where it is. Lines may still come (the counts, without a panel). */
+    void (*end)(void *ctx);
+    void *ctx;
+};
+
+/* How a log is watched (tl_watch). Zeroed: nothing shown, the report folder kept current,
+ * until the options' cancel flag is set. */
 struct tl_watch {
-    int screen_fd; /* where the live view goes; 0: standard output (1) */
-    bool tty;      /* a terminal: each event wrapped to its width, and a panel of counts below
-                      them redrawn in place (else one complete line per event, for a CI log) */
-    bool color;    /* ANSI colours */
-    unsigned rows; /* the terminal's size (0: 24 x 80) */
-    unsigned columns;
+    struct tl_watch_view view;
+    unsigned width;      /* each event's lines wrapped to this width (a terminal's); 0: one line per
+                            event (a CI log) */
+    bool panel;          /* a panel of counts is kept (view.panel, view.draw); without one, the
+                            counts of each log are said as lines at the end */
+    bool color;          /* ANSI colours in the lines and the panel */
     bool no_report;      /* only the live view: no report folder kept current, none at the end */
     unsigned refresh_ms; /* at least this long between two rebuilds of the report; 0: 2000 */
     bool poll;           /* look for new bytes every half second (no inotify) */

@@ -8,6 +8,7 @@
 #include "base/config.h"
 #include "tlparse/tlparse.h"
 #include "cli/cli.h"
+#include "cli/screen.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -698,6 +699,32 @@ static void pass_output(int fd)
     }
 }
 
+/* The watch's view on the screen (cli/screen.h). */
+static void view_lines(void *ctx, const char *p, size_t n)
+{
+    tl_screen_lines(ctx, p, n);
+}
+
+static void view_job(void *ctx, const char *p, size_t n)
+{
+    tl_screen_job(ctx, p, n);
+}
+
+static void view_panel(void *ctx, const char *p, size_t n)
+{
+    tl_screen_set_panel(ctx, p, n);
+}
+
+static void view_draw(void *ctx)
+{
+    tl_screen_draw(ctx);
+}
+
+static void view_end(void *ctx)
+{
+    tl_screen_end(ctx);
+}
+
 /* --watch: the live view, then the report of what was written; the exit code (1 when --fail-on
  * stopped it; else the command's status when it failed; else the report's). */
 static int watch(struct cli *c)
@@ -710,21 +737,30 @@ static int watch(struct cli *c)
         rl.rlim_cur = rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
     }
-    struct tl_watch w = {.screen_fd = 1, .tty = isatty(1) == 1, .color = opt->color};
-    struct winsize ws;
-    if (w.tty && ioctl(1, TIOCGWINSZ, &ws) == 0) {
-        w.rows = ws.ws_row;
-        w.columns = ws.ws_col;
-    }
+    bool tty = isatty(1) == 1;
+    struct winsize ws = {0};
+    if (tty)
+        ioctl(1, TIOCGWINSZ, &ws);
+    struct tl_screen screen;
+    tl_screen_init(&screen, 1, tty, ws.ws_row, ws.ws_col);
+    struct tl_watch w = {.color = opt->color, .panel = tty, .width = tty ? screen.columns : 0};
+    w.view = (struct tl_watch_view){.lines = view_lines,
+                                    .job_bytes = view_job,
+                                    .panel = view_panel,
+                                    .draw = view_draw,
+                                    .end = view_end,
+                                    .ctx = &screen};
     char trace_dir[4096];
     char *title = NULL;
     int output = -1;
     if (c->run) {
         /* On a terminal, the command writes into a pseudo-terminal whose other end the watch
          * reads: its lines and the watch's come out in order, none drawn over. */
-        if (tl_cli_run_start(c->run, trace_dir, sizeof(trace_dir), &wd.pid,
-                             w.tty ? &output : NULL) < 0)
+        if (tl_cli_run_start(c->run, trace_dir, sizeof(trace_dir), &wd.pid, tty ? &output : NULL) <
+            0) {
+            tl_screen_release(&screen);
             return TL_EXIT_ERROR;
+        }
         opt->path = trace_dir;
         size_t n = 0;
         while (c->run[n])
@@ -747,6 +783,12 @@ static int watch(struct cli *c)
     opt->message = NULL;
     struct tl_result res;
     int rc = tl_watch(opt, &w, &res);
+    if (tl_screen_failed(&screen)) {
+        tl_cli_say("tlparse: error: cannot write to stdout: %s",
+                   strerror(tl_screen_failed(&screen)));
+        rc = rc == TL_EXIT_OK ? TL_EXIT_ERROR : rc;
+    }
+    tl_screen_release(&screen);
     if (c->run && !wd.ended) {
         /* --fail-on stopped the watch (or it failed, or Ctrl-C): the command is stopped too, and
          * what it still writes is shown (a traceback), read as it comes so that it never waits
