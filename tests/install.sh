@@ -126,7 +126,7 @@ slurm_runs installed "$prefix/bin"
 so=$prefix/$libdir/libtlparse.so.0.4.3
 same "soname" "$(readelf -d "$so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')" libtlparse.so.0
 exports=$(nm -D --defined-only "$so" | awk '{print $3}' | LC_ALL=C sort)
-for sym in tl_run tl_version tl_version_revision tl_interrupted; do
+for sym in tl_run tl_version tl_version_revision tl_feed_new tl_feed_bytes tl_feed_finish; do
     if grep -qx "$sym" <<<"$exports"; then ok; else bad "libtlparse.so does not export $sym"; fi
 done
 for sym in $exports; do # only what the public headers declare with TL_API

@@ -90,10 +90,15 @@ struct tl_options {
     bool export_mode;                 /* -e: the export report instead of the compile report */
     bool inductor_provenance;         /* -i: provenance_tracking_<folder>.html pages */
     bool all_ranks_html;              /* not supported yet */
-    bool progress;                    /* draw a progress bar on stderr */
-    bool no_threads;                  /* do all the work on the calling thread (same output) */
-    bool complete_lines;              /* logs still being written: read each plain log up to
-                                         its last newline as of its opening */
+    /* Told how far the reading of a log is, about ten times a second while it is read (the
+     * first time at once): done bytes of total (0: unknown, a pipe). The library draws
+     * nothing: a progress bar is the caller's (the CLI's is cleared by its messages). NULL:
+     * not told. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
+    bool no_threads;     /* do all the work on the calling thread (same output) */
+    bool complete_lines; /* logs still being written: read each plain log up to
+                            its last newline as of its opening */
     /* Files written into the report folder beside the report's own, committed with it: plain
      * names (no '/', not hidden); a name the report uses holds the report's file. NULL: none. */
     const struct tl_extra_file *extra_files;
@@ -109,6 +114,9 @@ struct tl_options {
     bool from_summaries;          /* --all-ranks-html: path holds rank_N/ reports already */
     bool name_order;              /* --all-ranks-html: take rank logs and compile folders in
                                      name order, not the file system's (the reference's) */
+    bool all_ranks_counts;        /* a report of the newest log of a folder of rank logs:
+                                     count every rank's findings too (result.folder_counts;
+                                     what --fail-on judges) */
     bool color;                   /* the text summary with ANSI colours */
     int year;                     /* year of raw.jsonl timestamps; 0: this year (UTC) */
     const char *mem_input;        /* with mem_len: parse this buffer instead of path */
@@ -122,6 +130,10 @@ struct tl_options {
     /* Where messages go; NULL: each is written to stderr followed by a newline. */
     void (*message)(void *ctx, enum tl_message_kind kind, const char *line);
     void *message_ctx;
+    /* Set (to nonzero) by the caller, a signal handler for one, to stop the run: it then cleans
+     * up (nothing is left behind) and returns TL_EXIT_INTERRUPTED. Read from every thread of
+     * the run. tl_watch() ends at it and clears it for its final report. NULL: none. */
+    volatile sig_atomic_t *cancel;
     /* Custom parsers (see "Custom parsers" below), run on every report written; their
      * files and links appear in the report beside the built-in ones. NULL: none. */
     const struct tl_parser *parsers;
@@ -154,25 +166,78 @@ struct tl_result {
     uint32_t ranks_left;     /* the ranks of that folder whose logs could not be read */
     uint32_t newest_of;      /* the report is of the newest log of a folder of rank logs: the
                                 ranks the folder holds (2 or more); else 0 */
+    /* options.all_ranks_counts, of a report of the newest log of a folder of rank logs
+     * (newest_of) written without error: every rank of the folder diagnosed as --summary of
+     * the folder would, each log read once (the newest is counted from its report) */
+    bool has_folder_counts;
+    int folder_exit; /* what tl_run() of the folder's --summary would return */
+    struct tl_counts folder_counts;
+    uint32_t folder_ranks; /* the ranks read */
 };
-
-/** Set by a signal handler to stop a run; tl_run() then cleans up and returns 130. */
-extern TL_API volatile sig_atomic_t tl_interrupted;
 
 /** Run the whole job. res may be NULL. */
 TL_API int tl_run(const struct tl_options *opt, struct tl_result *res);
 
+/* ---- Feed: a log given as bytes ---------------------------------------------------------- */
+
+/*
+ * A log whose bytes the caller has rather than a file (a socket, a browser's file reader, a
+ * decompressor of its own): fed in pieces of any size, and made into the report or diagnosis
+ * that tl_run() makes of the same bytes as a file. As cmark_parser_feed/finish:
+ *
+ *     struct tl_feed *f = tl_feed_new(&opt);   (NULL: the options are wrong, said)
+ *     while ((n = read(fd, buf, sizeof buf)) > 0)
+ *         tl_feed_bytes(f, buf, n);
+ *     int rc = tl_feed_finish(f, &res);
+ *     tl_feed_free(f);
+ *
+ * The options are tl_run()'s for one log (not a folder of ranks, not --latest); opt->path, when
+ * set, only names the log in messages and the report. The bytes are the log as written, not
+ * compressed. Nothing is written before the first bytes tell a TORCH_TRACE log from TORCH_LOGS
+ * text (256 KiB, or all of them at the end).
+ */
+struct tl_feed;
+
+TL_API struct tl_feed *tl_feed_new(const struct tl_options *opt);
+/** More bytes of the log. TL_EXIT_OK, or the exit code of a run that failed (said through
+ * the options' messages; the bytes that follow are not read). */
+TL_API int tl_feed_bytes(struct tl_feed *f, const void *p, size_t n);
+/** The end of the log: the report committed (or the diagnosis in res->summary); the exit code
+ * tl_run() would return. res may be NULL. */
+TL_API int tl_feed_finish(struct tl_feed *f, struct tl_result *res);
+/** Free f (after tl_feed_finish, or instead of it: nothing is left behind). */
+TL_API void tl_feed_free(struct tl_feed *f);
+
 /* ---- Watch: a job's compiler, live (tlparse --watch) ------------------------------------- */
 
-/* How a log is watched (tl_watch). Zeroed: a screen of plain lines on standard output, the
- * report folder kept current, until Ctrl-C. */
+/* Where the live view goes: the watch makes its text, the caller shows it (the CLI on a
+ * terminal or a CI log, cli/screen.c). Each may be NULL. */
+struct tl_watch_view {
+    /* Lines of the watch as they come (a finding, a notice): whole lines, each ending with
+     * '\n', printable (with ANSI colours when tl_watch.color). */
+    void (*lines)(void *ctx, const char *p, size_t n);
+    /* Bytes of the job's output (tl_watch.job_output_fd) as it wrote them. */
+    void (*job_bytes)(void *ctx, const char *p, size_t n);
+    /* With tl_watch.panel: what the panel says from now on (lines: what is watched, the counts
+     * of each log), to keep below the lines; the last one is given at the end. */
+    void (*panel)(void *ctx, const char *p, size_t n);
+    /* With tl_watch.panel: a moment to show the panel when it changed (ten times a second). */
+    void (*draw)(void *ctx);
+    /* The live view ends, before the final report (whose messages follow): the panel given
+     * last stays where it is. Lines may still come (the counts, without a panel). */
+    void (*end)(void *ctx);
+    void *ctx;
+};
+
+/* How a log is watched (tl_watch). Zeroed: nothing shown, the report folder kept current,
+ * until the options' cancel flag is set. */
 struct tl_watch {
-    int screen_fd; /* where the live view goes; 0: standard output (1) */
-    bool tty;      /* a terminal: each event wrapped to its width, and a panel of counts below
-                      them redrawn in place (else one complete line per event, for a CI log) */
-    bool color;    /* ANSI colours */
-    unsigned rows; /* the terminal's size (0: 24 x 80) */
-    unsigned columns;
+    struct tl_watch_view view;
+    unsigned width;      /* each event's lines wrapped to this width (a terminal's); 0: one line per
+                            event (a CI log) */
+    bool panel;          /* a panel of counts is kept (view.panel, view.draw); without one, the
+                            counts of each log are said as lines at the end */
+    bool color;          /* ANSI colours in the lines and the panel */
     bool no_report;      /* only the live view: no report folder kept current, none at the end */
     unsigned refresh_ms; /* at least this long between two rebuilds of the report; 0: 2000 */
     bool poll;           /* look for new bytes every half second (no inotify) */
@@ -201,7 +266,7 @@ struct tl_watch {
  * a job writes it: every new finding printed once, as it comes; the report folder rebuilt
  * every few seconds (atomically, with live.html, a page that follows it); at the end (the job
  * ended, Ctrl-C, or check said stop) the report of what was written, as tl_run() would make
- * it, and its exit code. tl_interrupted ends the watch (it is cleared for the final report).
+ * it, and its exit code. opt->cancel ends the watch (it is cleared for the final report).
  */
 TL_API int tl_watch(const struct tl_options *opt, const struct tl_watch *w, struct tl_result *res);
 
@@ -237,6 +302,7 @@ struct tl_diff_options {
     /* Where messages go; NULL: stderr. */
     void (*message)(void *ctx, enum tl_message_kind kind, const char *line);
     void *message_ctx;
+    volatile sig_atomic_t *cancel; /* as tl_options.cancel */
 };
 
 /* What the diff found, counted: entries (a finding at one place), not occurrences. "new"

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A progress bar on stderr (bytes, rate, ETA), drawn at most ten times a
- * second and only when asked to (the CLI asks when stderr is a terminal).
- * Messages printed while it is shown first clear its line. Depends on nothing.
+ * How far a log's reading is, told to the caller's callback (tl_options.progress) at most ten
+ * times a second: the first time at once, so that a short run shows it too. Cheap enough to
+ * call per line. It draws nothing: the CLI's bar (cli/progress.c) is one such callback.
+ * Depends on nothing.
  */
 #ifndef TL_PROGRESS_H
 #define TL_PROGRESS_H
@@ -14,19 +15,18 @@
 #include <stdint.h>
 
 struct tl_progress {
-    bool enabled;
-    bool shown; /* a bar is on the screen */
+    void (*fn)(void *ctx, uint64_t done, uint64_t total); /* NULL: nobody is told */
+    void *ctx;
+    bool told; /* fn was called */
     uint64_t total;
-    uint64_t start_ns, last_ns;
+    uint64_t last_ns;
     uint32_t tick;
 };
 
-void tl_progress_init(struct tl_progress *p, bool enabled, uint64_t total);
-/** Cheap enough to call per line: looks at the clock every few hundred calls. */
+void tl_progress_init(struct tl_progress *p, void (*fn)(void *ctx, uint64_t done, uint64_t total),
+                      void *ctx, uint64_t total);
+/** pos bytes of total are read: told when a tenth of a second passed since the last time (the
+ * clock is read every 256 calls). */
 void tl_progress_update(struct tl_progress *p, uint64_t pos);
-/** Clear the bar's line (before printing a message, and at the end). */
-void tl_progress_clear(struct tl_progress *p);
-/** Format "12.3 MB" style sizes into buf (for tests and the bar). */
-void tl_progress_format_bytes(char *buf, size_t n, double bytes);
 
 #endif

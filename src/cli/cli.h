@@ -20,7 +20,22 @@ char *tl_cli_command_line(int argc, char **argv);
 char *tl_cli_quote_words(int n, char *const *words);
 /** Open a page in $BROWSER, else xdg-open when there is a display; else nothing. */
 void tl_cli_open_browser(const char *path);
-/** Handle SIGINT, SIGTERM and SIGHUP by setting tl_interrupted. */
+/* The progress bar on stderr (progress.c): a run's tl_options.progress (tl_cli_bar_draw, ctx
+ * the bar) and its messages (tl_cli_bar_message: the bar cleared, the line on stderr). */
+struct tl_cli_bar {
+    bool shown;
+    uint64_t start_ns, last_pos;
+};
+void tl_cli_bar_draw(void *ctx, uint64_t done, uint64_t total);
+void tl_cli_bar_message(void *ctx, enum tl_message_kind kind, const char *line);
+void tl_cli_bar_clear(struct tl_cli_bar *b);
+/** "12.3 MB" style sizes into buf. */
+void tl_cli_format_bytes(char *buf, size_t n, double bytes);
+
+/** The cancel flag of the CLI's runs (tl_options.cancel): set by SIGINT, SIGTERM and SIGHUP
+ * once tl_cli_catch_signals() was called. */
+extern volatile sig_atomic_t tl_cli_cancel;
+/** Handle SIGINT, SIGTERM and SIGHUP by setting tl_cli_cancel. */
 void tl_cli_catch_signals(void);
 /** The rank logs TORCH_TRACE wrote into dir (named as --all-ranks-html takes them), and
  * whether it wrote any file at all. */

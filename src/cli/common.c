@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What the command's two entries (tlparse PATH, tlparse diff) share: Ctrl-C and friends set
- * tl_interrupted; the report opened in a browser; the command line as a shell takes it back.
+ * tl_cli_cancel (the runs' cancel flag); the report opened in a browser; the command line as a
+ * shell takes it back.
  */
 #include "base/config.h"
 #include "cli/cli.h"
@@ -15,10 +16,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+volatile sig_atomic_t tl_cli_cancel;
+
 static void on_signal(int sig)
 {
     (void)sig;
-    __atomic_store_n(&tl_interrupted, 1, __ATOMIC_RELAXED); /* read by other threads */
+    __atomic_store_n(&tl_cli_cancel, 1, __ATOMIC_RELAXED); /* read by other threads */
 }
 
 void tl_cli_catch_signals(void)

@@ -205,6 +205,7 @@ int tl_cli_diff(int argc, char **argv, const char *command_line)
     opt.after = paths[1];
     opt.command_line = command_line;
     opt.no_threads = getenv("TLPARSE_NO_THREADS") != NULL;
+    opt.cancel = &tl_cli_cancel;
     const char *term = getenv("TERM");
     opt.color = isatty(1) && !getenv("NO_COLOR") && !(term && !strcmp(term, "dumb"));
     tl_cli_catch_signals();

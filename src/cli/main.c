@@ -8,6 +8,7 @@
 #include "base/config.h"
 #include "tlparse/tlparse.h"
 #include "cli/cli.h"
+#include "cli/screen.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -289,39 +290,11 @@ static void say_done(const struct tl_options *opt, const struct tl_result *res)
                (unsigned long long)c->failures, c->failures == 1 ? "" : "s");
 }
 
-static void quiet(void *ctx, enum tl_message_kind kind, const char *line)
-{
-    (void)ctx;
-    if (kind == TL_MSG_ERROR)
-        fprintf(stderr, "%s\n", line);
-}
-
-/*
- * --fail-on with a report of one log of a folder of rank logs: every rank is diagnosed (no
- * report, messages but errors left out) and --fail-on judges them all. Its exit code.
- */
-static int fail_on_ranks(unsigned kinds, const struct tl_options *opt)
-{
-    struct tl_options o = *opt;
-    o.summary = TL_SUMMARY_JSON;
-    o.out_dir = NULL;
-    o.overwrite = false;
-    o.bundle = NULL;
-    o.custom_header_html = NULL;
-    o.plain_text = o.inductor_provenance = o.progress = false;
-    o.message = quiet;
-    struct tl_result all;
-    int rc = tl_run(&o, &all);
-    free(all.summary);
-    if (rc != TL_EXIT_OK)
-        return rc;
-    return fail_on(kinds, &all.counts, all.ranks);
-}
-
 struct cli {
     struct tl_options opt;
     bool no_browser;
-    int progress;     /* -1: on a terminal */
+    int progress; /* -1: on a terminal */
+    struct tl_cli_bar bar;
     int exit_now;     /* >= 0: --help, --version or an error said so */
     unsigned fail_on; /* enum fail_kind */
     char **run;       /* --run: the command and its arguments (NULL-terminated) */
@@ -447,7 +420,8 @@ static void apply(struct cli *c, enum opt_id id, const char *value)
             c->exit_now = usage_error("--fail-on wants a comma-separated list of graph-breaks, "
                                       "recompiles, failures, specializations, export or any, not",
                                       value);
-        o->check_content = true; /* a trace with nothing in it passes no check */
+        o->check_content = true;    /* a trace with nothing in it passes no check */
+        o->all_ranks_counts = true; /* of a folder's newest log: every rank is judged */
         break;
     case O_RUN:
         break; /* parse_args takes the command */
@@ -594,7 +568,12 @@ static int parse_args(struct cli *c, int argc, char **argv)
 static void options_from_env(struct cli *c)
 {
     struct tl_options *opt = &c->opt;
-    opt->progress = c->progress < 0 ? isatty(2) : c->progress;
+    if (c->progress < 0 ? isatty(2) : c->progress) {
+        opt->progress = tl_cli_bar_draw;
+        opt->progress_ctx = &c->bar;
+        opt->message = tl_cli_bar_message;
+        opt->message_ctx = &c->bar;
+    }
     const char *year = getenv("TLPARSE_YEAR"); /* reproducible raw.jsonl for tests */
     if (year && *year)
         opt->year = atoi(year);
@@ -646,8 +625,11 @@ static int check_fail_on(const struct cli *c, const struct tl_result *res, int r
         tl_cli_say("tlparse: error: --fail-on: nothing was read to check");
         return TL_EXIT_ERROR;
     }
-    if (res->newest_of)
-        return fail_on_ranks(c->fail_on, &c->opt); /* opt->command_line still held */
+    if (res->newest_of) { /* every rank, counted by the run (options.all_ranks_counts) */
+        if (!res->has_folder_counts || res->folder_exit != TL_EXIT_OK)
+            return res->has_folder_counts ? res->folder_exit : TL_EXIT_ERROR;
+        return fail_on(c->fail_on, &res->folder_counts, res->folder_ranks);
+    }
     if (res->ranks_left) {
         tl_cli_say("tlparse: --fail-on: %u rank%s could not be read", res->ranks_left,
                    res->ranks_left == 1 ? "" : "s");
@@ -717,6 +699,32 @@ static void pass_output(int fd)
     }
 }
 
+/* The watch's view on the screen (cli/screen.h). */
+static void view_lines(void *ctx, const char *p, size_t n)
+{
+    tl_screen_lines(ctx, p, n);
+}
+
+static void view_job(void *ctx, const char *p, size_t n)
+{
+    tl_screen_job(ctx, p, n);
+}
+
+static void view_panel(void *ctx, const char *p, size_t n)
+{
+    tl_screen_set_panel(ctx, p, n);
+}
+
+static void view_draw(void *ctx)
+{
+    tl_screen_draw(ctx);
+}
+
+static void view_end(void *ctx)
+{
+    tl_screen_end(ctx);
+}
+
 /* --watch: the live view, then the report of what was written; the exit code (1 when --fail-on
  * stopped it; else the command's status when it failed; else the report's). */
 static int watch(struct cli *c)
@@ -729,21 +737,30 @@ static int watch(struct cli *c)
         rl.rlim_cur = rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
     }
-    struct tl_watch w = {.screen_fd = 1, .tty = isatty(1) == 1, .color = opt->color};
-    struct winsize ws;
-    if (w.tty && ioctl(1, TIOCGWINSZ, &ws) == 0) {
-        w.rows = ws.ws_row;
-        w.columns = ws.ws_col;
-    }
+    bool tty = isatty(1) == 1;
+    struct winsize ws = {0};
+    if (tty)
+        ioctl(1, TIOCGWINSZ, &ws);
+    struct tl_screen screen;
+    tl_screen_init(&screen, 1, tty, ws.ws_row, ws.ws_col);
+    struct tl_watch w = {.color = opt->color, .panel = tty, .width = tty ? screen.columns : 0};
+    w.view = (struct tl_watch_view){.lines = view_lines,
+                                    .job_bytes = view_job,
+                                    .panel = view_panel,
+                                    .draw = view_draw,
+                                    .end = view_end,
+                                    .ctx = &screen};
     char trace_dir[4096];
     char *title = NULL;
     int output = -1;
     if (c->run) {
         /* On a terminal, the command writes into a pseudo-terminal whose other end the watch
          * reads: its lines and the watch's come out in order, none drawn over. */
-        if (tl_cli_run_start(c->run, trace_dir, sizeof(trace_dir), &wd.pid,
-                             w.tty ? &output : NULL) < 0)
+        if (tl_cli_run_start(c->run, trace_dir, sizeof(trace_dir), &wd.pid, tty ? &output : NULL) <
+            0) {
+            tl_screen_release(&screen);
             return TL_EXIT_ERROR;
+        }
         opt->path = trace_dir;
         size_t n = 0;
         while (c->run[n])
@@ -762,9 +779,16 @@ static int watch(struct cli *c)
         w.check_ctx = &wd;
     }
     w.poll = getenv("TLPARSE_WATCH_POLL") != NULL; /* tests: the poll without inotify */
-    opt->progress = false;
+    opt->progress = NULL;
+    opt->message = NULL;
     struct tl_result res;
     int rc = tl_watch(opt, &w, &res);
+    if (tl_screen_failed(&screen)) {
+        tl_cli_say("tlparse: error: cannot write to stdout: %s",
+                   strerror(tl_screen_failed(&screen)));
+        rc = rc == TL_EXIT_OK ? TL_EXIT_ERROR : rc;
+    }
+    tl_screen_release(&screen);
     if (c->run && !wd.ended) {
         /* --fail-on stopped the watch (or it failed, or Ctrl-C): the command is stopped too, and
          * what it still writes is shown (a traceback), read as it comes so that it never waits
@@ -813,6 +837,7 @@ static int run_cli(int argc, char **argv)
     if (rc >= 0)
         return rc;
     struct tl_options *opt = &c.opt;
+    opt->cancel = &tl_cli_cancel;
     options_from_env(&c);
     char *cmdline = tl_cli_command_line(argc, argv);
     opt->command_line = cmdline;
@@ -834,6 +859,7 @@ static int run_cli(int argc, char **argv)
 
     struct tl_result res;
     rc = tl_run(opt, &res);
+    tl_cli_bar_clear(&c.bar);
     print_summary(&res);
     if (c.run)
         tl_cli_say("tlparse: the trace is kept in %s", trace_dir);

@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "base/json.h"
 #include "base/map.h"
+#include "base/progress.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
 #include "input/envelope.h"
@@ -20,8 +21,6 @@
 #include "model/redact.h"
 
 extern const char tl_revision[]; /* revision.c, written by cmake/Revision.cmake */
-
-volatile sig_atomic_t tl_interrupted;
 
 /* One log being run through the sinks. */
 struct tl_engine {
@@ -471,7 +470,7 @@ static int text_line(struct tl_engine *eng, const struct tl_line *l, struct tl_e
 static int on_line(void *ctx, const struct tl_line *l, struct tl_err *err)
 {
     struct tl_engine *eng = ctx;
-    if (tl_stop_asked())
+    if (tl_stop_asked(eng->opt->cancel))
         return tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
     if (eng->text)
         return text_line(eng, l, err);
@@ -568,7 +567,6 @@ static void engine_init(struct tl_engine *eng, const struct tl_engine_job *job)
     /* In-memory runs (the fuzzer) stay single-threaded and deterministic. */
     eng->threads = !opt->no_threads && !opt->mem_input;
     eng->msg.opt = opt;
-    eng->msg.progress = &eng->progress;
     eng->msg.input = name;
     tl_lines_init(&eng->lines, TL_READER_MAX_LINE);
     tl_runinfo_fill(&eng->info, opt, job->path, name);
@@ -660,7 +658,7 @@ void tl_engine_free(struct tl_engine *eng)
 
 int tl_engine_start(struct tl_engine *eng, uint64_t size, struct tl_err *err)
 {
-    tl_progress_init(&eng->progress, eng->opt->progress, size);
+    tl_progress_init(&eng->progress, eng->opt->progress, eng->opt->progress_ctx, size);
     eng->md5q = tl_md5q_new(4u << 20, eng->threads);
     if (eng->ctx.out)
         tl_outdir_write_behind(eng->ctx.out, eng->threads);
@@ -800,13 +798,12 @@ int tl_engine_finish(struct tl_engine *eng, const char *truncated, int rc,
 {
     if (rc == 0)
         rc = end_of_input(eng, truncated, err);
-    if (rc == 0 && tl_stop_asked())
+    if (rc == 0 && tl_stop_asked(eng->opt->cancel))
         rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
     memset(res, 0, sizeof(*res));
     res->bytes_in = eng->lines.bytes;
     res->lines = eng->lines.lineno;
     res->truncated = truncated != NULL;
-    tl_progress_clear(&eng->progress);
     drain_md5(eng);
     if (rc == 0)
         rc = finish(eng, err);

@@ -25,18 +25,20 @@
 
 #define TL_ENGINE_MAX_SINKS 10
 
-/* tl_interrupted is set by a signal handler on the main thread and read by the workers of
- * others (the ranks' pool, a watch's rebuild): a volatile sig_atomic_t is atomic only towards
- * a handler of its own thread, so it is read and written with the atomic builtins (relaxed:
- * it orders nothing else), as the compiler and ThreadSanitizer know them. */
-static inline bool tl_stop_asked(void)
+/* The caller's cancel flag (tl_options.cancel) is set by a signal handler on the main thread
+ * and read by the workers of others (the ranks' pool, a watch's rebuild): a volatile
+ * sig_atomic_t is atomic only towards a handler of its own thread, so it is read and written
+ * with the atomic builtins (relaxed: it orders nothing else), as the compiler and
+ * ThreadSanitizer know them. NULL: nothing cancels the run. */
+static inline bool tl_stop_asked(volatile sig_atomic_t *cancel)
 {
-    return __atomic_load_n(&tl_interrupted, __ATOMIC_RELAXED) != 0;
+    return cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED) != 0;
 }
 
-static inline void tl_stop_clear(void)
+static inline void tl_stop_clear(volatile sig_atomic_t *cancel)
 {
-    __atomic_store_n(&tl_interrupted, 0, __ATOMIC_RELAXED);
+    if (cancel)
+        __atomic_store_n(cancel, 0, __ATOMIC_RELAXED);
 }
 
 /* A sink as a mode adds it: its operations and its own parameters (borrowed for the run). */

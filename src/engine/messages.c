@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A run's messages: every line is made printable (log text in it holds no control for a
- * terminal) and goes to the options' callback (stderr by default), after the progress bar is
- * cleared; warnings name the log and line, and stop after 20 of a kind (the Stats line counts
- * them all).
+ * terminal) and goes to the options' callback (stderr by default); warnings name the log and line,
+ * and stop after 20 of a kind (the Stats line counts them all).
  */
 #include "base/config.h"
 #include "engine/messages.h"
@@ -29,11 +28,8 @@ void tl_message_emit(void (*fn)(void *ctx, enum tl_message_kind kind, const char
     tl_buf_release(&clean);
 }
 
-static void emit(const struct tl_options *opt, struct tl_progress *progress,
-                 enum tl_message_kind kind, const char *line)
+static void emit(const struct tl_options *opt, enum tl_message_kind kind, const char *line)
 {
-    if (progress)
-        tl_progress_clear(progress);
     tl_message_emit(opt ? opt->message : NULL, opt ? opt->message_ctx : NULL, kind, line);
 }
 
@@ -44,7 +40,7 @@ void tl_say(struct tl_messages *m, enum tl_message_kind kind, const char *fmt, .
     struct tl_buf b = TL_BUF_INIT;
     tl_buf_vaddf(&b, fmt, ap);
     va_end(ap);
-    emit(m->opt, m->progress, kind, b.buf);
+    emit(m->opt, kind, b.buf);
     tl_buf_release(&b);
 }
 
@@ -89,7 +85,7 @@ int tl_report_error(const struct tl_options *opt, const struct tl_err *err)
         code = TL_EXIT_ERROR;
         break;
     }
-    emit(opt, NULL, TL_MSG_ERROR, b.buf);
+    emit(opt, TL_MSG_ERROR, b.buf);
     tl_buf_release(&b);
     return code;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A run's messages: each line is made printable and goes to the options' callback after the
- * progress bar is cleared; warnings name the log and the line, and are capped per kind. Used by
- * the engine, its sinks (through tl_sink_warn) and the modes.
+ * A run's messages: each line is made printable and goes to the options' callback; warnings name
+ * the log and the line, and are capped per kind. Used by the engine, its sinks (through
+ * tl_sink_warn) and the modes.
  */
 #ifndef TL_ENGINE_MESSAGES_H
 #define TL_ENGINE_MESSAGES_H
@@ -10,7 +10,6 @@
 #include "base/config.h"
 #include "tlparse/tlparse.h"
 #include "base/err.h"
-#include "base/progress.h"
 
 #include <stdint.h>
 
@@ -34,7 +33,6 @@ enum tl_warn_kind {
 /* Where a run's messages go. */
 struct tl_messages {
     const struct tl_options *opt; /* its message callback */
-    struct tl_progress *progress; /* cleared before each message; may be NULL */
     const char *input;            /* the log's name, for warnings */
     uint64_t warned[TL_W__COUNT]; /* warnings printed per kind */
 };

@@ -69,6 +69,7 @@ struct sink {
     struct tl_bundle_html *html;
     struct tl_buf out; /* the page's bytes not yet written */
     struct tl_buf top; /* a zip's one top folder, "r/" for r.zip: it unpacks into r/ */
+    volatile sig_atomic_t *cancel;
 };
 
 static int write_all(int fd, const char *p, size_t n, struct tl_err *err)
@@ -131,7 +132,7 @@ static int add_file(struct sink *s, const char *abs, const char *rel, struct tl_
             tl_bundle_html_file_data(s->html, &s->out, buf, (size_t)n);
             rc = drain(s, false, err);
         }
-        if (rc == 0 && tl_stop_asked())
+        if (rc == 0 && tl_stop_asked(s->cancel))
             rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
     }
     free(buf);
@@ -213,7 +214,8 @@ static int add_tree(struct sink *s, const char *abs, const char *rel, struct tl_
     return rc;
 }
 
-int tl_bundle_write(const char *folder, const char *path, bool overwrite, struct tl_err *err)
+int tl_bundle_write(const char *folder, const char *path, bool overwrite,
+                    volatile sig_atomic_t *cancel, struct tl_err *err)
 {
     int kind = tl_bundle_kind(path, err);
     if (kind < 0 || tl_bundle_check(path, overwrite, err) < 0)
@@ -227,7 +229,8 @@ int tl_bundle_write(const char *folder, const char *path, bool overwrite, struct
         return tl_error(err, "cannot create %s: %s", path, strerror(e));
     }
     fchmod(fd, 0644);
-    struct sink s = {.kind = kind, .fd = fd, .out = TL_BUF_INIT, .top = TL_BUF_INIT};
+    struct sink s = {
+        .kind = kind, .fd = fd, .out = TL_BUF_INIT, .top = TL_BUF_INIT, .cancel = cancel};
     int rc = 0;
     if (kind == TL_BUNDLE_ZIP) {
         s.zip = tl_zip_new(fd);

@@ -219,6 +219,22 @@ char *tl_summary_of(const struct tl_options *opt, const struct tl_diag *d, const
     return tl_buf_detach(&b, NULL);
 }
 
+int tl_output_open(const struct tl_options *opt, struct tl_outdir *out, struct tl_err *err)
+{
+    return opt->bundle ? tl_bundle_open(out, opt->bundle, opt->overwrite, err)
+                       : tl_outdir_open(out, opt->out_dir, opt->overwrite, err);
+}
+
+void tl_output_say_leftovers(const struct tl_outdir *out, struct tl_messages *msg,
+                             const char *folder)
+{
+    if (out->nleftovers)
+        tl_say(msg, TL_MSG_WARNING,
+               "tlparse: warning: removed %zu unfinished report folder%s of killed runs into "
+               "%s: %s",
+               out->nleftovers, out->nleftovers == 1 ? "" : "s", folder, out->leftovers.buf);
+}
+
 int tl_output_extras(const struct tl_options *opt, struct tl_outdir *out, struct tl_err *err)
 {
     for (size_t i = 0; i < opt->nextra_files; i++) {
@@ -232,9 +248,9 @@ int tl_output_extras(const struct tl_options *opt, struct tl_outdir *out, struct
     return 0;
 }
 
-int tl_output_end(struct tl_outdir *out, int rc, struct tl_err *err)
+int tl_output_end(struct tl_outdir *out, int rc, volatile sig_atomic_t *cancel, struct tl_err *err)
 {
-    if (rc == 0 && tl_stop_asked())
+    if (rc == 0 && tl_stop_asked(cancel))
         rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
     if (rc == 0)
         return tl_outdir_commit(out, err);

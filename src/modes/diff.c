@@ -167,6 +167,7 @@ static int side_log(struct side_job *j)
     opt.command_line = d->command_line;
     opt.no_threads = d->no_threads;
     opt.message = side_message;
+    opt.cancel = d->cancel;
     opt.message_ctx = j;
     opt.summary = j->out ? TL_SUMMARY_NONE : TL_SUMMARY_JSON;
     struct tl_messages msg = {.opt = &opt, .input = j->path};
@@ -199,13 +200,13 @@ static int side_log(struct side_job *j)
     else
         rc = side_report(j, &opt, reader, path, kind == TL_SNIFF_TEXT, &sub);
     free(path);
-    return tl_output_end(&sub, rc, &j->err);
+    return tl_output_end(&sub, rc, j->dopt->cancel, &j->err);
 }
 
 static void side_job(void *ctx, size_t i)
 {
     struct side_job *j = &((struct side_job *)ctx)[i];
-    if (tl_stop_asked()) {
+    if (tl_stop_asked(j->dopt->cancel)) {
         j->rc = tl_error_code(&j->err, TL_ERR_SIGNAL, "interrupted");
         return;
     }
@@ -391,7 +392,7 @@ static int run_sides(const struct tl_diff_options *opt, struct side_job jobs[2],
             *err = jobs[i].err;
             rc = -1;
         }
-    if (rc == 0 && tl_stop_asked())
+    if (rc == 0 && tl_stop_asked(opt->cancel))
         rc = tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
     for (int i = 0; i < 2; i++)
         if (jobs[i].report)
@@ -453,7 +454,7 @@ int tl_diff_run(const struct tl_diff_options *opt, struct tl_diff_result *res)
     if (rc == 0)
         rc = compare(opt, jobs, folder ? &out : NULL, out_dir, &d, res, &err);
     if (folder) {
-        rc = tl_output_end(&out, rc, &err);
+        rc = tl_output_end(&out, rc, opt->cancel, &err);
         if (rc == 0)
             snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", out_dir);
     }

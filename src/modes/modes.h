@@ -76,6 +76,19 @@ void tl_log_sinks(struct tl_engine_job *job, struct tl_log_sinks *p,
  * holds, when it is one, for a message): the exit code. */
 int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *res);
 
+/* A log's run through the engine, set up: its job, its sinks' parameters, and what it
+ * keeps of the finished model (--summary's text, malloc'd). It must outlive the run. */
+struct tl_log_run {
+    struct tl_engine_job job;
+    struct tl_log_sinks params;
+    char *summary;
+};
+/** The run of a log told to be TORCH_LOGS text or a trace: the sinks of its report into out
+ * (NULL: none, its diagnosis kept as opt->summary says). A text log cannot be redacted. */
+int tl_log_run_init(struct tl_log_run *lr, const struct tl_options *opt, struct tl_reader *reader,
+                    const char *path, const char *name, struct tl_outdir *out, bool text,
+                    struct tl_err *err);
+
 /**
  * One log into out (NULL: no output, the diagnosis in res->summary as opt->summary says): a
  * structured trace or TORCH_LOGS text, told apart by its first 256 KiB. Takes the reader (it
@@ -84,6 +97,12 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
 int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
                struct tl_outdir *out, struct tl_engine_result *res, struct tl_err *err);
 
+/** The output of a log's report: opt->bundle (straight into it) or the folder opt->out_dir
+ * (set), as a hidden temporary folder committed by tl_output_end. */
+int tl_output_open(const struct tl_options *opt, struct tl_outdir *out, struct tl_err *err);
+/** The warning that unfinished report folders of killed runs were removed, when they were. */
+void tl_output_say_leftovers(const struct tl_outdir *out, struct tl_messages *msg,
+                             const char *folder);
 /** opt->extra_files into a report folder just opened (the report's own files come after them
  * and win a name they share). */
 int tl_output_extras(const struct tl_options *opt, struct tl_outdir *out, struct tl_err *err);
@@ -92,7 +111,7 @@ int tl_output_extras(const struct tl_options *opt, struct tl_outdir *out, struct
  * is committed into place, else removed, and nothing else has changed. Returns 0, or -1 with
  * err filled (the run's error, an interruption, or the commit's).
  */
-int tl_output_end(struct tl_outdir *out, int rc, struct tl_err *err);
+int tl_output_end(struct tl_outdir *out, int rc, volatile sig_atomic_t *cancel, struct tl_err *err);
 
 /** Whether --strict or --strict-compile-id fail on the log (the report is written anyway). */
 bool tl_strict_failed(const struct tl_options *opt, const struct tl_engine_result *res);
@@ -122,6 +141,13 @@ int tl_stored_run(const struct tl_options *opt, struct tl_result *res);
 /** --all-ranks-html (with or without --from-summaries), and --summary or --json of a folder of
  * rank logs (every rank's diagnosis, and across them, in result.summary): the exit code. */
 int tl_ranks_run(const struct tl_options *opt, struct tl_result *res);
+/**
+ * options.all_ranks_counts: every rank of the folder opt->path diagnosed for a gate (errors
+ * said, nothing else), its counts and exit code in res's folder_* fields; the log at known
+ * (the report's) is not read again: its counts are known_counts. Returns that exit code.
+ */
+int tl_ranks_counts(const struct tl_options *opt, const char *known,
+                    const struct tl_counts *known_counts, struct tl_result *res);
 /** The number of ranks whose logs path (a folder) holds (rankfiles.h); 0: not a folder. */
 size_t tl_rank_folder_ranks(const char *path);
 /** --rank-only: one rank's report and its summary.json; the exit code. */
@@ -144,6 +170,7 @@ int tl_bundle_check(const char *path, bool overwrite, struct tl_err *err);
  * tl_outdir_commit. path must not exist unless overwrite.
  */
 int tl_bundle_open(struct tl_outdir *out, const char *path, bool overwrite, struct tl_err *err);
-int tl_bundle_write(const char *folder, const char *path, bool overwrite, struct tl_err *err);
+int tl_bundle_write(const char *folder, const char *path, bool overwrite,
+                    volatile sig_atomic_t *cancel, struct tl_err *err);
 
 #endif

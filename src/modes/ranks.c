@@ -15,6 +15,7 @@
  */
 #include "base/config.h"
 #include "modes/modes.h"
+#include "modes/plan.h"
 #include "base/json.h"
 #include "base/json_write.h"
 #include "base/pool.h"
@@ -87,6 +88,11 @@ struct multi {
     struct tl_strtab carry; /* the string tables of the ranks settled, later ones on top */
     bool fatal;             /* an error that stops the run (err) */
     struct tl_err err;
+    /* Counts only (tl_ranks_counts): no summary text; the log at known_path is not read, its
+     * counts are known_counts. */
+    bool counts_only;
+    const char *known_path;
+    const struct tl_counts *known_counts;
 };
 
 /* ---- messages ------------------------------------------------------------------------------ */
@@ -134,7 +140,7 @@ static bool stopping(struct multi *m)
     pthread_mutex_lock(&m->mu);
     bool stop = m->fatal;
     pthread_mutex_unlock(&m->mu);
-    return stop || tl_stop_asked();
+    return stop || tl_stop_asked(m->opt->cancel);
 }
 
 /* ---- one rank ------------------------------------------------------------------------------ */
@@ -321,12 +327,12 @@ static void parse_rank(struct multi *m, struct rank *r)
     r->sub = NULL;
     if (rc == 0)
         rc = tl_log_check_entries(r->log.path, &sum, &err);
-    rc = tl_output_end(&sub, rc, &err);
+    rc = tl_output_end(&sub, rc, m->opt->cancel, &err);
     if (rc < 0 && r->events_fd >= 0) {
         close(r->events_fd);
         r->events_fd = -1;
     }
-    if (rc < 0 && (err.code != TL_ERR_INPUT || tl_stop_asked())) {
+    if (rc < 0 && (err.code != TL_ERR_INPUT || tl_stop_asked(m->opt->cancel))) {
         /* Writing the report failed (a full disk, EIO), or a signal: the run fails, not the
          * rank. Only what is wrong with the log itself leaves a rank without a report. */
         set_fatal(m, &err);
@@ -350,7 +356,7 @@ static void diagnose_rank(struct multi *m, struct rank *r)
     int rc = tl_log_open_file(&r->opt, r->log.path, &reader, &err);
     if (rc == 0)
         rc = tl_run_log(&r->opt, reader, r->log.path, NULL, &sum, &err);
-    if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_stop_asked())) {
+    if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_stop_asked(m->opt->cancel))) {
         set_fatal(m, &err);
         return;
     }
@@ -382,8 +388,12 @@ static void diagnose_job(void *ctx, size_t i)
 {
     struct multi *m = ctx;
     struct rank *r = &m->ranks[i];
-    if (!stopping(m))
+    if (m->known_path && !strcmp(r->log.path, m->known_path)) {
+        r->parsed = true;
+        r->counts = *m->known_counts;
+    } else if (!stopping(m)) {
         diagnose_rank(m, r);
+    }
     rank_done(m, r);
 }
 
@@ -801,7 +811,7 @@ static void sum_counts(const struct multi *m, struct tl_counts *c)
 /* The end of a run: commit or abort, and the exit code. */
 static int finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_result *res)
 {
-    if (tl_output_end(&m->root, rc, err) < 0)
+    if (tl_output_end(&m->root, rc, m->opt->cancel, err) < 0)
         return tl_report_error(m->opt, err);
     if (res) {
         if (m->opt->bundle)
@@ -841,7 +851,7 @@ static void ranks_setup(struct multi *m, unsigned *threads)
         struct rank *r = &m->ranks[i];
         r->opt = *opt;
         if (!m->direct) {
-            r->opt.progress = false;
+            r->opt.progress = NULL;
             r->opt.message = capture;
             r->opt.message_ctx = r;
         }
@@ -934,7 +944,7 @@ static int all_ranks(struct multi *m, struct tl_result *res)
         err = m->err;
         rc = -1;
     }
-    if (rc == 0 && !tl_stop_asked())
+    if (rc == 0 && !tl_stop_asked(m->opt->cancel))
         rc = landing(m, &err);
     rc = finish_run(m, rc, &err, res);
     free_logs(m, logs, nlogs);
@@ -1133,7 +1143,7 @@ static int diagnose_all(struct multi *m, struct tl_result *res)
     ranks_setup(m, &threads);
     tl_pool_run(m->n, threads, diagnose_job, m);
     int code = TL_EXIT_OK;
-    if (m->fatal || tl_stop_asked()) {
+    if (m->fatal || tl_stop_asked(m->opt->cancel)) {
         err = m->err;
         if (!m->fatal)
             tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
@@ -1141,11 +1151,13 @@ static int diagnose_all(struct multi *m, struct tl_result *res)
     } else {
         struct tl_buf b = TL_BUF_INIT;
         sum_counts(m, &res->counts);
-        if (opt->summary == TL_SUMMARY_JSON)
+        if (m->counts_only)
+            ;
+        else if (opt->summary == TL_SUMMARY_JSON)
             ranks_json(&b, m, &res->counts);
         else
             ranks_text(&b, m, &res->counts);
-        res->summary = tl_buf_detach(&b, NULL);
+        res->summary = m->counts_only ? NULL : tl_buf_detach(&b, NULL);
         res->has_counts = true;
         for (size_t i = 0; i < m->n; i++) {
             /* a rank that could not be read fails the run, as a log that cannot */
@@ -1265,6 +1277,42 @@ int tl_ranks_run(const struct tl_options *opt, struct tl_result *res)
     return code;
 }
 
+/* The messages of the ranks counted for a gate: errors only, to the caller's messages. */
+static void errors_only(void *ctx, enum tl_message_kind kind, const char *line)
+{
+    const struct tl_options *opt = ctx;
+    if (kind != TL_MSG_ERROR)
+        return;
+    if (opt->message)
+        opt->message(opt->message_ctx, kind, line);
+    else
+        fprintf(stderr, "%s\n", line);
+}
+
+int tl_ranks_counts(const struct tl_options *opt, const char *known,
+                    const struct tl_counts *known_counts, struct tl_result *res)
+{
+    struct tl_options o;
+    tl_plan_diagnosis_options(&o, opt, TL_SUMMARY_JSON);
+    o.all_ranks_counts = false;
+    o.message = errors_only;
+    o.message_ctx = (void *)opt;
+    struct multi m;
+    multi_init(&m, &o);
+    m.counts_only = true;
+    m.known_path = known;
+    m.known_counts = known_counts;
+    struct tl_result all;
+    memset(&all, 0, sizeof(all));
+    int code = diagnose_all(&m, &all);
+    multi_release(&m);
+    res->has_folder_counts = all.has_counts;
+    res->folder_exit = code;
+    res->folder_counts = all.counts;
+    res->folder_ranks = all.ranks;
+    return code;
+}
+
 /* --rank-only --rank N --rank-failed REASON -o OUT/rank_N: a rank whose task failed (a
  * scheduler's, tlparse-slurm) gets the folder of a rank without a report, which says why. */
 static int rank_failed(const struct tl_options *opt, struct tl_messages *msg, struct tl_outdir *out,
@@ -1333,7 +1381,7 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
         rc = tl_engine_run(&job, &sum, &err);
         free(sum.summary);
     }
-    if (rc == 0 && tl_stop_asked())
+    if (rc == 0 && tl_stop_asked(opt->cancel))
         rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
     if (rc < 0 && err.code == TL_ERR_INPUT) {
         /* The log cannot be read: the folder says so in its summary.json, for the landing
@@ -1350,7 +1398,7 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
         tl_arena_release(&arena);
         return tl_report_error(opt, &err);
     }
-    rc = tl_output_end(&out, rc, &err);
+    rc = tl_output_end(&out, rc, opt->cancel, &err);
     tl_arena_release(&arena);
     if (rc < 0)
         return tl_report_error(opt, &err);

@@ -12,18 +12,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --summary, --json: the diagnosis as text, made from the finished model. */
-struct summary_done {
-    const struct tl_options *opt;
-    const char *name;
-    const char *kind; /* "torch_trace", "torch_logs" */
-    char *text;
-};
-
 static void keep_summary(void *ctx, const struct tl_model *model, const struct tl_runinfo *info)
 {
-    struct summary_done *s = ctx;
-    s->text = tl_summary_of(s->opt, &model->diag, s->name, s->kind, info);
+    struct tl_log_run *lr = ctx;
+    lr->summary = tl_summary_of(lr->job.opt, &model->diag, lr->job.name,
+                                lr->job.text ? "torch_logs" : "torch_trace", info);
+}
+
+int tl_log_run_init(struct tl_log_run *lr, const struct tl_options *opt, struct tl_reader *reader,
+                    const char *path, const char *name, struct tl_outdir *out, bool text,
+                    struct tl_err *err)
+{
+    memset(lr, 0, sizeof(*lr));
+    if (text && opt->redact)
+        return tl_error_code(err, TL_ERR_USAGE,
+                             "--redact reads structured traces (TORCH_TRACE) only, and %s is "
+                             "TORCH_LOGS text: share its --summary, or the trace",
+                             name);
+    lr->job = (struct tl_engine_job){
+        .opt = opt, .reader = reader, .path = path, .name = name, .out = out, .text = text};
+    tl_log_sinks(&lr->job, &lr->params, NULL);
+    if (opt->summary != TL_SUMMARY_NONE) {
+        lr->job.done = keep_summary;
+        lr->job.done_ctx = lr;
+    }
+    return 0;
 }
 
 int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
@@ -31,31 +44,15 @@ int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const cha
 {
     const char *name = path ? path : "<memory>";
     enum tl_sniff_kind kind;
-    if (tl_log_sniff(reader, name, &kind, err) < 0) {
+    struct tl_log_run lr;
+    if (tl_log_sniff(reader, name, &kind, err) < 0 ||
+        tl_log_run_init(&lr, opt, reader, path, name, out, kind == TL_SNIFF_TEXT, err) < 0) {
         memset(sum, 0, sizeof(*sum));
         tl_reader_free(reader);
         return -1;
     }
-    bool text = kind == TL_SNIFF_TEXT;
-    if (text && opt->redact) {
-        memset(sum, 0, sizeof(*sum));
-        tl_reader_free(reader);
-        return tl_error_code(err, TL_ERR_USAGE,
-                             "--redact reads structured traces (TORCH_TRACE) only, and %s is "
-                             "TORCH_LOGS text: share its --summary, or the trace",
-                             name);
-    }
-    struct tl_engine_job job = {
-        .opt = opt, .reader = reader, .path = path, .name = name, .out = out, .text = text};
-    struct tl_log_sinks params;
-    tl_log_sinks(&job, &params, NULL);
-    struct summary_done done = {opt, name, text ? "torch_logs" : "torch_trace", NULL};
-    if (opt->summary != TL_SUMMARY_NONE) {
-        job.done = keep_summary;
-        job.done_ctx = &done;
-    }
-    int rc = tl_engine_run(&job, sum, err);
-    sum->summary = done.text;
+    int rc = tl_engine_run(&lr.job, sum, err);
+    sum->summary = lr.summary;
     if (rc < 0)
         return -1;
     return tl_log_check_entries(name, sum, err);
@@ -68,7 +65,7 @@ static int summary_only(const struct tl_options *opt, struct tl_reader *reader, 
     struct tl_err err = {TL_ERR_NONE, ""};
     struct tl_engine_result sum;
     int rc = tl_run_log(opt, reader, path, NULL, &sum, &err);
-    if (rc == 0 && tl_stop_asked())
+    if (rc == 0 && tl_stop_asked(opt->cancel))
         rc = tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
     res->bytes_in = sum.bytes_in;
     res->lines = sum.lines;
@@ -110,8 +107,7 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
     if (opt->summary != TL_SUMMARY_NONE)
         return summary_only(&o, reader, path, res);
     struct tl_outdir out;
-    if ((o.bundle ? tl_bundle_open(&out, o.bundle, o.overwrite, &err)
-                  : tl_outdir_open(&out, o.out_dir, o.overwrite, &err)) < 0) {
+    if (tl_output_open(&o, &out, &err) < 0) {
         tl_reader_free(reader);
         free(path);
         return tl_report_error(opt, &err);
@@ -123,11 +119,7 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
                "(--all-ranks-html reports on all)",
                opt->path, ranks);
     }
-    if (out.nleftovers)
-        tl_say(&msg, TL_MSG_WARNING,
-               "tlparse: warning: removed %zu unfinished report folder%s of killed runs into "
-               "%s: %s",
-               out.nleftovers, out.nleftovers == 1 ? "" : "s", o.out_dir, out.leftovers.buf);
+    tl_output_say_leftovers(&out, &msg, o.out_dir);
     struct tl_engine_result sum;
     memset(&sum, 0, sizeof(sum));
     int rc = tl_output_extras(opt, &out, &err);
@@ -141,7 +133,9 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
     res->counts = sum.counts;
     msg.input = path ? path : "<memory>";
     int code = rc == 0 ? tl_strict_exit(opt, &msg, &sum) : TL_EXIT_OK;
-    rc = tl_output_end(&out, rc, &err);
+    rc = tl_output_end(&out, rc, opt->cancel, &err);
+    if (rc == 0 && code == TL_EXIT_OK && ranks > 1 && opt->all_ranks_counts && path)
+        tl_ranks_counts(opt, path, &sum.counts, res);
     if (rc == 0 && o.bundle)
         snprintf(res->bundle_path, sizeof(res->bundle_path), "%s", o.bundle);
     else if (rc == 0)

@@ -5,11 +5,11 @@
  * engine of its own as its bytes come (no sink: the model and its diagnosis only), and what
  * the diagnosis gained since the last look is said once (report/live_text.h): a recompile as
  * soon as its recompile_reasons are written, a graph break at its reason, and so on. Routine
- * guards on sizes are counted, not said. The lines go to the screen (watch_screen.h): a CI
- * log gets one complete line per event; a terminal gets each event wrapped to its width, the
- * job's own output (--run) in between as it comes, and a panel of counts below them redrawn
- * in place. When the job pauses (no new bytes for a moment) the entry being read is settled,
- * so a finding shows within a second of being written.
+ * guards on sizes are counted, not said. The lines go to the caller's view (tl_watch_view;
+ * the CLI's screen, cli/screen.h): one complete line per event, or each event wrapped to a
+ * terminal's width, the job's own output (--run) in between as it comes, and a panel of counts
+ * to keep below them. When the job pauses (no new bytes for a moment) the entry being read is
+ * settled, so a finding shows within a second of being written.
  *
  * The report folder is kept current by a batch run on what the logs hold so far (each read up
  * to its last newline), on a thread of its own, at most every refresh_ms and never taking more
@@ -24,7 +24,6 @@
 #include "base/xalloc.h"
 #include "input/follow.h"
 #include "input/sniff.h"
-#include "modes/watch_screen.h"
 #include "report/live.h"
 #include "report/live_text.h"
 
@@ -109,7 +108,6 @@ struct watch {
     const char *title;
     const char *out_dir;
     struct tl_follow *follow;
-    struct tl_screen screen;
     unsigned width; /* what an event line is wrapped to (0: one line) */
     struct wlog **logs;
     size_t nlogs, logs_alloc;
@@ -133,7 +131,13 @@ static struct tl_live_who who_of(const struct watch *wt, const struct wlog *l)
     return (struct tl_live_who){label_of(wt, l), wt->w->color, wt->width};
 }
 
-/* ---- the screen ------------------------------------------------------------------------------ */
+/* ---- the view ------------------------------------------------------------------------------- */
+
+static void show_lines(struct watch *wt, const char *p, size_t n)
+{
+    if (wt->w->view.lines && n)
+        wt->w->view.lines(wt->w->view.ctx, p, n);
+}
 
 /* "tlparse: A B" as a line of ours (log text made printable). */
 static void notice(struct watch *wt, const char *a, const char *b)
@@ -144,7 +148,7 @@ static void notice(struct watch *wt, const char *a, const char *b)
     if (b)
         tl_buf_add_printable(&line, b, strlen(b));
     tl_buf_addch(&line, '\n');
-    tl_screen_lines(&wt->screen, line.buf, line.len);
+    show_lines(wt, line.buf, line.len);
     tl_buf_release(&line);
 }
 
@@ -185,7 +189,8 @@ static void panel(struct watch *wt, const char *state)
             }
         }
     }
-    tl_screen_set_panel(&wt->screen, s.buf, s.len);
+    if (wt->w->panel && wt->w->view.panel)
+        wt->w->view.panel(wt->w->view.ctx, s.buf, s.len);
     tl_buf_release(&s);
 }
 
@@ -297,7 +302,7 @@ static void say(struct watch *wt, struct wlog *l, const struct tl_diag *d, const
         s->early = r->early;
         tl_live_recompile(line, &who, d, r, g, newest_unsaid(d, r));
     }
-    tl_screen_lines(&wt->screen, line->buf, line->len);
+    show_lines(wt, line->buf, line->len);
 }
 
 /* What the log's diagnosis gained since the last look, said in the order it was seen. */
@@ -417,7 +422,7 @@ static int log_start(struct watch *wt, struct wlog *l, const char *p, size_t n)
     struct tl_err err = {TL_ERR_NONE, ""};
     l->opt = *wt->opt;
     l->opt.message = drop_message; /* the final report says what is wrong with a log */
-    l->opt.progress = false;
+    l->opt.progress = NULL;
     l->opt.no_threads = true;
     l->opt.summary = TL_SUMMARY_NONE;
     l->opt.bundle = NULL;
@@ -497,7 +502,7 @@ static bool settle_all(struct watch *wt)
  * recompile for its metrics) is said too. */
 static void finish_all(struct watch *wt)
 {
-    tl_stop_clear(); /* Ctrl-C ended the watch: what was read is said all the same */
+    tl_stop_clear(wt->opt->cancel); /* Ctrl-C ended the watch: what was read is said all the same */
     settle_all(wt);
     for (size_t i = 0; i < wt->nlogs; i++) {
         struct wlog *l = wt->logs[i];
@@ -698,7 +703,7 @@ static void rebuild_maybe(struct watch *wt)
     report_options(wt, &rb->opt, rb->open, rb->nopen);
     rb->opt.overwrite = true;
     rb->opt.complete_lines = true;
-    rb->opt.progress = false;
+    rb->opt.progress = NULL;
     rb->opt.message = keep_error;
     rb->opt.message_ctx = rb;
     rb->opt.summary = TL_SUMMARY_NONE;
@@ -744,7 +749,7 @@ static void heartbeat(struct watch *wt, enum tl_live_state state)
 
 /* ---- the job's output ------------------------------------------------------------------------ */
 
-/* What the job wrote since the last look, onto the screen; at its end (or a failed read) it is
+/* What the job wrote since the last look, to the view; at its end (or a failed read) it is
  * not looked at any more. */
 static void job_output(struct watch *wt)
 {
@@ -752,7 +757,8 @@ static void job_output(struct watch *wt)
     for (int k = 0; k < 64 && wt->job_fd >= 0; k++) {
         ssize_t n = read(wt->job_fd, buf, sizeof(buf));
         if (n > 0) {
-            tl_screen_job(&wt->screen, buf, (size_t)n);
+            if (wt->w->view.job_bytes)
+                wt->w->view.job_bytes(wt->w->view.ctx, buf, (size_t)n);
             continue;
         }
         if (n < 0 && errno == EINTR)
@@ -821,7 +827,7 @@ static int follow_loop(struct watch *wt, struct tl_err *err)
 {
     uint64_t last_tick = 0, last_look = 0, last_panel = 0;
     for (;;) {
-        if (tl_stop_asked() || wt->stopped)
+        if (tl_stop_asked(wt->opt->cancel) || wt->stopped)
             return 0;
         if (!wt->job_ended) {
             job_poll(wt);
@@ -861,12 +867,13 @@ static int follow_loop(struct watch *wt, struct tl_err *err)
             rebuild_maybe(wt);
             heartbeat(wt, state_now(wt));
         }
-        if (wt->w->tty && now - last_panel >= 100) { /* a terminal's panel, ten times a second */
+        if (wt->w->panel && now - last_panel >= 100) { /* the panel, ten times a second */
             char buf[64];
             last_panel = now;
             count_all(wt);
             panel(wt, state_text(wt, buf, sizeof(buf)));
-            tl_screen_draw(&wt->screen);
+            if (wt->w->view.draw)
+                wt->w->view.draw(wt->w->view.ctx);
         }
     }
 }
@@ -909,7 +916,6 @@ static void watch_release(struct watch *wt)
     for (size_t i = 0; i < wt->nlogs; i++)
         log_free(wt->logs[i]);
     free(wt->logs);
-    tl_screen_release(&wt->screen);
     tl_follow_free(wt->follow);
 }
 
@@ -986,8 +992,7 @@ int tl_watch(const struct tl_options *opt, const struct tl_watch *w, struct tl_r
     if (check_path(opt->path, &err) < 0 ||
         tl_follow_open(&wt.follow, opt->path, w->poll ? TL_FOLLOW_POLL : 0, &err) < 0)
         return tl_report_error(opt, &err);
-    tl_screen_init(&wt.screen, w->screen_fd ? w->screen_fd : 1, w->tty, w->rows, w->columns);
-    wt.width = w->tty ? wt.screen.columns : 0;
+    wt.width = w->width;
     if (w->job_output_fd > 0) {
         wt.job_fd = w->job_output_fd;
         fcntl(wt.job_fd, F_SETFL, fcntl(wt.job_fd, F_GETFL) | O_NONBLOCK);
@@ -1007,15 +1012,16 @@ int tl_watch(const struct tl_options *opt, const struct tl_watch *w, struct tl_r
     panel(&wt, wt.stopped                ? "stopped by --fail-on"
                : wt.job_ended || !w->job ? (wt.job_ended ? "finished" : "stopped")
                                          : "stopped");
-    tl_screen_end(&wt.screen);
+    if (w->view.end)
+        w->view.end(w->view.ctx);
     /* The counts of each log at the end, as plain lines (the panel, for the record). */
-    for (size_t i = 0; i < wt.nlogs && !w->tty; i++) {
+    for (size_t i = 0; i < wt.nlogs && !w->panel; i++) {
         if (!wt.logs[i]->eng)
             continue;
         struct tl_buf line = TL_BUF_INIT;
         struct tl_live_who who = who_of(&wt, wt.logs[i]);
         tl_live_header(&line, &who, &tl_engine_model(wt.logs[i]->eng)->diag, wt.logs[i]->routine);
-        tl_screen_lines(&wt.screen, line.buf, line.len);
+        show_lines(&wt, line.buf, line.len);
         tl_buf_release(&line);
     }
     int code = TL_EXIT_OK;
@@ -1026,12 +1032,6 @@ int tl_watch(const struct tl_options *opt, const struct tl_watch *w, struct tl_r
     } else {
         res->has_counts = true;
         res->counts = wt.counts;
-    }
-    if (tl_screen_failed(&wt.screen)) {
-        tl_error(&err, "cannot write to %s: %s", wt.screen.fd == 1 ? "stdout" : "the live view",
-                 strerror(tl_screen_failed(&wt.screen)));
-        int c = tl_report_error(opt, &err);
-        code = code == TL_EXIT_OK ? c : code;
     }
     watch_release(&wt);
     return code;

@@ -280,6 +280,42 @@ static void test_counts_of_demo(void **state)
     assert_true(res.counts.compile_time_s > 1.63 && res.counts.compile_time_s < 1.65);
 }
 
+/* Options that do not go together are named as the caller names them: a library call by the
+ * fields of struct tl_options, a command line (command_line set) by its flags; the first
+ * clash of the table is said. */
+static void test_option_clash_names(void **state)
+{
+    (void)state;
+    struct tl_options o = mem_options("");
+    o.rank_only = true;
+    o.all_ranks_html = true;
+    o.summary = TL_SUMMARY_JSON;
+    struct tl_result res;
+    assert_int_equal(tl_run(&o, &res), TL_EXIT_USAGE);
+    expect_text(messages.buf, "E tlparse: error: cannot use rank_only with all_ranks_html\n");
+    tl_buf_release(&messages);
+    o.command_line = "tlparse --rank-only --all-ranks-html --json";
+    assert_int_equal(tl_run(&o, &res), TL_EXIT_USAGE);
+    expect_text(messages.buf, "E tlparse: error: cannot use --rank-only with --all-ranks-html\n");
+    tl_buf_release(&messages);
+    o = mem_options("");
+    o.plain_text = true;
+    o.summary = TL_SUMMARY_TEXT;
+    o.out_dir = NULL;
+    o.overwrite = false;
+    assert_int_equal(tl_run(&o, &res), TL_EXIT_USAGE);
+    expect_text(messages.buf, "E tlparse: error: cannot use plain_text with summary (they write "
+                              "no report)\n");
+    tl_buf_release(&messages);
+    o = mem_options("");
+    o.rank_failed = "oom";
+    o.rank_only = true;
+    o.out_dir = NULL;
+    o.overwrite = false;
+    assert_int_equal(tl_run(&o, &res), TL_EXIT_USAGE);
+    expect_text(messages.buf, "E tlparse: error: cannot use rank_failed without has_rank\n");
+}
+
 /* ---- tl_diff_run() ---------------------------------------------------------------------- */
 
 #define DEMO TL_SOURCE_DIR "/tests/fixtures/demo.log"
@@ -397,7 +433,7 @@ int main(void)
         cmocka_unit_test(test_each_entry_text_log), cmocka_unit_test(test_custom_parsers),
         cmocka_unit_test(test_parser_without_keys), cmocka_unit_test(test_counts_of_demo),
         cmocka_unit_test(test_diff_same_json),      cmocka_unit_test(test_diff_folder),
-        cmocka_unit_test(test_diff_errors),
+        cmocka_unit_test(test_diff_errors),         cmocka_unit_test(test_option_clash_names),
     };
     int rc = cmocka_run_group_tests(tests, setup, teardown);
     tl_buf_release(&messages);

@@ -195,10 +195,12 @@ static void test_interrupted(void **state)
 {
     (void)state;
     clean_out();
-    tl_interrupted = 1;
+    volatile sig_atomic_t cancel = 1;
+    struct tl_options o;
+    memset(&o, 0, sizeof(o));
+    o.cancel = &cancel;
     struct messages m;
-    int rc = run(P "{\"dynamo_start\": {}, " CID "}\n", &m, NULL);
-    tl_interrupted = 0;
+    int rc = run(P "{\"dynamo_start\": {}, " CID "}\n", &m, &o);
     assert_int_equal(rc, TL_EXIT_INTERRUPTED);
     expect_text(m.text.buf, "E tlparse: interrupted; no report written\n");
     struct stat st;

@@ -1,13 +1,79 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The watch's output (watch_screen.h): lines above, a panel below that is redrawn in place.
+ * The watch's output (screen.h): lines above, a panel below that is redrawn in place.
  */
 #include "base/config.h"
-#include "modes/watch_screen.h"
+#include "cli/screen.h"
 
 #include <errno.h>
 #include <string.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
+
+/* A growable byte buffer: the CLI keeps to the public header and base/config.h, so the screen
+ * has its own (a few lines: append, format, release). Allocation failure aborts, as the
+ * library's does. */
+#define SB_INIT                                                                                    \
+    {                                                                                              \
+        NULL, 0, 0                                                                                 \
+    }
+
+static void sb_grow(struct sbuf *b, size_t more)
+{
+    if (b->len + more + 1 <= b->alloc)
+        return;
+    size_t want = b->alloc ? b->alloc : 256;
+    while (want < b->len + more + 1)
+        want *= 2;
+    char *p = realloc(b->buf, want);
+    if (!p)
+        abort();
+    b->buf = p;
+    b->alloc = want;
+}
+
+static void sb_add(struct sbuf *b, const char *p, size_t n)
+{
+    sb_grow(b, n);
+    memcpy(b->buf + b->len, p, n);
+    b->len += n;
+    b->buf[b->len] = '\0';
+}
+
+static void sb_addch(struct sbuf *b, char c)
+{
+    sb_add(b, &c, 1);
+}
+
+static void sb_adds(struct sbuf *b, const char *s)
+{
+    sb_add(b, s, strlen(s));
+}
+
+static void sb_addf(struct sbuf *b, const char *fmt, ...) TL_PRINTF(2, 3);
+static void sb_addf(struct sbuf *b, const char *fmt, ...)
+{
+    char tmp[64];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        sb_add(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+static void sb_reset(struct sbuf *b)
+{
+    b->len = 0;
+}
+
+static void sb_release(struct sbuf *b)
+{
+    free(b->buf);
+    *b = (struct sbuf)SB_INIT;
+}
 
 void tl_screen_init(struct tl_screen *s, int fd, bool tty, unsigned rows, unsigned columns)
 {
@@ -16,12 +82,12 @@ void tl_screen_init(struct tl_screen *s, int fd, bool tty, unsigned rows, unsign
     s->tty = tty;
     s->rows = rows ? rows : 24;
     s->columns = columns ? columns : 80;
-    tl_buf_init(&s->panel, 0);
+    s->panel = (struct sbuf)SB_INIT;
 }
 
 void tl_screen_release(struct tl_screen *s)
 {
-    tl_buf_release(&s->panel);
+    sb_release(&s->panel);
 }
 
 void tl_screen_resize(struct tl_screen *s, unsigned rows, unsigned columns)
@@ -49,14 +115,14 @@ static void put(struct tl_screen *s, const char *p, size_t n)
 }
 
 /* Up to the panel's first line, and erase from there to the end of the screen. */
-static void erase(struct tl_screen *s, struct tl_buf *b)
+static void erase(struct tl_screen *s, struct sbuf *b)
 {
     if (!s->shown)
         return;
-    tl_buf_addch(b, '\r');
+    sb_addch(b, '\r');
     if (s->shown > 1)
-        tl_buf_addf(b, "\033[%uA", s->shown - 1);
-    tl_buf_adds(b, "\033[J");
+        sb_addf(b, "\033[%uA", s->shown - 1);
+    sb_adds(b, "\033[J");
     s->shown = 0;
 }
 
@@ -73,13 +139,13 @@ static size_t csi_len(const char *p, size_t n)
 
 /* A panel line cut to the width less one (a full line would leave the cursor waiting to wrap,
  * which terminals treat differently), its colours closed; no newline. */
-static void clipped(struct tl_buf *b, const char *p, size_t n, unsigned width)
+static void clipped(struct sbuf *b, const char *p, size_t n, unsigned width)
 {
     unsigned seen = 0;
     for (size_t i = 0; i < n;) {
         size_t k = csi_len(p + i, n - i);
         if (k) {
-            tl_buf_add(b, p + i, k);
+            sb_add(b, p + i, k);
             i += k;
             continue;
         }
@@ -88,16 +154,16 @@ static void clipped(struct tl_buf *b, const char *p, size_t n, unsigned width)
                 break;
             seen++;
         }
-        tl_buf_addch(b, p[i]);
+        sb_addch(b, p[i]);
         i++;
     }
-    tl_buf_adds(b, "\033[0m\033[K");
+    sb_adds(b, "\033[0m\033[K");
 }
 
 /* The panel, at the cursor (which is at the start of an empty line); the cursor stays at the
  * start of its last line, so that what the terminal itself echoes there (the "^C" of Ctrl-C)
  * writes over the panel rather than making its last line wrap onto one more. */
-static void panel(struct tl_screen *s, struct tl_buf *b)
+static void panel(struct tl_screen *s, struct sbuf *b)
 {
     unsigned max = s->rows > 2 ? s->rows - 1 : 1;
     const char *p = s->panel.buf, *end = p + s->panel.len;
@@ -106,13 +172,13 @@ static void panel(struct tl_screen *s, struct tl_buf *b)
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
         if (n)
-            tl_buf_addch(b, '\n');
+            sb_addch(b, '\n');
         clipped(b, p, len, s->columns);
         n++;
         p = nl ? nl + 1 : end;
     }
     if (n)
-        tl_buf_addch(b, '\r');
+        sb_addch(b, '\r');
     s->shown = n;
     s->dirty = false;
 }
@@ -127,21 +193,21 @@ static void above(struct tl_screen *s, const char *p, size_t n, bool ours)
         put(s, p, n);
         return;
     }
-    struct tl_buf b = TL_BUF_INIT;
+    struct sbuf b = SB_INIT;
     erase(s, &b);
     if (ours && s->mid_line) { /* the job's line is left as it is; ours start below it */
-        tl_buf_addch(&b, '\n');
+        sb_addch(&b, '\n');
         s->mid_line = false;
     }
-    tl_buf_add(&b, p, n);
+    sb_add(&b, p, n);
     if (ours && p[n - 1] != '\n')
-        tl_buf_addch(&b, '\n');
+        sb_addch(&b, '\n');
     if (!ours)
         s->mid_line = p[n - 1] != '\n';
     if (!s->mid_line)
         panel(s, &b);
     put(s, b.buf, b.len);
-    tl_buf_release(&b);
+    sb_release(&b);
 }
 
 void tl_screen_lines(struct tl_screen *s, const char *p, size_t n)
@@ -158,8 +224,8 @@ void tl_screen_set_panel(struct tl_screen *s, const char *p, size_t n)
 {
     if (!s->tty || (s->panel.len == n && !memcmp(s->panel.buf, p, n)))
         return;
-    tl_buf_reset(&s->panel);
-    tl_buf_add(&s->panel, p, n);
+    sb_reset(&s->panel);
+    sb_add(&s->panel, p, n);
     s->dirty = true;
 }
 
@@ -167,27 +233,27 @@ void tl_screen_draw(struct tl_screen *s)
 {
     if (!s->tty || !s->dirty || s->mid_line)
         return;
-    struct tl_buf b = TL_BUF_INIT;
+    struct sbuf b = SB_INIT;
     erase(s, &b);
     panel(s, &b);
     put(s, b.buf, b.len);
-    tl_buf_release(&b);
+    sb_release(&b);
 }
 
 void tl_screen_end(struct tl_screen *s)
 {
     if (!s->tty)
         return;
-    struct tl_buf b = TL_BUF_INIT;
+    struct sbuf b = SB_INIT;
     erase(s, &b);
     if (s->mid_line) {
-        tl_buf_addch(&b, '\n');
+        sb_addch(&b, '\n');
         s->mid_line = false;
     }
     panel(s, &b);
     if (s->shown)
-        tl_buf_addch(&b, '\n');
+        sb_addch(&b, '\n');
     s->shown = 0; /* it is part of the scrollback now */
     put(s, b.buf, b.len);
-    tl_buf_release(&b);
+    sb_release(&b);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Where `tlparse --watch` writes (modes/watch.c): a file descriptor, a terminal or not.
+ * Where `tlparse --watch` writes: a file descriptor, a terminal or not. The library's watch
+ * (modes/watch.c) makes the text and gives it to the CLI's view (main.c), which writes it here.
  *
  * Not a terminal (a pipe, a CI log): each line as it comes, and nothing else.
  *
@@ -15,16 +16,21 @@
  * redraw knows how many lines to go up.
  *
  * Every write is checked; the first that fails is kept (tl_screen_failed) and nothing more is
- * written. Depends on base only.
+ * written. Depends on the C library only.
  */
-#ifndef TL_MODES_WATCH_SCREEN_H
-#define TL_MODES_WATCH_SCREEN_H
+#ifndef TL_CLI_SCREEN_H
+#define TL_CLI_SCREEN_H
 
 #include "base/config.h"
-#include "base/buf.h"
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/* Bytes the screen holds (screen.c's own buffer: the CLI uses no library internals). */
+struct sbuf {
+    char *buf;
+    size_t len, alloc;
+};
 
 struct tl_screen {
     int fd;
@@ -32,7 +38,7 @@ struct tl_screen {
     unsigned rows, columns; /* of the terminal (0: 24 x 80) */
     unsigned shown;         /* panel lines on the screen now (0: none) */
     bool mid_line;          /* the job's output ended in the middle of a line */
-    struct tl_buf panel;    /* the panel's lines, each ending with '\n' */
+    struct sbuf panel;      /* the panel's lines, each ending with '\n' */
     bool dirty;             /* the panel changed since it was drawn */
     int failed;             /* errno of the first write that failed; 0: none did */
 };
