@@ -9,14 +9,14 @@ CMAKE_FLAGS ?=
 OUT ?= tl_out
 PREFIX ?= /usr/local
 DESTDIR ?=
-VERSION = 0.4.3
+VERSION := $(strip $(file <VERSION))
 DEB_DIR ?= $(BUILD)/deb
 WHEEL_BUILD ?= build-wheel
 WHEEL_DIR ?= $(BUILD)/wheel
 
 FORMAT_FILES = $(wildcard src/*/*.c src/*/*.h) include/tlparse/*.h tests/unit/*.c fuzz/*.c
 
-.PHONY: all deps check-deps check check-torch demo bench fuzz tsan format format-check clean install deb wheel
+.PHONY: all deps check-deps check check-torch demo bench fuzz tsan format format-check clean install deb wheel print-version
 
 # The plain build configures no tests, so it needs only what `scripts/deps.sh build` installs;
 # `make check` turns the tests on in the same tree once their packages are there.
@@ -103,6 +103,10 @@ tsan:
 	@[ -f build-tsan/build.ninja ] || CC=clang cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTL_TESTS=OFF -DCMAKE_C_FLAGS='-O1 -g -fsanitize=thread' -DCMAKE_EXE_LINKER_FLAGS='-fsanitize=thread' >/dev/null
 	@ninja -C build-tsan tlparse >/dev/null
 	@tests/tsan.sh build-tsan/tlparse
+
+# The version, from the file VERSION (tests/version.sh checks that all agree with it).
+print-version:
+	@echo $(VERSION)
 
 format:
 	@clang-format -i $(FORMAT_FILES)
