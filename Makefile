@@ -56,22 +56,10 @@ install: all
 	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 # tlparse, libtlparse0 and libtlparse-dev .debs in $(DEB_DIR), built by dpkg-buildpackage in
-# a copy of the tree (it writes into the parent folder): the files git knows or would add
-# (else all but build folders), without .git; the source revision goes into its REVISION.
+# a copy of the tree (scripts/make-deb.sh says how).
 deb: deps
 	@scripts/deps.sh deb
-	@src="$(DEB_DIR)/src/tlparse-$(VERSION)" && rm -rf "$(DEB_DIR)" && mkdir -p "$$src" && \
-	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
-	    git ls-files -z --cached --others --exclude-standard | \
-	    tar -cf - --null --ignore-failed-read -T - 2>/dev/null; \
-	else tar -cf - --exclude=./build --exclude='./build-*' --exclude=./tl_out --exclude=./bench/out .; \
-	fi | tar -xf - -C "$$src" && \
-	if rev=$$(git rev-parse --short=12 HEAD 2>/dev/null); then \
-	    git diff --quiet HEAD -- 2>/dev/null || rev="$$rev-dirty"; echo "$$rev" >"$$src/REVISION"; \
-	fi && \
-	if (cd "$$src" && dpkg-buildpackage -b -us -uc -jauto) >"$(DEB_DIR)/build.log" 2>&1; then \
-	    mv "$(DEB_DIR)"/src/*.deb "$(DEB_DIR)"/ && rm -rf "$(DEB_DIR)/src" && ls "$(DEB_DIR)"/*.deb; \
-	else tail -n 40 "$(DEB_DIR)/build.log"; echo "deb: failed, see $(DEB_DIR)/build.log" >&2; exit 1; fi
+	@scripts/make-deb.sh "$(DEB_DIR)" "$(VERSION)"
 
 # $(WHEEL_DIR)/tlparse_c-$(VERSION)-py3-none-linux_<arch>.whl: python/tlparse_c and a tlparse
 # that needs only glibc (libmd, zlib and libzstd linked statically, in its own build dir).
