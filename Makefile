@@ -1,6 +1,8 @@
-# Thin front for CMake + Ninja. `make` builds build/tlparse; `make check` runs every test
-# (unit, golden, CLI, conformance against ../shared when present) in a normal and an
-# ASan+UBSan build; `make demo` renders the bundled sample trace; `make bench` measures.
+# Thin front for CMake + Ninja. `make` builds build/tlparse; `make test` is the fast inner
+# loop (the unit, golden, version, layers and quick CLI suites in the Release build, under a
+# minute on two cores); `make check` runs every test (unit, golden, CLI, conformance against
+# ../shared when present) in a normal and an ASan+UBSan build; `make demo` renders the
+# bundled sample trace; `make bench` measures.
 # `make install` (PREFIX, DESTDIR), `make deb` (build/deb/*.deb) and `make wheel`
 # (build/wheel/*.whl) package it.
 BUILD ?= build
@@ -14,9 +16,12 @@ DEB_DIR ?= $(BUILD)/deb
 WHEEL_BUILD ?= build-wheel
 WHEEL_DIR ?= $(BUILD)/wheel
 
+# The ctest labels `make test` runs (each suite's label is its name; the unit tests' is unit).
+TEST_LABELS ?= unit|golden|version|layers|cli|wronginput|badinput|names
+
 FORMAT_FILES = $(wildcard src/*/*.c src/*/*.h) include/tlparse/*.h tests/unit/*.c fuzz/*.c
 
-.PHONY: all deps check-deps check check-torch demo bench fuzz tsan format format-check clean install deb wheel print-version
+.PHONY: all deps check-deps test check check-torch demo bench fuzz tsan format format-check clean install deb wheel print-version
 
 # The plain build configures no tests, so it needs only what `scripts/deps.sh build` installs;
 # `make check` turns the tests on in the same tree once their packages are there.
@@ -29,6 +34,14 @@ deps:
 
 check-deps:
 	@scripts/deps.sh check
+
+# The fast inner loop: $(TEST_LABELS) in $(BUILD), tests turned on there when they are not.
+# Three at once on two cores: test_follow mostly waits, test_zip is the longest (~20 s of CPU).
+test: all
+	@scripts/deps.sh test
+	@grep -qs '^TL_TESTS:BOOL=ON' $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) -DTL_TESTS=ON >/dev/null
+	@ninja -C $(BUILD)
+	@cd $(BUILD) && ctest --output-on-failure -j3 -L '^($(TEST_LABELS))$$'
 
 check: check-deps all format-check
 	@grep -qs '^TL_TESTS:BOOL=ON' $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) -DTL_TESTS=ON >/dev/null
