@@ -1,6 +1,8 @@
-# Thin front for CMake + Ninja. `make` builds build/tlparse; `make check` runs every test
-# (unit, golden, CLI, conformance against ../shared when present) in a normal and an
-# ASan+UBSan build; `make demo` renders the bundled sample trace; `make bench` measures.
+# Thin front for CMake + Ninja. `make` builds build/tlparse; `make test` is the fast inner
+# loop (the unit, golden, version, layers and quick CLI suites in the Release build, under a
+# minute on two cores); `make check` runs every test (unit, golden, CLI, conformance against
+# ../shared when present) in a normal and an ASan+UBSan build; `make demo` renders the
+# bundled sample trace; `make bench` measures.
 # `make install` (PREFIX, DESTDIR), `make deb` (build/deb/*.deb) and `make wheel`
 # (build/wheel/*.whl) package it.
 BUILD ?= build
@@ -9,14 +11,17 @@ CMAKE_FLAGS ?=
 OUT ?= tl_out
 PREFIX ?= /usr/local
 DESTDIR ?=
-VERSION = 0.4.3
+VERSION := $(strip $(file <VERSION))
 DEB_DIR ?= $(BUILD)/deb
 WHEEL_BUILD ?= build-wheel
 WHEEL_DIR ?= $(BUILD)/wheel
 
+# The ctest labels `make test` runs (each suite's label is its name; the unit tests' is unit).
+TEST_LABELS ?= unit|golden|version|layers|cli|wronginput|badinput|names
+
 FORMAT_FILES = $(wildcard src/*/*.c src/*/*.h) include/tlparse/*.h tests/unit/*.c fuzz/*.c
 
-.PHONY: all deps check-deps check check-torch demo bench fuzz tsan format format-check clean install deb wheel
+.PHONY: all deps check-deps test check check-torch demo bench fuzz tsan format format-check clean install deb wheel print-version
 
 # The plain build configures no tests, so it needs only what `scripts/deps.sh build` installs;
 # `make check` turns the tests on in the same tree once their packages are there.
@@ -29,6 +34,14 @@ deps:
 
 check-deps:
 	@scripts/deps.sh check
+
+# The fast inner loop: $(TEST_LABELS) in $(BUILD), tests turned on there when they are not.
+# Three at once on two cores: test_follow mostly waits, test_zip is the longest (~20 s of CPU).
+test: all
+	@scripts/deps.sh test
+	@grep -qs '^TL_TESTS:BOOL=ON' $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) -DTL_TESTS=ON >/dev/null
+	@ninja -C $(BUILD)
+	@cd $(BUILD) && ctest --output-on-failure -j3 -L '^($(TEST_LABELS))$$'
 
 check: check-deps all format-check
 	@grep -qs '^TL_TESTS:BOOL=ON' $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) -DTL_TESTS=ON >/dev/null
@@ -56,22 +69,10 @@ install: all
 	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 # tlparse, libtlparse0 and libtlparse-dev .debs in $(DEB_DIR), built by dpkg-buildpackage in
-# a copy of the tree (it writes into the parent folder): the files git knows or would add
-# (else all but build folders), without .git; the source revision goes into its REVISION.
+# a copy of the tree (scripts/make-deb.sh says how).
 deb: deps
 	@scripts/deps.sh deb
-	@src="$(DEB_DIR)/src/tlparse-$(VERSION)" && rm -rf "$(DEB_DIR)" && mkdir -p "$$src" && \
-	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
-	    git ls-files -z --cached --others --exclude-standard | \
-	    tar -cf - --null --ignore-failed-read -T - 2>/dev/null; \
-	else tar -cf - --exclude=./build --exclude='./build-*' --exclude=./tl_out --exclude=./bench/out .; \
-	fi | tar -xf - -C "$$src" && \
-	if rev=$$(git rev-parse --short=12 HEAD 2>/dev/null); then \
-	    git diff --quiet HEAD -- 2>/dev/null || rev="$$rev-dirty"; echo "$$rev" >"$$src/REVISION"; \
-	fi && \
-	if (cd "$$src" && dpkg-buildpackage -b -us -uc -jauto) >"$(DEB_DIR)/build.log" 2>&1; then \
-	    mv "$(DEB_DIR)"/src/*.deb "$(DEB_DIR)"/ && rm -rf "$(DEB_DIR)/src" && ls "$(DEB_DIR)"/*.deb; \
-	else tail -n 40 "$(DEB_DIR)/build.log"; echo "deb: failed, see $(DEB_DIR)/build.log" >&2; exit 1; fi
+	@scripts/make-deb.sh "$(DEB_DIR)" "$(VERSION)"
 
 # $(WHEEL_DIR)/tlparse_c-$(VERSION)-py3-none-linux_<arch>.whl: python/tlparse_c and a tlparse
 # that needs only glibc (libmd, zlib and libzstd linked statically, in its own build dir).
@@ -103,6 +104,10 @@ tsan:
 	@[ -f build-tsan/build.ninja ] || CC=clang cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTL_TESTS=OFF -DCMAKE_C_FLAGS='-O1 -g -fsanitize=thread' -DCMAKE_EXE_LINKER_FLAGS='-fsanitize=thread' >/dev/null
 	@ninja -C build-tsan tlparse >/dev/null
 	@tests/tsan.sh build-tsan/tlparse
+
+# The version, from the file VERSION (tests/version.sh checks that all agree with it).
+print-version:
+	@echo $(VERSION)
 
 format:
 	@clang-format -i $(FORMAT_FILES)

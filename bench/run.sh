@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# `make bench`: time build/tlparse on big generated logs (warm page cache) next to the floor
-# of a plain `cp` of the same file (best of 3); print one table row per size. Builds nothing.
+# `make bench`: time build/tlparse on big generated logs (warm page cache) next to two floors,
+# a plain `cp` of the same file and bench/floor (the log read once and the report's files
+# written again, the same sizes, no parsing), and to the reference as users install it (pip
+# install tlparse, in a venv of its own); print one table row per binary and size. Builds only
+# bench/floor.c (into bench/out, with cc).
 #   BENCH_SIZES="200 1024"   log sizes in MiB (default 200); logs are kept in bench/out/ and reused
 #   BENCH_RUNS=3             runs per measurement; the best is reported, for cp as for tlparse
+#                            (and in the first table their median too)
 #   BENCH_THREADS="on off"   rows with tlparse's helper threads on, and off (TLPARSE_NO_THREADS=1)
 #   BENCH_PREFAULT=0         do not touch memory before each timed command (see below)
 #   BENCH_KEEP=1             keep this run's reports (the next run deletes them after its timings)
@@ -11,6 +15,8 @@
 #                            all of them alternate, so that a before/after comparison sees the
 #                            same machine
 #   BENCH_SHARED=dir         where the shared corpus lives (default ../shared)
+#   BENCH_REFERENCE=0        no reference row; BENCH_REF_VENV=dir: its venv (default
+#                            build/bench/ref-venv, made by the first run and reused)
 #   BENCH_CALLGRIND=0        do not count instructions on a 20 MiB log with callgrind (compared with
 #                            bench/baseline.txt, and the diagnosis's share of them);
 #                            BENCH_UPDATE_BASELINE=1 rewrites that file
@@ -21,8 +27,8 @@
 #   BENCH_RANK_JOBS="1 2"    these -j values (wall time and peak RSS, best of BENCH_RUNS)
 #   BENCH_WATCH_SECONDS=20   the CPU of an idle --watch over this long (bench/watch_idle.sh; 0: none)
 #   BENCH_GOALS=0            leave out the table of the speed goals (bench/goals.py: paired runs,
-#                            BENCH_GOAL_RUNS pairs each, default 3; TLPARSE_REFERENCE=/path/to/the
-#                            reference tlparse adds the 200 MiB row against it)
+#                            BENCH_GOAL_RUNS pairs each, default 3; its 200 MiB row against the
+#                            reference runs TLPARSE_REFERENCE, else the pip-installed one)
 # Logs are grown from ../shared/corpus/logs/cache_hit_miss.log by ../shared/bench/make_big_trace.py,
 # or, without ../shared, from tests/fixtures/demo.log by scripts/grow_trace.py.
 #
@@ -157,11 +163,69 @@ best() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b < a) ? b : a }'; }
 # A field of the GNU `time -v` report, e.g. "Maximum resident set size (kbytes): 1234".
 time_field() { sed -n "s/^[[:space:]]*$1: //p" "$2"; }
 
-header=$(printf '%-24s %8s %7s %8s %8s %8s %8s %12s %8s %7s %8s %10s' \
-    binary size_MB threads wall_s user_s sys_s MB/s peak_RSS_MB out_MB cp_s wall/cp Mlines/s)
+# The floor (bench/floor.c): the log read once and the files of one of our reports (the last
+# binary's, in the first round) written again, their sizes the same, with no parsing: what
+# the kernel needs. Built here, into bench/out, when older than its source.
+FLOOR=$OUT/floor
+if [ ! -x "$FLOOR" ] || [ bench/floor.c -nt "$FLOOR" ]; then
+    command -v cc >/dev/null 2>&1 || die "cc is needed to build bench/floor.c (scripts/deps.sh build)"
+    cc -O2 -std=c17 -Wall -Wextra -o "$FLOOR" bench/floor.c || die "bench/floor.c does not build"
+fi
+
+# The reference as its users install it: `pip install tlparse` into a venv of its own, made once
+# and reused (BENCH_REF_VENV; BENCH_REFERENCE=0: no reference row). Without PyPI, a note.
+REF_VENV=${BENCH_REF_VENV:-build/bench/ref-venv}
+REF_BIN= REF_NAME=
+if [ "${BENCH_REFERENCE:-1}" != 0 ]; then
+    if [ ! -x "$REF_VENV/bin/tlparse" ]; then
+        echo "bench: installing the reference (pip install tlparse) into $REF_VENV ..." >&2
+        rm -rf "$REF_VENV"
+        mkdir -p "$(dirname "$REF_VENV")"
+        { python3 -m venv "$REF_VENV" && "$REF_VENV/bin/pip" install -q tlparse; } >"$OUT/ref-venv.log" 2>&1 ||
+            echo "bench: note: no reference row: pip install tlparse failed (see $OUT/ref-venv.log)" >&2
+    fi
+    if [ -x "$REF_VENV/bin/tlparse" ]; then
+        REF_BIN=$REF_VENV/bin/tlparse
+        REF_NAME="reference (pip $("$REF_VENV/bin/python" -c \
+            'import importlib.metadata as m; print(m.version("tlparse"))' 2>/dev/null || echo '?'))"
+    fi
+fi
+
+# median "T1 T2 ...": the median of the times.
+median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ t[NR] = $1 } END {
+    printf "%.3f", (NR % 2) ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2 }'; }
+
+# timed KEY CMD...: run CMD once on a warm log (stdout and stderr into $OUT), its wall time added
+# to walls[KEY]; when the fastest so far, the rest of its figures kept from `time -v` (outb from
+# the folder $dest, which the caller sets to where CMD writes).
+timed() {
+    local key=$1 w t0 t1
+    shift
+    warm "$log"
+    # Wall time from the ns clock (time -v only has 10 ms resolution); the rest from time -v.
+    t0=$(date +%s%N)
+    if ! /usr/bin/time -v -o "$OUT/time.txt" "$@" >"$OUT/tlparse.stdout" 2>"$OUT/tlparse.stderr"; then
+        tail -n 5 "$OUT/tlparse.stderr" >&2
+        die "$* failed (stderr in $OUT/tlparse.stderr)"
+    fi
+    t1=$(date +%s%N)
+    sync
+    w=$(elapsed "$t0" "$t1")
+    walls[$key]="${walls[$key]:-} $w"
+    if [ -z "${wall[$key]:-}" ] || awk -v a="$w" -v b="${wall[$key]}" 'BEGIN { exit !(a < b) }'; then
+        wall[$key]=$w
+        user[$key]=$(time_field 'User time (seconds)' "$OUT/time.txt")
+        sys[$key]=$(time_field 'System time (seconds)' "$OUT/time.txt")
+        rss[$key]=$(time_field 'Maximum resident set size (kbytes)' "$OUT/time.txt")
+        outb[$key]=$(du -sb "$dest" | cut -f1)
+    fi
+}
+
+header=$(printf '%-24s %8s %7s %8s %8s %8s %8s %12s %8s %7s %8s %10s %8s %7s' \
+    binary size_MB threads wall_s user_s sys_s MB/s peak_RSS_MB out_MB cp_s wall/cp Mlines/s med_s x_floor)
 rows=()
 run_no=0
-declare -A wall user sys rss outb
+declare -A wall user sys rss outb walls
 for mb in $SIZES; do
     case $mb in '' | *[!0-9]*) die "BENCH_SIZES must hold whole MiB numbers, got '$mb'" ;; esac
     log="$OUT/big$mb.log"
@@ -176,16 +240,21 @@ for mb in $SIZES; do
         done
     done
     nv=${#variants[@]}
-    # Every run's output is kept until the end (see above): about 2.2 times the log each,
-    # plus the copies.
-    need=$((RUNS * (2 + 5 * nv) * bytes / 2))
+    # the variant whose report the floor writes again
+    model="${TLPARSE##* } ${THREADS%% *}"
+    # Every run's output is kept until the end (see above): about 2.2 times the log each (the
+    # floor's and the reference's too), plus the copies.
+    need=$((RUNS * (2 + 5 * (nv + 2)) * bytes / 2))
     have=$(($(df -Pk "$RUNS_DIR" | awk 'NR == 2 { print $4 }') * 1024))
     [ "$have" -ge "$need" ] ||
         die "$((need >> 30)) GiB of free disk are needed for the ${mb} MiB rows, $((have >> 30)) GiB are free (fewer BENCH_RUNS, BENCH_THREADS or binaries need less)"
     cp_s=
-    wall=() user=() sys=() rss=() outb=()
-    # Rounds: the floor (a cp of the log), then every variant once, starting one further
-    # each round, so that none always runs first or right after the cp.
+    wall=() user=() sys=() rss=() outb=() walls=()
+    manifest="$OUT/manifest$mb.txt"
+    rm -f "$manifest"
+    # Rounds: the floor of a cp of the log, then every variant once, starting one further
+    # each round, so that none always runs first or right after the cp; then the floor of
+    # bench/floor and the reference.
     for round in $(seq "$RUNS"); do
         run_no=$((run_no + 1))
         warm "$log"
@@ -197,45 +266,47 @@ for mb in $SIZES; do
         for k in $(seq 0 $((nv - 1))); do
             v=${variants[$(((k + round) % nv))]}
             bin=${v% *}
-            threads=${v##* }
             no_threads=
-            [ "$threads" = off ] && no_threads=1
+            [ "${v##* }" = off ] && no_threads=1
             run_no=$((run_no + 1))
-            report="$RUNS_DIR/report$run_no"
-            warm "$log"
-            # Wall time from the ns clock (time -v only has 10 ms resolution); the rest from time -v.
-            t0=$(date +%s%N)
-            if ! TLPARSE_NO_THREADS=$no_threads /usr/bin/time -v -o "$OUT/time.txt" \
-                "$bin" "$log" -o "$report" --no-browser --no-progress \
-                >"$OUT/tlparse.stdout" 2>"$OUT/tlparse.stderr"; then
-                tail -n 5 "$OUT/tlparse.stderr" >&2
-                die "$bin failed on $log (stderr in $OUT/tlparse.stderr)"
-            fi
-            t1=$(date +%s%N)
-            sync
-            w=$(elapsed "$t0" "$t1")
-            if [ -z "${wall[$v]:-}" ] || awk -v a="$w" -v b="${wall[$v]}" 'BEGIN { exit !(a < b) }'; then
-                wall[$v]=$w
-                user[$v]=$(time_field 'User time (seconds)' "$OUT/time.txt")
-                sys[$v]=$(time_field 'System time (seconds)' "$OUT/time.txt")
-                rss[$v]=$(time_field 'Maximum resident set size (kbytes)' "$OUT/time.txt")
-                outb[$v]=$(du -sb "$report" | cut -f1)
+            dest="$RUNS_DIR/report$run_no"
+            TLPARSE_NO_THREADS=$no_threads timed "$v" "$bin" "$log" -o "$dest" --no-browser --no-progress
+            if [ "$v" = "$model" ] && [ ! -f "$manifest" ]; then
+                (cd "$dest" && find . -type f -printf '%s\t%P\n') >"$manifest"
             fi
         done
+        run_no=$((run_no + 1))
+        dest="$RUNS_DIR/floor$run_no"
+        timed floor "$FLOOR" "$log" "$dest" "$manifest"
+        if [ -n "$REF_BIN" ]; then
+            run_no=$((run_no + 1))
+            dest="$RUNS_DIR/reference$run_no"
+            timed reference "$REF_BIN" "$log" -o "$dest" --no-browser
+        fi
     done
-    for v in "${variants[@]}"; do
-        name=${v% *}
+    floor_med=$(median "${walls[floor]}")
+    keys=("${variants[@]}" floor)
+    [ -n "$REF_BIN" ] && keys+=(reference)
+    for v in "${keys[@]}"; do
+        case $v in
+        floor) name="floor (bench/floor.c)" threads=- ;;
+        reference) name=$REF_NAME threads=- ;;
+        *) name=${v% *} threads=${v##* } ;;
+        esac
         [ ${#name} -le 24 ] || name="...${name: -21}"
-        rows+=("$(awk -v n="$name" -v b="$bytes" -v t="${v##* }" -v w="${wall[$v]}" -v u="${user[$v]}" \
-            -v s="${sys[$v]}" -v r="${rss[$v]}" -v o="${outb[$v]}" -v c="$cp_s" -v l="$lines" 'BEGIN {
+        rows+=("$(awk -v n="$name" -v b="$bytes" -v t="$threads" -v w="${wall[$v]}" -v u="${user[$v]}" \
+            -v s="${sys[$v]}" -v r="${rss[$v]}" -v o="${outb[$v]}" -v c="$cp_s" -v l="$lines" \
+            -v m="$(median "${walls[$v]}")" -v f="$floor_med" 'BEGIN {
                 mib = 1048576; ww = (w > 0) ? w : 0.001
-                printf "%-24s %8.1f %7s %8.3f %8.2f %8.2f %8.1f %12.1f %8.1f %7.3f %8.1f %10.2f",
-                    n, b / mib, t, w, u, s, b / mib / ww, r / 1024, o / mib, c, (c > 0) ? w / c : 0, l / ww / 1e6
+                printf "%-24s %8.1f %7s %8.3f %8.2f %8.2f %8.1f %12.1f %8.1f %7.3f %8.1f %10.2f %8.3f %7.2f",
+                    n, b / mib, t, w, u, s, b / mib / ww, r / 1024, o / mib, c, (c > 0) ? w / c : 0,
+                    l / ww / 1e6, m, (f > 0) ? m / f : 0
             }')")
     done
 done
 
-echo "logs: grown from $SEED    (MB = MiB, warm page cache, best of $RUNS rounds)"
+echo "logs: grown from $SEED    (MB = MiB, warm page cache, best of $RUNS rounds; med_s: their"
+echo "median, x_floor: med_s / the floor's med_s)"
 echo "$header"
 printf '%s\n' "${rows[@]}"
 
@@ -440,13 +511,15 @@ if [ "${BENCH_CALLGRIND:-1}" = 1 ]; then
 fi
 
 # The speed goals, from paired runs (bench/goals.py): 200 MiB against the reference binary
-# (TLPARSE_REFERENCE, when set), 1 GiB against 200 MiB, 8 ranks of 100 MiB at -j 2 against
+# (TLPARSE_REFERENCE, else the venv's), 1 GiB against 200 MiB, 8 ranks of 100 MiB at -j 2 against
 # -j 1, 64 ranks against 8 (4 MiB each) per rank, the peak RSS at 1 GiB. BENCH_GOALS=0 leaves
 # it out; BENCH_GOAL_RUNS pairs (default 3).
 if [ "${BENCH_GOALS:-1}" = 1 ]; then
     make_log 200 "$OUT/big200.log"
     make_log 1024 "$OUT/big1024.log"
-    python3 bench/goals.py --tlparse "${TLPARSE##* }" --log200 "$OUT/big200.log" \
+    # the reference's row: TLPARSE_REFERENCE, else the one pip installed above
+    TLPARSE_REFERENCE=${TLPARSE_REFERENCE:-$REF_BIN} \
+        python3 bench/goals.py --tlparse "${TLPARSE##* }" --log200 "$OUT/big200.log" \
         --log1g "$OUT/big1024.log" --ranks "$(make_ranks 8 100)" --runs-dir "$RUNS_DIR" \
         --many "$(make_ranks 64 4)" "$(make_ranks 8 4)" --runs "${BENCH_GOAL_RUNS:-3}"
 fi

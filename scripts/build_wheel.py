@@ -48,11 +48,12 @@ index = tlparse_c.report("/tmp/tracedir")   # writes tl_out/, returns tl_out/ind
 
 
 def project_version():
-    with open(os.path.join(ROOT, "CMakeLists.txt"), encoding="utf-8") as f:
-        m = re.search(r"project\(tlparse VERSION ([0-9.]+)", f.read())
-    if not m:
-        sys.exit("build_wheel: no project version in CMakeLists.txt")
-    return m.group(1)
+    """The version, from the file VERSION (the one place it is written)."""
+    with open(os.path.join(ROOT, "VERSION"), encoding="utf-8") as f:
+        version = f.read().strip()
+    if not re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", version):
+        sys.exit(f"build_wheel: VERSION must hold MAJOR.MINOR.PATCH, found {version!r}")
+    return version
 
 
 # The libraries a manylinux wheel may need from the system (PEP 600: those every glibc
@@ -142,9 +143,11 @@ def main():
     files = []  # (archive name, bytes, mode)
     pkg = os.path.join(ROOT, "python", NAME)
     for name in sorted(os.listdir(pkg)):
-        if name.endswith(".py"):
+        if name.endswith(".py") and name != "_version.py":
             with open(os.path.join(pkg, name), "rb") as f:
                 files.append((f"{NAME}/{name}", f.read(), 0o644))
+    # the package's __version__ (python/tlparse_c reads VERSION when this file is absent)
+    files.append((f"{NAME}/_version.py", f'version = "{version}"\n'.encode("utf-8"), 0o644))
     files.append((f"{data_dir}/scripts/tlparse", exe, 0o755))
     # tlparse-slurm (bash) beside it: it runs the tlparse of its own folder
     with open(os.path.join(ROOT, "scripts", "tlparse-slurm"), "rb") as f:

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Install the Debian packages a target needs, if any are missing.
 #   scripts/deps.sh build   what `make` and `make demo` need
+#   scripts/deps.sh test    what `make test` needs as well (the unit tests' libraries)
 #   scripts/deps.sh check   what `make check` needs as well
 #   scripts/deps.sh bench   what `make bench` needs as well
 #   scripts/deps.sh deb     what `make deb` needs as well (the Debian tooling)
@@ -10,6 +11,7 @@ set -eu
 want="gcc make cmake ninja-build pkg-config libmd-dev zlib1g-dev libzstd-dev"
 case "${1:-build}" in
 build) ;;
+test) want="$want libcmocka-dev libjson-c-dev python3 zstd gzip" ;;
 check)
     want="$want clang clang-format libcmocka-dev libjson-c-dev python3 libclang-rt-14-dev zstd gzip"
     # The browser tests drive Chromium over its DevTools pipe from Python: no Node needed.
@@ -24,11 +26,11 @@ check)
     # with dpkg) and the wheel (in a fresh venv).
     want="$want binutils man-db groff-base zsh build-essential debhelper dpkg-dev fakeroot python3-venv"
     ;;
-bench) want="$want python3 time valgrind hyperfine" ;;
+bench) want="$want python3 python3-venv time valgrind hyperfine" ;; # the venv: the reference from PyPI
 fuzz) want="$want clang libclang-rt-14-dev" ;;
 deb) want="$want build-essential debhelper dpkg-dev fakeroot" ;; # dpkg-checkbuilddeps wants build-essential
 wheel) want="$want python3 binutils" ;;
-*) echo "usage: $0 build|check|bench|fuzz|deb|wheel" >&2; exit 2 ;;
+*) echo "usage: $0 build|test|check|bench|fuzz|deb|wheel" >&2; exit 2 ;;
 esac
 missing=
 for p in $want; do

@@ -20,6 +20,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "..", "VERSION"), encoding="utf-8") as _f:
+    VERSION = _f.read().strip()  # the version, as the file VERSION says it
 sys.path.insert(0, HERE)
 import diagnosis_expected  # noqa: E402
 
@@ -206,7 +208,7 @@ def check_generated_by(s, log):
     if not isinstance(g, dict):
         return []  # check_shape said so
     st = os.stat(log)
-    want = {"tool": "tlparse", "version": "0.4.3", "command_line": f"tlparse {shlex.quote(log)} --json",
+    want = {"tool": "tlparse", "version": VERSION, "command_line": f"tlparse {shlex.quote(log)} --json",
             "input": {"path": log, "size": st.st_size,
                       "mtime": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(st.st_mtime))}}
     out = [f"generated_by.{k}: {g.get(k)!r}, want {v!r}" for k, v in want.items() if g.get(k) != v]

@@ -6,8 +6,9 @@
 # What says how a report was made is made the same on every machine and at every commit: the
 # log is a copy with a fixed modification time, tlparse runs from the copy's folder with
 # relative paths (so the command line is "tlparse NAME.log -o NAME --no-browser"), and the
-# source revision (from tlparse --version) is replaced by @REVISION@ in index.html and
-# summary.json before comparing.
+# source revision and the version (from tlparse --version) are replaced by @REVISION@ and
+# @VERSION@ in index.html and summary.json before comparing, so that a version bump (the file
+# VERSION) leaves the golden trees as they are.
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh" # here, new_tmp; pass, fail and summary_line
@@ -15,6 +16,7 @@ bin=$(realpath "$1")
 new_tmp
 export TLPARSE_YEAR=2026 # raw.jsonl timestamps carry the year of the run
 rev=$("$bin" --version | sed -n 's/^tlparse [^ ]* (revision \(.*\))$/\1/p')
+ver=$("$bin" --version | sed -n 's/^tlparse \([^ ]*\).*/\1/p')
 mkdir "$tmp/work"
 for want in "$here"/golden/*/; do
     name=$(basename "$want")
@@ -35,17 +37,20 @@ for want in "$here"/golden/*/; do
     fi
     rm -f "$out/raw.log"
     cp "$tmp/$name.stderr" "$out/.stderr"
-    python3 - "$rev" "$out/index.html" "$out/summary.json" <<'PY'
+    python3 - "$rev" "$ver" "$out/index.html" "$out/summary.json" <<'PY'
 import sys
-rev = sys.argv[1].encode()
-for path in sys.argv[2:]:
+rev, ver = sys.argv[1].encode(), sys.argv[2].encode()
+for path in sys.argv[3:]:
     with open(path, "rb") as f:
         data = f.read()
+    # the index's footer and summary.json's generated_by
+    data = data.replace(b"<p>tlparse " + ver + b" ", b"<p>tlparse @VERSION@ ")
+    data = data.replace(b'"version": "' + ver + b'"', b'"version": "@VERSION@"')
     if rev:
         data = data.replace(rev, b"@REVISION@")
     else:  # a build without a revision (no .git, no REVISION file) says none: say it as one
-        data = data.replace(b"<p>tlparse 0.4.3 \xc2\xb7 ",
-                            b"<p>tlparse 0.4.3 (revision <code>@REVISION@</code>) \xc2\xb7 ")
+        data = data.replace(b"<p>tlparse @VERSION@ \xc2\xb7 ",
+                            b"<p>tlparse @VERSION@ (revision <code>@REVISION@</code>) \xc2\xb7 ")
         data = data.replace(b'"revision": null', b'"revision": "@REVISION@"')
     with open(path, "wb") as f:
         f.write(data)

@@ -13,6 +13,8 @@ start=$SECONDS
 bin=$(realpath "$1")
 bdir=$(dirname "$bin")
 root=$(cd "$(dirname "$0")/.." && pwd)
+ver=$(cat "$root/VERSION") # the version, written only there
+debver=$(sed -n '1s/^tlparse (\([^)]*\)).*/\1/p' "$root/debian/changelog") # VERSION-N
 demo="$root/tests/fixtures/demo.log"
 tmp=$(mktemp -d)
 debpid=
@@ -67,7 +69,7 @@ fi
 libdir=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:[A-Z]*=//p' "$bdir/CMakeCache.txt")
 libdir=${libdir:-lib}
 host_status=$(md5sum </var/lib/dpkg/status)
-version_re='^tlparse 0\.4\.3( \(revision [0-9a-f]{12}(-dirty)?\))?$'
+version_re="^tlparse ${ver//./\\.}"'( \(revision [0-9a-f]{12}(-dirty)?\))?$'
 
 # --- the .debs build in the background (the longest part) while the rest runs
 setsid bash -c 'make --no-print-directory -C "$1" deb DEB_DIR="$2/deb" >"$2/deb.log" 2>&1
@@ -83,14 +85,15 @@ expected=$(
             share/man/man1/tlparse-slurm.1 \
             share/bash-completion/completions/tlparse share/zsh/site-functions/_tlparse \
             "$libdir/libtlparse.a" "$libdir/libtlparse.so" "$libdir/libtlparse.so.0" \
-            "$libdir/libtlparse.so.0.4.3" "$libdir/pkgconfig/tlparse.pc"
+            "$libdir/libtlparse.so.$ver" "$libdir/pkgconfig/tlparse.pc"
         for h in "$root"/include/tlparse/*.h; do echo "include/tlparse/$(basename "$h")"; done
+        echo include/tlparse/version.h # made from include/tlparse/version.h.in
     } | LC_ALL=C sort
 )
 installed() { (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | LC_ALL=C sort); }
 same "installed files" "$(installed "$prefix")" "$expected"
 same "libtlparse.so" "$(readlink "$prefix/$libdir/libtlparse.so")" libtlparse.so.0
-same "libtlparse.so.0" "$(readlink "$prefix/$libdir/libtlparse.so.0")" libtlparse.so.0.4.3
+same "libtlparse.so.0" "$(readlink "$prefix/$libdir/libtlparse.so.0")" "libtlparse.so.$ver"
 same "mode of bin/tlparse" "$(stat -c %a "$prefix/bin/tlparse")" 755
 same "mode of bin/tlparse-slurm" "$(stat -c %a "$prefix/bin/tlparse-slurm")" 755
 # DESTDIR is honoured
@@ -123,7 +126,7 @@ slurm_runs() { # slurm_runs WHAT BINDIR: BINDIR/tlparse-slurm makes the report w
 slurm_runs installed "$prefix/bin"
 
 # --- libtlparse: soname, exported symbols
-so=$prefix/$libdir/libtlparse.so.0.4.3
+so=$prefix/$libdir/libtlparse.so.$ver
 same "soname" "$(readelf -d "$so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')" libtlparse.so.0
 exports=$(nm -D --defined-only "$so" | awk '{print $3}' | LC_ALL=C sort)
 for sym in tl_run tl_version tl_version_revision tl_feed_new tl_feed_bytes tl_feed_finish; do
@@ -136,11 +139,11 @@ for sym in $exports; do # only what the public headers declare with TL_API
 done
 
 # --- pkg-config, from a moved prefix (the .pc file is relocatable)
-mv "$prefix" "$tmp/moved" && prefix=$tmp/moved && so=$prefix/$libdir/libtlparse.so.0.4.3
+mv "$prefix" "$tmp/moved" && prefix=$tmp/moved && so=$prefix/$libdir/libtlparse.so.$ver
 export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig
 flags=$(pkg-config --cflags --libs tlparse) || bad "pkg-config --cflags --libs tlparse failed"
 sflags=$(pkg-config --static --libs tlparse) || bad "pkg-config --static --libs tlparse failed"
-same "pkg-config --modversion" "$(pkg-config --modversion tlparse)" 0.4.3
+same "pkg-config --modversion" "$(pkg-config --modversion tlparse)" "$ver"
 canon() { # the flags with their paths made canonical
     local f
     for f in "$@"; do
@@ -159,6 +162,7 @@ done
 # --- a C program against the installed shared and static library
 cat >"$tmp/t.c" <<'EOF'
 #include <tlparse/tlparse.h>
+#include <tlparse/version.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,7 +183,10 @@ int main(int argc, char **argv)
     opt.path = argv[1];
     opt.out_dir = argv[2];
     int rc2 = tl_run(&opt, &res);
-    printf("%s %d %d %d %s\n", tl_version(), rc, five, rc2, res.index_path);
+    printf("%s %s %d %d %d %s\n", tl_version(), TL_VERSION_STRING, rc, five, rc2, res.index_path);
+#if TL_VERSION_NUMBER != TL_VERSION_MAJOR * 10000 + TL_VERSION_MINOR * 100 + TL_VERSION_PATCH
+#error "TL_VERSION_NUMBER"
+#endif
     return 0;
 }
 EOF
@@ -197,7 +204,7 @@ if readelf -d "$tmp/t_static" | grep -q 'NEEDED.*libtlparse'; then
     bad "t_static needs libtlparse.so"
 else ok; fi
 for t in t_shared t_static; do
-    same "$t" "$("$tmp/$t" "$demo" "$tmp/out_$t" 2>/dev/null)" "0.4.3 0 1 0 $tmp/out_$t/index.html"
+    same "$t" "$("$tmp/$t" "$demo" "$tmp/out_$t" 2>/dev/null)" "$ver $ver 0 1 0 $tmp/out_$t/index.html"
     exists "$tmp/out_$t/index.html"
 done
 unset PKG_CONFIG_PATH
@@ -327,7 +334,7 @@ fi
 # tagged manylinux_2_X, X the highest GLIBC_2.X symbol version the binary needs (as auditwheel
 # computes it; here from readelf, there from the ELF read by scripts/build_wheel.py)
 glibc=$(readelf -V "$root/${WHEEL_BUILD:-build-wheel}/tlparse" | grep -o 'GLIBC_2\.[0-9]*' | sed 's/GLIBC_2\.//' | sort -n | tail -1)
-whl=$tmp/wheel/tlparse_c-0.4.3-py3-none-manylinux_2_${glibc}_$(uname -m).whl
+whl=$tmp/wheel/tlparse_c-$ver-py3-none-manylinux_2_${glibc}_$(uname -m).whl
 exists "$whl"
 [ -n "$glibc" ] && [ "$glibc" -le "$(getconf GNU_LIBC_VERSION | sed 's/.*2\.//')" ] ||
     bad "the wheel's glibc 2.$glibc against this system's $(getconf GNU_LIBC_VERSION)"
@@ -392,8 +399,8 @@ debpid=
 if [ "$(cat "$tmp/deb.rc" 2>/dev/null)" = 0 ]; then ok; else
     bad "make deb: $(tail -n 30 "$tmp/deb.log")"
 fi
-debs=("$tmp"/deb/tlparse_0.4.3-1_*.deb "$tmp"/deb/libtlparse0_0.4.3-1_*.deb
-    "$tmp"/deb/libtlparse-dev_0.4.3-1_*.deb)
+debs=("$tmp"/deb/tlparse_"$debver"_*.deb "$tmp"/deb/libtlparse0_"$debver"_*.deb
+    "$tmp"/deb/libtlparse-dev_"$debver"_*.deb)
 for d in "${debs[@]}"; do exists "$d"; done
 R=$tmp/root
 admin=$R/var/lib/dpkg
@@ -403,7 +410,7 @@ cp /var/lib/dpkg/info/*.list "$admin/info/" # who owns /usr/bin and the rest
 dpkg=(dpkg --root="$R" --force-script-chrootless --log=/dev/null)
 [ "$(id -u)" = 0 ] || dpkg=(fakeroot "${dpkg[@]}") # files owned by root, in a folder of ours
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
-if "${dpkg[@]}" -i "$tmp"/deb/libtlparse-dev_0.4.3-1_*.deb >"$tmp/dpkg.out" 2>&1; then
+if "${dpkg[@]}" -i "$tmp"/deb/libtlparse-dev_"$debver"_*.deb >"$tmp/dpkg.out" 2>&1; then
     bad "dpkg installed libtlparse-dev without libtlparse0"
 elif grep -q 'libtlparse0' "$tmp/dpkg.out"; then ok; else
     bad "dpkg -i libtlparse-dev alone: $(cat "$tmp/dpkg.out")"
@@ -417,8 +424,9 @@ same "dpkg status" "$(status)" "libtlparse-dev:installed libtlparse0:installed t
 for f in usr/bin/tlparse usr/bin/tlparse-slurm usr/share/man/man1/tlparse.1.gz \
     usr/share/man/man1/tlparse-slurm.1.gz \
     usr/share/bash-completion/completions/tlparse usr/share/zsh/vendor-completions/_tlparse \
-    "usr/lib/$ma/libtlparse.so.0.4.3" "usr/lib/$ma/libtlparse.so.0" "usr/lib/$ma/libtlparse.so" \
+    "usr/lib/$ma/libtlparse.so.$ver" "usr/lib/$ma/libtlparse.so.0" "usr/lib/$ma/libtlparse.so" \
     "usr/lib/$ma/libtlparse.a" "usr/lib/$ma/pkgconfig/tlparse.pc" usr/include/tlparse/tlparse.h \
+    usr/include/tlparse/version.h \
     usr/share/doc/tlparse/copyright; do
     exists "$R/$f"
 done
@@ -432,7 +440,7 @@ slurm_runs "the .deb's" "$R/usr/bin"
 check "cc against libtlparse-dev" cc "${cflags[@]}" -o "$tmp/t_deb" "$tmp/t.c" \
     $(PKG_CONFIG_PATH="$R/usr/lib/$ma/pkgconfig" pkg-config --cflags --libs tlparse)
 same "t_deb" "$(LD_LIBRARY_PATH="$R/usr/lib/$ma" "$tmp/t_deb" "$demo" "$tmp/out_deb" 2>/dev/null)" \
-    "0.4.3 0 1 0 $tmp/out_deb/index.html"
+    "$ver $ver 0 1 0 $tmp/out_deb/index.html"
 check "dpkg -r" "${dpkg[@]}" -r tlparse libtlparse-dev libtlparse0
 same "dpkg status after -r (none left)" "$(status)" ""
 same "files left in the root" "$(cd "$R" && find . -path ./var -prune -o \( -type f -o -type l \) -print)" ""

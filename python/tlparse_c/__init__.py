@@ -17,7 +17,23 @@ import subprocess
 import sys
 import sysconfig
 
-__version__ = "0.4.3"
+
+def _version():
+    """The version: the wheel's (scripts/build_wheel.py writes _version.py from the file
+    VERSION), else, in a source tree, that file's."""
+    try:
+        from ._version import version
+        return version
+    except ImportError:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "VERSION")
+        try:
+            with open(path, encoding="utf-8") as f:
+                return f.read().strip()
+        except OSError:
+            return "unknown"
+
+
+__version__ = _version()
 __all__ = ["TlparseError", "binary", "summary", "report", "__version__"]
 
 

@@ -37,6 +37,8 @@ sys.path.insert(0, HERE)
 import cdp  # noqa: E402  (after the path is set)
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
+with open(os.path.join(ROOT, "VERSION"), encoding="utf-8") as _f:
+    VERSION = _f.read().strip()  # the version, as the file VERSION says it
 BIN = os.path.abspath(os.environ.get("TLPARSE_BIN") or os.path.join(ROOT, "build", "tlparse"))
 CHROMIUM = os.environ.get("CHROMIUM") or "/usr/bin/chromium"
 DEMO = os.path.join(ROOT, "tests", "fixtures", "demo.log")
@@ -146,15 +148,15 @@ class Static(unittest.TestCase):
         """demo: the footer and summary.json say what made the report"""
         html = read(os.path.join(S.demo, "index.html"))
         rev = revision()
-        want = "<footer class='runinfo'>\n<p>tlparse 0.4.3%s · command: <code class='cmd'>" \
+        want = "<footer class='runinfo'>\n<p>tlparse %s%s · command: <code class='cmd'>" \
             "tlparse demo.log -o demo --no-browser</code> · input: <code>demo.log</code>, " \
             "312791 bytes, modified 2023-11-14 22:13:20 UTC</p>\n</footer>\n" % (
-                " (revision <code>%s</code>)" % rev if rev else "")
+                VERSION, " (revision <code>%s</code>)" % rev if rev else "")
         self.assertIn(want, html)
         self.assertLess(html.index(want), html.index("</body>"))
         self.assertGreater(html.index(want), html.index("Build products below"))
         g = json.loads(read(os.path.join(S.demo, "summary.json")))["generated_by"]
-        self.assertEqual(g, {"tool": "tlparse", "version": "0.4.3", "revision": rev or None,
+        self.assertEqual(g, {"tool": "tlparse", "version": VERSION, "revision": rev or None,
                              "command_line": "tlparse demo.log -o demo --no-browser",
                              "redacted": None,
                              "input": {"path": "demo.log", "size": 312791,

@@ -260,7 +260,7 @@ static void test_empty(void **state)
 static void test_footer(void **state)
 {
     (void)state;
-    struct tl_runinfo info = {.version = "0.4.3",
+    struct tl_runinfo info = {.version = TL_VERSION,
                               .revision = "0123456789ab",
                               .command_line = "tlparse 'a<b>.log' -o out",
                               .input = "dir/a<b>.log",
@@ -269,15 +269,15 @@ static void test_footer(void **state)
                               .input_mtime = 1700000000};
     struct tl_buf out = TL_BUF_INIT;
     tl_page_footer(&out, &info);
-    assert_string_equal(out.buf, "<footer class='runinfo'>\n<p>tlparse 0.4.3 (revision "
+    assert_string_equal(out.buf, "<footer class='runinfo'>\n<p>tlparse " TL_VERSION " (revision "
                                  "<code>0123456789ab</code>) · command: <code class='cmd'>"
                                  "tlparse 'a&lt;b&gt;.log' -o out</code> · input: <code>"
                                  "dir/a&lt;b&gt;.log</code>, 312791 bytes, modified 2023-11-14 "
                                  "22:13:20 UTC</p>\n</footer>\n");
     tl_buf_reset(&out);
-    struct tl_runinfo lib = {.version = "0.4.3", .revision = "", .input = "<memory>"};
+    struct tl_runinfo lib = {.version = TL_VERSION, .revision = "", .input = "<memory>"};
     tl_page_footer(&out, &lib);
-    assert_string_equal(out.buf, "<footer class='runinfo'>\n<p>tlparse 0.4.3 · input: "
+    assert_string_equal(out.buf, "<footer class='runinfo'>\n<p>tlparse " TL_VERSION " · input: "
                                  "<code>&lt;memory&gt;</code></p>\n</footer>\n");
     tl_buf_reset(&out);
     tl_page_footer(&out, NULL);

@@ -1111,7 +1111,7 @@ static void test_landing_lead(void **state)
                                         .cache_sequence = "m"};
     struct tl_ranks r;
     analyze(&r, s, 8);
-    struct tl_runinfo info = {.version = "0.4.3",
+    struct tl_runinfo info = {.version = TL_VERSION,
                               .revision = "abc123",
                               .command_line = "tlparse --all-ranks-html 'my logs' -o out",
                               .input = "my logs"};
@@ -1126,7 +1126,7 @@ static void test_landing_lead(void **state)
     lacks(page, "warning-box\"");
     lacks(page, "Divergence details");
     lacks(page, "class='bad'");
-    size_t footer = at(page, "<footer class='runinfo'>\n<p>tlparse 0.4.3 (revision "
+    size_t footer = at(page, "<footer class='runinfo'>\n<p>tlparse " TL_VERSION " (revision "
                              "<code>abc123</code>) · command: <code class='cmd'>tlparse "
                              "--all-ranks-html 'my logs' -o out</code> · input: "
                              "<code>my logs</code></p>\n</footer>\n");
