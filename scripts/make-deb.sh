@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# `make deb`: the tlparse, libtlparse0 and libtlparse-dev .debs in DEB_DIR (the folder is made
+# `make deb`: the tlparse, libtlparse1 and libtlparse-dev .debs in DEB_DIR (the folder is made
 # anew), built by dpkg-buildpackage from the debian/ folder.
 # Usage: scripts/make-deb.sh DEB_DIR VERSION    (run from the top of the source tree)
 # dpkg-buildpackage writes its .debs into the parent of the tree it builds, so it builds a copy

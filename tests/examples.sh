@@ -38,7 +38,7 @@ for mode in shared static; do
         # ldd's lines read whole first: grep -q, leaving at the first match, would make ldd die
         # of SIGPIPE now and then, which pipefail counts as no match
         needs=$(ldd "$dir/graph_ops")
-        if grep -q 'libtlparse.so.0 => not found' <<<"$needs"; then ok; else bad "graph_ops is not linked to libtlparse.so.0: $needs"; fi
+        if grep -q 'libtlparse.so.1 => not found' <<<"$needs"; then ok; else bad "graph_ops is not linked to libtlparse.so.1: $needs"; fi
     else
         needs=$(ldd "$dir/graph_ops")
         if grep -q libtlparse <<<"$needs"; then bad "the static graph_ops needs $(grep libtlparse <<<"$needs")"; else ok; fi

@@ -84,7 +84,7 @@ expected=$(
         printf '%s\n' bin/tlparse bin/tlparse-slurm share/man/man1/tlparse.1 \
             share/man/man1/tlparse-slurm.1 \
             share/bash-completion/completions/tlparse share/zsh/site-functions/_tlparse \
-            "$libdir/libtlparse.a" "$libdir/libtlparse.so" "$libdir/libtlparse.so.0" \
+            "$libdir/libtlparse.a" "$libdir/libtlparse.so" "$libdir/libtlparse.so.1" \
             "$libdir/libtlparse.so.$ver" "$libdir/pkgconfig/tlparse.pc"
         for h in "$root"/include/tlparse/*.h; do echo "include/tlparse/$(basename "$h")"; done
         echo include/tlparse/version.h # made from include/tlparse/version.h.in
@@ -92,8 +92,8 @@ expected=$(
 )
 installed() { (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | LC_ALL=C sort); }
 same "installed files" "$(installed "$prefix")" "$expected"
-same "libtlparse.so" "$(readlink "$prefix/$libdir/libtlparse.so")" libtlparse.so.0
-same "libtlparse.so.0" "$(readlink "$prefix/$libdir/libtlparse.so.0")" "libtlparse.so.$ver"
+same "libtlparse.so" "$(readlink "$prefix/$libdir/libtlparse.so")" libtlparse.so.1
+same "libtlparse.so.1" "$(readlink "$prefix/$libdir/libtlparse.so.1")" "libtlparse.so.$ver"
 same "mode of bin/tlparse" "$(stat -c %a "$prefix/bin/tlparse")" 755
 same "mode of bin/tlparse-slurm" "$(stat -c %a "$prefix/bin/tlparse-slurm")" 755
 # DESTDIR is honoured
@@ -127,7 +127,7 @@ slurm_runs installed "$prefix/bin"
 
 # --- libtlparse: soname, exported symbols
 so=$prefix/$libdir/libtlparse.so.$ver
-same "soname" "$(readelf -d "$so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')" libtlparse.so.0
+same "soname" "$(readelf -d "$so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')" libtlparse.so.1
 exports=$(nm -D --defined-only "$so" | awk '{print $3}' | LC_ALL=C sort)
 for sym in tl_run tl_version tl_version_revision tl_feed_new tl_feed_bytes tl_feed_finish; do
     if grep -qx "$sym" <<<"$exports"; then ok; else bad "libtlparse.so does not export $sym"; fi
@@ -197,8 +197,8 @@ check "cc against libtlparse.so" cc "${cflags[@]}" -o "$tmp/t_shared" "$tmp/t.c"
 # shellcheck disable=SC2086
 check "cc against libtlparse.a" cc "${cflags[@]}" -o "$tmp/t_static" "$tmp/t.c" \
     $(pkg-config --cflags tlparse) ${sflags/-ltlparse/-l:libtlparse.a}
-if readelf -d "$tmp/t_shared" | grep -q 'NEEDED.*\[libtlparse\.so\.0\]'; then ok; else
-    bad "t_shared does not need libtlparse.so.0"
+if readelf -d "$tmp/t_shared" | grep -q 'NEEDED.*\[libtlparse\.so\.1\]'; then ok; else
+    bad "t_shared does not need libtlparse.so.1"
 fi
 if readelf -d "$tmp/t_static" | grep -q 'NEEDED.*libtlparse'; then
     bad "t_static needs libtlparse.so"
@@ -399,7 +399,7 @@ debpid=
 if [ "$(cat "$tmp/deb.rc" 2>/dev/null)" = 0 ]; then ok; else
     bad "make deb: $(tail -n 30 "$tmp/deb.log")"
 fi
-debs=("$tmp"/deb/tlparse_"$debver"_*.deb "$tmp"/deb/libtlparse0_"$debver"_*.deb
+debs=("$tmp"/deb/tlparse_"$debver"_*.deb "$tmp"/deb/libtlparse1_"$debver"_*.deb
     "$tmp"/deb/libtlparse-dev_"$debver"_*.deb)
 for d in "${debs[@]}"; do exists "$d"; done
 R=$tmp/root
@@ -411,20 +411,20 @@ dpkg=(dpkg --root="$R" --force-script-chrootless --log=/dev/null)
 [ "$(id -u)" = 0 ] || dpkg=(fakeroot "${dpkg[@]}") # files owned by root, in a folder of ours
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
 if "${dpkg[@]}" -i "$tmp"/deb/libtlparse-dev_"$debver"_*.deb >"$tmp/dpkg.out" 2>&1; then
-    bad "dpkg installed libtlparse-dev without libtlparse0"
-elif grep -q 'libtlparse0' "$tmp/dpkg.out"; then ok; else
+    bad "dpkg installed libtlparse-dev without libtlparse1"
+elif grep -q 'libtlparse1' "$tmp/dpkg.out"; then ok; else
     bad "dpkg -i libtlparse-dev alone: $(cat "$tmp/dpkg.out")"
 fi
 check "dpkg -i the .debs" "${dpkg[@]}" -i "${debs[@]}"
 status() { # the dpkg status of our packages in the root: "package:status ..."
     dpkg-query --admindir="$admin" -W -f='${Package}:${db:Status-Status}\n' \
-        tlparse libtlparse0 libtlparse-dev 2>/dev/null | LC_ALL=C sort | xargs
+        tlparse libtlparse1 libtlparse-dev 2>/dev/null | LC_ALL=C sort | xargs
 }
-same "dpkg status" "$(status)" "libtlparse-dev:installed libtlparse0:installed tlparse:installed"
+same "dpkg status" "$(status)" "libtlparse-dev:installed libtlparse1:installed tlparse:installed"
 for f in usr/bin/tlparse usr/bin/tlparse-slurm usr/share/man/man1/tlparse.1.gz \
     usr/share/man/man1/tlparse-slurm.1.gz \
     usr/share/bash-completion/completions/tlparse usr/share/zsh/vendor-completions/_tlparse \
-    "usr/lib/$ma/libtlparse.so.$ver" "usr/lib/$ma/libtlparse.so.0" "usr/lib/$ma/libtlparse.so" \
+    "usr/lib/$ma/libtlparse.so.$ver" "usr/lib/$ma/libtlparse.so.1" "usr/lib/$ma/libtlparse.so" \
     "usr/lib/$ma/libtlparse.a" "usr/lib/$ma/pkgconfig/tlparse.pc" usr/include/tlparse/tlparse.h \
     usr/include/tlparse/version.h \
     usr/share/doc/tlparse/copyright; do
@@ -441,7 +441,7 @@ check "cc against libtlparse-dev" cc "${cflags[@]}" -o "$tmp/t_deb" "$tmp/t.c" \
     $(PKG_CONFIG_PATH="$R/usr/lib/$ma/pkgconfig" pkg-config --cflags --libs tlparse)
 same "t_deb" "$(LD_LIBRARY_PATH="$R/usr/lib/$ma" "$tmp/t_deb" "$demo" "$tmp/out_deb" 2>/dev/null)" \
     "$ver $ver 0 1 0 $tmp/out_deb/index.html"
-check "dpkg -r" "${dpkg[@]}" -r tlparse libtlparse-dev libtlparse0
+check "dpkg -r" "${dpkg[@]}" -r tlparse libtlparse-dev libtlparse1
 same "dpkg status after -r (none left)" "$(status)" ""
 same "files left in the root" "$(cd "$R" && find . -path ./var -prune -o \( -type f -o -type l \) -print)" ""
 same "the host's package database" "$(md5sum </var/lib/dpkg/status)" "$host_status"

@@ -9,6 +9,8 @@
 #ifndef TLPARSE_H
 #define TLPARSE_H
 
+#include "tlparse/version.h"
+
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -270,7 +272,8 @@ struct tl_watch {
  */
 TL_API int tl_watch(const struct tl_options *opt, const struct tl_watch *w, struct tl_result *res);
 
-/** "0.4.3" */
+/** The version the library was built as (TL_VERSION_STRING of the header it was built with;
+ * a program built against another header may compare them). */
 TL_API const char *tl_version(void);
 
 /** The source revision it was built from ("a1b2c3d4e5f6", "-dirty" when the tree had
