@@ -105,5 +105,6 @@ int main(int argc, char **argv)
     int rc = tl_run(&opt, &res);
     if (rc == TL_EXIT_OK)
         printf("%u graphs; report in %s\n", graphs, res.index_path);
+    tl_result_release(&res);
     return rc;
 }

@@ -206,11 +206,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     struct tl_result res;
     int rc = tl_run(&opt, &res);
-    if (opt.redact && rc == TL_EXIT_USAGE)
-        return 0; /* TORCH_LOGS text: --redact refuses it, with a message */
+    if (opt.redact && rc == TL_EXIT_USAGE) {
+        tl_result_release(&res);
+        return 0;
+    } /* TORCH_LOGS text: --redact refuses it, with a message */
     /* Input that is no log (no glog prefix nor TORCH_LOGS message in its first lines, or no
      * TORCH_TRACE entry in them) is refused: exit 1, no report, nothing left behind. */
-    bool refused = rc == TL_EXIT_ERROR && !res.index_path[0];
+    bool refused = rc == TL_EXIT_ERROR && !res.index_path;
     if (opt.strict || opt.strict_compile_id || refused)
         CHECK(rc == TL_EXIT_OK || rc == TL_EXIT_ERROR);
     else
@@ -224,8 +226,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(index, sizeof(index), "%s/index.html", out_dir);
         CHECK(stat(out_dir, &st) == 0 && S_ISDIR(st.st_mode));
         CHECK(stat(index, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0);
-        CHECK(strcmp(res.index_path, index) == 0);
+        CHECK(res.index_path && strcmp(res.index_path, index) == 0);
     }
+    tl_result_release(&res);
 
     /* Nothing but the report (of this input, or of an earlier one when this one was refused)
      * in the scratch folder. */

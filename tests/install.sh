@@ -184,6 +184,7 @@ int main(int argc, char **argv)
     opt.out_dir = argv[2];
     int rc2 = tl_run(&opt, &res);
     printf("%s %s %d %d %d %s\n", tl_version(), TL_VERSION_STRING, rc, five, rc2, res.index_path);
+    tl_result_release(&res);
 #if TL_VERSION_NUMBER != TL_VERSION_MAJOR * 10000 + TL_VERSION_MINOR * 100 + TL_VERSION_PATCH
 #error "TL_VERSION_NUMBER"
 #endif

@@ -65,7 +65,14 @@ struct tl_open_log {
     int fd;           /* read from its start; the descriptor is neither moved nor closed */
 };
 
+/*
+ * A run's options. Start from TL_OPTIONS_INIT or tl_options_init() (all zero, and size set):
+ * size tells the library how large the struct was in the header the caller was built with,
+ * since fields are only ever added at its end; a library that is older than the header refuses
+ * a larger one. A zeroed struct (size 0) is taken as this header's.
+ */
 struct tl_options {
+    uint32_t size;                    /* sizeof(struct tl_options), as the caller knows it */
     const char *path;                 /* log file, or folder (newest log is taken) */
     const char *out_dir;              /* NULL: "tl_out" */
     const char *custom_header_html;   /* inserted raw at the top of index.html; NULL: none */
@@ -142,6 +149,16 @@ struct tl_options {
     size_t nparsers;
 };
 
+#define TL_OPTIONS_INIT                                                                            \
+    {                                                                                              \
+        .size = sizeof(struct tl_options)                                                          \
+    }
+
+static inline void tl_options_init(struct tl_options *o)
+{
+    *o = (struct tl_options)TL_OPTIONS_INIT;
+}
+
 /** What the diagnosis found, counted; each occurrence counts (a graph break hit by two
  * compile ids counts 2). summary.json holds the details. */
 struct tl_counts {
@@ -155,12 +172,14 @@ struct tl_counts {
     double compile_time_s; /* summed; negative when the log recorded no compile times */
 };
 
+/* What a run did (tl_run, tl_watch, tl_feed_finish): zeroed by the run, then filled; release
+ * it with tl_result_release. */
 struct tl_result {
-    char index_path[4096];   /* the report's index.html, when one was written */
-    char bundle_path[4096];  /* options.bundle, when it was written */
+    char *index_path;        /* the report's index.html, when one was written; else NULL */
+    char *bundle_path;       /* options.bundle, when it was written; else NULL */
     uint64_t bytes_in;       /* log bytes read */
     uint64_t lines;          /* log lines read */
-    char *summary;           /* options.summary: the diagnosis, text or JSON; free() it */
+    char *summary;           /* options.summary: the diagnosis, text or JSON; else NULL */
     bool has_counts;         /* the log was read: counts holds its diagnosis (of every rank, */
     struct tl_counts counts; /* summed, for --all-ranks-html) */
     uint32_t ranks;          /* the ranks read: a folder of rank logs (--all-ranks-html, or
@@ -179,6 +198,9 @@ struct tl_result {
 
 /** Run the whole job. res may be NULL. */
 TL_API int tl_run(const struct tl_options *opt, struct tl_result *res);
+
+/** Free what res holds (its paths and summary) and zero it. */
+TL_API void tl_result_release(struct tl_result *res);
 
 /* ---- Feed: a log given as bytes ---------------------------------------------------------- */
 
@@ -294,6 +316,7 @@ TL_API long tl_rank_of_log_name(const char *name);
  * matched by code location and callers, not by compile id.
  */
 struct tl_diff_options {
+    uint32_t size; /* sizeof(struct tl_diff_options) as the caller knows it; 0: this header's */
     const char *before, *after;
     const char *out_dir;          /* NULL: "tl_diff" */
     bool overwrite;               /* replace an existing out_dir (atomically, at the end) */
@@ -308,6 +331,11 @@ struct tl_diff_options {
     volatile sig_atomic_t *cancel; /* as tl_options.cancel */
 };
 
+#define TL_DIFF_OPTIONS_INIT                                                                       \
+    {                                                                                              \
+        .size = sizeof(struct tl_diff_options)                                                     \
+    }
+
 /* What the diff found, counted: entries (a finding at one place), not occurrences. "new"
  * counts the findings only after, and those more frequent after than before. */
 struct tl_diff_tally {
@@ -318,14 +346,16 @@ struct tl_diff_tally {
 };
 
 struct tl_diff_result {
-    char index_path[4096]; /* the diff page, when one was written */
-    char *summary;         /* options.summary: the diff, text or JSON; free() it */
-    bool has_tally;        /* both sides were read: */
+    char *index_path; /* the diff page, when one was written; else NULL */
+    char *summary;    /* options.summary: the diff, text or JSON; else NULL */
+    bool has_tally;   /* both sides were read: */
     struct tl_diff_tally tally;
 };
 
-/** Compare two runs. Returns an enum tl_exit; res may be NULL. */
+/** Compare two runs. Returns an enum tl_exit; res may be NULL (else release it). */
 TL_API int tl_diff_run(const struct tl_diff_options *opt, struct tl_diff_result *res);
+/** Free what res holds and zero it. */
+TL_API void tl_diff_result_release(struct tl_diff_result *res);
 
 /* ---- Entries: a log, entry by entry ------------------------------------------------------ */
 

@@ -212,16 +212,15 @@ int tl_cli_diff(int argc, char **argv, const char *command_line)
 
     struct tl_diff_result res;
     int rc = tl_diff_run(&opt, &res);
-    if (res.summary) {
+    if (res.summary)
         tl_cli_print(res.summary); /* a failed write fails the run: tl_cli_close */
-        free(res.summary);
-    }
-    bool written = rc == TL_EXIT_OK && res.index_path[0];
+    bool written = rc == TL_EXIT_OK && res.index_path;
     if (written)
         tl_cli_say("tlparse: the diff is %s", res.index_path);
     if (rc == TL_EXIT_OK && fail.kinds && res.has_tally)
         rc = check_fail_on(&fail, &res.tally);
     if (written && !no_browser)
         tl_cli_open_browser(res.index_path);
+    tl_diff_result_release(&res);
     return rc;
 }

@@ -259,11 +259,10 @@ static int fail_on(unsigned kinds, const struct tl_counts *c, uint32_t ranks)
 static void say_done(const struct tl_options *opt, const struct tl_result *res)
 {
     char where[8300];
-    if (res->index_path[0] && res->bundle_path[0])
+    if (res->index_path && res->bundle_path)
         snprintf(where, sizeof(where), "%s and %s", res->index_path, res->bundle_path);
     else
-        snprintf(where, sizeof(where), "%s",
-                 res->index_path[0] ? res->index_path : res->bundle_path);
+        snprintf(where, sizeof(where), "%s", res->index_path ? res->index_path : res->bundle_path);
     if (!res->has_counts) {
         tl_cli_say("tlparse: the report is %s", where);
         return;
@@ -608,7 +607,6 @@ static void print_summary(struct tl_result *res)
     if (!res->summary)
         return;
     tl_cli_print(res->summary);
-    free(res->summary);
 }
 
 /* --fail-on, checked on the counts of a run that went well; of one whose logs were all read but
@@ -642,8 +640,8 @@ static int check_fail_on(const struct cli *c, const struct tl_result *res, int r
 static void open_page(const struct tl_result *res)
 {
     char page[4096];
-    size_t blen = strlen(res->bundle_path);
-    snprintf(page, sizeof(page), "%s", res->index_path);
+    size_t blen = res->bundle_path ? strlen(res->bundle_path) : 0;
+    snprintf(page, sizeof(page), "%s", res->index_path ? res->index_path : "");
     if (!page[0] && blen > 5 && !strcasecmp(res->bundle_path + blen - 5, ".html"))
         snprintf(page, sizeof(page), "%s", res->bundle_path);
     if (page[0])
@@ -811,14 +809,17 @@ static int watch(struct cli *c)
     free(title);
     if (c->run)
         tl_cli_say("tlparse: the trace is kept in %s", trace_dir);
-    bool report = (rc == TL_EXIT_OK || rc == TL_EXIT_ERROR) && res.index_path[0];
+    bool report = (rc == TL_EXIT_OK || rc == TL_EXIT_ERROR) && res.index_path;
     if (report)
         say_done(opt, &res);
     if (wd.failed) {
         fail_on(c->fail_on, &res.counts, res.ranks);
-        return TL_EXIT_ERROR;
+        rc = TL_EXIT_ERROR;
+    } else if (c->run && wd.status > 0) {
+        rc = wd.status;
     }
-    return c->run && wd.status > 0 ? wd.status : rc;
+    tl_result_release(&res);
+    return rc;
 }
 
 static int run_cli(int argc, char **argv)
@@ -865,13 +866,14 @@ static int run_cli(int argc, char **argv)
         tl_cli_say("tlparse: the trace is kept in %s", trace_dir);
     /* a report was written (--strict failed on it, or not): it is named last */
     bool report = (rc == TL_EXIT_OK || rc == TL_EXIT_ERROR) && opt->summary == TL_SUMMARY_NONE &&
-                  (res.index_path[0] || res.bundle_path[0]);
+                  (res.index_path || res.bundle_path);
     bool open_it = report && rc == TL_EXIT_OK && !c.no_browser;
     rc = check_fail_on(&c, &res, rc);
     if (open_it)
         open_page(&res);
     if (report)
         say_done(opt, &res);
+    tl_result_release(&res);
     free(cmdline);
     return run_status > 0 ? run_status : rc;
 }

@@ -7,6 +7,7 @@
 #include "base/config.h"
 #include "modes/modes.h"
 #include "modes/plan.h"
+#include "base/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,20 +54,31 @@ static int run_folder_bundle(const struct tl_plan *p, struct tl_result *res)
     struct tl_plan sub;
     tl_plan_unbundled(&sub, p);
     int code = run_plan(&sub, res);
-    if (code == TL_EXIT_OK || (code == TL_EXIT_ERROR && res->index_path[0])) {
+    if (code == TL_EXIT_OK || (code == TL_EXIT_ERROR && res->index_path)) {
         /* a report was written (--strict failures too): bundle it */
         struct tl_err err = {TL_ERR_NONE, ""};
         if (tl_bundle_write(p->folder, p->opt.bundle, p->opt.overwrite, p->opt.cancel, &err) < 0)
             code = tl_report_error(&p->opt, &err);
         else
-            snprintf(res->bundle_path, sizeof(res->bundle_path), "%s", p->opt.bundle);
+            res->bundle_path = tl_xstrdup(p->opt.bundle);
     }
     return code;
+}
+
+void tl_result_release(struct tl_result *res)
+{
+    if (!res)
+        return;
+    free(res->index_path);
+    free(res->bundle_path);
+    free(res->summary);
+    memset(res, 0, sizeof(*res));
 }
 
 int tl_run(const struct tl_options *opt, struct tl_result *res)
 {
     struct tl_result ignored;
+    bool drop = !res;
     res = res ? res : &ignored;
     memset(res, 0, sizeof(*res)); /* whatever fails first, the caller reads a clean result */
     struct tl_err err = {TL_ERR_NONE, ""};
@@ -80,5 +92,7 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
     else
         rc = run_plan(&p, res);
     tl_plan_release(&p);
+    if (drop)
+        tl_result_release(res);
     return rc;
 }

@@ -219,6 +219,13 @@ char *tl_summary_of(const struct tl_options *opt, const struct tl_diag *d, const
     return tl_buf_detach(&b, NULL);
 }
 
+char *tl_index_path(const char *folder)
+{
+    struct tl_buf b = TL_BUF_INIT;
+    tl_buf_addf(&b, "%s/index.html", folder);
+    return tl_buf_detach(&b, NULL);
+}
+
 int tl_output_open(const struct tl_options *opt, struct tl_outdir *out, struct tl_err *err)
 {
     return opt->bundle ? tl_bundle_open(out, opt->bundle, opt->overwrite, err)

@@ -427,10 +427,43 @@ static int compare(const struct tl_diff_options *opt, struct side_job jobs[2],
     return 0;
 }
 
-int tl_diff_run(const struct tl_diff_options *opt, struct tl_diff_result *res)
+void tl_diff_result_release(struct tl_diff_result *res)
+{
+    if (!res)
+        return;
+    free(res->index_path);
+    free(res->summary);
+    memset(res, 0, sizeof(*res));
+}
+
+static int diff_run(const struct tl_diff_options *opt, struct tl_diff_result *res);
+
+int tl_diff_run(const struct tl_diff_options *caller, struct tl_diff_result *res)
 {
     struct tl_diff_result ignored;
-    res = res ? res : &ignored;
+    struct tl_diff_options opt;
+    size_t n = caller->size ? caller->size : sizeof(opt);
+    memset(&opt, 0, sizeof(opt));
+    memcpy(&opt, caller, n < sizeof(opt) ? n : sizeof(opt));
+    opt.size = (uint32_t)sizeof(opt);
+    if (n > sizeof(opt) || n < sizeof(opt.size)) {
+        if (res)
+            memset(res, 0, sizeof(*res));
+        struct tl_err err = {TL_ERR_NONE, ""};
+        tl_error_code(&err, TL_ERR_USAGE,
+                      "struct tl_diff_options of %zu bytes: this libtlparse %s knows %zu (the "
+                      "program was built against another tlparse.h)",
+                      n, TL_VERSION, sizeof(opt));
+        return fail(&opt, &err);
+    }
+    int rc = diff_run(&opt, res ? res : &ignored);
+    if (!res)
+        tl_diff_result_release(&ignored);
+    return rc;
+}
+
+static int diff_run(const struct tl_diff_options *opt, struct tl_diff_result *res)
+{
     memset(res, 0, sizeof(*res));
     struct tl_err err = {TL_ERR_NONE, ""};
     if (!opt->before || !opt->after) {
@@ -456,7 +489,7 @@ int tl_diff_run(const struct tl_diff_options *opt, struct tl_diff_result *res)
     if (folder) {
         rc = tl_output_end(&out, rc, opt->cancel, &err);
         if (rc == 0)
-            snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", out_dir);
+            res->index_path = tl_index_path(out_dir);
     }
     tl_diff_release(&d);
     for (int i = 0; i < 2; i++) {

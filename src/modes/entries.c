@@ -5,13 +5,18 @@
  */
 #include "base/config.h"
 #include "modes/modes.h"
+#include "modes/plan.h"
 
 #include <stdlib.h>
 
-int tl_each_entry(const struct tl_options *opt, int (*fn)(void *ctx, const struct tl_entry *e),
+int tl_each_entry(const struct tl_options *caller, int (*fn)(void *ctx, const struct tl_entry *e),
                   void *ctx)
 {
     struct tl_err err = {TL_ERR_NONE, ""};
+    struct tl_options taken;
+    if (tl_options_take(&taken, caller, &err) < 0)
+        return tl_report_error(caller, &err);
+    const struct tl_options *opt = &taken;
     if (!fn || (!opt->path && !opt->mem_input)) {
         tl_error_code(&err, TL_ERR_USAGE, "tl_each_entry wants a log and a callback");
         return tl_report_error(opt, &err);

@@ -135,9 +135,9 @@ int tl_feed_finish(struct tl_feed *f, struct tl_result *res)
         f->out_open = false;
         rc = tl_output_end(&f->out, rc, opt->cancel, &err);
         if (rc == 0 && opt->bundle)
-            snprintf(res->bundle_path, sizeof(res->bundle_path), "%s", opt->bundle);
+            res->bundle_path = tl_xstrdup(opt->bundle);
         else if (rc == 0)
-            snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", opt->out_dir);
+            res->index_path = tl_index_path(opt->out_dir);
     }
     if (f->code != TL_EXIT_OK)
         return f->code;

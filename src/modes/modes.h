@@ -97,6 +97,8 @@ int tl_log_run_init(struct tl_log_run *lr, const struct tl_options *opt, struct 
 int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
                struct tl_outdir *out, struct tl_engine_result *res, struct tl_err *err);
 
+/** folder's "index.html", as the result names it (malloc'd). */
+char *tl_index_path(const char *folder);
 /** The output of a log's report: opt->bundle (straight into it) or the folder opt->out_dir
  * (set), as a hidden temporary folder committed by tl_output_end. */
 int tl_output_open(const struct tl_options *opt, struct tl_outdir *out, struct tl_err *err);

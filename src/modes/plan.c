@@ -158,10 +158,26 @@ static enum tl_plan_mode mode_of(const struct tl_options *opt, size_t *folder_ra
     return TL_PLAN_LOG;
 }
 
+int tl_options_take(struct tl_options *dst, const struct tl_options *opt, struct tl_err *err)
+{
+    size_t n = opt->size ? opt->size : sizeof(*dst);
+    memset(dst, 0, sizeof(*dst));
+    if (n > sizeof(*dst) || n < sizeof(dst->size))
+        return tl_error_code(err, TL_ERR_USAGE,
+                             "struct tl_options of %zu bytes: this libtlparse %s knows %zu (the "
+                             "program was built against another tlparse.h)",
+                             n, TL_VERSION, sizeof(*dst));
+    memcpy(dst, opt, n);
+    dst->size = (uint32_t)sizeof(*dst);
+    return 0;
+}
+
 int tl_plan_make(struct tl_plan *p, const struct tl_options *opt, struct tl_err *err)
 {
     memset(p, 0, sizeof(*p));
-    p->opt = *opt;
+    if (tl_options_take(&p->opt, opt, err) < 0)
+        return -1;
+    opt = &p->opt;
     p->opt.path = trimmed(opt->path, &p->own[0]);
     p->opt.out_dir = trimmed(opt->out_dir, &p->own[1]);
     if (check_rules(&p->opt, opt->command_line != NULL, err) < 0)
@@ -184,6 +200,9 @@ int tl_plan_make(struct tl_plan *p, const struct tl_options *opt, struct tl_err 
 int tl_plan_make_stream(struct tl_plan *p, const struct tl_options *opt, struct tl_err *err)
 {
     memset(p, 0, sizeof(*p));
+    if (tl_options_take(&p->opt, opt, err) < 0)
+        return -1;
+    opt = &p->opt;
     const char *many = opt->all_ranks_html ? "all_ranks_html"
                        : opt->rank_only    ? "rank_only"
                        : opt->latest       ? "latest"
@@ -193,7 +212,6 @@ int tl_plan_make_stream(struct tl_plan *p, const struct tl_options *opt, struct 
     if (many)
         return tl_error_code(err, TL_ERR_USAGE,
                              "cannot use %s with a log fed as bytes (tl_feed_new: one log)", many);
-    p->opt = *opt;
     p->opt.out_dir = trimmed(opt->out_dir, &p->own[1]);
     if (check_rules(&p->opt, false, err) < 0)
         return -1;

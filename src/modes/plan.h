@@ -48,6 +48,13 @@ struct tl_plan {
 };
 
 /**
+ * The caller's options as this library's struct (opt->size bytes of them, the rest zero), or
+ * -1 with err filled when they are larger than it knows (a program built against a newer
+ * header); *dst's message callback is then none (stderr).
+ */
+int tl_options_take(struct tl_options *dst, const struct tl_options *opt, struct tl_err *err);
+
+/**
  * The plan of a run of opt, or -1 with err filled (TL_ERR_USAGE: options that do not go
  * together, named as the caller names them: its flags for a command line, the fields of
  * struct tl_options for a library call). Release with tl_plan_release.

@@ -815,9 +815,9 @@ static int finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_res
         return tl_report_error(m->opt, err);
     if (res) {
         if (m->opt->bundle)
-            snprintf(res->bundle_path, sizeof(res->bundle_path), "%s", m->out_name);
+            res->bundle_path = tl_xstrdup(m->out_name);
         else
-            snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", m->out_name);
+            res->index_path = tl_index_path(m->out_name);
         sum_counts(m, &res->counts);
         res->has_counts = true;
         for (size_t i = 0; i < m->n; i++)
@@ -1407,7 +1407,7 @@ int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res)
         res->lines = sum.lines;
         res->has_counts = true;
         res->counts = sum.counts;
-        snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", out_name);
+        res->index_path = tl_index_path(out_name);
     }
     return tl_strict_exit(opt, &msg, &sum);
 }

@@ -7,6 +7,7 @@
  */
 #include "base/config.h"
 #include "modes/modes.h"
+#include "base/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,9 +138,9 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
     if (rc == 0 && code == TL_EXIT_OK && ranks > 1 && opt->all_ranks_counts && path)
         tl_ranks_counts(opt, path, &sum.counts, res);
     if (rc == 0 && o.bundle)
-        snprintf(res->bundle_path, sizeof(res->bundle_path), "%s", o.bundle);
+        res->bundle_path = tl_xstrdup(o.bundle);
     else if (rc == 0)
-        snprintf(res->index_path, sizeof(res->index_path), "%s/index.html", o.out_dir);
+        res->index_path = tl_index_path(o.out_dir);
     free(path);
     return rc < 0 ? tl_report_error(opt, &err) : code;
 }

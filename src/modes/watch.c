@@ -21,6 +21,7 @@
  */
 #include "base/config.h"
 #include "modes/modes.h"
+#include "modes/plan.h"
 #include "base/xalloc.h"
 #include "input/follow.h"
 #include "input/sniff.h"
@@ -670,7 +671,7 @@ static void rebuild_joined(struct watch *wt)
     rb->open = NULL;
     rb->nopen = 0;
     free(rb->res.summary);
-    if (rb->res.index_path[0]) { /* written (--strict may have failed on it: it is there) */
+    if (rb->res.index_path) { /* written (--strict may have failed on it: it is there) */
         wt->generation++;
         wt->updated_wall = wall_ms();
         tl_buf_reset(&rb->said);
@@ -965,12 +966,16 @@ static int check_path(const char *path, struct tl_err *err)
     return rc;
 }
 
-int tl_watch(const struct tl_options *opt, const struct tl_watch *w, struct tl_result *res)
+int tl_watch(const struct tl_options *caller, const struct tl_watch *w, struct tl_result *res)
 {
     struct tl_result ignored;
     res = res ? res : &ignored;
     memset(res, 0, sizeof(*res));
     struct tl_err err = {TL_ERR_NONE, ""};
+    struct tl_options taken;
+    if (tl_options_take(&taken, caller, &err) < 0)
+        return tl_report_error(caller, &err);
+    const struct tl_options *opt = &taken;
     if (!opt->path || opt->mem_input || opt->summary != TL_SUMMARY_NONE || opt->bundle ||
         opt->rank_only || opt->from_summaries) {
         tl_error_code(&err, TL_ERR_USAGE,

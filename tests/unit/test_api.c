@@ -195,6 +195,7 @@ static void test_custom_parsers(void **state)
     o.nparsers = 2;
     struct tl_result res;
     assert_int_equal(tl_run(&o, &res), TL_EXIT_OK);
+    assert_non_null(res.index_path);
     assert_int_equal(calls, 1);
     /* Numbered in the report's own sequence: the output graph is _0, the parser's files _1
      * and _2 (the link takes _3). */
@@ -235,6 +236,8 @@ static void test_custom_parsers(void **state)
     assert_int_equal(res.counts.compile_ids, 2);
     assert_int_equal(res.counts.graph_breaks, 0);
     assert_true(res.counts.compile_time_s < 0);
+    tl_result_release(&res);
+    assert_null(res.index_path);
 }
 
 /* Parsers with no keys take every entry of the log's rank. */
@@ -316,6 +319,43 @@ static void test_option_clash_names(void **state)
     expect_text(messages.buf, "E tlparse: error: cannot use rank_failed without has_rank\n");
 }
 
+/* The options' size: a struct of an older, shorter header is read up to its size (the fields
+ * after it are taken as zero: rank_only set past it is not seen); one larger than this
+ * library's is refused, and so is a diff's. */
+static void test_options_size(void **state)
+{
+    (void)state;
+    struct tl_options o;
+    tl_options_init(&o);
+    assert_int_equal(o.size, sizeof(o));
+    o.path = TL_SOURCE_DIR "/tests/fixtures/demo.log";
+    o.summary = TL_SUMMARY_JSON;
+    o.rank_only = true; /* clashes with summary, when read */
+    o.message = on_message;
+    tl_buf_release(&messages);
+    struct tl_result res;
+    assert_int_equal(tl_run(&o, &res), TL_EXIT_USAGE);
+    o.size = (uint32_t)(offsetof(struct tl_options, summary) + sizeof(o.summary));
+    assert_int_equal(tl_run(&o, &res), TL_EXIT_OK);
+    assert_non_null(res.summary);
+    assert_int_equal(res.counts.compile_ids, 5);
+    tl_result_release(&res);
+    tl_buf_release(&messages);
+    o.size = (uint32_t)sizeof(o) + 8;
+    assert_int_equal(tl_run(&o, &res), TL_EXIT_USAGE);
+    assert_null(res.summary);
+    assert_non_null(strstr(messages.buf, "E tlparse: error: struct tl_options of "));
+    assert_non_null(tl_feed_new(&o) == NULL ? "" : NULL);
+    struct tl_diff_options d = TL_DIFF_OPTIONS_INIT;
+    d.before = d.after = TL_SOURCE_DIR "/tests/fixtures/demo.log";
+    d.summary = TL_SUMMARY_JSON;
+    d.size += 8;
+    d.message = on_message;
+    struct tl_diff_result dr;
+    assert_int_equal(tl_diff_run(&d, &dr), TL_EXIT_USAGE);
+    assert_null(dr.summary);
+}
+
 /* ---- tl_diff_run() ---------------------------------------------------------------------- */
 
 #define DEMO TL_SOURCE_DIR "/tests/fixtures/demo.log"
@@ -350,7 +390,7 @@ static void test_diff_same_json(void **state)
     assert_non_null(res.summary);
     assert_non_null(strstr(res.summary, "\"schema\": \"tlparse-diff/1\""));
     assert_non_null(strstr(res.summary, "\"changes\": 0,"));
-    assert_string_equal(res.index_path, "");
+    assert_null(res.index_path);
     assert_true(res.has_tally);
     const struct tl_diff_tally *t = &res.tally;
     assert_int_equal(t->new_failures, 0);
@@ -365,7 +405,7 @@ static void test_diff_same_json(void **state)
     assert_int_equal(t->frames_fewer, 0);
     assert_true(t->before_s > 0);
     assert_true(t->before_s == t->after_s);
-    free(res.summary);
+    tl_diff_result_release(&res);
 }
 
 /* A folder: the page, diff.json and each side's report. */
@@ -384,6 +424,7 @@ static void test_diff_folder(void **state)
     char index[4400];
     snprintf(index, sizeof(index), "%s/index.html", dir);
     assert_string_equal(res.index_path, index);
+    tl_diff_result_release(&res);
     assert_true(exists_in(dir, "index.html"));
     assert_true(exists_in(dir, "diff.json"));
     assert_true(exists_in(dir, "before/index.html"));
@@ -406,7 +447,7 @@ static void test_diff_errors(void **state)
     assert_int_equal(tl_diff_run(&o, &res), TL_EXIT_ERROR);
     assert_false(res.has_tally);
     assert_null(res.summary);
-    assert_string_equal(res.index_path, "");
+    assert_null(res.index_path);
     assert_non_null(strstr(messages.buf, "E tlparse: error: "));
     assert_non_null(strstr(messages.buf, missing));
     struct stat st;
@@ -434,6 +475,7 @@ int main(void)
         cmocka_unit_test(test_parser_without_keys), cmocka_unit_test(test_counts_of_demo),
         cmocka_unit_test(test_diff_same_json),      cmocka_unit_test(test_diff_folder),
         cmocka_unit_test(test_diff_errors),         cmocka_unit_test(test_option_clash_names),
+        cmocka_unit_test(test_options_size),
     };
     int rc = cmocka_run_group_tests(tests, setup, teardown);
     tl_buf_release(&messages);

@@ -170,8 +170,11 @@ static void check_report(const char *log, bool export_mode, bool plain)
         size_t files = 0;
         same_tree(want, got, "", &files);
         assert_true(files >= 3);
+        assert_non_null(rg.index_path);
+        tl_result_release(&rg);
         o.out_dir = want;
     }
+    tl_result_release(&rw);
 }
 
 static void test_reports(void **state)
@@ -202,8 +205,8 @@ static void test_json(void **state)
     strip_runinfo(rw.summary);
     strip_runinfo(rg.summary);
     assert_string_equal(rg.summary, rw.summary);
-    free(rw.summary);
-    free(rg.summary);
+    tl_result_release(&rw);
+    tl_result_release(&rg);
 }
 
 /* Bytes that are no log: the error tl_run() gives, and no folder. Options for several logs
