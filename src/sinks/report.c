@@ -361,9 +361,8 @@ static void *report_create(struct tl_sink_ctx *ctx, const void *params)
     if (params)
         rp->params = *(const struct tl_report_params *)params;
     tl_buf_init(&rp->page, 0);
-    rp->failures.fd = rp->chromium.fd = -1;
-    tl_buf_init(&rp->failures.buf, 0);
-    tl_buf_init(&rp->chromium.buf, 0);
+    tl_outfile_init(&rp->failures);
+    tl_outfile_init(&rp->chromium);
     rp->arena = ctx->arena;
     tl_map_init(&rp->listed, ctx->arena);
     return rp;
