@@ -923,6 +923,38 @@ static void test_outfile(void **state)
     expect_file("fd/u.txt", "head-tail-end");
 }
 
+/* A live report's heartbeat: a file of a committed folder replaced at once, through an output
+ * opened in place; and read back in pieces. */
+static void test_replace_in_place(void **state)
+{
+    (void)state;
+    struct tl_outdir o;
+    struct tl_err err = {TL_ERR_NONE, ""};
+    assert_int_equal(tl_outdir_open(&o, path("live"), false, &err), 0);
+    assert_int_equal(tl_outdir_write(&o, "live.js", "old", 3, NULL, &err), 0);
+    assert_int_equal(tl_outdir_commit(&o, &err), 0);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(tl_outdir_open_in_place(&o, path("live"), &err), 0);
+        assert_int_equal(tl_outdir_replace(&o, "live.js", i ? "newer" : "new", i ? 5 : 3, &err), 0);
+        assert_int_equal(tl_outdir_commit(&o, &err), 0);
+    }
+    expect_file("live/live.js", "newer");
+    assert_int_equal(count_names("live", ".tmp"), 0);
+    assert_int_equal(tl_outdir_open_in_place(&o, path("live"), &err), 0);
+    struct tl_outread r;
+    char buf[3];
+    assert_int_equal(tl_outdir_read_open(&o, "live.js", &r, &err), 0);
+    assert_int_equal(tl_outread_some(&r, buf, sizeof(buf)), 3);
+    assert_memory_equal(buf, "new", 3);
+    assert_int_equal(tl_outread_some(&r, buf, sizeof(buf)), 2);
+    assert_int_equal(tl_outread_some(&r, buf, sizeof(buf)), 0);
+    tl_outread_close(&r);
+    assert_int_equal(tl_outdir_read_open(&o, "none.js", &r, &err), -1);
+    tl_outread_close(&r);
+    tl_outdir_abort(&o);
+    expect_file("live/live.js", "newer"); /* in place: abort leaves what is there */
+}
+
 static void test_symlink_file_not_followed(void **state)
 {
     (void)state;
@@ -1094,6 +1126,7 @@ int main(void)
         cmocka_unit_test(test_write_once),
         cmocka_unit_test(test_write_rightful),
         cmocka_unit_test(test_outfile),
+        cmocka_unit_test(test_replace_in_place),
         cmocka_unit_test(test_symlink_file_not_followed),
         cmocka_unit_test(test_symlink_folder_not_followed),
         cmocka_unit_test(test_no_free_name_message),
