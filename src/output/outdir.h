@@ -224,7 +224,7 @@ struct tl_outfmt_io;
 /** Write n bytes to a section of the output file. */
 int tl_outfmt_write(struct tl_outfmt_io *io, unsigned section, const void *p, size_t n,
                     struct tl_err *err);
-/** Append sections 1..fmt->sections to the output file, in order, and empty them. */
+/** Append sections 1..fmt->sections to the output file, in order (once, at the end). */
 int tl_outfmt_append_sections(struct tl_outfmt_io *io, struct tl_err *err);
 
 /**

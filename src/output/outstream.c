@@ -410,8 +410,7 @@ int tl_outfmt_write(struct tl_outfmt_io *io, unsigned section, const void *p, si
 int tl_outfmt_append_sections(struct tl_outfmt_io *io, struct tl_err *err)
 {
     for (size_t i = 0; i < TL_ARRAY_LEN(io->spool) && io->spool[i] >= 0; i++) {
-        if (lseek(io->spool[i], 0, SEEK_SET) < 0 || tl_copy_fd(io->spool[i], io->fd) < 0 ||
-            ftruncate(io->spool[i], 0) < 0)
+        if (lseek(io->spool[i], 0, SEEK_SET) < 0 || tl_copy_fd(io->spool[i], io->fd) < 0)
             return tl_error(err, "cannot write %s: %s", io->path, strerror(errno));
     }
     return 0;
