@@ -79,14 +79,6 @@ static int write_all(int fd, const char *p, size_t n, struct tl_err *err)
     return 0;
 }
 
-/* Write out's bytes to fd and empty it. */
-static int drain_to(int fd, struct tl_buf *out, struct tl_err *err)
-{
-    int rc = write_all(fd, out->buf, out->len, err);
-    tl_buf_reset(out);
-    return rc;
-}
-
 static int drain(struct sink *s, bool all, struct tl_err *err)
 {
     if (s->kind != TL_BUNDLE_HTML || (!all && s->out.len < (1u << 20)))
@@ -274,85 +266,69 @@ int tl_bundle_write(const char *folder, const char *path, bool overwrite,
 
 /* The files come in the order they are completed, index.html among the last. The page shows
  * index.html once the browser has parsed it (bundle_html.h), so it goes right after the head,
- * and the rest follows from two spools (unnamed temporary files beside the bundle): the other
- * files, then the big raw ones (top_rank 2), as the walk of the folder ordered them. The
- * spools cost one more write of the page's bytes (in the kernel: copy_file_range), still less
- * than the folder written, read back and written again as before. */
+ * and the rest follows from two sections the output spools beside the page (unnamed temporary
+ * files): the other files, then the big raw ones (top_rank 2), as the walk of the folder ordered
+ * them. The sections cost one more write of the page's bytes (in the kernel: copy_file_range),
+ * still less than the folder written, read back and written again. */
 struct pagefmt {
     struct tl_bundle_html *b;
     struct tl_buf out;
-    int fd;
-    int spool[2];
-    char *path;
+    struct tl_outfmt_io *io;
+    unsigned sec; /* the section of the file being added: 0 the page itself, 1 or 2 */
 };
 
-static int page_begin(void *st, int fd, struct tl_err *err)
+/* Write out's bytes to the section sec and empty it. */
+static int page_drain(struct pagefmt *f, unsigned sec, struct tl_err *err)
+{
+    int rc = tl_outfmt_write(f->io, sec, f->out.buf, f->out.len, err);
+    tl_buf_reset(&f->out);
+    return rc;
+}
+
+static int page_begin(void *st, struct tl_outfmt_io *io, struct tl_err *err)
 {
     struct pagefmt *f = st;
-    f->fd = fd;
-    for (int i = 0; i < 2; i++)
-        if ((f->spool[i] = tl_spool_open(f->path, err)) < 0)
-            return -1;
+    f->io = io;
     f->b = tl_bundle_html_begin(&f->out, "tlparse report");
-    return drain_to(f->fd, &f->out, err);
+    return page_drain(f, 0, err);
 }
 
-static int page_section(const char *name)
+static int page_file_begin(void *st, const char *name, uint64_t size, struct tl_err *err)
 {
-    int r = top_rank(name);
-    return r == 0 ? -1 : r - 1;
+    (void)err;
+    struct pagefmt *f = st;
+    f->sec = (unsigned)top_rank(name);
+    tl_bundle_html_file_begin(f->b, &f->out, name, size);
+    return 0;
 }
 
-static int page_add(void *st, const char *name, const void *p, size_t n, struct tl_err *err)
+static int page_file_data(void *st, const void *p, size_t n, struct tl_err *err)
 {
     struct pagefmt *f = st;
-    int sec = page_section(name);
-    tl_bundle_html_file_begin(f->b, &f->out, name, n);
     const char *c = p;
     for (size_t off = 0; off < n; off += CHUNK) {
         tl_bundle_html_file_data(f->b, &f->out, c + off, n - off < CHUNK ? n - off : CHUNK);
-        if (f->out.len >= (1u << 20) && drain_to(sec < 0 ? f->fd : f->spool[sec], &f->out, err) < 0)
+        if (f->out.len >= (1u << 20) && page_drain(f, f->sec, err) < 0)
             return -1;
     }
-    tl_bundle_html_file_end(f->b, &f->out);
-    return drain_to(sec < 0 ? f->fd : f->spool[sec], &f->out, err);
+    return 0;
 }
 
-/* A piece of a file read back, into the page (the file's section: to). */
-struct page_piece {
-    struct pagefmt *f;
-    int to;
-};
-
-static int page_data(void *ctx, const void *p, size_t n, struct tl_err *err)
-{
-    struct page_piece *pc = ctx;
-    tl_bundle_html_file_data(pc->f->b, &pc->f->out, p, n);
-    return pc->f->out.len >= (1u << 20) ? drain_to(pc->to, &pc->f->out, err) : 0;
-}
-
-static int page_add_fd(void *st, const char *name, int fd, uint64_t off, uint64_t size,
-                       struct tl_err *err)
+static int page_file_end(void *st, struct tl_err *err)
 {
     struct pagefmt *f = st;
-    int sec = page_section(name);
-    struct page_piece pc = {f, sec < 0 ? f->fd : f->spool[sec]};
-    tl_bundle_html_file_begin(f->b, &f->out, name, size);
-    int rc = tl_spool_each(fd, off, size, name, page_data, &pc, err);
     tl_bundle_html_file_end(f->b, &f->out);
-    return rc < 0 ? -1 : drain_to(pc.to, &f->out, err);
+    return page_drain(f, f->sec, err);
 }
 
 static int page_finish(void *st, struct tl_err *err)
 {
     struct pagefmt *f = st;
-    for (int i = 0; i < 2; i++) {
-        if (lseek(f->spool[i], 0, SEEK_SET) < 0 || tl_copy_fd(f->spool[i], f->fd) < 0)
-            return tl_error(err, "cannot write %s: %s", f->path, strerror(errno));
-    }
+    if (tl_outfmt_append_sections(f->io, err) < 0)
+        return -1;
     tl_bundle_html_end(f->b, &f->out);
     f->b = NULL;
-    return drain_to(f->fd, &f->out, err);
+    return page_drain(f, 0, err);
 }
 
 static void page_free(void *st)
@@ -360,18 +336,16 @@ static void page_free(void *st)
     struct pagefmt *f = st;
     tl_bundle_html_end(f->b, &f->out);
     tl_buf_release(&f->out);
-    for (int i = 0; i < 2; i++)
-        if (f->spool[i] >= 0)
-            close(f->spool[i]);
-    free(f->path);
     free(f);
 }
 
 static const struct tl_outfmt_ops page_ops = {
     .what = "page",
+    .sections = 2,
     .begin = page_begin,
-    .add = page_add,
-    .add_fd = page_add_fd,
+    .file_begin = page_file_begin,
+    .file_data = page_file_data,
+    .file_end = page_file_end,
     .finish = page_finish,
     .free = page_free,
 };
@@ -385,7 +359,5 @@ int tl_bundle_open(struct tl_outdir *out, const char *path, bool overwrite, stru
         return tl_outdir_open_zip(out, path, overwrite, err);
     struct pagefmt *f = tl_xcalloc(1, sizeof(*f));
     tl_buf_init(&f->out, 0);
-    f->spool[0] = f->spool[1] = -1;
-    f->path = tl_xstrdup(path);
     return tl_outdir_open_stream(out, path, overwrite, &page_ops, f, err);
 }

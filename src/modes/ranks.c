@@ -58,8 +58,8 @@ struct rank {
     struct tl_buf msgs;             /* captured messages: kind byte, line, NUL */
     struct tl_strtab strtab;        /* its log's string table (in arena) */
     struct tl_outdir *sub;          /* its folder, while it is parsed */
-    struct tl_outfile events;       /* EVENTS_SPOOL, open from its first event (fd -1: not) */
-    int events_fd;                  /* the spool, kept once the rank's folder is done (-1) */
+    struct tl_outfile events;       /* EVENTS_SPOOL, open from its first event, and kept (on the
+                                       root's output) once the rank's folder is done */
     uint64_t nevents;               /* events in it */
     struct tl_json_member *members; /* scratch: an event's members and its pid */
     size_t nmembers;
@@ -266,7 +266,8 @@ static int spool_event(void *ctx, const struct tl_json *event, struct tl_err *er
         j.u.obj.items = r->members;
         j.u.obj.n = k + 1;
     }
-    if (r->events.fd < 0 && tl_outfile_open_spool(&r->events, r->sub, EVENTS_SPOOL, err) < 0)
+    if (!tl_outfile_is_open(&r->events) &&
+        tl_outfile_open_spool(&r->events, r->sub, EVENTS_SPOOL, err) < 0)
         return -1;
     if (r->nevents++)
         tl_buf_adds(&r->events.buf, ",\n  ");
@@ -314,24 +315,21 @@ static void parse_rank(struct multi *m, struct rank *r)
     params.report.chromium = spool_event;
     params.report.chromium_ctx = r;
     r->sub = &sub;
-    r->events.fd = -1;
+    tl_outfile_init(&r->events);
     struct tl_engine_result sum;
     int rc = tl_engine_run(&job, &sum, &err);
     free(sum.summary);
-    /* the spool outlives the rank's output (its writes land by the output's commit) */
-    if (rc == 0 && r->events.fd >= 0 && (r->events_fd = dup(r->events.fd)) < 0)
-        rc = tl_error(&err, "cannot keep the chromium events of rank %u: %s", r->log.rank,
-                      strerror(errno));
-    if (tl_outfile_close(&r->events, rc == 0 ? &err : NULL) < 0)
+    /* the spool outlives the rank's output: the root's writes and closes it */
+    if (rc == 0 && tl_outfile_move(&r->events, &m->root, &err) < 0)
         rc = -1;
+    if (rc < 0)
+        tl_outfile_close(&r->events, NULL);
     r->sub = NULL;
     if (rc == 0)
         rc = tl_log_check_entries(r->log.path, &sum, &err);
     rc = tl_output_end(&sub, rc, m->opt->cancel, &err);
-    if (rc < 0 && r->events_fd >= 0) {
-        close(r->events_fd);
-        r->events_fd = -1;
-    }
+    if (rc < 0)
+        tl_outfile_close(&r->events, NULL);
     if (rc < 0 && (err.code != TL_ERR_INPUT || tl_stop_asked(m->opt->cancel))) {
         /* Writing the report failed (a full disk, EIO), or a signal: the run fails, not the
          * rank. Only what is wrong with the log itself leaves a rank without a report. */
@@ -402,7 +400,7 @@ static void diagnose_job(void *ctx, size_t i)
 /* The top-level elements of a JSON array read in chunks (the rank's chromium_events.json may
  * be large; memory stays at the largest element). */
 struct elements {
-    int fd;
+    struct tl_outread in;
     struct tl_buf buf;
     size_t pos;
     bool started, ended, eof;
@@ -418,10 +416,7 @@ static int fill(struct elements *e)
         e->pos = 0;
     }
     tl_buf_grow(&e->buf, 1 << 20);
-    ssize_t got;
-    do
-        got = read(e->fd, e->buf.buf + e->buf.len, 1 << 20);
-    while (got < 0 && errno == EINTR);
+    ssize_t got = tl_outread_some(&e->in, e->buf.buf + e->buf.len, 1 << 20);
     if (got <= 0) {
         e->eof = true;
         return got < 0 ? -1 : 0;
@@ -527,8 +522,8 @@ static int combine_rank_events(struct multi *m, const struct tl_rank_summary *s,
 {
     char rel[64];
     snprintf(rel, sizeof(rel), "rank_%u/chromium_events.json", s->rank);
-    struct elements e = {.fd = openat(m->root.dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)};
-    if (e.fd < 0)
+    struct elements e = {0};
+    if (tl_outdir_read_open(&m->root, rel, &e.in, NULL) < 0)
         return 0;
     tl_buf_init(&e.buf, 0);
     struct tl_arena scratch;
@@ -553,7 +548,8 @@ static int combine_rank_events(struct multi *m, const struct tl_rank_summary *s,
             j.u.obj.items = items;
             j.u.obj.n = k + 1;
         }
-        if (out->fd < 0 && tl_outfile_open(out, &m->root, "chromium_events.json", err) < 0) {
+        if (!tl_outfile_is_open(out) &&
+            tl_outfile_open(out, &m->root, "chromium_events.json", err) < 0) {
             rc = -1;
             break;
         }
@@ -568,7 +564,7 @@ static int combine_rank_events(struct multi *m, const struct tl_rank_summary *s,
     }
     tl_arena_release(&scratch);
     tl_buf_release(&e.buf);
-    close(e.fd);
+    tl_outread_close(&e.in);
     return rc;
 }
 
@@ -586,21 +582,14 @@ static struct rank *parsed_rank(struct multi *m, const struct tl_rank_summary *s
 static int append_spool(struct multi *m, struct rank *r, struct tl_outfile *out, uint64_t *count,
                         struct tl_err *err)
 {
-    if (!r->nevents || r->events_fd < 0)
+    if (!r->nevents || !tl_outfile_is_open(&r->events))
         return 0;
-    if (out->fd < 0 && tl_outfile_open(out, &m->root, "chromium_events.json", err) < 0)
+    if (!tl_outfile_is_open(out) && tl_outfile_open(out, &m->root, "chromium_events.json", err) < 0)
         return -1;
     tl_buf_adds(&out->buf, *count ? ",\n  " : "[\n  ");
     *count += r->nevents;
-    /* the bytes before the spool's must be on disk first */
-    if (tl_outfile_flush(out, err) < 0 || tl_outdir_sync(&m->root, err) < 0)
-        return -1;
-    int rc = 0;
-    if (lseek(r->events_fd, 0, SEEK_SET) < 0 || tl_copy_fd(r->events_fd, out->fd) < 0)
-        rc =
-            tl_error(err, "cannot write %s/chromium_events.json: %s", m->out_name, strerror(errno));
-    close(r->events_fd);
-    r->events_fd = -1;
+    int rc = tl_outfile_append(out, &r->events, err);
+    tl_outfile_close(&r->events, NULL);
     return rc;
 }
 
@@ -609,8 +598,8 @@ static int append_spool(struct multi *m, struct rank *r, struct tl_outfile *out,
 static int combined_events(struct multi *m, const struct tl_ranks *an, bool *written,
                            struct tl_err *err)
 {
-    struct tl_outfile out = {.fd = -1};
-    tl_buf_init(&out.buf, 0);
+    struct tl_outfile out;
+    tl_outfile_init(&out);
     uint64_t count = 0;
     for (size_t i = 0; i < an->nranks; i++) {
         if (an->ranks[i].error)
@@ -623,7 +612,7 @@ static int combined_events(struct multi *m, const struct tl_ranks *an, bool *wri
         }
     }
     *written = count > 0;
-    if (out.fd < 0) {
+    if (!tl_outfile_is_open(&out)) {
         tl_buf_release(&out.buf);
         return 0;
     }
@@ -724,7 +713,6 @@ static void multi_init(struct multi *m, const struct tl_options *opt)
     m->opt = opt;
     m->out_name = opt->out_dir ? opt->out_dir : "tl_out";
     m->msg.opt = opt;
-    m->root.dirfd = -1;
     pthread_mutex_init(&m->mu, NULL);
     pthread_cond_init(&m->cv, NULL);
     tl_arena_init(&m->carry_arena, 16 * 1024);
@@ -734,8 +722,7 @@ static void multi_init(struct multi *m, const struct tl_options *opt)
 static void multi_release(struct multi *m)
 {
     for (size_t i = 0; i < m->n; i++) {
-        if (m->ranks[i].events_fd >= 0)
-            close(m->ranks[i].events_fd);
+        tl_outfile_close(&m->ranks[i].events, NULL);
         tl_strtab_release(&m->ranks[i].strtab);
         tl_arena_release(&m->ranks[i].arena);
         tl_buf_release(&m->ranks[i].msgs);
@@ -774,7 +761,7 @@ static void take_logs(struct multi *m, struct tl_rank_log *logs, size_t n)
         tl_strtab_init(&r->strtab, &r->arena);
         r->s.rank = r->log.rank;
         r->s.log = r->log.name;
-        r->events_fd = -1;
+        tl_outfile_init(&r->events);
     }
 }
 
@@ -1205,7 +1192,7 @@ static int from_summaries(struct multi *m, struct tl_result *res)
             !tl_outdir_is_dir(&m->root, p))
             continue;
         struct rank *r = &m->ranks[m->n++];
-        r->events_fd = -1;
+        tl_outfile_init(&r->events);
         tl_arena_init(&r->arena, 16 * 1024);
         tl_buf_init(&r->msgs, 0);
         uint32_t number = (uint32_t)strtoull(p + 5, NULL, 10);

@@ -727,25 +727,22 @@ static void rebuild_maybe(struct watch *wt)
     }
 }
 
-/* live.js rewritten in place (beside it, then renamed over it): the page's heartbeat. */
+/* live.js replaced at once in the live report, through the output: the page's heartbeat. The
+ * report is opened afresh each time, as the folder a rebuild last swapped into place, and
+ * written within it. A failure is left for the next beat. */
 static void heartbeat(struct watch *wt, enum tl_live_state state)
 {
     if (wt->w->no_report || !wt->generation)
         return;
-    struct tl_buf js = TL_BUF_INIT, path = TL_BUF_INIT, tmp = TL_BUF_INIT;
+    struct tl_buf js = TL_BUF_INIT;
     status_of(wt, &js, state, wt->generation, wt->updated_wall, NULL);
-    tl_buf_addf(&path, "%s/live.js", wt->out_dir);
-    tl_buf_addf(&tmp, "%s/.live.js.tmp", wt->out_dir);
-    int fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd >= 0) {
-        bool ok = write(fd, js.buf, js.len) == (ssize_t)js.len;
-        close(fd);
-        if (!ok || rename(tmp.buf, path.buf) < 0)
-            unlink(tmp.buf);
+    struct tl_outdir live;
+    struct tl_err err;
+    if (tl_outdir_open_in_place(&live, wt->out_dir, &err) == 0) {
+        tl_outdir_replace(&live, "live.js", js.buf, js.len, &err);
+        tl_outdir_commit(&live, &err);
     }
     tl_buf_release(&js);
-    tl_buf_release(&path);
-    tl_buf_release(&tmp);
 }
 
 /* ---- the job's output ------------------------------------------------------------------------ */

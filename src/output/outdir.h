@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The output, as an interface with several backends behind these tl_outdir_* functions: the
- * report folder (here and in outdir.c), and the streams of outdir.h (a .zip, a single HTML
- * page, memory), which a sink cannot tell apart: it writes and never reads back
- * (tl_outdir_list and _is_dir tell the names the output gave, which it decides: a stream from
- * its table; tl_outdir_read reads back a folder's or memory's file, for --from-summaries, whose
- * input is the folder). The report folder. Everything is written into a temporary folder beside
- * the target (`.<name>.tlparse-XXXXXX`) through a directory fd, so no path
- * can leave it; tl_outdir_commit() renames it into place (swapping it with
- * an old report atomically under --overwrite), tl_outdir_abort() removes it.
- * Names that come from a log go through tl_path_safe() first.
+ * The output, as an interface with backends of equal standing, as SQLite's sqlite3_vfs is for
+ * I/O: a report folder (folder.c), a .zip archive or a single HTML page written as a stream,
+ * and memory (outstream.c). Callers write files by name (whole, or streamed through a struct
+ * tl_outfile) and never hold a file descriptor; each backend is a table of operations (struct
+ * tl_output_ops, at the end) behind these tl_outdir_* functions, which dispatch through it.
+ *
+ * The folder: everything is written into a temporary folder beside the target
+ * (`.<name>.tlparse-XXXXXX`) through a directory fd, so no path can leave it; tl_outdir_commit()
+ * renames it into place (swapping it with an old report atomically under --overwrite),
+ * tl_outdir_abort() removes it. Names that come from a log go through tl_path_safe() first.
+ * Reading back (tl_outdir_read, _read_open, _list, _is_dir) gives what the output holds: a
+ * folder's files, memory's; a stream tells the names it gave and reads nothing back.
  * Depends on arena, buf, err, map, str.
  */
 #ifndef TL_OUTDIR_H
@@ -27,54 +29,39 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
-struct tl_outstream_ops;
+struct tl_output_ops;
 
 struct tl_outdir {
-    char *target; /* as given, without trailing slashes */
-    char *tmp;    /* the temporary folder's path */
-    char **made;  /* parent folders of the target that we created (removed on abort) */
-    size_t nmade;
-    int dirfd; /* open on tmp */
-    bool overwrite;
-    bool in_place;   /* a folder of another outdir, or an existing one: nothing to rename */
-    bool sub;        /* a folder of another outdir (tmp: its path): abort removes it */
-    bool no_openat2; /* the kernel refused openat2: plain openat with O_NOFOLLOW */
-    struct tl_arena arena;
-    struct tl_map dirs; /* sub-folders already created */
-    uint64_t bytes;     /* bytes written */
-    uint64_t files;     /* files created */
-    struct tl_writer *writer;
+    const struct tl_output_ops *ops; /* the backend; NULL once committed or aborted */
+    void *impl;                      /* its state */
+    char *target;                    /* for messages: the folder or file as given */
+    uint64_t bytes;                  /* bytes written */
+    uint64_t files;                  /* files created */
+    struct tl_writer *writer;        /* writes the bytes of files (see writer.h) */
     /* Temporary folders of killed runs into the same target, removed by tl_outdir_open()
      * (see leftovers.c): how many, and their names, for the caller to say so. */
     size_t nleftovers;
     struct tl_buf leftovers;
-    /* Not NULL: a stream backend (outdir.h, streams), and the folder's fields above are unused but
-     * for target (for messages), writer (for streamed files), bytes and files. */
-    void *stream;                              /* its state (outstream.c) */
-    const struct tl_outstream_ops *stream_ops; /* its operations (outstream.c) */
 };
 
 /* Bytes the writer may hold for files not yet written. */
 #define WRITE_BEHIND_BYTES (4u << 20)
 
 /**
- * Check the target and create the temporary folder, with its owner recorded in it.
- * Fails (TL_ERR_EXISTS) when the target exists and overwrite is false, and when it exists
+ * The folder backend. Check the target and create the temporary folder, with its owner recorded
+ * in it. Fails (TL_ERR_EXISTS) when the target exists and overwrite is false, and when it exists
  * but is not a folder. Creates the target's parent folders, and removes the temporary
  * folders of earlier runs into the same target whose process is gone (o->nleftovers).
  */
 int tl_outdir_open(struct tl_outdir *o, const char *target, bool overwrite, struct tl_err *err);
 /**
- * Create (or truncate) rel for streaming; returns an fd the caller closes.
- * Parent sub-folders are created. When rel cannot be created as it is (a
- * folder of that name exists, a parent is a file, the path is too long),
- * a flattened variant in the same top folder is used, made unique with
- * "~N": the name used is appended to *used when used is not NULL.
+ * Write (create or replace) rel with n bytes. Parent sub-folders are created. When rel cannot
+ * be created as it is (a folder of that name exists, a parent is a file, the path is too long),
+ * a flattened variant in the same top folder is used, made unique with "~N": the name used is
+ * appended to *used when used is not NULL.
  */
-int tl_outdir_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_buf *used,
-                     struct tl_err *err);
-/** Write (create or replace) rel with n bytes, as tl_outdir_create. */
 int tl_outdir_write(struct tl_outdir *o, const char *rel, const void *p, size_t n,
                     struct tl_buf *used, struct tl_err *err);
 /**
@@ -93,6 +80,13 @@ int tl_outdir_write_rightful(struct tl_outdir *o, const char *rel, const void *p
                              bool (*rightful)(const void *p, size_t n, void *ctx), void *ctx,
                              struct tl_buf *used, struct tl_err *err);
 /**
+ * Replace rel (a fixed name of ours, in the top folder) with n bytes at once, in the calling
+ * thread: a reader of the output sees its old bytes or the new ones, never a part (a live
+ * report's status, rewritten while a browser polls it).
+ */
+int tl_outdir_replace(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                      struct tl_err *err);
+/**
  * With on, the bytes of files are written by a worker thread while the
  * caller goes on (see writer.h): a write's failure is then reported by a
  * later call, tl_outdir_sync() or tl_outdir_commit() at the latest.
@@ -102,8 +96,8 @@ void tl_outdir_write_behind(struct tl_outdir *o, bool on);
 /** Wait until every file handed over is written; -1 if one failed. */
 int tl_outdir_sync(struct tl_outdir *o, struct tl_err *err);
 /**
- * A sub-folder of an open report folder (a multi-rank run's rank_N/): child writes into
- * parent's temporary folder, with its own writer; its commit only waits for its writes, and
+ * A sub-folder of an open output (a multi-rank run's rank_N/): child writes into parent's
+ * temporary folder or stream, with its own writer; its commit only waits for its writes, and
  * the parent's commit or abort takes it along; its abort removes what it wrote (a stream's
  * sub-output holds its files until its commit). The name is ours (not from a log).
  */
@@ -111,20 +105,34 @@ int tl_outdir_open_sub(struct tl_outdir *parent, const char *name, struct tl_out
                        struct tl_err *err);
 /**
  * An existing folder, written in place (a multi-rank run's landing page added beside the
- * rank_N/ folders of another machine's runs): files are created or replaced directly; commit
- * waits for the writes, abort leaves what was written.
+ * rank_N/ folders of another machine's runs; a live report's status): files are created or
+ * replaced directly; commit waits for the writes, abort leaves what was written.
  */
 int tl_outdir_open_in_place(struct tl_outdir *o, const char *path, struct tl_err *err);
 /**
- * Read rel of the folder back into out (appended), after its writes have landed; -1 when it
+ * Read rel of the output back into out (appended), after its writes have landed; -1 when it
  * cannot be read or is bigger than max bytes (err says which).
  */
 int tl_outdir_read(struct tl_outdir *o, const char *rel, struct tl_buf *out, size_t max,
                    struct tl_err *err);
+
+/* A file of the output read back in pieces (a rank's chromium_events.json under
+ * --from-summaries, which may be big). */
+struct tl_outread {
+    int fd; /* the output's; callers use the functions below */
+};
+/** Open rel of the output for reading, after its writes have landed; -1 when it cannot be. */
+int tl_outdir_read_open(struct tl_outdir *o, const char *rel, struct tl_outread *r,
+                        struct tl_err *err);
+/** Up to n next bytes into p: how many, 0 at the end, -1 with errno on failure. */
+ssize_t tl_outread_some(struct tl_outread *r, void *p, size_t n);
+void tl_outread_close(struct tl_outread *r);
+
 /**
  * The names of the entries of the folder rel ("" for the top), without "." and "..", sorted
- * by name, or in the order the file system lists them with fs_order. *names is malloc'd,
- * each name too (tl_outdir_list_free). -1 when rel cannot be listed.
+ * by name, or in the order the file system lists them with fs_order (a stream: the names it
+ * gave, in name order). *names is malloc'd, each name too (tl_outdir_list_free). -1 when rel
+ * cannot be listed.
  */
 int tl_outdir_list(struct tl_outdir *o, const char *rel, bool fs_order, char ***names, size_t *n);
 void tl_outdir_list_free(char **names, size_t n);
@@ -133,7 +141,7 @@ void tl_outdir_list_free(char **names, size_t n);
  * nothing on a stream, which holds only this run's files. 0, or -1 when it cannot be removed.
  */
 int tl_outdir_remove(struct tl_outdir *o, const char *rel);
-/** Whether rel is a folder of the report folder. */
+/** Whether rel is a folder of the output. */
 bool tl_outdir_is_dir(struct tl_outdir *o, const char *rel);
 
 /** Move the finished report into place. The struct is released either way. */
@@ -141,27 +149,46 @@ int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err);
 /** Remove the temporary folder and release the struct. Safe to call twice. */
 void tl_outdir_abort(struct tl_outdir *o);
 
-/* A buffered output file. */
+/* A file of the output written in pieces: append to buf, then tl_outfile_maybe_flush. */
 struct tl_outfile {
-    int fd;
     struct tl_buf buf;
     const char *name; /* for messages; borrowed */
     struct tl_outdir *dir;
+    int fd; /* the output's own, -1 when not open: callers never use it */
 };
 
+/** A closed file (tl_outfile_is_open false), for a struct to be opened later. */
+void tl_outfile_init(struct tl_outfile *f);
+bool tl_outfile_is_open(const struct tl_outfile *f);
 /** Open rel (a fixed name of ours) for buffered writing. */
 int tl_outfile_open(struct tl_outfile *f, struct tl_outdir *o, const char *rel, struct tl_err *err);
 /**
  * Open an unnamed temporary file for buffered writing, through o's writer, on o's file system
- * but not part of it (a spool, read back by its writer with f->fd; nothing is left however the
- * run ends). name is for messages (borrowed).
+ * but not part of it (a spool, appended to a file of the output by tl_outfile_append; nothing
+ * is left however the run ends). name is for messages (borrowed).
  */
 int tl_outfile_open_spool(struct tl_outfile *f, struct tl_outdir *o, const char *name,
                           struct tl_err *err);
 /** Flush if more than a threshold is buffered. */
 int tl_outfile_maybe_flush(struct tl_outfile *f, struct tl_err *err);
 int tl_outfile_flush(struct tl_outfile *f, struct tl_err *err);
-/** Flush and close; the struct is released either way. */
+/**
+ * Append the whole of the spool src (from its start) to f, behind what f holds: by the kernel
+ * (copy_file_range) where it can. Both stay open.
+ */
+int tl_outfile_append(struct tl_outfile *f, struct tl_outfile *src, struct tl_err *err);
+/**
+ * Append what is left of the file in (an input of the caller's, not of the output) to f, by the
+ * kernel where it can: raw.log's copy of a plain log. Safe on a thread of the caller's while
+ * other files of the output are written, when nothing else is written to f meanwhile.
+ */
+int tl_outfile_copy_fd(struct tl_outfile *f, int in, struct tl_err *err);
+/**
+ * Move the spool f to the output to (whose writer then writes and closes it), its pending
+ * writes landed first: a spool that outlives the output it was opened on.
+ */
+int tl_outfile_move(struct tl_outfile *f, struct tl_outdir *to, struct tl_err *err);
+/** Flush and close; the struct is released either way (and may be closed again). */
 int tl_outfile_close(struct tl_outfile *f, struct tl_err *err);
 
 /**
@@ -177,33 +204,42 @@ void tl_path_safe(struct tl_buf *out, struct tl_str name, bool allow_slash);
 
 /* ---- streams (outstream.c) --------------------------------------------------------------
  *
- * The output's backends other than the folder: the report's files go straight into one file
- * (a .zip, a single HTML page) or into memory, through a format (struct tl_outfmt_ops), with
- * no folder on disk. The front is the tl_outdir_* functions above, which call outstream.c when
- * o->stream is set; what follows says how to open such an output and what a format is.
+ * The backends other than the folder: the report's files go straight into one file (a .zip, a
+ * single HTML page) or into memory, through a format (struct tl_outfmt_ops), with no folder on
+ * disk.
  *
- * Names are decided here as the folder decides them (made unique with the same "~N" and flat
+ * Names are decided as the folder decides them (made unique with the same "~N" and flat
  * variants), from a table of the names given so far. Files written whole (tl_outdir_write and
- * friends) are encoded at once from the caller's bytes; files streamed (tl_outdir_create,
- * tl_outfile_*) go to an unnamed temporary file (a spool, beside the bundle) through the
- * write-behind thread and are encoded when their output is committed, so that every entry of
- * the archive is contiguous whatever is open at once. Outputs of one stream (tl_outdir_open_sub,
- * rank_N/ on worker threads) share it under one mutex: one file is encoded at a time.
+ * friends) are encoded at once from the caller's bytes; files streamed (tl_outfile_*) go to an
+ * unnamed temporary file (a spool, beside the bundle) through the write-behind thread and are
+ * encoded when their output is committed, so that every entry of the archive is contiguous
+ * whatever is open at once. Outputs of one stream (tl_outdir_open_sub, rank_N/ on worker
+ * threads) share it under one mutex: one file is encoded at a time.
  */
+
+/* Where a format writes: the output file (section 0), and sections 1..fmt->sections spooled
+ * beside it until the format appends them (a page puts index.html first and raw.log last,
+ * whatever order the files come in). */
+struct tl_outfmt_io;
+/** Write n bytes to a section of the output file. */
+int tl_outfmt_write(struct tl_outfmt_io *io, unsigned section, const void *p, size_t n,
+                    struct tl_err *err);
+/** Append sections 1..fmt->sections to the output file, in order (once, at the end). */
+int tl_outfmt_append_sections(struct tl_outfmt_io *io, struct tl_err *err);
 
 /**
  * A format: how files become bytes of the output file. Called with the stream's mutex held,
  * one file at a time. name is the file's path in the report ('/'-separated).
  */
 struct tl_outfmt_ops {
-    const char *what; /* "archive", "page", ... for messages */
-    /** The output file is fd (-1 for memory); the format writes to it (and may keep spools). */
-    int (*begin)(void *st, int fd, struct tl_err *err);
-    /** A whole file, from the caller's bytes. */
-    int (*add)(void *st, const char *name, const void *p, size_t n, struct tl_err *err);
-    /** A whole file, read from fd (size bytes at offset off; tl_spool_each reads them). */
-    int (*add_fd)(void *st, const char *name, int fd, uint64_t off, uint64_t size,
-                  struct tl_err *err);
+    const char *what;  /* "archive", "page", ... for messages */
+    unsigned sections; /* spooled sections beside the output file (at most 4) */
+    /** The output file is io (NULL for memory); the format writes to it. */
+    int (*begin)(void *st, struct tl_outfmt_io *io, struct tl_err *err);
+    /** A file of size bytes, which file_data then gives in pieces, and file_end ends. */
+    int (*file_begin)(void *st, const char *name, uint64_t size, struct tl_err *err);
+    int (*file_data)(void *st, const void *p, size_t n, struct tl_err *err);
+    int (*file_end)(void *st, struct tl_err *err);
     /** The end of the output: everything written out. */
     int (*finish)(void *st, struct tl_err *err);
     /** Release st (after finish, or instead of it on abort). */
@@ -235,25 +271,53 @@ void tl_outdir_open_memory(struct tl_outdir *o);
 int tl_outdir_memory_files(struct tl_outdir *o, const char *const **names,
                            const struct tl_buf *const **data, size_t *n);
 
-/* ---- for outdir.c -------------------------------------------------------------------- */
-
-/* What the front asks of a stream backend (set by tl_outdir_open_stream): the folder's
- * operations, done on the stream. outdir.c calls them through this table only. */
-struct tl_outstream_ops {
-    int (*write)(struct tl_outdir *o, const char *rel, const void *p, size_t n, bool once,
-                 struct tl_buf *used, struct tl_err *err);
-    int (*create)(struct tl_outdir *o, const char *rel, int *fd, struct tl_buf *used,
+/* ---- the backend interface ------------------------------------------------------------
+ *
+ * What every backend implements (folder.c, outstream.c), as sqlite3_vfs does for SQLite; the
+ * tl_outdir_* functions above dispatch to it and add nothing a backend could do differently.
+ * Backends open o with o->ops, o->impl, o->target and o->writer set (tl_outdir_init_front);
+ * a streamed file is a descriptor the backend gives the front, whose writer fills and closes
+ * it (a folder's file, a stream's spool). Names are relative to the output, '/'-separated.
+ */
+struct tl_output_ops {
+    const char *what; /* "folder", "archive", "page", "memory" */
+    /** Create (or truncate) rel for streaming: *fd, filled and closed by o->writer. */
+    int (*create)(struct tl_outdir *o, const char *rel, struct tl_buf *used, int *fd,
                   struct tl_err *err);
+    /** rel whole, from p[0..n) (tl_outdir_write). */
+    int (*write)(struct tl_outdir *o, const char *rel, const void *p, size_t n, struct tl_buf *used,
+                 struct tl_err *err);
+    /** rel whole unless the same bytes are there (tl_outdir_write_once, _write_rightful:
+     * rightful NULL for the first). */
+    int (*write_once)(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                      bool (*rightful)(const void *p, size_t n, void *ctx), void *ctx,
+                      struct tl_buf *used, struct tl_err *err);
+    /** rel replaced at once, synchronously (tl_outdir_replace). */
+    int (*replace)(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                   struct tl_err *err);
+    /** An unnamed temporary file beside the output, read and written: *fd. */
+    int (*spool)(struct tl_outdir *o, const char *name, int *fd, struct tl_err *err);
     int (*open_sub)(struct tl_outdir *parent, const char *name, struct tl_outdir *child,
                     struct tl_err *err);
+    /** rel appended to out (its writes landed), at most max bytes. */
     int (*read)(struct tl_outdir *o, const char *rel, struct tl_buf *out, size_t max,
                 struct tl_err *err);
-    int (*list)(struct tl_outdir *o, const char *rel, char ***names, size_t *n);
-    int (*spool)(struct tl_outdir *o, struct tl_err *err); /* beside the stream's file */
+    /** rel open for reading: *fd (its writes landed). */
+    int (*read_open)(struct tl_outdir *o, const char *rel, int *fd, struct tl_err *err);
+    int (*list)(struct tl_outdir *o, const char *rel, bool fs_order, char ***names, size_t *n);
+    int (*remove)(struct tl_outdir *o, const char *rel);
     bool (*is_dir)(struct tl_outdir *o, const char *rel);
+    /** The output complete, in place; everything released, on failure too. */
     int (*commit)(struct tl_outdir *o, struct tl_err *err);
+    /** Nothing of the output left (but what an in-place one wrote); everything released. */
     void (*abort)(struct tl_outdir *o);
 };
+
+/** For backends: o emptied and its common fields set (target copied); o->impl is st. */
+void tl_outdir_init_front(struct tl_outdir *o, const struct tl_output_ops *ops, void *st,
+                          const char *target);
+/** For backends: the common fields released (o->ops NULL). */
+void tl_outdir_release_front(struct tl_outdir *o);
 /** rel with its folders after the first flattened, and tag before the extension. */
 void tl_outdir_flat_name(struct tl_buf *out, const char *rel, const char *tag);
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The stream backends of the output (outdir.h, streams): a table of the names given, spools for
- * streamed files, the output file written beside its target and renamed into place, and two
- * formats of our own: the zip archive (on zip.c) and memory.
+ * streamed files, the output file written beside its target and renamed into place (with the
+ * sections a format spools beside it), and two formats of our own: the zip archive (on zip.c)
+ * and memory. One table of operations (stream_ops) serves every format.
  *
  * Concurrency: the outputs of one stream (a top one and its rank_N/ sub-outputs, written on
  * worker threads at once) share one mutex, held while a name is decided and while one file is
@@ -40,10 +41,18 @@ struct meta {
     struct meta *child, *next; /* a folder's first entry; the next entry of its folder */
 };
 
+/* The output file and the sections spooled beside it (tl_outfmt_write). */
+struct tl_outfmt_io {
+    int fd;
+    int spool[4];
+    const char *path; /* for messages */
+};
+
 struct shared {
     pthread_mutex_t mu;
     const struct tl_outfmt_ops *fmt;
     void *st;
+    struct tl_outfmt_io io;
     int fd;     /* the output file, -1 for memory */
     char *path; /* the target, NULL for memory */
     char *tmp;  /* where it is written */
@@ -155,7 +164,7 @@ static void digest(struct meta *m, const void *p, size_t n)
 static int choose(struct tl_outdir *o, const char *rel, const void *p, size_t n, bool once,
                   struct tl_buf *name, bool *same, struct tl_err *err)
 {
-    struct tl_outstream *s = o->stream;
+    struct tl_outstream *s = o->impl;
     struct tl_buf full = TL_BUF_INIT;
     struct meta want = {0};
     bool found = false;
@@ -205,10 +214,35 @@ static int choose(struct tl_outdir *o, const char *rel, const void *p, size_t n,
     return rc;
 }
 
+/* A whole file into the format, from the caller's bytes; with the mutex held. */
+static int add_whole(struct shared *sh, const char *name, const void *p, size_t n,
+                     struct tl_err *err)
+{
+    if (sh->fmt->file_begin(sh->st, name, n, err) < 0 || sh->fmt->file_data(sh->st, p, n, err) < 0)
+        return -1;
+    return sh->fmt->file_end(sh->st, err);
+}
+
+static int add_piece(void *ctx, const void *p, size_t n, struct tl_err *err)
+{
+    struct shared *sh = ctx;
+    return sh->fmt->file_data(sh->st, p, n, err);
+}
+
+/* A whole file into the format, read back from size bytes at off of fd; with the mutex held. */
+static int add_spooled(struct shared *sh, const char *name, int fd, uint64_t off, uint64_t size,
+                       struct tl_err *err)
+{
+    if (sh->fmt->file_begin(sh->st, name, size, err) < 0 ||
+        tl_spool_each(fd, off, size, name, add_piece, sh, err) < 0)
+        return -1;
+    return sh->fmt->file_end(sh->st, err);
+}
+
 /* A whole file of a sub-output, into its hold file until its commit. */
 static int hold(struct tl_outdir *o, const char *full, const void *p, size_t n, struct tl_err *err)
 {
-    struct tl_outstream *s = o->stream;
+    struct tl_outstream *s = o->impl;
     if (s->hold < 0 && (s->hold = tl_spool_open(s->sh->path, err)) < 0)
         return -1;
     /* Only hold() writes to the hold file, in order: its position is s->held (put back there
@@ -227,7 +261,7 @@ static int hold(struct tl_outdir *o, const char *full, const void *p, size_t n, 
 static int stream_write(struct tl_outdir *o, const char *rel, const void *p, size_t n, bool once,
                         struct tl_buf *used, struct tl_err *err)
 {
-    struct tl_outstream *s = o->stream;
+    struct tl_outstream *s = o->impl;
     struct shared *sh = s->sh;
     struct tl_buf name = TL_BUF_INIT;
     bool same;
@@ -237,7 +271,7 @@ static int stream_write(struct tl_outdir *o, const char *rel, const void *p, siz
         struct tl_buf full = TL_BUF_INIT;
         tl_buf_addf(&full, "%s%s", s->prefix, name.buf);
         if (s->top) {
-            rc = sh->fmt->add(sh->st, full.buf, p, n, err);
+            rc = add_whole(sh, full.buf, p, n, err);
         } else {
             pthread_mutex_unlock(&sh->mu);
             rc = hold(o, full.buf, p, n, err);
@@ -254,10 +288,33 @@ static int stream_write(struct tl_outdir *o, const char *rel, const void *p, siz
     return rc;
 }
 
-static int stream_create(struct tl_outdir *o, const char *rel, int *fd, struct tl_buf *used,
+static int stream_write_whole(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                              struct tl_buf *used, struct tl_err *err)
+{
+    return stream_write(o, rel, p, n, false, used, err);
+}
+
+/* Nothing to move aside for rightful: the first bytes keep the name (outdir.h, streams). */
+static int stream_write_once(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                             bool (*rightful)(const void *p, size_t n, void *ctx), void *ctx,
+                             struct tl_buf *used, struct tl_err *err)
+{
+    (void)rightful, (void)ctx;
+    return stream_write(o, rel, p, n, true, used, err);
+}
+
+/* The whole file is encoded at once (memory replaces a name written again; an archive keeps
+ * the last). */
+static int stream_replace(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                          struct tl_err *err)
+{
+    return stream_write(o, rel, p, n, false, NULL, err);
+}
+
+static int stream_create(struct tl_outdir *o, const char *rel, struct tl_buf *used, int *fd,
                          struct tl_err *err)
 {
-    struct tl_outstream *s = o->stream;
+    struct tl_outstream *s = o->impl;
     struct shared *sh = s->sh;
     int spool = tl_spool_open(sh->path, err);
     if (spool < 0)
@@ -312,7 +369,7 @@ static void drop_spools(struct tl_outstream *s)
  * order they were created. */
 static int drain_spools(struct tl_outdir *o, struct tl_err *err)
 {
-    struct tl_outstream *s = o->stream;
+    struct tl_outstream *s = o->impl;
     int rc = 0;
     for (size_t i = 0; i < s->nspools && rc == 0; i++) {
         struct spool *sp = &s->spools[i];
@@ -323,8 +380,8 @@ static int drain_spools(struct tl_outdir *o, struct tl_err *err)
             sp->size = (uint64_t)st.st_size;
         if (rc == 0) {
             pthread_mutex_lock(&s->sh->mu);
-            rc = s->sh->fmt->add_fd(s->sh->st, sp->name, sp->fd >= 0 ? sp->fd : s->hold, sp->off,
-                                    sp->size, err);
+            rc = add_spooled(s->sh, sp->name, sp->fd >= 0 ? sp->fd : s->hold, sp->off, sp->size,
+                             err);
             pthread_mutex_unlock(&s->sh->mu);
         }
     }
@@ -335,16 +392,28 @@ static int drain_spools(struct tl_outdir *o, struct tl_err *err)
 /* ---- opening, committing -------------------------------------------------------------- */
 
 /* The operations the front calls (defined at the end of the file). */
-static const struct tl_outstream_ops backend;
+static const struct tl_output_ops stream_ops;
 
 static void init_front(struct tl_outdir *o, const char *target, struct tl_outstream *s)
 {
-    o->dirfd = -1;
-    tl_buf_init(&o->leftovers, 0);
-    o->target = tl_xstrdup(target);
-    o->stream = s;
-    o->stream_ops = &backend;
-    o->writer = tl_writer_new(o->target, WRITE_BEHIND_BYTES, false);
+    tl_outdir_init_front(o, &stream_ops, s, target);
+}
+
+int tl_outfmt_write(struct tl_outfmt_io *io, unsigned section, const void *p, size_t n,
+                    struct tl_err *err)
+{
+    if (tl_write_all(section ? io->spool[section - 1] : io->fd, p, n) < 0)
+        return tl_error(err, "cannot write the bundle: %s", strerror(errno));
+    return 0;
+}
+
+int tl_outfmt_append_sections(struct tl_outfmt_io *io, struct tl_err *err)
+{
+    for (size_t i = 0; i < TL_ARRAY_LEN(io->spool) && io->spool[i] >= 0; i++) {
+        if (lseek(io->spool[i], 0, SEEK_SET) < 0 || tl_copy_fd(io->spool[i], io->fd) < 0)
+            return tl_error(err, "cannot write %s: %s", io->path, strerror(errno));
+    }
+    return 0;
 }
 
 static void free_shared(struct shared *sh)
@@ -353,6 +422,9 @@ static void free_shared(struct shared *sh)
         sh->fmt->free(sh->st);
     if (sh->fd >= 0)
         close(sh->fd);
+    for (size_t i = 0; i < TL_ARRAY_LEN(sh->io.spool); i++)
+        if (sh->io.spool[i] >= 0)
+            close(sh->io.spool[i]);
     if (sh->tmp)
         unlink(sh->tmp);
     free(sh->tmp);
@@ -370,6 +442,9 @@ static struct shared *new_shared(const struct tl_outfmt_ops *fmt, void *st)
     sh->fmt = fmt;
     sh->st = st;
     sh->fd = -1;
+    sh->io.fd = -1;
+    for (size_t i = 0; i < TL_ARRAY_LEN(sh->io.spool); i++)
+        sh->io.spool[i] = -1;
     tl_arena_init(&sh->arena, 16 * 1024);
     tl_map_init(&sh->names, &sh->arena);
     sh->root.dir = true;
@@ -391,7 +466,6 @@ int tl_outdir_open_stream(struct tl_outdir *o, const char *path, bool overwrite,
                           const struct tl_outfmt_ops *fmt, void *st, struct tl_err *err)
 {
     memset(o, 0, sizeof(*o));
-    o->dirfd = -1;
     tl_buf_init(&o->leftovers, 0);
     struct stat sb;
     if (lstat(path, &sb) == 0) {
@@ -423,7 +497,15 @@ int tl_outdir_open_stream(struct tl_outdir *o, const char *path, bool overwrite,
     mode_t um = umask(0); /* umask() reads by setting: put it back */
     umask(um);
     fchmod(sh->fd, 0666 & ~um);
-    if (fmt->begin(st, sh->fd, err) < 0) {
+    sh->io.fd = sh->fd;
+    sh->io.path = sh->path;
+    for (unsigned i = 0; i < fmt->sections && i < TL_ARRAY_LEN(sh->io.spool); i++) {
+        if ((sh->io.spool[i] = tl_spool_open(sh->path, err)) < 0) {
+            free_shared(sh);
+            return -1;
+        }
+    }
+    if (fmt->begin(st, &sh->io, err) < 0) {
         free_shared(sh);
         return -1;
     }
@@ -434,7 +516,7 @@ int tl_outdir_open_stream(struct tl_outdir *o, const char *path, bool overwrite,
 static int stream_open_sub(struct tl_outdir *parent, const char *name, struct tl_outdir *child,
                            struct tl_err *err)
 {
-    struct tl_outstream *p = parent->stream;
+    struct tl_outstream *p = parent->impl;
     memset(child, 0, sizeof(*child));
     struct tl_buf prefix = TL_BUF_INIT;
     tl_buf_addf(&prefix, "%s%s", p->prefix, name);
@@ -452,7 +534,6 @@ static int stream_open_sub(struct tl_outdir *parent, const char *name, struct tl
         struct tl_buf t = TL_BUF_INIT;
         tl_buf_addf(&t, "%s/%s", parent->target, name);
         init_front(child, t.buf, new_view(p->sh, false, prefix.buf));
-        child->in_place = true;
         tl_buf_release(&t);
     }
     tl_buf_release(&prefix);
@@ -461,23 +542,21 @@ static int stream_open_sub(struct tl_outdir *parent, const char *name, struct tl
 
 static void release_front(struct tl_outdir *o)
 {
-    struct tl_outstream *s = o->stream;
+    struct tl_outstream *s = o->impl;
+    /* Stop writing first: the worker may hold spools. */
+    tl_writer_free(o->writer);
+    o->writer = NULL;
     drop_spools(s);
     if (s->top)
         free_shared(s->sh);
     free(s->prefix);
     free(s);
-    o->stream = NULL;
-    tl_writer_free(o->writer);
-    o->writer = NULL;
-    free(o->target);
-    o->target = NULL;
-    tl_buf_release(&o->leftovers);
+    tl_outdir_release_front(o);
 }
 
 static int stream_commit(struct tl_outdir *o, struct tl_err *err)
 {
-    struct tl_outstream *s = o->stream;
+    struct tl_outstream *s = o->impl;
     struct shared *sh = s->sh;
     int rc = tl_writer_sync(o->writer, err);
     if (rc == 0)
@@ -508,11 +587,6 @@ static int stream_commit(struct tl_outdir *o, struct tl_err *err)
 
 static void stream_abort(struct tl_outdir *o)
 {
-    if (!o->stream)
-        return;
-    /* Stop writing first: the worker may hold spools. */
-    tl_writer_free(o->writer);
-    o->writer = NULL;
     release_front(o);
 }
 
@@ -525,45 +599,30 @@ struct zipfmt {
     int64_t mtime;
 };
 
-static int zip_begin(void *st, int fd, struct tl_err *err)
+static int zip_begin(void *st, struct tl_outfmt_io *io, struct tl_err *err)
 {
     (void)err;
     struct zipfmt *f = st;
-    f->z = tl_zip_new(fd);
+    f->z = tl_zip_new(io->fd);
     return 0;
 }
 
-static const char *zip_name(struct zipfmt *f, const char *name)
+static int zip_file_begin(void *st, const char *name, uint64_t size, struct tl_err *err)
 {
+    struct zipfmt *f = st;
     tl_buf_setlen(&f->name, f->top);
     tl_buf_adds(&f->name, name);
-    return f->name.buf;
+    return tl_zip_file_begin(f->z, f->name.buf, f->mtime, size, err);
 }
 
-static int zip_add(void *st, const char *name, const void *p, size_t n, struct tl_err *err)
+static int zip_file_data(void *st, const void *p, size_t n, struct tl_err *err)
 {
-    struct zipfmt *f = st;
-    if (tl_zip_file_begin(f->z, zip_name(f, name), f->mtime, n, err) < 0 ||
-        tl_zip_file_data(f->z, p, n, err) < 0)
-        return -1;
-    return tl_zip_file_end(f->z, err);
+    return tl_zip_file_data(((struct zipfmt *)st)->z, p, n, err);
 }
 
-#define CHUNK (256u * 1024)
-
-static int zip_data(void *ctx, const void *p, size_t n, struct tl_err *err)
+static int zip_file_end(void *st, struct tl_err *err)
 {
-    return tl_zip_file_data(((struct zipfmt *)ctx)->z, p, n, err);
-}
-
-static int zip_add_fd(void *st, const char *name, int fd, uint64_t off, uint64_t size,
-                      struct tl_err *err)
-{
-    struct zipfmt *f = st;
-    if (tl_zip_file_begin(f->z, zip_name(f, name), f->mtime, size, err) < 0 ||
-        tl_spool_each(fd, off, size, name, zip_data, f, err) < 0)
-        return -1;
-    return tl_zip_file_end(f->z, err);
+    return tl_zip_file_end(((struct zipfmt *)st)->z, err);
 }
 
 static int zip_finish(void *st, struct tl_err *err)
@@ -583,8 +642,9 @@ static void zip_free(void *st)
 static const struct tl_outfmt_ops zip_ops = {
     .what = "archive",
     .begin = zip_begin,
-    .add = zip_add,
-    .add_fd = zip_add_fd,
+    .file_begin = zip_file_begin,
+    .file_data = zip_file_data,
+    .file_end = zip_file_end,
     .finish = zip_finish,
     .free = zip_free,
 };
@@ -612,54 +672,53 @@ int tl_outdir_open_zip(struct tl_outdir *o, const char *path, bool overwrite, st
 
 struct memfmt {
     char **names;
-    struct tl_buf *data;
     struct tl_buf **ptrs; /* stable pointers for tl_outdir_memory_files */
     size_t n, alloc, aptrs;
+    struct tl_buf *cur; /* the file being added */
 };
 
-static int mem_begin(void *st, int fd, struct tl_err *err)
+static int mem_begin(void *st, struct tl_outfmt_io *io, struct tl_err *err)
 {
-    (void)st, (void)fd, (void)err;
+    (void)st, (void)io, (void)err;
     return 0;
 }
 
 /* The file name, new or replaced (the folder replaces a file written twice). */
-static struct tl_buf *mem_slot(struct memfmt *m, const char *name)
+static int mem_file_begin(void *st, const char *name, uint64_t size, struct tl_err *err)
 {
-    for (size_t i = 0; i < m->n; i++) {
+    (void)err;
+    struct memfmt *m = st;
+    m->cur = NULL;
+    for (size_t i = 0; i < m->n && !m->cur; i++) {
         if (!strcmp(m->names[i], name)) {
             tl_buf_reset(m->ptrs[i]);
-            return m->ptrs[i];
+            m->cur = m->ptrs[i];
         }
     }
-    TL_GROW(m->names, m->n + 1, m->alloc);
-    TL_GROW(m->ptrs, m->n + 1, m->aptrs);
-    m->names[m->n] = tl_xstrdup(name);
-    m->ptrs[m->n] = tl_xmalloc(sizeof(struct tl_buf));
-    tl_buf_init(m->ptrs[m->n], 0);
-    return m->ptrs[m->n++];
-}
-
-static int mem_add(void *st, const char *name, const void *p, size_t n, struct tl_err *err)
-{
-    (void)err;
-    tl_buf_add(mem_slot(st, name), p, n);
+    if (!m->cur) {
+        TL_GROW(m->names, m->n + 1, m->alloc);
+        TL_GROW(m->ptrs, m->n + 1, m->aptrs);
+        m->names[m->n] = tl_xstrdup(name);
+        m->ptrs[m->n] = tl_xmalloc(sizeof(struct tl_buf));
+        tl_buf_init(m->ptrs[m->n], 0);
+        m->cur = m->ptrs[m->n++];
+    }
+    tl_buf_grow(m->cur, (size_t)size);
     return 0;
 }
 
-static int mem_add_piece(void *ctx, const void *p, size_t n, struct tl_err *err)
+static int mem_file_data(void *st, const void *p, size_t n, struct tl_err *err)
 {
     (void)err;
-    tl_buf_add(ctx, p, n);
+    tl_buf_add(((struct memfmt *)st)->cur, p, n);
     return 0;
 }
 
-static int mem_add_fd(void *st, const char *name, int fd, uint64_t off, uint64_t size,
-                      struct tl_err *err)
+static int mem_file_end(void *st, struct tl_err *err)
 {
-    struct tl_buf *b = mem_slot(st, name);
-    tl_buf_grow(b, (size_t)size);
-    return tl_spool_each(fd, off, size, name, mem_add_piece, b, err);
+    (void)err;
+    ((struct memfmt *)st)->cur = NULL;
+    return 0;
 }
 
 static int mem_finish(void *st, struct tl_err *err)
@@ -684,8 +743,9 @@ static void mem_free(void *st)
 static const struct tl_outfmt_ops mem_ops = {
     .what = "memory",
     .begin = mem_begin,
-    .add = mem_add,
-    .add_fd = mem_add_fd,
+    .file_begin = mem_file_begin,
+    .file_data = mem_file_data,
+    .file_end = mem_file_end,
     .finish = mem_finish,
     .free = mem_free,
 };
@@ -700,9 +760,9 @@ void tl_outdir_open_memory(struct tl_outdir *o)
 int tl_outdir_memory_files(struct tl_outdir *o, const char *const **names,
                            const struct tl_buf *const **data, size_t *n)
 {
-    if (!o->stream || ((struct tl_outstream *)o->stream)->sh->fmt != &mem_ops)
+    if (o->ops != &stream_ops || ((struct tl_outstream *)o->impl)->sh->fmt != &mem_ops)
         return -1;
-    struct memfmt *m = ((struct tl_outstream *)o->stream)->sh->st;
+    struct memfmt *m = ((struct tl_outstream *)o->impl)->sh->st;
     *names = (const char *const *)m->names;
     *data = (const struct tl_buf *const *)m->ptrs;
     *n = m->n;
@@ -712,7 +772,7 @@ int tl_outdir_memory_files(struct tl_outdir *o, const char *const **names,
 static int stream_read(struct tl_outdir *o, const char *rel, struct tl_buf *out, size_t max,
                        struct tl_err *err)
 {
-    struct tl_outstream *s = o->stream;
+    struct tl_outstream *s = o->impl;
     if (s->sh->fmt != &mem_ops)
         return tl_error(err, "cannot read %s back from the %s being written (%s)", rel,
                         s->sh->fmt->what, o->target);
@@ -757,9 +817,11 @@ static struct meta *folder_of(struct tl_outstream *s, const char *rel)
     return m && m->dir ? m : NULL;
 }
 
-static int stream_list(struct tl_outdir *o, const char *rel, char ***names, size_t *n)
+static int stream_list(struct tl_outdir *o, const char *rel, bool fs_order, char ***names,
+                       size_t *n)
 {
-    struct tl_outstream *s = o->stream;
+    (void)fs_order;
+    struct tl_outstream *s = o->impl;
     pthread_mutex_lock(&s->sh->mu);
     struct meta *d = folder_of(s, rel);
     char **v = NULL;
@@ -780,26 +842,56 @@ static int stream_list(struct tl_outdir *o, const char *rel, char ***names, size
 
 static bool stream_is_dir(struct tl_outdir *o, const char *rel)
 {
-    struct tl_outstream *s = o->stream;
+    struct tl_outstream *s = o->impl;
     pthread_mutex_lock(&s->sh->mu);
     bool dir = *rel && folder_of(s, rel);
     pthread_mutex_unlock(&s->sh->mu);
     return dir;
 }
 
-static int stream_spool(struct tl_outdir *o, struct tl_err *err)
+static int stream_spool(struct tl_outdir *o, const char *name, int *fd, struct tl_err *err)
 {
-    return tl_spool_open(((struct tl_outstream *)o->stream)->sh->path, err);
+    (void)name;
+    *fd = tl_spool_open(((struct tl_outstream *)o->impl)->sh->path, err);
+    return *fd < 0 ? -1 : 0;
 }
 
-static const struct tl_outstream_ops backend = {
-    .spool = stream_spool,
-    .list = stream_list,
-    .is_dir = stream_is_dir,
-    .write = stream_write,
+/* Memory's file rel, through a spool (a stream reads nothing back). */
+static int stream_read_open(struct tl_outdir *o, const char *rel, int *fd, struct tl_err *err)
+{
+    struct tl_buf b = TL_BUF_INIT;
+    int rc = stream_read(o, rel, &b, SIZE_MAX, err);
+    if (rc == 0 && (*fd = tl_spool_open(NULL, err)) < 0)
+        rc = -1;
+    if (rc == 0 && (tl_write_all(*fd, b.buf, b.len) < 0 || lseek(*fd, 0, SEEK_SET) < 0)) {
+        rc = tl_error(err, "cannot read %s/%s: %s", o->target, rel, strerror(errno));
+        close(*fd);
+        *fd = -1;
+    }
+    tl_buf_release(&b);
+    return rc;
+}
+
+/* Nothing to remove: a stream holds only this run's files. */
+static int stream_remove(struct tl_outdir *o, const char *rel)
+{
+    (void)o, (void)rel;
+    return 0;
+}
+
+static const struct tl_output_ops stream_ops = {
+    .what = "stream",
     .create = stream_create,
+    .write = stream_write_whole,
+    .write_once = stream_write_once,
+    .replace = stream_replace,
+    .spool = stream_spool,
     .open_sub = stream_open_sub,
     .read = stream_read,
+    .read_open = stream_read_open,
+    .list = stream_list,
+    .remove = stream_remove,
+    .is_dir = stream_is_dir,
     .commit = stream_commit,
     .abort = stream_abort,
 };

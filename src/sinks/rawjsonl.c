@@ -120,8 +120,7 @@ static void *rawjsonl_create(struct tl_sink_ctx *ctx, const void *params)
     struct rawjsonl *rj = tl_xcalloc(1, sizeof(*rj));
     if (params)
         rj->params = *(const struct tl_rawjsonl_params *)params;
-    rj->body.fd = -1;
-    tl_buf_init(&rj->body.buf, 0);
+    tl_outfile_init(&rj->body);
     return rj;
 }
 
@@ -155,13 +154,9 @@ static int rawjsonl_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *e
         rj->params.header(rj->params.header_ctx, st, &f.buf);
     else
         tl_strtab_json(&f.buf, st);
-    /* The body is copied from its spool behind the header: both must be written first. */
-    if (tl_outfile_flush(&f, err) < 0 || tl_outdir_sync(ctx->out, err) < 0)
+    /* The body is copied from its spool behind the header. */
+    if (tl_outfile_append(&f, &rj->body, err) < 0)
         goto fail;
-    if (lseek(rj->body.fd, 0, SEEK_SET) < 0 || tl_copy_fd(rj->body.fd, f.fd) < 0) {
-        tl_error(err, "cannot write %s/raw.jsonl: %s", ctx->out->target, strerror(errno));
-        goto fail;
-    }
     if (tl_outfile_close(&rj->body, err) < 0)
         goto fail;
     return tl_outfile_close(&f, err);

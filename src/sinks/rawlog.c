@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * raw.log: a copy of the input. A plain file is copied by the kernel (copy_file_range) on a
- * thread of its own, so that on two cores it costs no wall time: it runs while the log is
- * parsed. A pipe, a compressed log or an in-memory one is written from what the reader
- * reads (decompressed), as it reads it.
+ * raw.log: a copy of the input. A plain file is copied by the kernel (copy_file_range) into
+ * the output's file (tl_outfile_copy_fd) on a thread of its own, so that on two cores it costs no
+ * wall time: it runs while the log is parsed. A pipe, a compressed log or an in-memory one is
+ * written from what the reader reads (decompressed), as it reads it.
  */
 #include "base/config.h"
 #include "sinks/sinks.h"
@@ -18,18 +18,18 @@
 
 struct rawlog {
     const char *copy_path; /* a plain file, copied on a thread; NULL: the bytes as read */
-    struct tl_outfile tee; /* fed with the bytes as they are read */
+    struct tl_outfile out; /* raw.log: fed with the bytes as they are read, or the copy's */
     pthread_t thread;      /* the copy of a plain file */
-    int in, out;
-    int rc, err;
+    int in;                /* the plain file */
+    int rc;
+    struct tl_err err; /* the copy's failure */
     bool started;
 };
 
 static void *copy_main(void *arg)
 {
     struct rawlog *rl = arg;
-    rl->rc = tl_copy_fd(rl->in, rl->out);
-    rl->err = errno;
+    rl->rc = tl_outfile_copy_fd(&rl->out, rl->in, &rl->err);
     return NULL;
 }
 
@@ -38,10 +38,10 @@ static int rawlog_bytes(void *self, struct tl_sink_ctx *ctx, const char *p, size
 {
     (void)ctx;
     struct rawlog *rl = self;
-    if (rl->tee.fd < 0)
+    if (rl->copy_path || !tl_outfile_is_open(&rl->out))
         return 0;
-    tl_buf_add(&rl->tee.buf, p, n);
-    return tl_outfile_maybe_flush(&rl->tee, err);
+    tl_buf_add(&rl->out.buf, p, n);
+    return tl_outfile_maybe_flush(&rl->out, err);
 }
 
 static void *rawlog_create(struct tl_sink_ctx *ctx, const void *params)
@@ -50,8 +50,8 @@ static void *rawlog_create(struct tl_sink_ctx *ctx, const void *params)
     const struct tl_rawlog_params *p = params;
     struct rawlog *rl = tl_xcalloc(1, sizeof(*rl));
     rl->copy_path = p ? p->copy_path : NULL;
-    rl->tee.fd = rl->in = rl->out = -1;
-    tl_buf_init(&rl->tee.buf, 0);
+    rl->in = -1;
+    tl_outfile_init(&rl->out);
     return rl;
 }
 
@@ -62,12 +62,12 @@ static int rawlog_start(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
         return tl_outdir_write(ctx->out, "raw.log", ctx->opt->mem_input, ctx->opt->mem_len, NULL,
                                err);
     if (!rl->copy_path)
-        return tl_outfile_open(&rl->tee, ctx->out, "raw.log", err);
+        return tl_outfile_open(&rl->out, ctx->out, "raw.log", err);
     rl->in = open(rl->copy_path, O_RDONLY | O_CLOEXEC);
     if (rl->in < 0)
         return tl_error_code(err, TL_ERR_INPUT, "cannot read %s: %s", rl->copy_path,
                              strerror(errno));
-    if (tl_outdir_create(ctx->out, "raw.log", &rl->out, NULL, err) < 0)
+    if (tl_outfile_open(&rl->out, ctx->out, "raw.log", err) < 0)
         return -1;
     if (ctx->threads && pthread_create(&rl->thread, NULL, copy_main, rl) == 0) {
         rl->started = true;
@@ -86,42 +86,33 @@ static int rawlog_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *
 }
 
 /* Wait for the copy and close everything; -1 (err filled when not NULL) if it failed. */
-static int settle(struct rawlog *rl, struct tl_sink_ctx *ctx, struct tl_err *err)
+static int settle(struct rawlog *rl, struct tl_err *err)
 {
-    int rc = 0;
-    if (rl->tee.fd >= 0 && tl_outfile_close(&rl->tee, err) < 0)
-        rc = -1;
     if (rl->started)
         pthread_join(rl->thread, NULL);
     rl->started = false;
     if (rl->in >= 0)
         close(rl->in);
     rl->in = -1;
-    if (rl->out < 0)
-        return rc;
-    int e = rl->err, status = rl->rc;
-    if (close(rl->out) < 0 && status == 0) {
-        status = -1;
-        e = errno;
-    }
-    rl->out = -1;
-    if (status < 0 && rc == 0) {
+    int rc = rl->rc;
+    if (rc < 0 && err)
+        *err = rl->err;
+    rl->rc = 0;
+    if (tl_outfile_close(&rl->out, rc < 0 ? NULL : err) < 0)
         rc = -1;
-        if (err)
-            tl_error(err, "cannot write %s/raw.log: %s", ctx->out->target, strerror(e));
-    }
     return rc;
 }
 
 static int rawlog_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
 {
-    return settle(self, ctx, err);
+    (void)ctx;
+    return settle(self, err);
 }
 
 static void rawlog_destroy(void *self)
 {
     struct rawlog *rl = self;
-    settle(rl, NULL, NULL);
+    settle(rl, NULL);
     free(rl);
 }
 

@@ -406,9 +406,8 @@ static void *report_create(struct tl_sink_ctx *ctx, const void *params)
     struct report *rp = tl_xcalloc(1, sizeof(*rp));
     if (params)
         rp->params = *(const struct tl_report_params *)params;
-    rp->failures.fd = rp->chromium.fd = -1;
-    tl_buf_init(&rp->failures.buf, 0);
-    tl_buf_init(&rp->chromium.buf, 0);
+    tl_outfile_init(&rp->failures);
+    tl_outfile_init(&rp->chromium);
     rp->arena = ctx->arena;
     tl_map_init(&rp->listed, ctx->arena);
     return rp;

@@ -20,8 +20,7 @@ static void *textlog_create(struct tl_sink_ctx *ctx, const void *params)
 {
     (void)ctx, (void)params;
     struct textlog *t = tl_xcalloc(1, sizeof(*t));
-    t->page.fd = -1;
-    tl_buf_init(&t->page.buf, 0);
+    tl_outfile_init(&t->page);
     return t;
 }
 

@@ -452,6 +452,24 @@ static int count_names(const char *rel, const char *needle)
     return n;
 }
 
+/* The temporary folder of the output being written to target (".target.tlparse-XXXXXX"
+ * beside it), opened: where a hostile user would plant links. The caller closes it. */
+static int tmp_fd(const char *target)
+{
+    DIR *d = opendir(path(""));
+    assert_non_null(d);
+    char want[256];
+    snprintf(want, sizeof(want), ".%s.tlparse-", target);
+    int fd = -1;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (!strncmp(e->d_name, want, strlen(want)))
+            fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    closedir(d);
+    assert_true(fd >= 0);
+    return fd;
+}
+
 static void write_plain(const char *rel, const char *text)
 {
     FILE *f = fopen(path(rel), "wb");
@@ -484,9 +502,9 @@ static void test_new_target_commit(void **state)
     expect_file("out/a/d.txt", "");
     expect_file("out/a/b/e.txt", "x");
     assert_int_equal(count_names("", ".out.tlparse-"), 0);
-    assert_null(o.tmp);
+    assert_null(o.ops);
+    assert_null(o.impl);
     assert_null(o.target);
-    assert_int_equal(o.dirfd, -1);
     /* The report folder gets the usual permissions, not mkdtemp's 0700. */
     struct stat st;
     assert_int_equal(stat(path("out"), &st), 0);
@@ -715,7 +733,7 @@ static void test_name_collisions(void **state)
     /* The streaming interface reports the name it used as well. */
     int fd = -1;
     tl_buf_reset(&used);
-    assert_int_equal(tl_outdir_create(&o, "top/a/c", &fd, &used, &err), 0);
+    assert_int_equal(o.ops->create(&o, "top/a/c", &used, &fd, &err), 0);
     assert_string_equal(used.buf, "top/a_c");
     assert_int_equal(tl_write_all(fd, "6", 1), 0);
     assert_int_equal(close(fd), 0);
@@ -881,15 +899,60 @@ static void test_outfile(void **state)
     free(got);
     expect_file("of/empty", "");
 
-    /* tl_outdir_create hands out a plain fd. */
+    /* A copy of a caller's file, and a spool appended behind a file's bytes. */
+    write_plain("src.txt", "abc");
     assert_int_equal(tl_outdir_open(&o, path("fd"), false, &err), 0);
-    int fd = -1;
-    assert_int_equal(tl_outdir_create(&o, "s/t.txt", &fd, NULL, &err), 0);
-    assert_true(fd >= 0);
-    assert_int_equal(tl_write_all(fd, "abc", 3), 0);
-    assert_int_equal(close(fd), 0);
+    tl_outdir_write_behind(&o, true);
+    int in = open(path("src.txt"), O_RDONLY | O_CLOEXEC);
+    assert_true(in >= 0);
+    assert_int_equal(tl_outfile_open(&f, &o, "s/t.txt", &err), 0);
+    assert_int_equal(tl_outfile_copy_fd(&f, in, &err), 0);
+    assert_int_equal(close(in), 0);
+    assert_int_equal(tl_outfile_close(&f, &err), 0);
+    struct tl_outfile sp;
+    assert_int_equal(tl_outfile_open_spool(&sp, &o, "spool", &err), 0);
+    tl_buf_adds(&sp.buf, "tail");
+    assert_int_equal(tl_outfile_open(&f, &o, "u.txt", &err), 0);
+    tl_buf_adds(&f.buf, "head-");
+    assert_int_equal(tl_outfile_append(&f, &sp, &err), 0);
+    tl_buf_adds(&f.buf, "-end");
+    assert_int_equal(tl_outfile_close(&sp, &err), 0);
+    assert_int_equal(tl_outfile_close(&f, &err), 0);
     assert_int_equal(tl_outdir_commit(&o, &err), 0);
     expect_file("fd/s/t.txt", "abc");
+    expect_file("fd/u.txt", "head-tail-end");
+}
+
+/* A live report's heartbeat: a file of a committed folder replaced at once, through an output
+ * opened in place; and read back in pieces. */
+static void test_replace_in_place(void **state)
+{
+    (void)state;
+    struct tl_outdir o;
+    struct tl_err err = {TL_ERR_NONE, ""};
+    assert_int_equal(tl_outdir_open(&o, path("live"), false, &err), 0);
+    assert_int_equal(tl_outdir_write(&o, "live.js", "old", 3, NULL, &err), 0);
+    assert_int_equal(tl_outdir_commit(&o, &err), 0);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(tl_outdir_open_in_place(&o, path("live"), &err), 0);
+        assert_int_equal(tl_outdir_replace(&o, "live.js", i ? "newer" : "new", i ? 5 : 3, &err), 0);
+        assert_int_equal(tl_outdir_commit(&o, &err), 0);
+    }
+    expect_file("live/live.js", "newer");
+    assert_int_equal(count_names("live", ".tmp"), 0);
+    assert_int_equal(tl_outdir_open_in_place(&o, path("live"), &err), 0);
+    struct tl_outread r;
+    char buf[3];
+    assert_int_equal(tl_outdir_read_open(&o, "live.js", &r, &err), 0);
+    assert_int_equal(tl_outread_some(&r, buf, sizeof(buf)), 3);
+    assert_memory_equal(buf, "new", 3);
+    assert_int_equal(tl_outread_some(&r, buf, sizeof(buf)), 2);
+    assert_int_equal(tl_outread_some(&r, buf, sizeof(buf)), 0);
+    tl_outread_close(&r);
+    assert_int_equal(tl_outdir_read_open(&o, "none.js", &r, &err), -1);
+    tl_outread_close(&r);
+    tl_outdir_abort(&o);
+    expect_file("live/live.js", "newer"); /* in place: abort leaves what is there */
 }
 
 static void test_symlink_file_not_followed(void **state)
@@ -900,18 +963,20 @@ static void test_symlink_file_not_followed(void **state)
     struct tl_err err = {TL_ERR_NONE, ""};
     struct tl_buf used = TL_BUF_INIT;
     assert_int_equal(tl_outdir_open(&o, path("sym"), false, &err), 0);
+    int dfd = tmp_fd("sym");
     /* Someone plants a link at the path of a file we are about to write:
      * O_NOFOLLOW refuses it and the file goes to a variant name. */
-    assert_int_equal(symlinkat(path("victim.txt"), o.dirfd, "evil.txt"), 0);
+    assert_int_equal(symlinkat(path("victim.txt"), dfd, "evil.txt"), 0);
     assert_int_equal(tl_outdir_write(&o, "evil.txt", "pwned", 5, &used, &err), 0);
     assert_string_equal(used.buf, "evil~1.txt");
     expect_file("victim.txt", "orig");
     /* The same through the streaming interface, in a sub-folder. */
-    assert_int_equal(mkdirat(o.dirfd, "d", 0777), 0);
-    assert_int_equal(symlinkat(path("victim.txt"), o.dirfd, "d/evil2.txt"), 0);
+    assert_int_equal(mkdirat(dfd, "d", 0777), 0);
+    assert_int_equal(symlinkat(path("victim.txt"), dfd, "d/evil2.txt"), 0);
+    close(dfd);
     int fd = -1;
     tl_buf_reset(&used);
-    assert_int_equal(tl_outdir_create(&o, "d/evil2.txt", &fd, &used, &err), 0);
+    assert_int_equal(o.ops->create(&o, "d/evil2.txt", &used, &fd, &err), 0);
     assert_string_equal(used.buf, "d/evil2~1.txt");
     assert_int_equal(tl_write_all(fd, "pwned", 5), 0);
     assert_int_equal(close(fd), 0);
@@ -938,7 +1003,9 @@ static void test_symlink_folder_not_followed(void **state)
     struct tl_err err = {TL_ERR_NONE, ""};
     assert_int_equal(tl_outdir_open(&o, path("symd"), false, &err), 0);
     /* A link planted where a sub-folder of the report will be created. */
-    assert_int_equal(symlinkat(path("outside"), o.dirfd, "sub"), 0);
+    int dfd = tmp_fd("symd");
+    assert_int_equal(symlinkat(path("outside"), dfd, "sub"), 0);
+    close(dfd);
     int rc = tl_outdir_write(&o, "sub/x.txt", "escaped", 7, NULL, &err);
     bool escaped = exists("outside/x.txt");
     tl_outdir_abort(&o);
@@ -960,7 +1027,9 @@ static void test_no_free_name_message(void **state)
     struct tl_err err = {TL_ERR_NONE, ""};
     assert_int_equal(tl_outdir_open(&o, path("nofree"), false, &err), 0);
     /* A top folder that can never be used: every variant collides. */
-    assert_int_equal(symlinkat(path("outside3"), o.dirfd, "payloads"), 0);
+    int dfd = tmp_fd("nofree");
+    assert_int_equal(symlinkat(path("outside3"), dfd, "payloads"), 0);
+    close(dfd);
     char want[600];
     snprintf(want, sizeof(want), "cannot write %s/payloads/x.txt: no free name", path("nofree"));
     /* The caller's err still holds an earlier, handled message. */
@@ -979,7 +1048,7 @@ static void test_no_free_name_message(void **state)
     /* Regression (fixed): outdir.c tl_outdir_write_once only sets its "no free name"
      * message when err->msg is empty, so a reused struct tl_err reports
      * whatever message it held before (here "an earlier warning") for this
-     * failure. tl_outdir_create sets it unconditionally. */
+     * failure. the create operation sets it unconditionally. */
     assert_string_equal(got2, want);
 }
 
@@ -993,9 +1062,11 @@ static void test_symlink_swapped_in_later(void **state)
     /* The folder is made (and remembered) by a first write... */
     assert_int_equal(tl_outdir_write(&o, "sub/a.txt", "a", 1, NULL, &err), 0);
     /* ...then replaced by a link to a folder outside. */
-    assert_int_equal(unlinkat(o.dirfd, "sub/a.txt", 0), 0);
-    assert_int_equal(unlinkat(o.dirfd, "sub", AT_REMOVEDIR), 0);
-    assert_int_equal(symlinkat(path("outside2"), o.dirfd, "sub"), 0);
+    int dfd = tmp_fd("swap");
+    assert_int_equal(unlinkat(dfd, "sub/a.txt", 0), 0);
+    assert_int_equal(unlinkat(dfd, "sub", AT_REMOVEDIR), 0);
+    assert_int_equal(symlinkat(path("outside2"), dfd, "sub"), 0);
+    close(dfd);
     int rc = tl_outdir_write(&o, "sub/b.txt", "escaped", 7, NULL, &err);
     bool escaped = exists("outside2/b.txt");
     tl_outdir_abort(&o);
@@ -1055,6 +1126,7 @@ int main(void)
         cmocka_unit_test(test_write_once),
         cmocka_unit_test(test_write_rightful),
         cmocka_unit_test(test_outfile),
+        cmocka_unit_test(test_replace_in_place),
         cmocka_unit_test(test_symlink_file_not_followed),
         cmocka_unit_test(test_symlink_folder_not_followed),
         cmocka_unit_test(test_no_free_name_message),

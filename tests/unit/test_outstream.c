@@ -157,6 +157,16 @@ static void test_memory(void **state)
     tl_buf_adds(&f.buf, "body");
     assert_int_equal(tl_outfile_close(&f, &err), 0);
     assert_null(find(&o, "spool"));
+    /* a file replaced at once (a live report's status), read back in pieces */
+    assert_int_equal(tl_outdir_replace(&o, "live.js", "old", 3, &err), 0);
+    assert_int_equal(tl_outdir_replace(&o, "live.js", "new!", 4, &err), 0);
+    struct tl_outread rd;
+    char piece[8];
+    assert_int_equal(tl_outdir_read_open(&o, "live.js", &rd, &err), 0);
+    assert_int_equal(tl_outread_some(&rd, piece, sizeof(piece)), 4);
+    assert_memory_equal(piece, "new!", 4);
+    assert_int_equal(tl_outread_some(&rd, piece, sizeof(piece)), 0);
+    tl_outread_close(&rd);
     assert_int_equal(tl_outdir_commit(&o, &err), 0);
 }
 
