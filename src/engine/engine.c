@@ -25,7 +25,8 @@ extern const char tl_revision[]; /* revision.c, written by cmake/Revision.cmake 
 /* One log being run through the sinks. */
 struct tl_engine {
     const struct tl_options *opt;
-    bool threads; /* helper threads (md5 checks, writes, the raw.log copy) */
+    struct tl_report_settings report; /* what the sinks read of opt */
+    bool threads;                     /* helper threads (md5 checks, writes, the raw.log copy) */
     struct tl_messages msg;
     struct tl_progress progress;
     struct tl_arena arena;   /* run lifetime */
@@ -585,8 +586,17 @@ static void engine_init(struct tl_engine *eng, const struct tl_engine_job *job)
         eng->text = tl_diag_text_new(&eng->model);
     else
         eng->diag = tl_diag_trace_new();
+    eng->report = (struct tl_report_settings){
+        .custom_header_html = opt->custom_header_html,
+        .plain_text = opt->plain_text,
+        .provenance = opt->inductor_provenance,
+        .export_mode = opt->export_mode,
+        .name_order = opt->name_order,
+        .parsers = opt->parsers,
+        .nparsers = opt->nparsers,
+    };
     eng->ctx = (struct tl_sink_ctx){
-        .opt = opt,
+        .report = &eng->report,
         .out = job->out,
         .model = &eng->model,
         .info = &eng->info,

@@ -27,9 +27,21 @@
 
 struct tl_engine;
 
+/* How the report is made: all a sink reads of the run's options (the engine fills it from them;
+ * sinks never see the options themselves). */
+struct tl_report_settings {
+    const char *custom_header_html;  /* inserted raw at the top of index.html; NULL: none */
+    bool plain_text;                 /* inductor output code as .txt, not highlighted */
+    bool provenance;                 /* -i: provenance pages are written, and linked */
+    bool export_mode;                /* the export report (-e) */
+    bool name_order;                 /* folders listed in name order, not the file system's */
+    const struct tl_parser *parsers; /* custom parsers; NULL: none */
+    size_t nparsers;
+};
+
 /* What a sink sees of the run. */
 struct tl_sink_ctx {
-    const struct tl_options *opt;
+    const struct tl_report_settings *report;
     struct tl_outdir *out;         /* the output; NULL when there is none (--summary) */
     const struct tl_model *model;  /* as before the current record; whole at finish, with the
                                     * diagnosis */

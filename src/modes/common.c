@@ -176,6 +176,8 @@ void tl_log_sinks(struct tl_engine_job *job, struct tl_log_sinks *p,
     if (job->text) {
         tl_engine_job_add(job, &tl_sink_textlog, NULL);
         p->rawlog.copy_path = copy_path(job, p);
+        p->rawlog.mem = opt->mem_input;
+        p->rawlog.mem_len = opt->mem_len;
         tl_engine_job_add(job, &tl_sink_rawlog, &p->rawlog);
         tl_engine_job_add(job, &tl_sink_summary, NULL);
         return;
@@ -195,6 +197,8 @@ void tl_log_sinks(struct tl_engine_job *job, struct tl_log_sinks *p,
     if (!opt->redact) {
         tl_engine_job_add(job, &tl_sink_rawjsonl, &p->rawjsonl);
         p->rawlog.copy_path = copy_path(job, p);
+        p->rawlog.mem = opt->mem_input;
+        p->rawlog.mem_len = opt->mem_len;
         tl_engine_job_add(job, &tl_sink_rawlog, &p->rawlog);
     }
     if (opt->inductor_provenance)

@@ -103,8 +103,8 @@ static void *custom_create(struct tl_sink_ctx *ctx, const void *params)
 {
     (void)params;
     struct custom *c = tl_xcalloc(1, sizeof(*c));
-    c->parsers = ctx->opt->parsers;
-    c->n = ctx->opt->nparsers;
+    c->parsers = ctx->report->parsers;
+    c->n = ctx->report->nparsers;
     c->keys = tl_xcalloc(c->n ? c->n : 1, sizeof(*c->keys));
     for (size_t i = 0; i < c->n; i++) {
         struct parser_keys *k = &c->keys[i];

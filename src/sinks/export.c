@@ -110,7 +110,7 @@ static int export_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err
 {
     struct export *e = self;
     struct tl_export_index_page p = {
-        .custom_header_html = ctx->opt->custom_header_html,
+        .custom_header_html = ctx->report->custom_header_html,
         .x = &e->x,
         .exported_program = first_exported_program(&ctx->model->dir),
         .diag = &ctx->model->diag,

@@ -101,7 +101,7 @@ static void role_text(const struct seen_arg *s, const struct tl_record_file *f, 
                       struct tl_buf *out)
 {
     const struct tl_record *r = s->r;
-    if (role == ROLE_PY && !s->ctx->opt->plain_text &&
+    if (role == ROLE_PY && !s->ctx->report->plain_text &&
         tl_record_has(r, TL_K_INDUCTOR_OUTPUT_CODE) && r->key->last == f->a &&
         r->payload_file.len) {
         tl_buf_add(out, r->payload.p, r->payload.n);

@@ -431,7 +431,7 @@ static int artifacts(struct rank *rk, struct tl_sink_ctx *ctx, char **names, siz
     struct tl_rank_schedule *sch = tl_arena_calloc(rk->arena, cap, sizeof(*sch));
     struct tl_parity_entry *par = tl_xcalloc(cap, sizeof(*par));
     size_t nrt = 0, nmeta = 0, nsch = 0, npar = 0;
-    bool fs_order = !ctx->opt->name_order;
+    bool fs_order = !ctx->report->name_order;
     for (size_t i = 0; i < nnames; i++) {
         char **files;
         size_t nfiles;
@@ -622,7 +622,7 @@ static int rank_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
      * names are listed (no file is read). */
     char **names = NULL;
     size_t nnames = 0;
-    tl_outdir_list(ctx->out, "", !ctx->opt->name_order, &names, &nnames);
+    tl_outdir_list(ctx->out, "", !ctx->report->name_order, &names, &nnames);
     folders(rk, keys, nkeys, names, nnames, ctx->out);
     int rc = artifacts(rk, ctx, names, nnames, err);
     tl_outdir_list_free(names, nnames);

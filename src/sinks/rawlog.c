@@ -18,6 +18,8 @@
 
 struct rawlog {
     const char *copy_path; /* a plain file, copied on a thread; NULL: the bytes as read */
+    const char *mem;       /* a log in memory, written whole; NULL: none */
+    uint64_t mem_len;
     struct tl_outfile out; /* raw.log: fed with the bytes as they are read, or the copy's */
     pthread_t thread;      /* the copy of a plain file */
     int in;                /* the plain file */
@@ -50,6 +52,8 @@ static void *rawlog_create(struct tl_sink_ctx *ctx, const void *params)
     const struct tl_rawlog_params *p = params;
     struct rawlog *rl = tl_xcalloc(1, sizeof(*rl));
     rl->copy_path = p ? p->copy_path : NULL;
+    rl->mem = p ? p->mem : NULL;
+    rl->mem_len = p ? p->mem_len : 0;
     rl->in = -1;
     tl_outfile_init(&rl->out);
     return rl;
@@ -58,9 +62,8 @@ static void *rawlog_create(struct tl_sink_ctx *ctx, const void *params)
 static int rawlog_start(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
 {
     struct rawlog *rl = self;
-    if (ctx->opt->mem_input)
-        return tl_outdir_write(ctx->out, "raw.log", ctx->opt->mem_input, ctx->opt->mem_len, NULL,
-                               err);
+    if (rl->mem)
+        return tl_outdir_write(ctx->out, "raw.log", rl->mem, rl->mem_len, NULL, err);
     if (!rl->copy_path)
         return tl_outfile_open(&rl->out, ctx->out, "raw.log", err);
     rl->in = open(rl->copy_path, O_RDONLY | O_CLOEXEC);

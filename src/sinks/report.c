@@ -174,7 +174,7 @@ static int p_output_code(struct report *rp, struct tl_sink_ctx *ctx, struct tl_r
 {
     struct tl_buf name = TL_BUF_INIT;
     output_code_name(&name, k, r->output_code_filename);
-    if (ctx->opt->plain_text) {
+    if (ctx->report->plain_text) {
         tl_buf_adds(&name, ".txt");
         return emit_payload_as(ctx, r, k, &name, err);
     }
@@ -461,12 +461,12 @@ static int report_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err
                              err) < 0)
         return -1;
     struct tl_index_page ip = {
-        .custom_header_html = ctx->opt->custom_header_html,
+        .custom_header_html = ctx->report->custom_header_html,
         .model = ctx->model,
         .diag = &ctx->model->diag,
         .nfailures = rp->nfailures,
         .has_chromium = rp->nchromium > 0,
-        .provenance = ctx->opt->inductor_provenance,
+        .provenance = ctx->report->provenance,
         .collectives_parity = rp->params.collectives_parity,
         .info = ctx->info,
     };

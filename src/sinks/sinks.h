@@ -42,6 +42,8 @@ extern const struct tl_sink_ops tl_sink_rawjsonl;
 struct tl_rawlog_params {
     const char *copy_path; /* a plain file: copied by the kernel on a thread of its own;
                             * NULL: the bytes as the engine reads them (decompressed) */
+    const char *mem;       /* a log in memory: written whole (mem_len bytes); NULL: none */
+    uint64_t mem_len;
 };
 extern const struct tl_sink_ops tl_sink_rawlog;
 /* provenance_tracking_*.html (--inductor-provenance). */

@@ -21,7 +21,7 @@ int tl_sink_write_summary(struct tl_sink_ctx *ctx, const struct tl_rank_summary 
                                     ctx->info};
     tl_summary_json(&json, d, &src, true);
     int rc = tl_outdir_write(ctx->out, "summary.json", json.buf, json.len, NULL, err);
-    if (rc == 0 && !ctx->opt->export_mode && tl_page_shapes_wanted(d)) {
+    if (rc == 0 && !ctx->report->export_mode && tl_page_shapes_wanted(d)) {
         tl_buf_reset(&json);
         tl_page_shapes(&json, d, ctx->text ? "log.html#" : "index.html#");
         rc = tl_outdir_write(ctx->out, "dynamic_shapes.html", json.buf, json.len, NULL, err);

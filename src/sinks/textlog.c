@@ -54,7 +54,7 @@ static int textlog_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *er
     if (tl_outfile_close(&t->page, err) < 0)
         return -1;
     const struct tl_text_facts *tx = &ctx->model->text;
-    struct tl_textlog_index ix = {ctx->input,        ctx->opt->custom_header_html,
+    struct tl_textlog_index ix = {ctx->input,        ctx->report->custom_header_html,
                                   &ctx->model->diag, tx->lines,
                                   tx->messages,      tx->unrecognized,
                                   tx->cids,          tx->ncids,
