@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/stat.h>
 
 #define PREFIX "dedicated_log_torch_trace_rank_"
 
@@ -92,4 +93,26 @@ void tl_rank_logs_free(struct tl_rank_log *l, size_t n)
         free(l[i].path);
     }
     free(l);
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+    const struct tl_rank_log *x = a, *y = b;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+size_t tl_rank_folder_ranks(const char *path)
+{
+    struct stat st;
+    struct tl_rank_log *logs;
+    size_t n, distinct = 0;
+    if (!path || stat(path, &st) < 0 || !S_ISDIR(st.st_mode) ||
+        tl_rank_logs_find(path, false, &logs, &n, NULL) < 0)
+        return 0;
+    if (n) /* logs is NULL when there are none */
+        qsort(logs, n, sizeof(*logs), cmp_rank);
+    for (size_t i = 0; i < n; i++)
+        distinct += i == 0 || logs[i].rank != logs[i - 1].rank;
+    tl_rank_logs_free(logs, n);
+    return distinct;
 }

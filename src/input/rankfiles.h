@@ -30,6 +30,9 @@ int tl_rank_logs_find(const char *dir, bool fs_order, struct tl_rank_log **out, 
                       struct tl_err *err);
 void tl_rank_logs_free(struct tl_rank_log *l, size_t n);
 
+/** The number of ranks whose logs path (a folder) holds; 0: not a folder, or none. */
+size_t tl_rank_folder_ranks(const char *path);
+
 /** The rank a file name gives by the rule above, or -1. */
 long tl_rank_of_name(const char *name);
 

@@ -41,7 +41,14 @@ static int run_plan(const struct tl_plan *p, struct tl_result *res)
     case TL_PLAN_LOG_SUMMARY:
         break;
     }
-    return tl_single_run(&p->opt, p->folder_ranks, res);
+    /* A report of a folder's newest log: every rank counted as well (--fail-on), the newest
+     * from its report */
+    char *log_read = NULL;
+    int code = tl_single_run(&p->opt, p->folder_ranks, res, &log_read);
+    if (log_read)
+        tl_ranks_counts(&p->opt, log_read, &res->counts, res);
+    free(log_read);
+    return code;
 }
 
 /*

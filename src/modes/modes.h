@@ -73,8 +73,11 @@ void tl_log_sinks(struct tl_engine_job *job, struct tl_log_sinks *p,
  */
 
 /** One log into its report or its --summary (opt->path; ranks: the rank logs its folder
- * holds, when it is one, for a message): the exit code. */
-int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *res);
+ * holds, when it is one, for a message): the exit code. log_read (may be NULL): with
+ * opt->all_ranks_counts, the log of that folder whose report was written without error
+ * (malloc'd), for tl_ranks_counts. */
+int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *res,
+                  char **log_read);
 
 /* A log's run through the engine, set up: its job, its sinks' parameters, and what it
  * keeps of the finished model (--summary's text, malloc'd). It must outlive the run. */
@@ -150,8 +153,6 @@ int tl_ranks_run(const struct tl_options *opt, struct tl_result *res);
  */
 int tl_ranks_counts(const struct tl_options *opt, const char *known,
                     const struct tl_counts *known_counts, struct tl_result *res);
-/** The number of ranks whose logs path (a folder) holds (rankfiles.h); 0: not a folder. */
-size_t tl_rank_folder_ranks(const char *path);
 /** --rank-only: one rank's report and its summary.json; the exit code. */
 int tl_rank_only_run(const struct tl_options *opt, struct tl_result *res);
 

@@ -8,6 +8,7 @@
 #include "modes/plan.h"
 #include "base/str.h"
 #include "base/xalloc.h"
+#include "input/rankfiles.h"
 #include "input/reportdir.h"
 #include "modes/modes.h"
 

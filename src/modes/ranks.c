@@ -1237,22 +1237,6 @@ long tl_rank_of_log_name(const char *name)
     return tl_rank_of_name(name);
 }
 
-size_t tl_rank_folder_ranks(const char *path)
-{
-    struct stat st;
-    struct tl_rank_log *logs;
-    size_t n, distinct = 0;
-    if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode) ||
-        tl_rank_logs_find(path, false, &logs, &n, NULL) < 0)
-        return 0;
-    if (n) /* logs is NULL when there are none */
-        qsort(logs, n, sizeof(*logs), cmp_log_rank);
-    for (size_t i = 0; i < n; i++)
-        distinct += i == 0 || logs[i].rank != logs[i - 1].rank;
-    tl_rank_logs_free(logs, n);
-    return distinct;
-}
-
 int tl_ranks_run(const struct tl_options *opt, struct tl_result *res)
 {
     struct multi m;

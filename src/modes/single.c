@@ -86,7 +86,8 @@ static int summary_only(const struct tl_options *opt, struct tl_reader *reader, 
     return code;
 }
 
-int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *res)
+int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *res,
+                  char **log_read)
 {
     struct tl_err err = {TL_ERR_NONE, ""};
     struct tl_messages msg = {.opt = opt};
@@ -135,8 +136,8 @@ int tl_single_run(const struct tl_options *opt, size_t ranks, struct tl_result *
     msg.input = path ? path : "<memory>";
     int code = rc == 0 ? tl_strict_exit(opt, &msg, &sum) : TL_EXIT_OK;
     rc = tl_output_end(&out, rc, opt->cancel, &err);
-    if (rc == 0 && code == TL_EXIT_OK && ranks > 1 && opt->all_ranks_counts && path)
-        tl_ranks_counts(opt, path, &sum.counts, res);
+    if (rc == 0 && code == TL_EXIT_OK && ranks > 1 && opt->all_ranks_counts && path && log_read)
+        *log_read = tl_xstrdup(path);
     if (rc == 0 && o.bundle)
         res->bundle_path = tl_xstrdup(o.bundle);
     else if (rc == 0)
