@@ -10,7 +10,6 @@
 #include "base/xalloc.h"
 #include "input/rankfiles.h"
 #include "input/reportdir.h"
-#include "modes/modes.h"
 
 #include <stdlib.h>
 #include <string.h>
