@@ -8,6 +8,7 @@
  */
 #include "base/config.h"
 #include "modes/modes.h"
+#include "modes/plan.h"
 #include "input/reportdir.h"
 #include "base/pool.h"
 #include "base/xalloc.h"
@@ -162,14 +163,8 @@ static int side_log(struct side_job *j)
 {
     const struct tl_diff_options *d = j->dopt;
     struct tl_options opt;
-    memset(&opt, 0, sizeof(opt));
-    opt.path = j->path;
-    opt.command_line = d->command_line;
-    opt.no_threads = d->no_threads;
-    opt.message = side_message;
-    opt.cancel = d->cancel;
-    opt.message_ctx = j;
-    opt.summary = j->out ? TL_SUMMARY_NONE : TL_SUMMARY_JSON;
+    tl_plan_diff_side_options(&opt, d, j->path, j->out != NULL,
+                              (struct tl_plan_messages){side_message, j});
     struct tl_messages msg = {.opt = &opt, .input = j->path};
     char *path = NULL;
     struct tl_reader *reader = NULL;

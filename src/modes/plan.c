@@ -243,6 +243,42 @@ void tl_plan_unbundled(struct tl_plan *sub, const struct tl_plan *p)
     sub->output = TL_PLAN_OUT_FOLDER;
 }
 
+void tl_plan_rank_options(struct tl_options *o, const struct tl_options *opt, bool side_by_side,
+                          struct tl_plan_messages msg)
+{
+    *o = *opt;
+    if (side_by_side) {
+        o->progress = NULL;
+        o->message = msg.fn;
+        o->message_ctx = msg.ctx;
+    }
+}
+
+void tl_plan_live_options(struct tl_options *o, const struct tl_options *opt,
+                          struct tl_plan_messages msg)
+{
+    *o = *opt;
+    o->message = msg.fn;
+    o->message_ctx = msg.ctx;
+    o->progress = NULL;
+    o->no_threads = true;
+    o->summary = TL_SUMMARY_NONE;
+    o->bundle = NULL;
+}
+
+void tl_plan_diff_side_options(struct tl_options *o, const struct tl_diff_options *d,
+                               const char *path, bool report, struct tl_plan_messages msg)
+{
+    tl_options_init(o);
+    o->path = path;
+    o->command_line = d->command_line;
+    o->no_threads = d->no_threads;
+    o->message = msg.fn;
+    o->message_ctx = msg.ctx;
+    o->cancel = d->cancel;
+    o->summary = report ? TL_SUMMARY_NONE : TL_SUMMARY_JSON;
+}
+
 void tl_plan_diagnosis_options(struct tl_options *o, const struct tl_options *opt,
                                enum tl_summary_mode summary)
 {

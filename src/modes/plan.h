@@ -69,6 +69,27 @@ void tl_plan_release(struct tl_plan *p);
  * no bundle. */
 void tl_plan_unbundled(struct tl_plan *sub, const struct tl_plan *p);
 
+/* Where a derived run's messages go. */
+struct tl_plan_messages {
+    void (*fn)(void *ctx, enum tl_message_kind kind, const char *line);
+    void *ctx;
+};
+
+/** The options of one rank of a multi-rank run: the run's, with no progress and its messages
+ * to msg (captured, printed in rank order) when ranks are read side by side. */
+void tl_plan_rank_options(struct tl_options *o, const struct tl_options *opt, bool side_by_side,
+                          struct tl_plan_messages msg);
+
+/** The options of a watch's engine of one followed log: no output, no threads, no progress,
+ * messages to msg (the final report says what is wrong with a log). */
+void tl_plan_live_options(struct tl_options *o, const struct tl_options *opt,
+                          struct tl_plan_messages msg);
+
+/** The options of one side of a diff: its log (path), read into a report (report) or into
+ * its diagnosis as JSON, with the diff's command line, threads and cancel flag. */
+void tl_plan_diff_side_options(struct tl_options *o, const struct tl_diff_options *d,
+                               const char *path, bool report, struct tl_plan_messages msg);
+
 /** The options of a run that only diagnoses what opt's run reads (no report, no progress bar,
  * messages to message): what a gate on the findings needs. */
 void tl_plan_diagnosis_options(struct tl_options *o, const struct tl_options *opt,

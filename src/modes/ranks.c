@@ -836,12 +836,7 @@ static void ranks_setup(struct multi *m, unsigned *threads)
     m->direct = *threads == 1 || m->n == 1;
     for (size_t i = 0; i < m->n; i++) {
         struct rank *r = &m->ranks[i];
-        r->opt = *opt;
-        if (!m->direct) {
-            r->opt.progress = NULL;
-            r->opt.message = capture;
-            r->opt.message_ctx = r;
-        }
+        tl_plan_rank_options(&r->opt, opt, !m->direct, (struct tl_plan_messages){capture, r});
     }
 }
 

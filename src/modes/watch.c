@@ -421,12 +421,7 @@ static void not_followed(struct watch *wt, struct wlog *l, const char *why)
 static int log_start(struct watch *wt, struct wlog *l, const char *p, size_t n)
 {
     struct tl_err err = {TL_ERR_NONE, ""};
-    l->opt = *wt->opt;
-    l->opt.message = drop_message; /* the final report says what is wrong with a log */
-    l->opt.progress = NULL;
-    l->opt.no_threads = true;
-    l->opt.summary = TL_SUMMARY_NONE;
-    l->opt.bundle = NULL;
+    tl_plan_live_options(&l->opt, wt->opt, (struct tl_plan_messages){drop_message, NULL});
     struct tl_engine_job job = {
         .opt = &l->opt, .path = l->path, .name = l->path, .out = NULL, .text = l->text};
     l->eng = tl_engine_new(&job);
