@@ -665,8 +665,9 @@ static void rebuild_joined(struct watch *wt)
     close_open(rb->open, rb->nopen);
     rb->open = NULL;
     rb->nopen = 0;
-    free(rb->res.summary);
-    if (rb->res.index_path) { /* written (--strict may have failed on it: it is there) */
+    bool written = rb->res.index_path != NULL; /* (--strict may have failed on it: it is there) */
+    tl_result_release(&rb->res);
+    if (written) {
         wt->generation++;
         wt->updated_wall = wall_ms();
         tl_buf_reset(&rb->said);
