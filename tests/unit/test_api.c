@@ -10,6 +10,7 @@
 #include "base/config.h"
 #include "tlparse/tlparse.h"
 #include "base/buf.h"
+#include "capture.h"
 #include "testutil.h"
 
 #include <stdarg.h>
@@ -27,17 +28,6 @@
 
 static char tmp[64];
 static char out[4200];
-
-static struct tl_buf messages;
-
-static void on_message(void *ctx, enum tl_message_kind kind, const char *line)
-{
-    (void)ctx;
-    tl_buf_addch(&messages, kind == TL_MSG_INFO ? 'I' : kind == TL_MSG_WARNING ? 'W' : 'E');
-    tl_buf_addch(&messages, ' ');
-    tl_buf_adds(&messages, line);
-    tl_buf_addch(&messages, '\n');
-}
 
 static int setup(void **state)
 {
