@@ -5,7 +5,7 @@
  */
 #include "base/config.h"
 #include "report/summary.h"
-#include "base/json_out.h"
+#include "base/json_write.h"
 #include "report/pages.h"
 #include "report/terminal.h"
 
@@ -178,138 +178,139 @@ const char tl_summary_values_why[] =
 
 /* ---- JSON --------------------------------------------------------------------------------- */
 
-static void j_loc_string(struct tl_jw *w, const char *key, const struct tl_diag_loc *l)
+static void j_loc_string(struct tl_json_doc *w, const char *key, const struct tl_diag_loc *l)
 {
-    tl_jw_key(w, key);
+    tl_json_doc_key(w, key);
     if (!l->file) {
-        tl_jw_null(w);
+        tl_json_doc_null(w);
         return;
     }
     struct tl_buf b = TL_BUF_INIT;
     tl_summary_loc(&b, l);
-    tl_jw_str(w, b.buf);
+    tl_json_doc_str(w, b.buf);
     tl_buf_release(&b);
 }
 
-static void j_where_fields(struct tl_jw *w, const struct tl_diag_loc *l)
+static void j_where_fields(struct tl_json_doc *w, const struct tl_diag_loc *l)
 {
-    tl_jw_kstr(w, "file", l->file);
-    tl_jw_key(w, "line");
+    tl_json_doc_kstr(w, "file", l->file);
+    tl_json_doc_key(w, "line");
     if (l->line)
-        tl_jw_u64(w, l->line);
+        tl_json_doc_u64(w, l->line);
     else
-        tl_jw_null(w);
-    tl_jw_kstr(w, "function", l->function);
-    tl_jw_kstr(w, "code", l->code);
-    tl_jw_kbool(w, "function_start", l->def);
+        tl_json_doc_null(w);
+    tl_json_doc_kstr(w, "function", l->function);
+    tl_json_doc_kstr(w, "code", l->code);
+    tl_json_doc_kbool(w, "function_start", l->def);
 }
 
 /* A graph break's place, with how often it broke there. */
-static void j_where_count(struct tl_jw *w, const struct tl_diag_loc *l, uint32_t count)
+static void j_where_count(struct tl_json_doc *w, const struct tl_diag_loc *l, uint32_t count)
 {
-    tl_jw_object(w);
+    tl_json_doc_object(w);
     j_where_fields(w, l);
-    tl_jw_ku64(w, "count", count);
-    tl_jw_end(w, '}');
+    tl_json_doc_ku64(w, "count", count);
+    tl_json_doc_end(w, '}');
 }
 
-static void j_advice(struct tl_jw *w, const struct tl_advice *a, const struct tl_advice_vars *v)
+static void j_advice(struct tl_json_doc *w, const struct tl_advice *a,
+                     const struct tl_advice_vars *v)
 {
-    tl_jw_key(w, "advice");
+    tl_json_doc_key(w, "advice");
     if (!a) {
-        tl_jw_null(w);
+        tl_json_doc_null(w);
         return;
     }
     struct filled f;
     fill(&f, a, v);
-    tl_jw_object(w);
-    tl_jw_kstr(w, "category", a->category);
-    tl_jw_kstr(w, "title", f.title.buf);
-    tl_jw_kstr(w, "explanation", f.explanation.buf);
-    tl_jw_kstr(w, "fix", f.fix.buf);
-    tl_jw_end(w, '}');
+    tl_json_doc_object(w);
+    tl_json_doc_kstr(w, "category", a->category);
+    tl_json_doc_kstr(w, "title", f.title.buf);
+    tl_json_doc_kstr(w, "explanation", f.explanation.buf);
+    tl_json_doc_kstr(w, "fix", f.fix.buf);
+    tl_json_doc_end(w, '}');
     unfill(&f);
 }
 
-static void j_line(struct tl_jw *w, uint64_t line)
+static void j_line(struct tl_json_doc *w, uint64_t line)
 {
-    tl_jw_key(w, "log_line");
+    tl_json_doc_key(w, "log_line");
     if (line)
-        tl_jw_u64(w, line);
+        tl_json_doc_u64(w, line);
     else
-        tl_jw_null(w);
+        tl_json_doc_null(w);
 }
 
 /* "ranks": the ranks a finding was seen on, [] when the log does not say. */
-static void j_ranks(struct tl_jw *w, const struct tl_diag_ranks *l)
+static void j_ranks(struct tl_json_doc *w, const struct tl_diag_ranks *l)
 {
-    tl_jw_key(w, "ranks");
-    tl_jw_array(w);
+    tl_json_doc_key(w, "ranks");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < l->kept; i++)
-        tl_jw_u64(w, (uint64_t)l->r[i]);
-    tl_jw_end(w, ']');
+        tl_json_doc_u64(w, (uint64_t)l->r[i]);
+    tl_json_doc_end(w, ']');
 }
 
-static void j_strs(struct tl_jw *w, const char *key, const struct tl_diag_strs *l)
+static void j_strs(struct tl_json_doc *w, const char *key, const struct tl_diag_strs *l)
 {
-    tl_jw_key(w, key);
-    tl_jw_array(w);
+    tl_json_doc_key(w, key);
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < l->kept; i++)
-        tl_jw_str(w, l->s[i]);
-    tl_jw_end(w, ']');
+        tl_json_doc_str(w, l->s[i]);
+    tl_json_doc_end(w, ']');
 }
 
-static void j_breaks(struct tl_jw *w, const struct tl_diag *d)
+static void j_breaks(struct tl_json_doc *w, const struct tl_diag *d)
 {
-    tl_jw_key(w, "graph_breaks");
-    tl_jw_array(w);
+    tl_json_doc_key(w, "graph_breaks");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < d->nbreaks; i++) {
         const struct tl_diag_break *b = &d->breaks[i];
-        tl_jw_object(w);
-        tl_jw_kstr(w, "reason", b->reason);
-        tl_jw_ku64(w, "count", b->count);
-        tl_jw_key(w, "locations");
-        tl_jw_array(w);
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "reason", b->reason);
+        tl_json_doc_ku64(w, "count", b->count);
+        tl_json_doc_key(w, "locations");
+        tl_json_doc_array(w);
         for (uint32_t k = 0; k < b->nlocs; k++) {
             struct tl_buf s = TL_BUF_INIT;
             tl_summary_loc(&s, &b->locs[k]);
-            tl_jw_str(w, s.len ? s.buf : b->locs[k].function);
+            tl_json_doc_str(w, s.len ? s.buf : b->locs[k].function);
             tl_buf_release(&s);
         }
-        tl_jw_end(w, ']');
-        tl_jw_key(w, "where");
-        tl_jw_array(w);
+        tl_json_doc_end(w, ']');
+        tl_json_doc_key(w, "where");
+        tl_json_doc_array(w);
         for (uint32_t k = 0; k < b->nlocs; k++)
             j_where_count(w, &b->locs[k], b->loc_counts[k]);
-        tl_jw_end(w, ']');
+        tl_json_doc_end(w, ']');
         j_strs(w, "compile_ids", &b->cids);
-        tl_jw_kstr(w, "explanation", b->explanation);
-        tl_jw_kstr(w, "hint", b->hint);
-        tl_jw_kstr(w, "url", b->url);
-        tl_jw_kstr(w, "type", b->type);
-        tl_jw_kstr(w, "gb_id", b->gb_id);
-        tl_jw_kstr(w, "context", b->context);
-        tl_jw_key(w, "hints");
-        tl_jw_array(w);
+        tl_json_doc_kstr(w, "explanation", b->explanation);
+        tl_json_doc_kstr(w, "hint", b->hint);
+        tl_json_doc_kstr(w, "url", b->url);
+        tl_json_doc_kstr(w, "type", b->type);
+        tl_json_doc_kstr(w, "gb_id", b->gb_id);
+        tl_json_doc_kstr(w, "context", b->context);
+        tl_json_doc_key(w, "hints");
+        tl_json_doc_array(w);
         for (uint32_t k = 0; k < b->nhints; k++)
-            tl_jw_str(w, b->hints[k]);
-        tl_jw_end(w, ']');
-        tl_jw_key(w, "hint_categories");
-        tl_jw_array(w);
+            tl_json_doc_str(w, b->hints[k]);
+        tl_json_doc_end(w, ']');
+        tl_json_doc_key(w, "hint_categories");
+        tl_json_doc_array(w);
         for (uint32_t k = 0; k < b->nhints; k++) {
             const char *c = tl_diag_hint_category(b->hints[k]);
             bool again = false;
             for (uint32_t j = 0; c && j < k; j++)
                 again = again || tl_diag_hint_category(b->hints[j]) == c;
             if (c && !again)
-                tl_jw_str(w, c);
+                tl_json_doc_str(w, c);
         }
-        tl_jw_end(w, ']');
-        tl_jw_kstr(w, "debug_context", b->debug_context);
-        tl_jw_kbool(w, "fell_back_to_eager", b->fell_back);
-        tl_jw_kbool(w, "in_pytorch", b->in_framework);
+        tl_json_doc_end(w, ']');
+        tl_json_doc_kstr(w, "debug_context", b->debug_context);
+        tl_json_doc_kbool(w, "fell_back_to_eager", b->fell_back);
+        tl_json_doc_kbool(w, "in_pytorch", b->in_framework);
         j_loc_string(w, "pytorch_location", &b->inside);
-        tl_jw_kstr(w, "pytorch_function", b->inside.function);
+        tl_json_doc_kstr(w, "pytorch_function", b->inside.function);
         j_line(w, b->log_line);
         j_ranks(w, &b->ranks);
         struct tl_buf inside = TL_BUF_INIT;
@@ -317,53 +318,53 @@ static void j_breaks(struct tl_jw *w, const struct tl_diag *d)
         tl_summary_break_vars(&v, b, &inside);
         j_advice(w, b->advice, &v);
         tl_buf_release(&inside);
-        tl_jw_end(w, '}');
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
 }
 
-static void j_recompiles(struct tl_jw *w, const struct tl_diag *d)
+static void j_recompiles(struct tl_json_doc *w, const struct tl_diag *d)
 {
-    tl_jw_key(w, "recompiles");
-    tl_jw_array(w);
+    tl_json_doc_key(w, "recompiles");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < d->nrecompiles; i++) {
         const struct tl_diag_recompile *r = &d->recompiles[i];
-        tl_jw_object(w);
-        tl_jw_kstr(w, "function", r->function);
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "function", r->function);
         j_loc_string(w, "location", &r->where);
-        tl_jw_ku64(w, "count", r->count);
-        tl_jw_key(w, "reasons");
-        tl_jw_array(w);
+        tl_json_doc_ku64(w, "count", r->count);
+        tl_json_doc_key(w, "reasons");
+        tl_json_doc_array(w);
         for (uint32_t k = 0; k < r->nguards; k++) {
             const struct tl_diag_guard *g = &r->guards[k];
             struct tl_advice_vars v;
             vars_of_guard(&v, g->example);
-            tl_jw_object(w);
-            tl_jw_kstr(w, "guard", g->guard);
-            tl_jw_ku64(w, "count", g->count);
-            tl_jw_kstr(w, "example", g->example);
+            tl_json_doc_object(w);
+            tl_json_doc_kstr(w, "guard", g->guard);
+            tl_json_doc_ku64(w, "count", g->count);
+            tl_json_doc_kstr(w, "example", g->example);
             j_strs(w, "values", &g->values);
-            tl_jw_ku64(w, "distinct_values", g->values.n);
+            tl_json_doc_ku64(w, "distinct_values", g->values.n);
             j_advice(w, g->advice, &v);
-            tl_jw_end(w, '}');
+            tl_json_doc_end(w, '}');
         }
-        tl_jw_end(w, ']');
+        tl_json_doc_end(w, ']');
         j_strs(w, "compile_ids", &r->cids);
-        tl_jw_key(w, "resumes_after_line");
+        tl_json_doc_key(w, "resumes_after_line");
         if (r->resume_line)
-            tl_jw_u64(w, r->resume_line);
+            tl_json_doc_u64(w, r->resume_line);
         else
-            tl_jw_null(w);
+            tl_json_doc_null(w);
         j_loc_string(w, "called_from", &r->called_from);
-        tl_jw_kstr(w, "called_from_function", r->called_from.function);
+        tl_json_doc_kstr(w, "called_from_function", r->called_from.function);
         j_line(w, r->log_line);
         j_ranks(w, &r->ranks);
         struct tl_advice_vars v;
         vars_of_guard(&v, r->nguards ? r->guards[0].example : NULL);
         j_advice(w, r->advice, &v);
-        tl_jw_end(w, '}');
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
 }
 
 static const char *spec_kind(enum tl_diag_spec_kind k)
@@ -371,249 +372,249 @@ static const char *spec_kind(enum tl_diag_spec_kind k)
     return k == TL_SPEC_SPECIALIZED ? "specialized" : k == TL_SPEC_DUCK ? "duck_sized" : "guard";
 }
 
-static void j_specs(struct tl_jw *w, const struct tl_diag *d)
+static void j_specs(struct tl_json_doc *w, const struct tl_diag *d)
 {
-    tl_jw_key(w, "specializations");
-    tl_jw_array(w);
+    tl_json_doc_key(w, "specializations");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < d->nspecs; i++) {
         const struct tl_diag_spec *s = &d->specs[i];
         struct tl_advice_vars v;
         vars_of_spec(&v, s);
-        tl_jw_object(w);
-        tl_jw_kstr(w, "kind", spec_kind(s->kind));
-        tl_jw_kstr(w, "symbol", s->symbol);
-        tl_jw_kstr(w, "expr", s->expr);
-        tl_jw_kstr(w, "readable", s->readable);
-        tl_jw_kstr(w, "source", s->source);
-        tl_jw_kstr(w, "value", s->value);
-        tl_jw_kstr(w, "range", s->range);
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "kind", spec_kind(s->kind));
+        tl_json_doc_kstr(w, "symbol", s->symbol);
+        tl_json_doc_kstr(w, "expr", s->expr);
+        tl_json_doc_kstr(w, "readable", s->readable);
+        tl_json_doc_kstr(w, "source", s->source);
+        tl_json_doc_kstr(w, "value", s->value);
+        tl_json_doc_kstr(w, "range", s->range);
         j_loc_string(w, "location", &s->where);
-        tl_jw_kstr(w, "function", s->where.function);
-        tl_jw_kstr(w, "code", s->where.code);
-        tl_jw_kstr(w, "compile_id", s->cid);
-        tl_jw_key(w, "symbols");
-        tl_jw_array(w);
+        tl_json_doc_kstr(w, "function", s->where.function);
+        tl_json_doc_kstr(w, "code", s->where.code);
+        tl_json_doc_kstr(w, "compile_id", s->cid);
+        tl_json_doc_key(w, "symbols");
+        tl_json_doc_array(w);
         for (uint32_t k = 0; k < s->nsyms; k++) {
-            tl_jw_object(w);
-            tl_jw_kstr(w, "symbol", s->syms[k].symbol);
-            tl_jw_kstr(w, "source", s->syms[k].source);
-            tl_jw_end(w, '}');
+            tl_json_doc_object(w);
+            tl_json_doc_kstr(w, "symbol", s->syms[k].symbol);
+            tl_json_doc_kstr(w, "source", s->syms[k].source);
+            tl_json_doc_end(w, '}');
         }
-        tl_jw_end(w, ']');
-        tl_jw_ku64(w, "count", s->count);
+        tl_json_doc_end(w, ']');
+        tl_json_doc_ku64(w, "count", s->count);
         j_line(w, s->log_line);
         j_ranks(w, &s->ranks);
         j_advice(w, s->advice, &v);
-        tl_jw_end(w, '}');
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
 }
 
-static void j_failures(struct tl_jw *w, const struct tl_diag *d)
+static void j_failures(struct tl_json_doc *w, const struct tl_diag *d)
 {
-    tl_jw_key(w, "failures");
-    tl_jw_array(w);
+    tl_json_doc_key(w, "failures");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < d->nfailures; i++) {
         const struct tl_diag_failure *f = &d->failures[i];
-        tl_jw_object(w);
-        tl_jw_kstr(w, "compile_id", f->cid);
-        tl_jw_kstr(w, "type", f->type);
-        tl_jw_kstr(w, "reason", f->reason);
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "compile_id", f->cid);
+        tl_json_doc_kstr(w, "type", f->type);
+        tl_json_doc_kstr(w, "reason", f->reason);
         j_loc_string(w, "location", &f->where);
-        tl_jw_kstr(w, "function", f->where.function);
-        tl_jw_kbool(w, "fell_back_to_eager", f->fell_back_to_eager);
-        tl_jw_kbool(w, "backward", f->backward);
-        tl_jw_kstr(w, "forward_node", f->forward_node);
+        tl_json_doc_kstr(w, "function", f->where.function);
+        tl_json_doc_kbool(w, "fell_back_to_eager", f->fell_back_to_eager);
+        tl_json_doc_kbool(w, "backward", f->backward);
+        tl_json_doc_kstr(w, "forward_node", f->forward_node);
         j_loc_string(w, "forward_location", &f->forward_where);
         j_line(w, f->log_line);
         j_ranks(w, &f->ranks);
         struct tl_advice_vars fv;
         tl_summary_failure_vars(&fv, f);
         j_advice(w, f->advice, &fv);
-        tl_jw_end(w, '}');
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
 }
 
-static void j_limits(struct tl_jw *w, const struct tl_diag *d)
+static void j_limits(struct tl_json_doc *w, const struct tl_diag *d)
 {
-    tl_jw_key(w, "limits_hit");
-    tl_jw_array(w);
+    tl_json_doc_key(w, "limits_hit");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < d->nlimits; i++) {
         const struct tl_diag_limit *l = &d->limits[i];
         char num[32];
         struct tl_advice_vars v;
         vars_of_limit(&v, l, num, sizeof(num));
-        tl_jw_object(w);
-        tl_jw_kstr(w, "function", l->function);
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "function", l->function);
         j_loc_string(w, "location", &l->where);
-        tl_jw_key(w, "limit");
+        tl_json_doc_key(w, "limit");
         if (l->limit)
-            tl_jw_u64(w, l->limit);
+            tl_json_doc_u64(w, l->limit);
         else
-            tl_jw_null(w);
-        tl_jw_kstr(w, "limit_name", l->limit_name);
-        tl_jw_kstr(w, "last_reason", l->last_reason);
-        tl_jw_kstr(w, "compile_id", l->cid);
+            tl_json_doc_null(w);
+        tl_json_doc_kstr(w, "limit_name", l->limit_name);
+        tl_json_doc_kstr(w, "last_reason", l->last_reason);
+        tl_json_doc_kstr(w, "compile_id", l->cid);
         j_line(w, l->log_line);
         j_ranks(w, &l->ranks);
         j_advice(w, l->advice, &v);
         struct tl_advice_vars rv;
         vars_of_guard(&rv, l->last_reason);
-        tl_jw_key(w, "last_reason_advice");
+        tl_json_doc_key(w, "last_reason_advice");
         if (l->reason_advice) {
-            struct tl_jw *ww = w;
+            struct tl_json_doc *ww = w;
             /* j_advice writes its own key: write the object by hand */
             struct filled f;
             fill(&f, l->reason_advice, &rv);
-            tl_jw_object(ww);
-            tl_jw_kstr(ww, "category", l->reason_advice->category);
-            tl_jw_kstr(ww, "title", f.title.buf);
-            tl_jw_kstr(ww, "explanation", f.explanation.buf);
-            tl_jw_kstr(ww, "fix", f.fix.buf);
-            tl_jw_end(ww, '}');
+            tl_json_doc_object(ww);
+            tl_json_doc_kstr(ww, "category", l->reason_advice->category);
+            tl_json_doc_kstr(ww, "title", f.title.buf);
+            tl_json_doc_kstr(ww, "explanation", f.explanation.buf);
+            tl_json_doc_kstr(ww, "fix", f.fix.buf);
+            tl_json_doc_end(ww, '}');
             unfill(&f);
         } else {
-            tl_jw_null(w);
+            tl_json_doc_null(w);
         }
-        tl_jw_end(w, '}');
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
 }
 
-static void j_frames(struct tl_jw *w, const struct tl_diag *d)
+static void j_frames(struct tl_json_doc *w, const struct tl_diag *d)
 {
-    tl_jw_key(w, "frames_compiled_many_times");
-    tl_jw_array(w);
+    tl_json_doc_key(w, "frames_compiled_many_times");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < d->nframes; i++) {
         const struct tl_diag_frame *f = &d->frames[i];
         if (f->compiles < TL_DIAG_MANY_COMPILES)
             continue;
-        tl_jw_object(w);
-        tl_jw_kstr(w, "function", f->function);
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "function", f->function);
         j_loc_string(w, "location", &f->where);
-        tl_jw_ku64(w, "compiles", f->compiles);
+        tl_json_doc_ku64(w, "compiles", f->compiles);
         j_strs(w, "compile_ids", &f->cids);
         j_advice(w, tl_advice_match(TL_ADVICE_FRAME, tl_str_cstr("")), NULL);
-        tl_jw_end(w, '}');
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
 }
 
 /* Every frame, with what `tlparse diff` matches it on and compares. */
-static void j_all_frames(struct tl_jw *w, const struct tl_diag *d)
+static void j_all_frames(struct tl_json_doc *w, const struct tl_diag *d)
 {
-    tl_jw_key(w, "frames");
-    tl_jw_array(w);
+    tl_json_doc_key(w, "frames");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < d->nframes; i++) {
         const struct tl_diag_frame *f = &d->frames[i];
-        tl_jw_object(w);
-        tl_jw_kstr(w, "frame", f->key);
-        tl_jw_kstr(w, "function", f->function);
-        tl_jw_kstr(w, "name", f->name);
-        tl_jw_kstr(w, "file", f->where.file);
-        tl_jw_key(w, "line");
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "frame", f->key);
+        tl_json_doc_kstr(w, "function", f->function);
+        tl_json_doc_kstr(w, "name", f->name);
+        tl_json_doc_kstr(w, "file", f->where.file);
+        tl_json_doc_key(w, "line");
         if (f->where.line)
-            tl_jw_u64(w, f->where.line);
+            tl_json_doc_u64(w, f->where.line);
         else
-            tl_jw_null(w);
-        tl_jw_key(w, "callers");
+            tl_json_doc_null(w);
+        tl_json_doc_key(w, "callers");
         if (f->stack) {
-            tl_jw_array(w);
+            tl_json_doc_array(w);
             for (const char *p = f->stack; *p;) {
                 const char *nl = strchr(p, '\n');
                 size_t n = nl ? (size_t)(nl - p) : strlen(p);
-                tl_jw_strn(w, p, n);
+                tl_json_doc_strn(w, p, n);
                 p += n + (nl ? 1 : 0);
             }
-            tl_jw_end(w, ']');
+            tl_json_doc_end(w, ']');
         } else {
-            tl_jw_null(w);
+            tl_json_doc_null(w);
         }
-        tl_jw_ku64(w, "compiles", f->compiles);
+        tl_json_doc_ku64(w, "compiles", f->compiles);
         j_strs(w, "compile_ids", &f->cids);
-        tl_jw_key(w, "compile_time_s");
+        tl_json_doc_key(w, "compile_time_s");
         if (f->have_time)
-            tl_jw_f64(w, f->seconds);
+            tl_json_doc_f64(w, f->seconds);
         else
-            tl_jw_null(w);
-        tl_jw_key(w, "graphs");
-        tl_jw_array(w);
+            tl_json_doc_null(w);
+        tl_json_doc_key(w, "graphs");
+        tl_json_doc_array(w);
         for (uint32_t k = 0; k < f->ngraphs; k++) {
             const struct tl_diag_fgraph *g = &f->graphs[k];
-            tl_jw_object(w);
-            tl_jw_kstr(w, "compile_id", g->cid);
-            tl_jw_kstr(w, "hash", g->hash);
-            tl_jw_key(w, "nodes");
+            tl_json_doc_object(w);
+            tl_json_doc_kstr(w, "compile_id", g->cid);
+            tl_json_doc_kstr(w, "hash", g->hash);
+            tl_json_doc_key(w, "nodes");
             if (g->has_nodes)
-                tl_jw_u64(w, g->nodes);
+                tl_json_doc_u64(w, g->nodes);
             else
-                tl_jw_null(w);
-            tl_jw_end(w, '}');
+                tl_json_doc_null(w);
+            tl_json_doc_end(w, '}');
         }
-        tl_jw_end(w, ']');
-        tl_jw_end(w, '}');
+        tl_json_doc_end(w, ']');
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
 }
 
-static void j_exports(struct tl_jw *w, const struct tl_diag *d)
+static void j_exports(struct tl_json_doc *w, const struct tl_diag *d)
 {
-    tl_jw_key(w, "export");
-    tl_jw_array(w);
+    tl_json_doc_key(w, "export");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < d->nexports; i++) {
         const struct tl_diag_export *x = &d->exports[i];
         struct tl_buf qualname = TL_BUF_INIT;
         struct tl_advice_vars v;
         tl_summary_export_vars(&v, x, &qualname);
-        tl_jw_object(w);
-        tl_jw_kstr(w, "kind", tl_diag_export_kind_name(x->kind));
-        tl_jw_kstr(w, "expr", x->expr);
-        tl_jw_kstr(w, "readable", x->readable);
-        tl_jw_kstr(w, "result", x->result);
-        tl_jw_kstr(w, "op", x->op);
-        tl_jw_kstr(w, "reason", x->reason);
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "kind", tl_diag_export_kind_name(x->kind));
+        tl_json_doc_kstr(w, "expr", x->expr);
+        tl_json_doc_kstr(w, "readable", x->readable);
+        tl_json_doc_kstr(w, "result", x->result);
+        tl_json_doc_kstr(w, "op", x->op);
+        tl_json_doc_kstr(w, "reason", x->reason);
         j_loc_string(w, "location", &x->where);
-        tl_jw_kstr(w, "function", x->where.function);
-        tl_jw_kstr(w, "code", x->where.code);
-        tl_jw_key(w, "unbacked");
-        tl_jw_array(w);
+        tl_json_doc_kstr(w, "function", x->where.function);
+        tl_json_doc_kstr(w, "code", x->where.code);
+        tl_json_doc_key(w, "unbacked");
+        tl_json_doc_array(w);
         for (uint32_t k = 0; k < x->nunbacked; k++) {
             const struct tl_diag_unbacked *u = &x->unbacked[k];
-            tl_jw_object(w);
-            tl_jw_kstr(w, "symbol", u->symbol);
+            tl_json_doc_object(w);
+            tl_json_doc_kstr(w, "symbol", u->symbol);
             j_loc_string(w, "location", &u->where);
-            tl_jw_kstr(w, "function", u->where.function);
-            tl_jw_kstr(w, "code", u->where.code);
-            tl_jw_end(w, '}');
+            tl_json_doc_kstr(w, "function", u->where.function);
+            tl_json_doc_kstr(w, "code", u->where.code);
+            tl_json_doc_end(w, '}');
         }
-        tl_jw_end(w, ']');
+        tl_json_doc_end(w, ']');
         j_strs(w, "compile_ids", &x->cids);
-        tl_jw_ku64(w, "count", x->count);
+        tl_json_doc_ku64(w, "count", x->count);
         j_line(w, x->log_line);
         j_ranks(w, &x->ranks);
         j_advice(w, x->advice, &v);
-        tl_jw_end(w, '}');
+        tl_json_doc_end(w, '}');
         tl_buf_release(&qualname);
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
 }
 
-static void j_restarts(struct tl_jw *w, const struct tl_diag *d)
+static void j_restarts(struct tl_json_doc *w, const struct tl_diag *d)
 {
-    tl_jw_key(w, "restarts");
-    tl_jw_array(w);
+    tl_json_doc_key(w, "restarts");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < d->nrestarts; i++) {
         const struct tl_diag_restart *r = &d->restarts[i];
-        tl_jw_object(w);
-        tl_jw_kstr(w, "kind", r->kind);
-        tl_jw_kstr(w, "reason", r->reason);
-        tl_jw_kstr(w, "function", r->function);
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "kind", r->kind);
+        tl_json_doc_kstr(w, "reason", r->reason);
+        tl_json_doc_kstr(w, "function", r->function);
         j_loc_string(w, "location", &r->where);
         j_loc_string(w, "called_from", &r->called_from);
-        tl_jw_kstr(w, "called_from_function", r->called_from.function);
+        tl_json_doc_kstr(w, "called_from_function", r->called_from.function);
         j_strs(w, "what", &r->what);
-        tl_jw_ku64(w, "count", r->count);
+        tl_json_doc_ku64(w, "count", r->count);
         j_strs(w, "compile_ids", &r->cids);
         j_line(w, r->log_line);
         j_ranks(w, &r->ranks);
@@ -622,19 +623,19 @@ static void j_restarts(struct tl_jw *w, const struct tl_diag *d)
         tl_summary_restart_vars(&v, r, &what);
         j_advice(w, r->advice, &v);
         tl_buf_release(&what);
-        tl_jw_end(w, '}');
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
 }
 
-static void j_cache(struct tl_jw *w, const char *key, const uint32_t c[3])
+static void j_cache(struct tl_json_doc *w, const char *key, const uint32_t c[3])
 {
-    tl_jw_key(w, key);
-    tl_jw_object(w);
-    tl_jw_ku64(w, "hit", c[0]);
-    tl_jw_ku64(w, "miss", c[1]);
-    tl_jw_ku64(w, "bypass", c[2]);
-    tl_jw_end(w, '}');
+    tl_json_doc_key(w, key);
+    tl_json_doc_object(w);
+    tl_json_doc_ku64(w, "hit", c[0]);
+    tl_json_doc_ku64(w, "miss", c[1]);
+    tl_json_doc_ku64(w, "bypass", c[2]);
+    tl_json_doc_end(w, '}');
 }
 
 static const char *const finding_kinds[] = {
@@ -670,97 +671,97 @@ static const struct tl_advice *finding_advice(const struct tl_diag *d,
 
 /* ---- a rank of a multi-rank run ------------------------------------------------------------ */
 
-static void j_names(struct tl_jw *w, const char *key, const char *const *v, size_t n)
+static void j_names(struct tl_json_doc *w, const char *key, const char *const *v, size_t n)
 {
-    tl_jw_key(w, key);
-    tl_jw_array(w);
+    tl_json_doc_key(w, key);
+    tl_json_doc_array(w);
     for (size_t i = 0; i < n; i++)
-        tl_jw_str(w, v[i]);
-    tl_jw_end(w, ']');
+        tl_json_doc_str(w, v[i]);
+    tl_json_doc_end(w, ']');
 }
 
 /* The "rank" member: everything the landing page reads (model/ranks.h), so that it can be
  * made from the summaries alone (`--all-ranks-html --from-summaries`). */
-static void j_rank(struct tl_jw *w, const struct tl_rank_summary *r)
+static void j_rank(struct tl_json_doc *w, const struct tl_rank_summary *r)
 {
-    tl_jw_key(w, "rank");
-    tl_jw_object(w);
-    tl_jw_ku64(w, "number", r->rank);
-    tl_jw_kstr(w, "log", r->log ? r->log : "");
-    tl_jw_kstr(w, "error", r->error);
-    tl_jw_kstr(w, "notes", r->notes);
+    tl_json_doc_key(w, "rank");
+    tl_json_doc_object(w);
+    tl_json_doc_ku64(w, "number", r->rank);
+    tl_json_doc_kstr(w, "log", r->log ? r->log : "");
+    tl_json_doc_kstr(w, "error", r->error);
+    tl_json_doc_kstr(w, "notes", r->notes);
     j_names(w, "compile_ids", r->compile_ids, r->ncompile_ids);
-    tl_jw_kstr(w, "cache_sequence", r->cache_sequence ? r->cache_sequence : "");
-    tl_jw_ku64(w, "chromium_events", r->chromium_events);
-    tl_jw_key(w, "runtime");
-    tl_jw_array(w);
+    tl_json_doc_kstr(w, "cache_sequence", r->cache_sequence ? r->cache_sequence : "");
+    tl_json_doc_ku64(w, "chromium_events", r->chromium_events);
+    tl_json_doc_key(w, "runtime");
+    tl_json_doc_array(w);
     for (size_t i = 0; i < r->nruntime; i++) {
-        tl_jw_object(w);
-        tl_jw_kstr(w, "graph", r->runtime[i].graph);
-        tl_jw_key(w, "ops");
-        tl_jw_array(w);
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "graph", r->runtime[i].graph);
+        tl_json_doc_key(w, "ops");
+        tl_json_doc_array(w);
         for (size_t j = 0; j < r->runtime[i].nops; j++) {
-            tl_jw_object(w);
-            tl_jw_kstr(w, "name", r->runtime[i].ops[j].name);
-            tl_jw_key(w, "estimated_runtime_ns");
-            tl_jw_f64_exact(w, r->runtime[i].ops[j].estimated_runtime_ns);
-            tl_jw_end(w, '}');
+            tl_json_doc_object(w);
+            tl_json_doc_kstr(w, "name", r->runtime[i].ops[j].name);
+            tl_json_doc_key(w, "estimated_runtime_ns");
+            tl_json_doc_f64_exact(w, r->runtime[i].ops[j].estimated_runtime_ns);
+            tl_json_doc_end(w, '}');
         }
-        tl_jw_end(w, ']');
-        tl_jw_end(w, '}');
+        tl_json_doc_end(w, ']');
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
-    tl_jw_key(w, "tensor_meta");
-    tl_jw_array(w);
+    tl_json_doc_end(w, ']');
+    tl_json_doc_key(w, "tensor_meta");
+    tl_json_doc_array(w);
     for (size_t i = 0; i < r->nmeta; i++) {
-        tl_jw_object(w);
-        tl_jw_kstr(w, "graph", r->meta[i].graph);
-        tl_jw_kstr(w, "fingerprint", r->meta[i].fingerprint);
-        tl_jw_end(w, '}');
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "graph", r->meta[i].graph);
+        tl_json_doc_kstr(w, "fingerprint", r->meta[i].fingerprint);
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
-    tl_jw_key(w, "collective_schedules");
-    tl_jw_array(w);
+    tl_json_doc_end(w, ']');
+    tl_json_doc_key(w, "collective_schedules");
+    tl_json_doc_array(w);
     for (size_t i = 0; i < r->nschedules; i++) {
-        tl_jw_object(w);
-        tl_jw_kstr(w, "graph", r->schedules[i].graph);
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "graph", r->schedules[i].graph);
         j_names(w, "ops", r->schedules[i].ops, r->schedules[i].nops);
-        tl_jw_end(w, '}');
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
     if (r->has_exec_order) {
         j_names(w, "execution_order", r->exec_order, r->nexec_order);
     } else {
-        tl_jw_key(w, "execution_order");
-        tl_jw_null(w);
+        tl_json_doc_key(w, "execution_order");
+        tl_json_doc_null(w);
     }
-    tl_jw_key(w, "folders");
-    tl_jw_array(w);
+    tl_json_doc_key(w, "folders");
+    tl_json_doc_array(w);
     for (size_t i = 0; i < r->nfolders; i++) {
-        tl_jw_object(w);
-        tl_jw_kstr(w, "folder", r->folders[i].folder);
-        tl_jw_kstr(w, "compile_id", r->folders[i].key);
-        tl_jw_kstr(w, "cache_status", r->folders[i].cache_status);
-        tl_jw_end(w, '}');
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "folder", r->folders[i].folder);
+        tl_json_doc_kstr(w, "compile_id", r->folders[i].key);
+        tl_json_doc_kstr(w, "cache_status", r->folders[i].cache_status);
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
-    tl_jw_key(w, "diagnosis");
-    tl_jw_object(w);
-    tl_jw_ku64(w, "recompiles", r->diag.recompiles);
-    tl_jw_ku64(w, "graph_breaks", r->diag.graph_breaks);
-    tl_jw_ku64(w, "failures", r->diag.failures);
-    tl_jw_ku64(w, "limits", r->diag.limits);
-    tl_jw_ku64(w, "compile_ids", r->diag.compile_ids);
-    tl_jw_key(w, "compile_time_s");
+    tl_json_doc_end(w, ']');
+    tl_json_doc_key(w, "diagnosis");
+    tl_json_doc_object(w);
+    tl_json_doc_ku64(w, "recompiles", r->diag.recompiles);
+    tl_json_doc_ku64(w, "graph_breaks", r->diag.graph_breaks);
+    tl_json_doc_ku64(w, "failures", r->diag.failures);
+    tl_json_doc_ku64(w, "limits", r->diag.limits);
+    tl_json_doc_ku64(w, "compile_ids", r->diag.compile_ids);
+    tl_json_doc_key(w, "compile_time_s");
     if (r->diag.has_time)
-        tl_jw_f64(w, r->diag.compile_s);
+        tl_json_doc_f64(w, r->diag.compile_s);
     else
-        tl_jw_null(w);
+        tl_json_doc_null(w);
     static const char *const details[4] = {"recompiled", "broke_graphs", "failed", "limit_hit"};
     for (int k = 0; k < 4; k++)
-        tl_jw_kstr(w, details[k], r->diag.detail[k]);
-    tl_jw_end(w, '}');
-    tl_jw_end(w, '}');
+        tl_json_doc_kstr(w, details[k], r->diag.detail[k]);
+    tl_json_doc_end(w, '}');
+    tl_json_doc_end(w, '}');
 }
 
 /* The diagnosis counts of a rank, by index (the order of the divergences of ranks.h). */
@@ -781,68 +782,68 @@ static uint32_t rank_count(const struct tl_rank_summary *s, size_t k)
 }
 
 /* The ranks (with a report) whose count k is non-zero (on) or zero. */
-static size_t j_ranks_with(struct tl_jw *w, const char *key, const struct tl_ranks *r, size_t k,
-                           bool on)
+static size_t j_ranks_with(struct tl_json_doc *w, const char *key, const struct tl_ranks *r,
+                           size_t k, bool on)
 {
     size_t n = 0;
-    tl_jw_key(w, key);
-    tl_jw_array(w);
+    tl_json_doc_key(w, key);
+    tl_json_doc_array(w);
     for (size_t i = 0; i < r->nranks; i++) {
         if (r->ranks[i].error || (rank_count(&r->ranks[i], k) > 0) != on)
             continue;
-        tl_jw_u64(w, r->ranks[i].rank);
+        tl_json_doc_u64(w, r->ranks[i].rank);
         n++;
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
     return n;
 }
 
-static void j_groups(struct tl_jw *w, const char *key, const char *value_key,
+static void j_groups(struct tl_json_doc *w, const char *key, const char *value_key,
                      const struct tl_rank_groups *g)
 {
-    tl_jw_key(w, key);
-    tl_jw_array(w);
+    tl_json_doc_key(w, key);
+    tl_json_doc_array(w);
     for (size_t i = 0; i < g->n; i++) {
-        tl_jw_object(w);
-        tl_jw_kstr(w, value_key, g->groups[i].value);
-        tl_jw_key(w, "ranks");
-        tl_jw_array(w);
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, value_key, g->groups[i].value);
+        tl_json_doc_key(w, "ranks");
+        tl_json_doc_array(w);
         for (size_t k = 0; k < g->groups[i].nranks; k++)
-            tl_jw_u64(w, g->groups[i].ranks[k]);
-        tl_jw_end(w, ']');
-        tl_jw_end(w, '}');
+            tl_json_doc_u64(w, g->groups[i].ranks[k]);
+        tl_json_doc_end(w, ']');
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
 }
 
 void tl_summary_json_ranks(struct tl_buf *out, const struct tl_ranks *r)
 {
-    struct tl_jw w;
-    tl_jw_init(&w, out, true);
-    tl_jw_object(&w);
-    tl_jw_kstr(&w, "schema", "tlparse-ranks/1");
-    tl_jw_key(&w, "ranks");
-    tl_jw_array(&w);
+    struct tl_json_doc w;
+    tl_json_doc_init(&w, out, TL_JSON_DOC_PRETTY);
+    tl_json_doc_object(&w);
+    tl_json_doc_kstr(&w, "schema", "tlparse-ranks/1");
+    tl_json_doc_key(&w, "ranks");
+    tl_json_doc_array(&w);
     for (size_t i = 0; i < r->nranks; i++) {
         const struct tl_rank_summary *s = &r->ranks[i];
         char report[48];
         snprintf(report, sizeof(report), "rank_%u/index.html", s->rank);
-        tl_jw_object(&w);
-        tl_jw_ku64(&w, "rank", s->rank);
-        tl_jw_kstr(&w, "log", s->log);
-        tl_jw_kstr(&w, "report", s->error ? NULL : report);
-        tl_jw_kstr(&w, "error", s->error);
-        tl_jw_kstr(&w, "notes", s->notes);
+        tl_json_doc_object(&w);
+        tl_json_doc_ku64(&w, "rank", s->rank);
+        tl_json_doc_kstr(&w, "log", s->log);
+        tl_json_doc_kstr(&w, "report", s->error ? NULL : report);
+        tl_json_doc_kstr(&w, "error", s->error);
+        tl_json_doc_kstr(&w, "notes", s->notes);
         /* as the rank's own summary counts them: [-/-] is no compile id */
-        tl_jw_ku64(&w, "compile_ids", s->diag.compile_ids);
+        tl_json_doc_ku64(&w, "compile_ids", s->diag.compile_ids);
         for (size_t k = 0; k < TL_ARRAY_LEN(rank_counts); k++)
-            tl_jw_ku64(&w, rank_counts[k].kind, rank_count(s, k));
-        tl_jw_end(&w, '}');
+            tl_json_doc_ku64(&w, rank_counts[k].kind, rank_count(s, k));
+        tl_json_doc_end(&w, '}');
     }
-    tl_jw_end(&w, ']');
+    tl_json_doc_end(&w, ']');
     /* A finding per count that some ranks have and others do not. */
-    tl_jw_key(&w, "divergences");
-    tl_jw_array(&w);
+    tl_json_doc_key(&w, "divergences");
+    tl_json_doc_array(&w);
     for (size_t k = 0; k < TL_ARRAY_LEN(rank_counts); k++) {
         size_t on = 0, off = 0;
         for (size_t i = 0; i < r->nranks; i++) {
@@ -855,167 +856,167 @@ void tl_summary_json_ranks(struct tl_buf *out, const struct tl_ranks *r)
         }
         if (!on || !off)
             continue;
-        tl_jw_object(&w);
-        tl_jw_kstr(&w, "kind", rank_counts[k].kind);
-        tl_jw_kstr(&w, "what", rank_counts[k].what);
+        tl_json_doc_object(&w);
+        tl_json_doc_kstr(&w, "kind", rank_counts[k].kind);
+        tl_json_doc_kstr(&w, "what", rank_counts[k].what);
         j_ranks_with(&w, "ranks", r, k, true);
         j_ranks_with(&w, "others", r, k, false);
-        tl_jw_end(&w, '}');
+        tl_json_doc_end(&w, '}');
     }
-    tl_jw_end(&w, ']');
-    tl_jw_kbool(&w, "compile_ids_diverge", r->compile_ids_diverge);
+    tl_json_doc_end(&w, ']');
+    tl_json_doc_kbool(&w, "compile_ids_diverge", r->compile_ids_diverge);
     j_groups(&w, "cache_groups", "sequence", &r->cache);
     j_groups(&w, "collective_groups", "ops", &r->schedules);
     j_groups(&w, "tensor_meta_groups", "signature", &r->meta);
-    tl_jw_key(&w, "execution_order");
+    tl_json_doc_key(&w, "execution_order");
     if (r->exec.available) {
-        tl_jw_object(&w);
-        tl_jw_kbool(&w, "order_differs", r->exec.order_differs);
-        tl_jw_kstr(&w, "schedule_mismatch", r->exec.ranks_schedule);
-        tl_jw_kstr(&w, "cache_mismatch", r->exec.ranks_cache);
-        tl_jw_end(&w, '}');
+        tl_json_doc_object(&w);
+        tl_json_doc_kbool(&w, "order_differs", r->exec.order_differs);
+        tl_json_doc_kstr(&w, "schedule_mismatch", r->exec.ranks_schedule);
+        tl_json_doc_kstr(&w, "cache_mismatch", r->exec.ranks_cache);
+        tl_json_doc_end(&w, '}');
     } else {
-        tl_jw_null(&w);
+        tl_json_doc_null(&w);
     }
-    tl_jw_end(&w, '}');
+    tl_json_doc_end(&w, '}');
     tl_buf_addch(out, '\n');
 }
 
 /* "generated_by": what made the report (runinfo.h); unknown values are null. */
-static void j_generated_by(struct tl_jw *w, const struct tl_runinfo *info)
+static void j_generated_by(struct tl_json_doc *w, const struct tl_runinfo *info)
 {
-    tl_jw_key(w, "generated_by");
-    tl_jw_object(w);
-    tl_jw_kstr(w, "tool", "tlparse");
-    tl_jw_kstr(w, "version", info->version);
-    tl_jw_kstr(w, "revision", info->revision && info->revision[0] ? info->revision : NULL);
-    tl_jw_kstr(w, "command_line", info->command_line);
-    tl_jw_kstr(w, "redacted", info->redacted);
-    tl_jw_key(w, "input");
-    tl_jw_object(w);
-    tl_jw_kstr(w, "path", info->input);
-    tl_jw_key(w, "size");
+    tl_json_doc_key(w, "generated_by");
+    tl_json_doc_object(w);
+    tl_json_doc_kstr(w, "tool", "tlparse");
+    tl_json_doc_kstr(w, "version", info->version);
+    tl_json_doc_kstr(w, "revision", info->revision && info->revision[0] ? info->revision : NULL);
+    tl_json_doc_kstr(w, "command_line", info->command_line);
+    tl_json_doc_kstr(w, "redacted", info->redacted);
+    tl_json_doc_key(w, "input");
+    tl_json_doc_object(w);
+    tl_json_doc_kstr(w, "path", info->input);
+    tl_json_doc_key(w, "size");
     if (info->has_stat)
-        tl_jw_u64(w, info->input_size);
+        tl_json_doc_u64(w, info->input_size);
     else
-        tl_jw_null(w);
-    tl_jw_key(w, "mtime");
+        tl_json_doc_null(w);
+    tl_json_doc_key(w, "mtime");
     struct tl_buf when = TL_BUF_INIT;
     if (info->has_stat && tl_page_utc(&when, info->input_mtime, true))
-        tl_jw_str(w, when.buf);
+        tl_json_doc_str(w, when.buf);
     else
-        tl_jw_null(w);
+        tl_json_doc_null(w);
     tl_buf_release(&when);
-    tl_jw_end(w, '}');
-    tl_jw_end(w, '}');
+    tl_json_doc_end(w, '}');
+    tl_json_doc_end(w, '}');
 }
 
-static void j_source(struct tl_jw *w, const struct tl_summary_source *src)
+static void j_source(struct tl_json_doc *w, const struct tl_summary_source *src)
 {
-    tl_jw_key(w, "source");
-    tl_jw_object(w);
-    tl_jw_kstr(w, "path", src->path);
-    tl_jw_kstr(w, "kind", src->kind);
-    tl_jw_end(w, '}');
+    tl_json_doc_key(w, "source");
+    tl_json_doc_object(w);
+    tl_json_doc_kstr(w, "path", src->path);
+    tl_json_doc_kstr(w, "kind", src->kind);
+    tl_json_doc_end(w, '}');
 }
 
 /* "findings": the ordered list, each pointing into its kind's array by index. */
-static void j_findings(struct tl_jw *w, const struct tl_diag *d)
+static void j_findings(struct tl_json_doc *w, const struct tl_diag *d)
 {
-    tl_jw_key(w, "findings");
-    tl_jw_array(w);
+    tl_json_doc_key(w, "findings");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < d->nfindings; i++) {
         const struct tl_diag_finding *f = &d->findings[i];
-        tl_jw_object(w);
-        tl_jw_kstr(w, "kind", finding_kinds[f->kind]);
-        tl_jw_ku64(w, "index", f->index);
-        tl_jw_kstr(w, "category", finding_advice(d, f)->category);
-        tl_jw_kbool(w, "normal", f->normal);
-        tl_jw_end(w, '}');
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "kind", finding_kinds[f->kind]);
+        tl_json_doc_ku64(w, "index", f->index);
+        tl_json_doc_kstr(w, "category", finding_advice(d, f)->category);
+        tl_json_doc_kbool(w, "normal", f->normal);
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
 }
 
-static void j_compile_time(struct tl_jw *w, const struct tl_diag *d)
+static void j_compile_time(struct tl_json_doc *w, const struct tl_diag *d)
 {
-    tl_jw_key(w, "compile_time");
-    tl_jw_object(w);
-    tl_jw_key(w, "total_s");
+    tl_json_doc_key(w, "compile_time");
+    tl_json_doc_object(w);
+    tl_json_doc_key(w, "total_s");
     if (d->have_times)
-        tl_jw_f64(w, d->total_s);
+        tl_json_doc_f64(w, d->total_s);
     else
-        tl_jw_null(w);
-    tl_jw_key(w, "slowest");
-    tl_jw_array(w);
+        tl_json_doc_null(w);
+    tl_json_doc_key(w, "slowest");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < d->nslowest; i++) {
-        tl_jw_object(w);
-        tl_jw_kstr(w, "compile_id", d->slowest[i].cid);
-        tl_jw_kstr(w, "function", d->slowest[i].function);
-        tl_jw_key(w, "seconds");
-        tl_jw_f64(w, d->slowest[i].seconds);
-        tl_jw_end(w, '}');
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "compile_id", d->slowest[i].cid);
+        tl_json_doc_kstr(w, "function", d->slowest[i].function);
+        tl_json_doc_key(w, "seconds");
+        tl_json_doc_f64(w, d->slowest[i].seconds);
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
-    tl_jw_end(w, '}');
+    tl_json_doc_end(w, ']');
+    tl_json_doc_end(w, '}');
 }
 
-static void j_caches(struct tl_jw *w, const struct tl_diag *d)
+static void j_caches(struct tl_json_doc *w, const struct tl_diag *d)
 {
-    tl_jw_key(w, "cache");
-    tl_jw_object(w);
+    tl_json_doc_key(w, "cache");
+    tl_json_doc_object(w);
     j_cache(w, "fx_graph", d->cache[0]);
     j_cache(w, "aotautograd", d->cache[1]);
-    tl_jw_end(w, '}');
+    tl_json_doc_end(w, '}');
 }
 
-static void j_dynamic(struct tl_jw *w, const struct tl_diag *d)
+static void j_dynamic(struct tl_json_doc *w, const struct tl_diag *d)
 {
-    tl_jw_key(w, "dynamic_dimensions");
-    tl_jw_array(w);
+    tl_json_doc_key(w, "dynamic_dimensions");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < d->ndynamic; i++) {
         const struct tl_diag_dynamic *x = &d->dynamic[i];
-        tl_jw_object(w);
-        tl_jw_kstr(w, "symbol", x->symbol);
-        tl_jw_kstr(w, "source", x->source);
-        tl_jw_kstr(w, "value", x->value);
-        tl_jw_kstr(w, "range", x->range);
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "symbol", x->symbol);
+        tl_json_doc_kstr(w, "source", x->source);
+        tl_json_doc_kstr(w, "value", x->value);
+        tl_json_doc_kstr(w, "range", x->range);
         j_loc_string(w, "location", &x->where);
-        tl_jw_kstr(w, "function", x->where.function);
-        tl_jw_kstr(w, "compile_id", x->cid);
-        tl_jw_end(w, '}');
+        tl_json_doc_kstr(w, "function", x->where.function);
+        tl_json_doc_kstr(w, "compile_id", x->cid);
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
 }
 
 /* "graph_count" and "graphs": how many graphs, and the largest of them. */
-static void j_graphs(struct tl_jw *w, const struct tl_diag *d)
+static void j_graphs(struct tl_json_doc *w, const struct tl_diag *d)
 {
-    tl_jw_ku64(w, "graph_count", d->ngraphs);
-    tl_jw_key(w, "graphs");
-    tl_jw_array(w);
+    tl_json_doc_ku64(w, "graph_count", d->ngraphs);
+    tl_json_doc_key(w, "graphs");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < d->nlargest; i++) {
-        tl_jw_object(w);
-        tl_jw_kstr(w, "compile_id", d->largest[i].cid);
-        tl_jw_kstr(w, "name", d->largest[i].name);
-        tl_jw_ku64(w, "nodes", d->largest[i].nodes);
-        tl_jw_end(w, '}');
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "compile_id", d->largest[i].cid);
+        tl_json_doc_kstr(w, "name", d->largest[i].name);
+        tl_json_doc_ku64(w, "nodes", d->largest[i].nodes);
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
 }
 
 void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
                      const struct tl_summary_source *src, bool pretty)
 {
-    struct tl_jw w;
-    tl_jw_init(&w, out, pretty);
-    tl_jw_object(&w);
-    tl_jw_kstr(&w, "schema", "tlparse-summary/1");
+    struct tl_json_doc w;
+    tl_json_doc_init(&w, out, pretty ? TL_JSON_DOC_PRETTY : 0);
+    tl_json_doc_object(&w);
+    tl_json_doc_kstr(&w, "schema", "tlparse-summary/1");
     j_source(&w, src);
     if (src->info)
         j_generated_by(&w, src->info);
     /* null for the logs that do not say it (PyTorch before 2.7, TORCH_LOGS text) */
-    tl_jw_kstr(&w, "pytorch_version", d->pytorch_version);
-    tl_jw_ku64(&w, "compile_ids", d->compile_ids);
+    tl_json_doc_kstr(&w, "pytorch_version", d->pytorch_version);
+    tl_json_doc_ku64(&w, "compile_ids", d->compile_ids);
     j_findings(&w, d);
     j_breaks(&w, d);
     j_recompiles(&w, d);
@@ -1032,7 +1033,7 @@ void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
     j_all_frames(&w, d);
     if (src->rank)
         j_rank(&w, src->rank);
-    tl_jw_end(&w, '}');
+    tl_json_doc_end(&w, '}');
     tl_buf_addch(out, '\n');
 }
 

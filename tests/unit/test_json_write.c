@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "base/config.h"
 #include "base/json_write.h"
-#include "base/json_out.h"
 #include "base/json_num.h"
 #include "base/json.h"
 #include "base/arena.h"
@@ -611,7 +610,7 @@ static void test_round_trip(void **state)
                                           "1000000000000000.0,123456789012345680]");
 }
 
-/* tl_jw_f64_exact: every double serde's reader (not correctly rounded) made from a literal
+/* tl_json_doc_f64_exact: every double serde's reader (not correctly rounded) made from a literal
  * is written so that it reads back as that double. */
 static void test_f64_exact(void **state)
 {
@@ -647,9 +646,9 @@ static void test_f64_exact(void **state)
         }
         struct tl_buf b = TL_BUF_INIT;
         struct tl_buf shortest = TL_BUF_INIT;
-        struct tl_jw w;
-        tl_jw_init(&w, &b, false);
-        tl_jw_f64_exact(&w, v);
+        struct tl_json_doc w;
+        tl_json_doc_init(&w, &b, 0);
+        tl_json_doc_f64_exact(&w, v);
         tl_json_write_double(&shortest, v);
         fallbacks += strcmp(b.buf, shortest.buf) != 0;
         assert_int_equal(tl_json_num_parse(b.buf, b.len, &n), 0);
