@@ -59,6 +59,7 @@ struct rank {
     struct tl_strtab strtab;        /* its log's string table (in arena) */
     struct tl_outdir *sub;          /* its folder, while it is parsed */
     struct tl_outfile events;       /* EVENTS_SPOOL, open from its first event (fd -1: not) */
+    struct tl_json_doc events_doc;  /* its events, as items of the combined file's array */
     int events_fd;                  /* the spool, kept once the rank's folder is done (-1) */
     uint64_t nevents;               /* events in it */
     struct tl_json_member *members; /* scratch: an event's members and its pid */
@@ -268,9 +269,8 @@ static int spool_event(void *ctx, const struct tl_json *event, struct tl_err *er
     }
     if (r->events.fd < 0 && tl_outfile_open_spool(&r->events, r->sub, EVENTS_SPOOL, err) < 0)
         return -1;
-    if (r->nevents++)
-        tl_buf_adds(&r->events.buf, ",\n  ");
-    tl_json_write_pretty(&r->events.buf, &j, 1);
+    r->nevents++;
+    tl_json_doc_value(&r->events_doc, &j);
     return tl_outfile_maybe_flush(&r->events, err);
 }
 
@@ -315,6 +315,7 @@ static void parse_rank(struct multi *m, struct rank *r)
     params.report.chromium_ctx = r;
     r->sub = &sub;
     r->events.fd = -1;
+    tl_json_doc_init_items(&r->events_doc, &r->events.buf, TL_JSON_DOC_PRETTY, 1);
     struct tl_engine_result sum;
     int rc = tl_engine_run(&job, &sum, &err);
     free(sum.summary);
@@ -518,12 +519,29 @@ static int next_element(struct elements *e, struct tl_str *v)
     }
 }
 
+/* The combined chromium_events.json, opened with its first event. */
+struct combined {
+    struct tl_outfile file;
+    struct tl_json_doc doc; /* an array of the events */
+    uint64_t count;         /* events in it */
+};
+
+static int combined_open(struct multi *m, struct combined *out, struct tl_err *err)
+{
+    if (out->file.fd >= 0)
+        return 0;
+    if (tl_outfile_open(&out->file, &m->root, "chromium_events.json", err) < 0)
+        return -1;
+    tl_json_doc_array(&out->doc);
+    return 0;
+}
+
 /* --from-summaries: append the events of a rank's chromium_events.json (written by its
  * --rank-only run) to the combined file, with pid = the rank
  * (a last "pid" member wins when written, sorted, see json_write.h). A file that is not a JSON
  * array adds nothing; an element that is not JSON is skipped. */
 static int combine_rank_events(struct multi *m, const struct tl_rank_summary *s,
-                               struct tl_outfile *out, uint64_t *count, struct tl_err *err)
+                               struct combined *out, struct tl_err *err)
 {
     char rel[64];
     snprintf(rel, sizeof(rel), "rank_%u/chromium_events.json", s->rank);
@@ -553,15 +571,14 @@ static int combine_rank_events(struct multi *m, const struct tl_rank_summary *s,
             j.u.obj.items = items;
             j.u.obj.n = k + 1;
         }
-        if (out->fd < 0 && tl_outfile_open(out, &m->root, "chromium_events.json", err) < 0) {
+        if (combined_open(m, out, err) < 0) {
             rc = -1;
             break;
         }
-        tl_buf_adds(&out->buf, *count ? ",\n  " : "[\n  ");
-        tl_json_write_pretty(&out->buf, &j, 1);
-        (*count)++;
+        tl_json_doc_value(&out->doc, &j);
+        out->count++;
         tl_arena_reset(&scratch);
-        if (tl_outfile_maybe_flush(out, err) < 0) {
+        if (tl_outfile_maybe_flush(&out->file, err) < 0) {
             rc = -1;
             break;
         }
@@ -583,20 +600,19 @@ static struct rank *parsed_rank(struct multi *m, const struct tl_rank_summary *s
 
 /* Append the spool of a rank parsed in this run (its events as the combined file holds
  * them) to the combined file, and close it. */
-static int append_spool(struct multi *m, struct rank *r, struct tl_outfile *out, uint64_t *count,
-                        struct tl_err *err)
+static int append_spool(struct multi *m, struct rank *r, struct combined *out, struct tl_err *err)
 {
     if (!r->nevents || r->events_fd < 0)
         return 0;
-    if (out->fd < 0 && tl_outfile_open(out, &m->root, "chromium_events.json", err) < 0)
+    if (combined_open(m, out, err) < 0)
         return -1;
-    tl_buf_adds(&out->buf, *count ? ",\n  " : "[\n  ");
-    *count += r->nevents;
+    tl_json_doc_next(&out->doc); /* the spool holds the items and the separators between */
+    out->count += r->nevents;
     /* the bytes before the spool's must be on disk first */
-    if (tl_outfile_flush(out, err) < 0 || tl_outdir_sync(&m->root, err) < 0)
+    if (tl_outfile_flush(&out->file, err) < 0 || tl_outdir_sync(&m->root, err) < 0)
         return -1;
     int rc = 0;
-    if (lseek(r->events_fd, 0, SEEK_SET) < 0 || tl_copy_fd(r->events_fd, out->fd) < 0)
+    if (lseek(r->events_fd, 0, SEEK_SET) < 0 || tl_copy_fd(r->events_fd, out->file.fd) < 0)
         rc =
             tl_error(err, "cannot write %s/chromium_events.json: %s", m->out_name, strerror(errno));
     close(r->events_fd);
@@ -609,26 +625,26 @@ static int append_spool(struct multi *m, struct rank *r, struct tl_outfile *out,
 static int combined_events(struct multi *m, const struct tl_ranks *an, bool *written,
                            struct tl_err *err)
 {
-    struct tl_outfile out = {.fd = -1};
-    tl_buf_init(&out.buf, 0);
-    uint64_t count = 0;
+    struct combined out = {.file = {.fd = -1}};
+    tl_buf_init(&out.file.buf, 0);
+    tl_json_doc_init(&out.doc, &out.file.buf, TL_JSON_DOC_PRETTY);
     for (size_t i = 0; i < an->nranks; i++) {
         if (an->ranks[i].error)
             continue;
         struct rank *r = parsed_rank(m, &an->ranks[i]);
-        if ((r ? append_spool(m, r, &out, &count, err)
-               : combine_rank_events(m, &an->ranks[i], &out, &count, err)) < 0) {
-            tl_outfile_close(&out, NULL);
+        if ((r ? append_spool(m, r, &out, err) : combine_rank_events(m, &an->ranks[i], &out, err)) <
+            0) {
+            tl_outfile_close(&out.file, NULL);
             return -1;
         }
     }
-    *written = count > 0;
-    if (out.fd < 0) {
-        tl_buf_release(&out.buf);
+    *written = out.count > 0;
+    if (out.file.fd < 0) {
+        tl_buf_release(&out.file.buf);
         return 0;
     }
-    tl_buf_adds(&out.buf, "\n]");
-    return tl_outfile_close(&out, err);
+    tl_json_doc_end(&out.doc, ']');
+    return tl_outfile_close(&out.file, err);
 }
 
 /* Write name from b (non-empty), or remove a stale one of an earlier run (in place). */
@@ -971,20 +987,31 @@ static uint64_t counter(const struct tl_counts *c, size_t at)
     return v;
 }
 
-/* The ranks read whose counter at is (not) zero: "Rank 1, Rank 3", or with json "[1, 3]". */
-static void ranks_with(struct tl_buf *b, const struct multi *m, size_t at, bool nonzero, bool json)
+/* Whether rank r was read and its counter at is (not) zero. */
+static bool has_counter(const struct rank *r, size_t at, bool nonzero)
+{
+    return r->parsed && (counter(&r->counts, at) != 0) == nonzero;
+}
+
+/* The ranks read whose counter at is (not) zero: "Rank 1, Rank 3". */
+static void ranks_with(struct tl_buf *b, const struct multi *m, size_t at, bool nonzero)
 {
     size_t k = 0;
-    if (json)
-        tl_buf_addch(b, '[');
-    for (size_t i = 0; i < m->n; i++) {
-        const struct rank *r = &m->ranks[i];
-        if (!r->parsed || (counter(&r->counts, at) != 0) != nonzero)
-            continue;
-        tl_buf_addf(b, json ? "%s%u" : "%sRank %u", k++ ? ", " : "", r->log.rank);
-    }
-    if (json)
-        tl_buf_addch(b, ']');
+    for (size_t i = 0; i < m->n; i++)
+        if (has_counter(&m->ranks[i], at, nonzero))
+            tl_buf_addf(b, "%sRank %u", k++ ? ", " : "", m->ranks[i].log.rank);
+}
+
+/* The same as a member: "key": [1, 3]. */
+static void j_ranks_with(struct tl_json_doc *w, const char *key, const struct multi *m, size_t at,
+                         bool nonzero)
+{
+    tl_json_doc_key(w, key);
+    tl_json_doc_array_inline(w);
+    for (size_t i = 0; i < m->n; i++)
+        if (has_counter(&m->ranks[i], at, nonzero))
+            tl_json_doc_u64(w, m->ranks[i].log.rank);
+    tl_json_doc_end(w, ']');
 }
 
 /* Whether the ranks read differ in the counter at: some have it, some not. */
@@ -1022,9 +1049,9 @@ static void ranks_text(struct tl_buf *b, const struct multi *m, const struct tl_
         if (!diverges(m, diverging[k].at))
             continue;
         tl_buf_adds(b, "  ");
-        ranks_with(b, m, diverging[k].at, true, false);
+        ranks_with(b, m, diverging[k].at, true);
         tl_buf_addf(b, " %s; ", diverging[k].what);
-        ranks_with(b, m, diverging[k].at, false, false);
+        ranks_with(b, m, diverging[k].at, false);
         tl_buf_adds(b, " did not.\n");
         any = true;
     }
@@ -1048,71 +1075,63 @@ static void ranks_text(struct tl_buf *b, const struct multi *m, const struct tl_
     }
 }
 
-/* text, a JSON value written at indent level 2 (text pretty at level 0), without its last
- * newline: its lines indented (a JSON string holds no newline). */
-static void add_indented(struct tl_buf *b, const char *text)
-{
-    size_t n = strlen(text);
-    while (n && text[n - 1] == '\n')
-        n--;
-    for (size_t i = 0; i < n; i++) {
-        tl_buf_addch(b, text[i]);
-        if (text[i] == '\n')
-            tl_buf_adds(b, "      ");
-    }
-}
-
 /* --json: schema tlparse-ranks-diagnosis/1 (README). */
 static void ranks_json(struct tl_buf *b, const struct multi *m, const struct tl_counts *c)
 {
-    tl_buf_adds(b, "{\n  \"schema\": \"tlparse-ranks-diagnosis/1\",\n  \"source\": {\n"
-                   "    \"path\": ");
-    tl_json_write_text(b, m->opt->path, strlen(m->opt->path));
-    tl_buf_adds(b, ",\n    \"kind\": \"torch_trace_ranks\"\n  },\n  \"totals\": {\n");
-    tl_buf_addf(b, "    \"ranks\": %zu,\n", m->n);
+    struct tl_json_doc w;
+    tl_json_doc_init(&w, b, TL_JSON_DOC_PRETTY);
+    tl_json_doc_object(&w);
+    tl_json_doc_kstr(&w, "schema", "tlparse-ranks-diagnosis/1");
+    tl_json_doc_key(&w, "source");
+    tl_json_doc_object(&w);
+    tl_json_doc_kstr(&w, "path", m->opt->path);
+    tl_json_doc_kstr(&w, "kind", "torch_trace_ranks");
+    tl_json_doc_end(&w, '}');
+    tl_json_doc_key(&w, "totals");
+    tl_json_doc_object(&w);
+    tl_json_doc_ku64(&w, "ranks", m->n);
     size_t read = 0;
     for (size_t i = 0; i < m->n; i++)
         read += m->ranks[i].parsed;
-    tl_buf_addf(b, "    \"ranks_read\": %zu,\n", read);
-    tl_buf_addf(b,
-                "    \"compile_ids\": %llu,\n    \"graph_breaks\": %llu,\n    \"recompiles\": "
-                "%llu,\n    \"specializations\": %llu,\n    \"failures\": %llu,\n"
-                "    \"recompile_limits\": %llu,\n    \"export_problems\": %llu\n  },\n",
-                (unsigned long long)c->compile_ids, (unsigned long long)c->graph_breaks,
-                (unsigned long long)c->recompiles, (unsigned long long)c->specializations,
-                (unsigned long long)c->failures, (unsigned long long)c->recompile_limits,
-                (unsigned long long)c->export_problems);
-    tl_buf_adds(b, "  \"divergences\": [");
-    size_t nd = 0;
+    tl_json_doc_ku64(&w, "ranks_read", read);
+    tl_json_doc_ku64(&w, "compile_ids", c->compile_ids);
+    tl_json_doc_ku64(&w, "graph_breaks", c->graph_breaks);
+    tl_json_doc_ku64(&w, "recompiles", c->recompiles);
+    tl_json_doc_ku64(&w, "specializations", c->specializations);
+    tl_json_doc_ku64(&w, "failures", c->failures);
+    tl_json_doc_ku64(&w, "recompile_limits", c->recompile_limits);
+    tl_json_doc_ku64(&w, "export_problems", c->export_problems);
+    tl_json_doc_end(&w, '}');
+    tl_json_doc_key(&w, "divergences");
+    tl_json_doc_array(&w);
     for (size_t k = 0; k < TL_ARRAY_LEN(diverging); k++) {
         if (!diverges(m, diverging[k].at))
             continue;
-        tl_buf_addf(b, "%s\n    {\n      \"what\": \"%s\",\n      \"ranks\": ", nd++ ? "," : "",
-                    diverging[k].what);
-        ranks_with(b, m, diverging[k].at, true, true);
-        tl_buf_adds(b, ",\n      \"others\": ");
-        ranks_with(b, m, diverging[k].at, false, true);
-        tl_buf_adds(b, "\n    }");
+        tl_json_doc_object(&w);
+        tl_json_doc_kstr(&w, "what", diverging[k].what);
+        j_ranks_with(&w, "ranks", m, diverging[k].at, true);
+        j_ranks_with(&w, "others", m, diverging[k].at, false);
+        tl_json_doc_end(&w, '}');
     }
-    tl_buf_adds(b, nd ? "\n  ],\n  \"ranks\": [" : "],\n  \"ranks\": [");
+    tl_json_doc_end(&w, ']');
+    tl_json_doc_key(&w, "ranks");
+    tl_json_doc_array(&w);
     for (size_t i = 0; i < m->n; i++) {
         const struct rank *r = &m->ranks[i];
-        tl_buf_addf(b, "%s\n    {\n      \"rank\": %u,\n      \"log\": ", i ? "," : "",
-                    r->log.rank);
-        tl_json_write_text(b, r->log.name, strlen(r->log.name));
-        tl_buf_adds(b, ",\n      \"error\": ");
-        if (r->s.error)
-            tl_json_write_text(b, r->s.error, strlen(r->s.error));
-        else
-            tl_buf_adds(b, "null");
-        tl_buf_adds(b, ",\n      \"diagnosis\": ");
+        tl_json_doc_object(&w);
+        tl_json_doc_ku64(&w, "rank", r->log.rank);
+        tl_json_doc_kstr(&w, "log", r->log.name);
+        tl_json_doc_kstr(&w, "error", r->s.error);
+        tl_json_doc_key(&w, "diagnosis");
         if (r->diagnosis)
-            add_indented(b, r->diagnosis);
+            tl_json_doc_raw(&w, r->diagnosis); /* the rank's --json, pretty */
         else
-            tl_buf_adds(b, "null");
-        tl_buf_adds(b, "\n    }");
+            tl_json_doc_null(&w);
+        tl_json_doc_end(&w, '}');
     }
-    tl_buf_adds(b, m->n ? "\n  ]\n}\n" : "]\n}\n");
+    tl_json_doc_end(&w, ']');
+    tl_json_doc_end(&w, '}');
+    tl_buf_addch(b, '\n');
 }
 
 static int cmp_log_rank(const void *a, const void *b)
