@@ -20,6 +20,7 @@
 #include "base/json_write.h"
 #include "base/pool.h"
 #include "base/xalloc.h"
+#include "input/json_elements.h"
 #include "input/rankfiles.h"
 #include "model/ranks_read.h"
 #include "model/strtab.h"
@@ -400,125 +401,6 @@ static void diagnose_job(void *ctx, size_t i)
 
 /* ---- the landing page and the combined files ----------------------------------------------- */
 
-/* The top-level elements of a JSON array read in chunks (the rank's chromium_events.json may
- * be large; memory stays at the largest element). */
-struct elements {
-    int fd;
-    struct tl_buf buf;
-    size_t pos;
-    bool started, ended, eof;
-    bool need_sep;  /* an element was read: ',' or ']' comes next */
-    bool after_sep; /* a ',' was read: an element comes next */
-};
-
-static int fill(struct elements *e)
-{
-    if (e->pos > 0) {
-        memmove(e->buf.buf, e->buf.buf + e->pos, e->buf.len - e->pos);
-        tl_buf_setlen(&e->buf, e->buf.len - e->pos);
-        e->pos = 0;
-    }
-    tl_buf_grow(&e->buf, 1 << 20);
-    ssize_t got;
-    do
-        got = read(e->fd, e->buf.buf + e->buf.len, 1 << 20);
-    while (got < 0 && errno == EINTR);
-    if (got <= 0) {
-        e->eof = true;
-        return got < 0 ? -1 : 0;
-    }
-    tl_buf_setlen(&e->buf, e->buf.len + (size_t)got);
-    return 0;
-}
-
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
-
-/* Where the JSON value at p[0..n) ends (strings and nesting followed; a scalar ends before
- * the next ',', ']' or space), or 0 when it does not end within n bytes. The value itself is
- * checked by the parser. */
-static size_t value_end(const char *p, size_t n)
-{
-    if (p[0] != '"' && p[0] != '[' && p[0] != '{') {
-        for (size_t i = 0; i < n; i++)
-            if (p[i] == ',' || p[i] == ']' || is_space(p[i]))
-                return i;
-        return 0;
-    }
-    int depth = 0;
-    bool in_str = false;
-    for (size_t i = 0; i < n; i++) {
-        char c = p[i];
-        if (in_str) {
-            if (c == '\\') {
-                i++;
-            } else if (c == '"') {
-                in_str = false;
-                if (depth == 0)
-                    return i + 1;
-            }
-        } else if (c == '"') {
-            in_str = true;
-        } else if (c == '[' || c == '{') {
-            depth++;
-        } else if ((c == ']' || c == '}') && --depth == 0) {
-            return i + 1;
-        }
-    }
-    return 0;
-}
-
-/* The next element: 1 and *v (valid until the next call), 0 at the end, -1 when the file is
- * not a JSON array. */
-static int next_element(struct elements *e, struct tl_str *v)
-{
-    for (;;) {
-        while (e->pos < e->buf.len && is_space(e->buf.buf[e->pos]))
-            e->pos++;
-        if (e->pos == e->buf.len) {
-            if (e->eof)
-                return e->ended ? 0 : -1;
-            if (fill(e) < 0)
-                return -1;
-            continue;
-        }
-        char c = e->buf.buf[e->pos];
-        if (e->ended)
-            return -1; /* bytes after the array */
-        if (!e->started) {
-            if (c != '[')
-                return -1;
-            e->started = true;
-            e->pos++;
-            continue;
-        }
-        if (c == ']' || c == ',') {
-            if ((c == ',' && !e->need_sep) || (c == ']' && e->after_sep))
-                return -1; /* "[,", "[1,,2]", "[1,]" */
-            e->ended = c == ']';
-            e->need_sep = false;
-            e->after_sep = c == ',';
-            e->pos++;
-            continue;
-        }
-        if (e->need_sep)
-            return -1; /* "[1 2]" */
-        size_t end = value_end(e->buf.buf + e->pos, e->buf.len - e->pos);
-        if (!end) {
-            if (e->eof || fill(e) < 0)
-                return -1;
-            continue;
-        }
-        *v = tl_str_make(e->buf.buf + e->pos, end);
-        e->pos += end;
-        e->need_sep = true;
-        e->after_sep = false;
-        return 1;
-    }
-}
-
 /* The combined chromium_events.json, opened with its first event. */
 struct combined {
     struct tl_outfile file;
@@ -545,15 +427,16 @@ static int combine_rank_events(struct multi *m, const struct tl_rank_summary *s,
 {
     char rel[64];
     snprintf(rel, sizeof(rel), "rank_%u/chromium_events.json", s->rank);
-    struct elements e = {.fd = openat(m->root.dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)};
-    if (e.fd < 0)
+    int fd = openat(m->root.dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
         return 0;
-    tl_buf_init(&e.buf, 0);
+    struct tl_json_elements e;
+    tl_json_elements_init(&e, fd);
     struct tl_arena scratch;
     tl_arena_init(&scratch, 64 * 1024);
     struct tl_str v;
     int got, rc = 0;
-    while ((got = next_element(&e, &v)) == 1) {
+    while ((got = tl_json_elements_next(&e, &v)) == 1) {
         struct tl_json j;
         if (tl_json_parse(&scratch, v.p, v.n, &j, NULL) < 0)
             continue;
@@ -584,8 +467,8 @@ static int combine_rank_events(struct multi *m, const struct tl_rank_summary *s,
         }
     }
     tl_arena_release(&scratch);
-    tl_buf_release(&e.buf);
-    close(e.fd);
+    tl_json_elements_release(&e);
+    close(fd);
     return rc;
 }
 
