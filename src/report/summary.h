@@ -4,12 +4,17 @@
  * summary of `tlparse --summary` (colour optional), and the Diagnosis section at the top of
  * index.html. All three list the same findings in the same order, most costly first, each
  * with its explanation and fix. They read the diagnosis model only.
+ *
+ * One header for the files that make them: summary_json.c (summary.json), summary_ranks.c
+ * (what multi-rank runs add), summary_text.c (--summary), page_diagnosis.c and page_shapes.c
+ * (the pages), and summary.c (what they share: advice and its placeholders).
  */
 #ifndef TL_SUMMARY_H
 #define TL_SUMMARY_H
 
 #include "base/config.h"
 #include "base/buf.h"
+#include "base/json_write.h"
 #include "model/diagnosis.h"
 #include "model/ranks.h"
 #include "model/runinfo.h"
@@ -27,6 +32,8 @@ struct tl_summary_source {
     const struct tl_runinfo *info; /* "generated_by": what made it; NULL: not written */
 };
 
+/* ---- summary.json (summary_json.c, summary_ranks.c) ---- */
+
 /** summary.json: schema "tlparse-summary/1" (see README), pretty, ends with a newline. */
 void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
                      const struct tl_summary_source *src, bool pretty);
@@ -39,9 +46,16 @@ void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
  */
 void tl_summary_json_ranks(struct tl_buf *out, const struct tl_ranks *r);
 
+/** The "rank" member of a rank's summary.json: everything the landing page reads of it. */
+void tl_summary_json_rank(struct tl_json_doc *w, const struct tl_rank_summary *r);
+
+/* ---- --summary (summary_text.c) ---- */
+
 /** The text summary; with color, ANSI colours for headings and severities. */
 void tl_summary_text(struct tl_buf *out, const struct tl_diag *d,
                      const struct tl_summary_source *src, bool color);
+
+/* ---- pages (page_diagnosis.c, page_shapes.c) ---- */
 
 /**
  * The Diagnosis section of an index page. A compile id links to cid_href followed by the
@@ -64,6 +78,29 @@ static inline bool tl_page_shapes_wanted(const struct tl_diag *d)
 }
 /** The paragraph of an index that links dynamic_shapes.html (nothing when there is none). */
 void tl_page_shapes_link(struct tl_buf *out, const struct tl_diag *d);
+
+/* ---- what they share (summary.c) ---- */
+
+/** The advice of a rule with its placeholders filled. */
+struct tl_summary_advice {
+    struct tl_buf title;
+    struct tl_buf explanation;
+    struct tl_buf fix;
+};
+
+/** Fill f (caller releases it with tl_summary_advice_release) from a and the values v. */
+void tl_summary_advice_fill(struct tl_summary_advice *f, const struct tl_advice *a,
+                            const struct tl_advice_vars *v);
+void tl_summary_advice_release(struct tl_summary_advice *f);
+
+/** The placeholders of a guard's advice, from an example of it (NULL: none). */
+void tl_summary_guard_vars(struct tl_advice_vars *v, const char *example);
+/** The placeholders of a specialization's advice. */
+void tl_summary_spec_vars(struct tl_advice_vars *v, const struct tl_diag_spec *s);
+/** The placeholders of a recompile limit's advice; the limit is written into num (n bytes),
+ * which v borrows. */
+void tl_summary_limit_vars(struct tl_advice_vars *v, const struct tl_diag_limit *l, char *num,
+                           size_t n);
 
 /**
  * Why a recompile's guard has more distinct values than recompiles ("... 105 distinct values in
