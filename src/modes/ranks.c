@@ -27,7 +27,6 @@
 #include "output/writer.h"
 #include "report/landing.h"
 #include "report/summary.h"
-#include "report/terminal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -852,169 +851,38 @@ static int all_ranks(struct multi *m, struct tl_result *res)
 
 /* ---- --summary, --json: the diagnosis of every rank ----------------------------------------- */
 
-/* What some ranks did and others did not, as the landing page says it. */
-static const struct {
-    const char *what;
-    size_t at; /* of struct tl_counts */
-} diverging[] = {
-    {"recompiled", offsetof(struct tl_counts, recompiles)},
-    {"broke graphs", offsetof(struct tl_counts, graph_breaks)},
-    {"failed to compile", offsetof(struct tl_counts, failures)},
-    {"hit the recompile limit", offsetof(struct tl_counts, recompile_limits)},
-};
-
-static uint64_t counter(const struct tl_counts *c, size_t at)
+static void summary_counts(struct tl_summary_counts *o, const struct tl_counts *c)
 {
-    uint64_t v;
-    memcpy(&v, (const char *)c + at, sizeof(v));
-    return v;
+    o->compile_ids = c->compile_ids;
+    o->graph_breaks = c->graph_breaks;
+    o->recompiles = c->recompiles;
+    o->specializations = c->specializations;
+    o->failures = c->failures;
+    o->recompile_limits = c->recompile_limits;
+    o->export_problems = c->export_problems;
 }
 
-/* Whether rank r was read and its counter at is (not) zero. */
-static bool has_counter(const struct rank *r, size_t at, bool nonzero)
+/* --summary or --json of the folder: the ranks together, then each rank's (report/summary.h). */
+static void rank_folder_summary(struct tl_buf *b, const struct multi *m, const struct tl_counts *c,
+                                bool json)
 {
-    return r->parsed && (counter(&r->counts, at) != 0) == nonzero;
-}
-
-/* The ranks read whose counter at is (not) zero: "Rank 1, Rank 3". */
-static void ranks_with(struct tl_buf *b, const struct multi *m, size_t at, bool nonzero)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < m->n; i++)
-        if (has_counter(&m->ranks[i], at, nonzero))
-            tl_buf_addf(b, "%sRank %u", k++ ? ", " : "", m->ranks[i].log.rank);
-}
-
-/* The same as a member: "key": [1, 3]. */
-static void j_ranks_with(struct tl_json_doc *w, const char *key, const struct multi *m, size_t at,
-                         bool nonzero)
-{
-    tl_json_doc_key(w, key);
-    tl_json_doc_array_inline(w);
-    for (size_t i = 0; i < m->n; i++)
-        if (has_counter(&m->ranks[i], at, nonzero))
-            tl_json_doc_u64(w, m->ranks[i].log.rank);
-    tl_json_doc_end(w, ']');
-}
-
-/* Whether the ranks read differ in the counter at: some have it, some not. */
-static bool diverges(const struct multi *m, size_t at)
-{
-    bool some = false, none = false;
-    for (size_t i = 0; i < m->n; i++)
-        if (m->ranks[i].parsed) {
-            some |= counter(&m->ranks[i].counts, at) != 0;
-            none |= counter(&m->ranks[i].counts, at) == 0;
-        }
-    return some && none;
-}
-
-/* "5 compile ids, 2 graph breaks, 1 recompile, 0 failures" */
-static void counts_text(struct tl_buf *b, const struct tl_counts *c)
-{
-    tl_buf_addf(b, "%llu compile id%s, %llu graph break%s, %llu recompile%s, %llu failure%s",
-                (unsigned long long)c->compile_ids, c->compile_ids == 1 ? "" : "s",
-                (unsigned long long)c->graph_breaks, c->graph_breaks == 1 ? "" : "s",
-                (unsigned long long)c->recompiles, c->recompiles == 1 ? "" : "s",
-                (unsigned long long)c->failures, c->failures == 1 ? "" : "s");
-}
-
-/* --summary: the ranks together (counts, divergences, ranks not read), then each rank's. */
-static void ranks_text(struct tl_buf *b, const struct multi *m, const struct tl_counts *c)
-{
-    tl_buf_addf(b, "tlparse diagnosis of %zu ranks in ", m->n);
-    tl_term_safe(b, m->opt->path);
-    tl_buf_adds(b, ": ");
-    counts_text(b, c);
-    tl_buf_adds(b, "\n\n");
-    bool any = false;
-    for (size_t k = 0; k < TL_ARRAY_LEN(diverging); k++) {
-        if (!diverges(m, diverging[k].at))
-            continue;
-        tl_buf_adds(b, "  ");
-        ranks_with(b, m, diverging[k].at, true);
-        tl_buf_addf(b, " %s; ", diverging[k].what);
-        ranks_with(b, m, diverging[k].at, false);
-        tl_buf_adds(b, " did not.\n");
-        any = true;
-    }
-    if (!any)
-        tl_buf_adds(b, "  No rank differs from the others in whether it recompiled, broke graphs, "
-                       "failed or hit the recompile limit.\n");
-    for (size_t i = 0; i < m->n; i++)
-        if (m->ranks[i].s.error) {
-            tl_buf_addf(b, "  Rank %u was not read: ", m->ranks[i].log.rank);
-            tl_term_safe(b, m->ranks[i].s.error);
-            tl_buf_addch(b, '\n');
-        }
+    struct tl_summary_rank_diag *v = tl_xcalloc(m->n ? m->n : 1, sizeof(*v));
     for (size_t i = 0; i < m->n; i++) {
         const struct rank *r = &m->ranks[i];
-        if (!r->diagnosis)
-            continue;
-        tl_buf_addf(b, "\n=== rank %u (", r->log.rank);
-        tl_term_safe(b, r->log.name);
-        tl_buf_adds(b, ") ===\n");
-        tl_buf_adds(b, r->diagnosis);
+        v[i].rank = r->log.rank;
+        v[i].log = r->log.name;
+        v[i].error = r->s.error;
+        v[i].diagnosis = r->diagnosis;
+        v[i].read = r->parsed;
+        summary_counts(&v[i].counts, &r->counts);
     }
-}
-
-/* --json: schema tlparse-ranks-diagnosis/1 (README). */
-static void ranks_json(struct tl_buf *b, const struct multi *m, const struct tl_counts *c)
-{
-    struct tl_json_doc w;
-    tl_json_doc_init(&w, b, TL_JSON_DOC_PRETTY);
-    tl_json_doc_object(&w);
-    tl_json_doc_kstr(&w, "schema", "tlparse-ranks-diagnosis/1");
-    tl_json_doc_key(&w, "source");
-    tl_json_doc_object(&w);
-    tl_json_doc_kstr(&w, "path", m->opt->path);
-    tl_json_doc_kstr(&w, "kind", "torch_trace_ranks");
-    tl_json_doc_end(&w, '}');
-    tl_json_doc_key(&w, "totals");
-    tl_json_doc_object(&w);
-    tl_json_doc_ku64(&w, "ranks", m->n);
-    size_t read = 0;
-    for (size_t i = 0; i < m->n; i++)
-        read += m->ranks[i].parsed;
-    tl_json_doc_ku64(&w, "ranks_read", read);
-    tl_json_doc_ku64(&w, "compile_ids", c->compile_ids);
-    tl_json_doc_ku64(&w, "graph_breaks", c->graph_breaks);
-    tl_json_doc_ku64(&w, "recompiles", c->recompiles);
-    tl_json_doc_ku64(&w, "specializations", c->specializations);
-    tl_json_doc_ku64(&w, "failures", c->failures);
-    tl_json_doc_ku64(&w, "recompile_limits", c->recompile_limits);
-    tl_json_doc_ku64(&w, "export_problems", c->export_problems);
-    tl_json_doc_end(&w, '}');
-    tl_json_doc_key(&w, "divergences");
-    tl_json_doc_array(&w);
-    for (size_t k = 0; k < TL_ARRAY_LEN(diverging); k++) {
-        if (!diverges(m, diverging[k].at))
-            continue;
-        tl_json_doc_object(&w);
-        tl_json_doc_kstr(&w, "what", diverging[k].what);
-        j_ranks_with(&w, "ranks", m, diverging[k].at, true);
-        j_ranks_with(&w, "others", m, diverging[k].at, false);
-        tl_json_doc_end(&w, '}');
-    }
-    tl_json_doc_end(&w, ']');
-    tl_json_doc_key(&w, "ranks");
-    tl_json_doc_array(&w);
-    for (size_t i = 0; i < m->n; i++) {
-        const struct rank *r = &m->ranks[i];
-        tl_json_doc_object(&w);
-        tl_json_doc_ku64(&w, "rank", r->log.rank);
-        tl_json_doc_kstr(&w, "log", r->log.name);
-        tl_json_doc_kstr(&w, "error", r->s.error);
-        tl_json_doc_key(&w, "diagnosis");
-        if (r->diagnosis)
-            tl_json_doc_raw(&w, r->diagnosis); /* the rank's --json, pretty */
-        else
-            tl_json_doc_null(&w);
-        tl_json_doc_end(&w, '}');
-    }
-    tl_json_doc_end(&w, ']');
-    tl_json_doc_end(&w, '}');
-    tl_buf_addch(b, '\n');
+    struct tl_summary_rank_folder f = {.path = m->opt->path, .ranks = v, .n = m->n};
+    summary_counts(&f.total, c);
+    if (json)
+        tl_summary_json_rank_folder(b, &f);
+    else
+        tl_summary_text_rank_folder(b, &f);
+    free(v);
 }
 
 static int cmp_log_rank(const void *a, const void *b)
@@ -1055,10 +923,8 @@ static int diagnose_all(struct multi *m, struct tl_result *res)
         sum_counts(m, &res->counts);
         if (m->counts_only)
             ;
-        else if (opt->summary == TL_SUMMARY_JSON)
-            ranks_json(&b, m, &res->counts);
         else
-            ranks_text(&b, m, &res->counts);
+            rank_folder_summary(&b, m, &res->counts, opt->summary == TL_SUMMARY_JSON);
         res->summary = m->counts_only ? NULL : tl_buf_detach(&b, NULL);
         res->has_counts = true;
         for (size_t i = 0; i < m->n; i++) {

@@ -20,6 +20,7 @@
 #include "model/runinfo.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* What the diagnosis was made from. */
@@ -48,6 +49,45 @@ void tl_summary_json_ranks(struct tl_buf *out, const struct tl_ranks *r);
 
 /** The "rank" member of a rank's summary.json: everything the landing page reads of it. */
 void tl_summary_json_rank(struct tl_json_doc *w, const struct tl_rank_summary *r);
+
+/* ---- --summary and --json of a folder of rank logs (summary_ranks.c) ---- */
+
+/* What a diagnosis counted (those of the public struct tl_counts that these say). */
+struct tl_summary_counts {
+    uint64_t compile_ids;
+    uint64_t graph_breaks;
+    uint64_t recompiles;
+    uint64_t specializations;
+    uint64_t failures;
+    uint64_t recompile_limits;
+    uint64_t export_problems;
+};
+
+/* A rank of the folder. Strings borrowed. */
+struct tl_summary_rank_diag {
+    uint32_t rank;
+    const char *log;       /* its log's file name */
+    const char *error;     /* why its log could not be read, or NULL */
+    const char *diagnosis; /* its own --summary text or --json document, or NULL */
+    bool read;             /* its log was read: counts holds its diagnosis */
+    struct tl_summary_counts counts;
+};
+
+/* The folder: its path as given, its ranks in rank order and their counts summed. */
+struct tl_summary_rank_folder {
+    const char *path;
+    const struct tl_summary_rank_diag *ranks;
+    size_t n;
+    struct tl_summary_counts total;
+};
+
+/** --json of the folder: schema "tlparse-ranks-diagnosis/1" (see README), each rank's own
+ * --json inside; pretty, ends with a newline. */
+void tl_summary_json_rank_folder(struct tl_buf *out, const struct tl_summary_rank_folder *f);
+
+/** --summary of the folder: the ranks together (counts, what some did and others did not, the
+ * ranks not read), then each rank's own --summary. */
+void tl_summary_text_rank_folder(struct tl_buf *out, const struct tl_summary_rank_folder *f);
 
 /* ---- --summary (summary_text.c) ---- */
 
