@@ -77,14 +77,22 @@ static char *escape_into(char *dst, const unsigned char *s, size_t n)
     return dst;
 }
 
+/* Room for extra more bytes (tl_buf_grow without a call when there is). */
+static inline void reserve(struct tl_buf *out, size_t extra)
+{
+    if (TL_UNLIKELY(out->len + extra + 1 > out->alloc))
+        tl_buf_grow(out, extra);
+}
+
+/* The longest string escaped in one reservation (6 bytes out per byte in at worst). */
+#define SLICE 65536
+
 /* s[0..n) escaped, without quotes. */
 static void add_escaped(struct tl_buf *out, const unsigned char *s, size_t n)
 {
-    /* In slices, so that the worst case (6 bytes out per byte in) never needs
-     * more than a bounded reservation. */
     while (n) {
-        size_t k = n < 65536 ? n : 65536;
-        tl_buf_grow(out, 6 * k + 16);
+        size_t k = n < SLICE ? n : SLICE;
+        reserve(out, 6 * k + 16);
         char *dst = escape_into(out->buf + out->len, s, k);
         out->len = (size_t)(dst - out->buf);
         s += k;
@@ -92,11 +100,29 @@ static void add_escaped(struct tl_buf *out, const unsigned char *s, size_t n)
     }
 }
 
+/* '"', p[0..n) escaped, '"', then tail[0..tn) (tn <= 2): in one reservation unless long. */
+static void add_quoted(struct tl_buf *out, const char *p, size_t n, const char *tail, size_t tn)
+{
+    if (TL_UNLIKELY(n > SLICE)) {
+        tl_buf_addch(out, '"');
+        add_escaped(out, (const unsigned char *)p, n);
+        tl_buf_addch(out, '"');
+        tl_buf_add(out, tail, tn);
+        return;
+    }
+    reserve(out, 6 * n + 20);
+    char *dst = out->buf + out->len;
+    *dst++ = '"';
+    dst = escape_into(dst, (const unsigned char *)p, n);
+    *dst++ = '"';
+    for (size_t i = 0; i < tn; i++)
+        *dst++ = tail[i];
+    tl_buf_setlen(out, (size_t)(dst - out->buf));
+}
+
 void tl_json_write_string(struct tl_buf *out, const char *p, size_t n)
 {
-    tl_buf_addch(out, '"');
-    add_escaped(out, (const unsigned char *)p, n);
-    tl_buf_addch(out, '"');
+    add_quoted(out, p, n, "", 0);
 }
 
 void tl_json_write_text(struct tl_buf *out, const char *p, size_t n)
@@ -622,33 +648,52 @@ void tl_json_doc_init_items(struct tl_json_doc *w, struct tl_buf *out, unsigned 
     w->after_key = true; /* the first item's separator is written elsewhere */
 }
 
+/* When pretty: a newline and the indent of depth (< TL_JSON_DOC_MAX_DEPTH), after a comma
+ * when comma; else the comma alone. The spaces go in 8 at a time (the reservation has room
+ * for the last 8 in full), since this comes before every item. */
+static void separate(struct tl_json_doc *w, int depth, bool comma)
+{
+    struct tl_buf *out = w->out;
+    if (!(w->flags & TL_JSON_DOC_PRETTY)) {
+        if (comma)
+            tl_buf_addch(out, ',');
+        return;
+    }
+    size_t spaces = 2 * (size_t)depth;
+    reserve(out, 2 + spaces + 8);
+    char *dst = out->buf + out->len;
+    *dst = ',';
+    dst += comma;
+    *dst++ = '\n';
+    const uint64_t eight = 0x2020202020202020ULL;
+    for (size_t i = 0; i < spaces; i += 8)
+        memcpy(dst + i, &eight, 8);
+    tl_buf_setlen(out, (size_t)(dst + spaces - out->buf));
+}
+
 static void newline(struct tl_json_doc *w, int depth)
 {
-    if (!(w->flags & TL_JSON_DOC_PRETTY))
-        return;
-    tl_buf_addch(w->out, '\n');
-    indent(w->out, depth);
+    separate(w, depth, false);
 }
 
 /* Before a value or a key: the separator of the container it is in. */
-static void item(struct tl_json_doc *w)
+static inline void item(struct tl_json_doc *w)
 {
     if (w->after_key) {
         w->after_key = false;
         return;
     }
-    if (w->depth == 0)
+    int d = w->depth;
+    if (d == 0)
         return;
-    if (w->inline_[w->depth]) {
-        if (w->has_items[w->depth])
+    bool comma = w->has_items[d];
+    w->has_items[d] = true;
+    if (w->inline_[d]) {
+        if (comma)
             tl_buf_add(w->out, ", ", 2);
-        w->has_items[w->depth] = true;
         return;
     }
-    if (w->has_items[w->depth])
-        tl_buf_addch(w->out, ',');
-    w->has_items[w->depth] = true;
-    newline(w, w->depth);
+    separate(w, d, comma);
 }
 
 static void open_container(struct tl_json_doc *w, char c, bool inline_)
@@ -690,11 +735,8 @@ void tl_json_doc_end(struct tl_json_doc *w, char close)
 void tl_json_doc_key(struct tl_json_doc *w, const char *key)
 {
     item(w);
-    tl_json_write_string(w->out, key, strlen(key));
-    if (w->flags & TL_JSON_DOC_PRETTY)
-        tl_buf_add(w->out, ": ", 2);
-    else
-        tl_buf_addch(w->out, ':');
+    bool pretty = w->flags & TL_JSON_DOC_PRETTY;
+    add_quoted(w->out, key, strlen(key), ": ", pretty ? 2 : 1);
     w->after_key = true;
 }
 

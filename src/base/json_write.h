@@ -75,6 +75,7 @@ void tl_json_write_pretty(struct tl_buf *out, const struct tl_json *v, int level
 
 /* ---- documents of our own ------------------------------------------------------------------ */
 
+/* Containers nest at most TL_JSON_DOC_MAX_DEPTH - 1 deep (our documents: a handful). */
 #define TL_JSON_DOC_MAX_DEPTH 64
 
 enum {
