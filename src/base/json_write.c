@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The serde_json-compatible JSON writer: compact and pretty layouts, sorted keys, escaping
- * eight or sixteen bytes at a time, and floats in shortest round-trip form (Ryu-style
- * digit generation, serde's layout).
+ * Writing JSON (json_write.h), in four parts: strings (escaping sixteen bytes at a time),
+ * numbers (shortest round-trip floats, Ryu-style digit generation in serde's layout, and the
+ * exact form serde's own reader reads back), parsed values in serde_json's compact and pretty
+ * layouts with sorted keys, and the streaming writer of our own documents.
  */
 #include "base/config.h"
 #include "base/json_write.h"
+#include "base/json_num.h"
 #include "base/scan.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
@@ -16,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- strings --------------------------------------------------------------------------------- */
 
 /* How each byte is written inside a string: 0 = raw, 'u' = \u00XX, else \<c>. */
 /* clang-format off */
@@ -73,14 +77,22 @@ static char *escape_into(char *dst, const unsigned char *s, size_t n)
     return dst;
 }
 
+/* Room for extra more bytes (tl_buf_grow without a call when there is). */
+static inline void reserve(struct tl_buf *out, size_t extra)
+{
+    if (TL_UNLIKELY(out->len + extra + 1 > out->alloc))
+        tl_buf_grow(out, extra);
+}
+
+/* The longest string escaped in one reservation (6 bytes out per byte in at worst). */
+#define SLICE 65536
+
 /* s[0..n) escaped, without quotes. */
 static void add_escaped(struct tl_buf *out, const unsigned char *s, size_t n)
 {
-    /* In slices, so that the worst case (6 bytes out per byte in) never needs
-     * more than a bounded reservation. */
     while (n) {
-        size_t k = n < 65536 ? n : 65536;
-        tl_buf_grow(out, 6 * k + 16);
+        size_t k = n < SLICE ? n : SLICE;
+        reserve(out, 6 * k + 16);
         char *dst = escape_into(out->buf + out->len, s, k);
         out->len = (size_t)(dst - out->buf);
         s += k;
@@ -88,11 +100,29 @@ static void add_escaped(struct tl_buf *out, const unsigned char *s, size_t n)
     }
 }
 
+/* '"', p[0..n) escaped, '"', then tail[0..tn) (tn <= 2): in one reservation unless long. */
+static void add_quoted(struct tl_buf *out, const char *p, size_t n, const char *tail, size_t tn)
+{
+    if (TL_UNLIKELY(n > SLICE)) {
+        tl_buf_addch(out, '"');
+        add_escaped(out, (const unsigned char *)p, n);
+        tl_buf_addch(out, '"');
+        tl_buf_add(out, tail, tn);
+        return;
+    }
+    reserve(out, 6 * n + 20);
+    char *dst = out->buf + out->len;
+    *dst++ = '"';
+    dst = escape_into(dst, (const unsigned char *)p, n);
+    *dst++ = '"';
+    for (size_t i = 0; i < tn; i++)
+        *dst++ = tail[i];
+    tl_buf_setlen(out, (size_t)(dst - out->buf));
+}
+
 void tl_json_write_string(struct tl_buf *out, const char *p, size_t n)
 {
-    tl_buf_addch(out, '"');
-    add_escaped(out, (const unsigned char *)p, n);
-    tl_buf_addch(out, '"');
+    add_quoted(out, p, n, "", 0);
 }
 
 void tl_json_write_text(struct tl_buf *out, const char *p, size_t n)
@@ -120,6 +150,8 @@ void tl_json_write_text(struct tl_buf *out, const char *p, size_t n)
     tl_buf_addch(out, '"');
     tl_buf_release(&fixed);
 }
+
+/* ---- numbers --------------------------------------------------------------------------------- */
 
 static int trim_zeros(char *digits, int n)
 {
@@ -340,6 +372,80 @@ void tl_json_write_double(struct tl_buf *out, double d)
     tl_buf_add(out, tmp, (size_t)(o - tmp));
 }
 
+static bool reads_back(const char *p, size_t n, double v)
+{
+    struct tl_num num;
+    return tl_json_num_parse(p, n, &num) == 0 && memcmp(&num.d, &v, sizeof(v)) == 0;
+}
+
+/* The next integer-valued double after f (f an integer) in direction dir. */
+static double next_integer(double f, int dir)
+{
+    if (f < 9007199254740992.0) /* 2^53: every integer is a double */
+        return f + dir;
+    return nextafter(f, dir > 0 ? INFINITY : 0);
+}
+
+/* A decimal "<significand>e<exp>" that serde's reader maps to v. It converts the significand
+ * to a double (exact here: a double this large is an integer) and divides or multiplies it
+ * by a power of ten (rounded, and the power itself may be), so the digits of v may land an
+ * ulp or more away: walk the doubles next to them until one lands on v, with significands of
+ * 1 digit up to 20 (their binades differ, so one may reach a double another skips, and a
+ * value serde read from a short literal is reached from that literal's length). Some doubles
+ * no literal reaches; every value serde read is reached. */
+static bool serde_exact(char *out, size_t cap, double v)
+{
+    char e[40];
+    snprintf(e, sizeof(e), "%.19e", fabs(v)); /* "d.ddddddddddddddddddde+XX" */
+    uint64_t sig = 0;
+    int digits = 0;
+    const char *p = e;
+    for (; *p && *p != 'e'; p++) {
+        if (*p == '.')
+            continue;
+        if (sig > (UINT64_MAX - 9) / 10)
+            break; /* serde keeps up to 20 digits, as many as fit */
+        sig = sig * 10 + (uint64_t)(*p - '0');
+        digits++;
+    }
+    int exp10 = atoi(strchr(e, 'e') + 1) - (digits - 1);
+    /* the fewest digits first: 0.9... as 1, then 1 digit, ... */
+    int n = snprintf(out, cap, "%s1e%d", v < 0 ? "-" : "", exp10 + digits);
+    if (n > 0 && (size_t)n < cap && reads_back(out, (size_t)n, v))
+        return true;
+    for (int m = digits - 1; m >= 0; m--) {
+        uint64_t scale = 1;
+        for (int k = 0; k < m; k++)
+            scale *= 10;
+        uint64_t s = sig / scale + (m && sig % scale >= scale / 2); /* rounded to digits - m */
+        double up = (double)s, down = up;
+        for (int i = 0; s && i < 128; i++) {
+            double f = i % 2 ? (up = next_integer(up, 1))
+                       : i   ? (down = next_integer(down, -1))
+                             : up;
+            if (f <= 0 || f >= 18446744073709551616.0)
+                continue;
+            n = snprintf(out, cap, "%s%llue%d", v < 0 ? "-" : "", (unsigned long long)f, exp10 + m);
+            if (n > 0 && (size_t)n < cap && reads_back(out, (size_t)n, v))
+                return true;
+        }
+    }
+    return false;
+}
+
+void tl_json_write_double_exact(struct tl_buf *out, double v)
+{
+    size_t at = out->len;
+    tl_json_write_double(out, v);
+    if (!isfinite(v) || reads_back(out->buf + at, out->len - at, v))
+        return;
+    char alt[48];
+    if (serde_exact(alt, sizeof(alt), v)) {
+        tl_buf_setlen(out, at);
+        tl_buf_adds(out, alt);
+    }
+}
+
 void tl_json_write_number(struct tl_buf *out, const struct tl_json *num)
 {
     switch (num->u.num.kind) {
@@ -354,6 +460,8 @@ void tl_json_write_number(struct tl_buf *out, const struct tl_json *num)
         break;
     }
 }
+
+/* ---- parsed values --------------------------------------------------------------------------- */
 
 static int key_cmp(struct tl_str a, struct tl_str b)
 {
@@ -521,4 +629,191 @@ void tl_json_write_compact(struct tl_buf *out, const struct tl_json *v)
 void tl_json_write_pretty(struct tl_buf *out, const struct tl_json *v, int level)
 {
     write_value(out, v, true, level);
+}
+
+/* ---- documents of our own -------------------------------------------------------------------- */
+
+void tl_json_doc_init(struct tl_json_doc *w, struct tl_buf *out, unsigned flags)
+{
+    memset(w, 0, sizeof(*w));
+    w->out = out;
+    w->flags = flags;
+}
+
+void tl_json_doc_init_items(struct tl_json_doc *w, struct tl_buf *out, unsigned flags, int depth)
+{
+    tl_json_doc_init(w, out, flags);
+    w->depth = depth > 0 && depth < TL_JSON_DOC_MAX_DEPTH ? depth : 1;
+    w->has_items[w->depth] = true;
+    w->after_key = true; /* the first item's separator is written elsewhere */
+}
+
+/* When pretty: a newline and the indent of depth (< TL_JSON_DOC_MAX_DEPTH), after a comma
+ * when comma; else the comma alone. The spaces go in 8 at a time (the reservation has room
+ * for the last 8 in full), since this comes before every item. */
+static void separate(struct tl_json_doc *w, int depth, bool comma)
+{
+    struct tl_buf *out = w->out;
+    if (!(w->flags & TL_JSON_DOC_PRETTY)) {
+        if (comma)
+            tl_buf_addch(out, ',');
+        return;
+    }
+    size_t spaces = 2 * (size_t)depth;
+    reserve(out, 2 + spaces + 8);
+    char *dst = out->buf + out->len;
+    *dst = ',';
+    dst += comma;
+    *dst++ = '\n';
+    const uint64_t eight = 0x2020202020202020ULL;
+    for (size_t i = 0; i < spaces; i += 8)
+        memcpy(dst + i, &eight, 8);
+    tl_buf_setlen(out, (size_t)(dst + spaces - out->buf));
+}
+
+static void newline(struct tl_json_doc *w, int depth)
+{
+    separate(w, depth, false);
+}
+
+/* Before a value or a key: the separator of the container it is in. */
+static inline void item(struct tl_json_doc *w)
+{
+    if (w->after_key) {
+        w->after_key = false;
+        return;
+    }
+    int d = w->depth;
+    if (d == 0)
+        return;
+    bool comma = w->has_items[d];
+    w->has_items[d] = true;
+    if (w->inline_[d]) {
+        if (comma)
+            tl_buf_add(w->out, ", ", 2);
+        return;
+    }
+    separate(w, d, comma);
+}
+
+static void open_container(struct tl_json_doc *w, char c, bool inline_)
+{
+    item(w);
+    tl_buf_addch(w->out, c);
+    if (w->depth + 1 < TL_JSON_DOC_MAX_DEPTH)
+        w->depth++;
+    w->has_items[w->depth] = false;
+    w->inline_[w->depth] = inline_;
+}
+
+void tl_json_doc_object(struct tl_json_doc *w)
+{
+    open_container(w, '{', false);
+}
+
+void tl_json_doc_array(struct tl_json_doc *w)
+{
+    open_container(w, '[', false);
+}
+
+void tl_json_doc_array_inline(struct tl_json_doc *w)
+{
+    open_container(w, '[', true);
+}
+
+void tl_json_doc_end(struct tl_json_doc *w, char close)
+{
+    if (w->depth == 0)
+        return;
+    bool any = w->has_items[w->depth] && !w->inline_[w->depth];
+    w->depth--;
+    if (any)
+        newline(w, w->depth);
+    tl_buf_addch(w->out, close);
+}
+
+void tl_json_doc_key(struct tl_json_doc *w, const char *key)
+{
+    item(w);
+    bool pretty = w->flags & TL_JSON_DOC_PRETTY;
+    add_quoted(w->out, key, strlen(key), ": ", pretty ? 2 : 1);
+    w->after_key = true;
+}
+
+void tl_json_doc_strn(struct tl_json_doc *w, const char *p, size_t n)
+{
+    item(w);
+    if (!p)
+        tl_buf_add(w->out, "null", 4);
+    else if (w->flags & TL_JSON_DOC_SERDE_STRINGS)
+        tl_json_write_string(w->out, p, n);
+    else
+        tl_json_write_text(w->out, p, n);
+}
+
+void tl_json_doc_str(struct tl_json_doc *w, const char *s)
+{
+    tl_json_doc_strn(w, s, s ? strlen(s) : 0);
+}
+
+void tl_json_doc_u64(struct tl_json_doc *w, uint64_t v)
+{
+    item(w);
+    tl_buf_addu(w->out, v);
+}
+
+void tl_json_doc_f64(struct tl_json_doc *w, double v)
+{
+    item(w);
+    tl_json_write_double(w->out, v);
+}
+
+void tl_json_doc_f64_exact(struct tl_json_doc *w, double v)
+{
+    item(w);
+    tl_json_write_double_exact(w->out, v);
+}
+
+void tl_json_doc_bool(struct tl_json_doc *w, bool v)
+{
+    item(w);
+    if (v)
+        tl_buf_add(w->out, "true", 4);
+    else
+        tl_buf_add(w->out, "false", 5);
+}
+
+void tl_json_doc_null(struct tl_json_doc *w)
+{
+    item(w);
+    tl_buf_add(w->out, "null", 4);
+}
+
+void tl_json_doc_value(struct tl_json_doc *w, const struct tl_json *v)
+{
+    item(w);
+    write_value(w->out, v, (w->flags & TL_JSON_DOC_PRETTY) != 0, w->depth);
+}
+
+void tl_json_doc_raw(struct tl_json_doc *w, const char *text)
+{
+    item(w);
+    size_t n = strlen(text);
+    while (n && text[n - 1] == '\n')
+        n--;
+    for (;;) {
+        const char *nl = memchr(text, '\n', n);
+        size_t k = nl ? (size_t)(nl - text) : n;
+        tl_buf_add(w->out, text, k);
+        if (!nl)
+            break;
+        newline(w, w->depth);
+        text += k + 1;
+        n -= k + 1;
+    }
+}
+
+void tl_json_doc_next(struct tl_json_doc *w)
+{
+    item(w);
 }

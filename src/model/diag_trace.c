@@ -15,7 +15,7 @@
 #include "base/config.h"
 #include "model/diag_trace.h"
 #include "base/json.h"
-#include "base/json_out.h"
+#include "base/json_write.h"
 #include "base/xalloc.h"
 #include "input/envelope.h"
 #include "input/pytext.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A rank's summary read back from the "rank" member of its summary.json (written by
- * report/summary.c), for a landing page made from the summaries alone
+ * report/summary_ranks.c), for a landing page made from the summaries alone
  * (`tlparse --all-ranks-html --from-summaries OUT`). The file is untrusted: every member is
  * checked, and what is wrong is said in a sentence. Depends on base and model/ranks.
  */

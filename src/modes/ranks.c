@@ -20,13 +20,13 @@
 #include "base/json_write.h"
 #include "base/pool.h"
 #include "base/xalloc.h"
+#include "input/json_elements.h"
 #include "input/rankfiles.h"
 #include "model/ranks_read.h"
 #include "model/strtab.h"
 #include "output/writer.h"
 #include "report/landing.h"
 #include "report/summary.h"
-#include "report/terminal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -60,6 +60,7 @@ struct rank {
     struct tl_outdir *sub;          /* its folder, while it is parsed */
     struct tl_outfile events;       /* EVENTS_SPOOL, open from its first event, and kept (on the
                                        root's output) once the rank's folder is done */
+    struct tl_json_doc events_doc;  /* its events, as items of the combined file's array */
     uint64_t nevents;               /* events in it */
     struct tl_json_member *members; /* scratch: an event's members and its pid */
     size_t nmembers;
@@ -269,9 +270,8 @@ static int spool_event(void *ctx, const struct tl_json *event, struct tl_err *er
     if (!tl_outfile_is_open(&r->events) &&
         tl_outfile_open_spool(&r->events, r->sub, EVENTS_SPOOL, err) < 0)
         return -1;
-    if (r->nevents++)
-        tl_buf_adds(&r->events.buf, ",\n  ");
-    tl_json_write_pretty(&r->events.buf, &j, 1);
+    r->nevents++;
+    tl_json_doc_value(&r->events_doc, &j);
     return tl_outfile_maybe_flush(&r->events, err);
 }
 
@@ -316,6 +316,7 @@ static void parse_rank(struct multi *m, struct rank *r)
     params.report.chromium_ctx = r;
     r->sub = &sub;
     tl_outfile_init(&r->events);
+    tl_json_doc_init_items(&r->events_doc, &r->events.buf, TL_JSON_DOC_PRETTY, 1);
     struct tl_engine_result sum;
     int rc = tl_engine_run(&job, &sum, &err);
     free(sum.summary);
@@ -397,120 +398,27 @@ static void diagnose_job(void *ctx, size_t i)
 
 /* ---- the landing page and the combined files ----------------------------------------------- */
 
-/* The top-level elements of a JSON array read in chunks (the rank's chromium_events.json may
- * be large; memory stays at the largest element). */
-struct elements {
-    struct tl_outread in;
-    struct tl_buf buf;
-    size_t pos;
-    bool started, ended, eof;
-    bool need_sep;  /* an element was read: ',' or ']' comes next */
-    bool after_sep; /* a ',' was read: an element comes next */
+/* The combined chromium_events.json, opened with its first event. */
+struct combined {
+    struct tl_outfile file;
+    struct tl_json_doc doc; /* an array of the events */
+    uint64_t count;         /* events in it */
 };
 
-static int fill(struct elements *e)
+static int combined_open(struct multi *m, struct combined *out, struct tl_err *err)
 {
-    if (e->pos > 0) {
-        memmove(e->buf.buf, e->buf.buf + e->pos, e->buf.len - e->pos);
-        tl_buf_setlen(&e->buf, e->buf.len - e->pos);
-        e->pos = 0;
-    }
-    tl_buf_grow(&e->buf, 1 << 20);
-    ssize_t got = tl_outread_some(&e->in, e->buf.buf + e->buf.len, 1 << 20);
-    if (got <= 0) {
-        e->eof = true;
-        return got < 0 ? -1 : 0;
-    }
-    tl_buf_setlen(&e->buf, e->buf.len + (size_t)got);
-    return 0;
-}
-
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
-
-/* Where the JSON value at p[0..n) ends (strings and nesting followed; a scalar ends before
- * the next ',', ']' or space), or 0 when it does not end within n bytes. The value itself is
- * checked by the parser. */
-static size_t value_end(const char *p, size_t n)
-{
-    if (p[0] != '"' && p[0] != '[' && p[0] != '{') {
-        for (size_t i = 0; i < n; i++)
-            if (p[i] == ',' || p[i] == ']' || is_space(p[i]))
-                return i;
+    if (tl_outfile_is_open(&out->file))
         return 0;
-    }
-    int depth = 0;
-    bool in_str = false;
-    for (size_t i = 0; i < n; i++) {
-        char c = p[i];
-        if (in_str) {
-            if (c == '\\') {
-                i++;
-            } else if (c == '"') {
-                in_str = false;
-                if (depth == 0)
-                    return i + 1;
-            }
-        } else if (c == '"') {
-            in_str = true;
-        } else if (c == '[' || c == '{') {
-            depth++;
-        } else if ((c == ']' || c == '}') && --depth == 0) {
-            return i + 1;
-        }
-    }
+    if (tl_outfile_open(&out->file, &m->root, "chromium_events.json", err) < 0)
+        return -1;
+    tl_json_doc_array(&out->doc);
     return 0;
 }
 
-/* The next element: 1 and *v (valid until the next call), 0 at the end, -1 when the file is
- * not a JSON array. */
-static int next_element(struct elements *e, struct tl_str *v)
+/* A file of the report, read back in pieces. */
+static long read_in(void *ctx, void *p, size_t n)
 {
-    for (;;) {
-        while (e->pos < e->buf.len && is_space(e->buf.buf[e->pos]))
-            e->pos++;
-        if (e->pos == e->buf.len) {
-            if (e->eof)
-                return e->ended ? 0 : -1;
-            if (fill(e) < 0)
-                return -1;
-            continue;
-        }
-        char c = e->buf.buf[e->pos];
-        if (e->ended)
-            return -1; /* bytes after the array */
-        if (!e->started) {
-            if (c != '[')
-                return -1;
-            e->started = true;
-            e->pos++;
-            continue;
-        }
-        if (c == ']' || c == ',') {
-            if ((c == ',' && !e->need_sep) || (c == ']' && e->after_sep))
-                return -1; /* "[,", "[1,,2]", "[1,]" */
-            e->ended = c == ']';
-            e->need_sep = false;
-            e->after_sep = c == ',';
-            e->pos++;
-            continue;
-        }
-        if (e->need_sep)
-            return -1; /* "[1 2]" */
-        size_t end = value_end(e->buf.buf + e->pos, e->buf.len - e->pos);
-        if (!end) {
-            if (e->eof || fill(e) < 0)
-                return -1;
-            continue;
-        }
-        *v = tl_str_make(e->buf.buf + e->pos, end);
-        e->pos += end;
-        e->need_sep = true;
-        e->after_sep = false;
-        return 1;
-    }
+    return (long)tl_outread_some(ctx, p, n);
 }
 
 /* --from-summaries: append the events of a rank's chromium_events.json (written by its
@@ -518,19 +426,20 @@ static int next_element(struct elements *e, struct tl_str *v)
  * (a last "pid" member wins when written, sorted, see json_write.h). A file that is not a JSON
  * array adds nothing; an element that is not JSON is skipped. */
 static int combine_rank_events(struct multi *m, const struct tl_rank_summary *s,
-                               struct tl_outfile *out, uint64_t *count, struct tl_err *err)
+                               struct combined *out, struct tl_err *err)
 {
     char rel[64];
     snprintf(rel, sizeof(rel), "rank_%u/chromium_events.json", s->rank);
-    struct elements e = {0};
-    if (tl_outdir_read_open(&m->root, rel, &e.in, NULL) < 0)
+    struct tl_outread in;
+    if (tl_outdir_read_open(&m->root, rel, &in, NULL) < 0)
         return 0;
-    tl_buf_init(&e.buf, 0);
+    struct tl_json_elements e;
+    tl_json_elements_init(&e, read_in, &in);
     struct tl_arena scratch;
     tl_arena_init(&scratch, 64 * 1024);
     struct tl_str v;
     int got, rc = 0;
-    while ((got = next_element(&e, &v)) == 1) {
+    while ((got = tl_json_elements_next(&e, &v)) == 1) {
         struct tl_json j;
         if (tl_json_parse(&scratch, v.p, v.n, &j, NULL) < 0)
             continue;
@@ -548,23 +457,21 @@ static int combine_rank_events(struct multi *m, const struct tl_rank_summary *s,
             j.u.obj.items = items;
             j.u.obj.n = k + 1;
         }
-        if (!tl_outfile_is_open(out) &&
-            tl_outfile_open(out, &m->root, "chromium_events.json", err) < 0) {
+        if (combined_open(m, out, err) < 0) {
             rc = -1;
             break;
         }
-        tl_buf_adds(&out->buf, *count ? ",\n  " : "[\n  ");
-        tl_json_write_pretty(&out->buf, &j, 1);
-        (*count)++;
+        tl_json_doc_value(&out->doc, &j);
+        out->count++;
         tl_arena_reset(&scratch);
-        if (tl_outfile_maybe_flush(out, err) < 0) {
+        if (tl_outfile_maybe_flush(&out->file, err) < 0) {
             rc = -1;
             break;
         }
     }
     tl_arena_release(&scratch);
-    tl_buf_release(&e.buf);
-    tl_outread_close(&e.in);
+    tl_json_elements_release(&e);
+    tl_outread_close(&in);
     return rc;
 }
 
@@ -579,16 +486,15 @@ static struct rank *parsed_rank(struct multi *m, const struct tl_rank_summary *s
 
 /* Append the spool of a rank parsed in this run (its events as the combined file holds
  * them) to the combined file, and close it. */
-static int append_spool(struct multi *m, struct rank *r, struct tl_outfile *out, uint64_t *count,
-                        struct tl_err *err)
+static int append_spool(struct multi *m, struct rank *r, struct combined *out, struct tl_err *err)
 {
     if (!r->nevents || !tl_outfile_is_open(&r->events))
         return 0;
-    if (!tl_outfile_is_open(out) && tl_outfile_open(out, &m->root, "chromium_events.json", err) < 0)
+    if (combined_open(m, out, err) < 0)
         return -1;
-    tl_buf_adds(&out->buf, *count ? ",\n  " : "[\n  ");
-    *count += r->nevents;
-    int rc = tl_outfile_append(out, &r->events, err);
+    tl_json_doc_next(&out->doc); /* the spool holds the items and the separators between */
+    out->count += r->nevents;
+    int rc = tl_outfile_append(&out->file, &r->events, err);
     tl_outfile_close(&r->events, NULL);
     return rc;
 }
@@ -598,26 +504,27 @@ static int append_spool(struct multi *m, struct rank *r, struct tl_outfile *out,
 static int combined_events(struct multi *m, const struct tl_ranks *an, bool *written,
                            struct tl_err *err)
 {
-    struct tl_outfile out;
-    tl_outfile_init(&out);
-    uint64_t count = 0;
+    struct combined out;
+    tl_outfile_init(&out.file);
+    out.count = 0;
+    tl_json_doc_init(&out.doc, &out.file.buf, TL_JSON_DOC_PRETTY);
     for (size_t i = 0; i < an->nranks; i++) {
         if (an->ranks[i].error)
             continue;
         struct rank *r = parsed_rank(m, &an->ranks[i]);
-        if ((r ? append_spool(m, r, &out, &count, err)
-               : combine_rank_events(m, &an->ranks[i], &out, &count, err)) < 0) {
-            tl_outfile_close(&out, NULL);
+        if ((r ? append_spool(m, r, &out, err) : combine_rank_events(m, &an->ranks[i], &out, err)) <
+            0) {
+            tl_outfile_close(&out.file, NULL);
             return -1;
         }
     }
-    *written = count > 0;
-    if (!tl_outfile_is_open(&out)) {
-        tl_buf_release(&out.buf);
+    *written = out.count > 0;
+    if (!tl_outfile_is_open(&out.file)) {
+        tl_buf_release(&out.file.buf);
         return 0;
     }
-    tl_buf_adds(&out.buf, "\n]");
-    return tl_outfile_close(&out, err);
+    tl_json_doc_end(&out.doc, ']');
+    return tl_outfile_close(&out.file, err);
 }
 
 /* Write name from b (non-empty), or remove a stale one of an earlier run (in place). */
@@ -935,166 +842,38 @@ static int all_ranks(struct multi *m, struct tl_result *res)
 
 /* ---- --summary, --json: the diagnosis of every rank ----------------------------------------- */
 
-/* What some ranks did and others did not, as the landing page says it. */
-static const struct {
-    const char *what;
-    size_t at; /* of struct tl_counts */
-} diverging[] = {
-    {"recompiled", offsetof(struct tl_counts, recompiles)},
-    {"broke graphs", offsetof(struct tl_counts, graph_breaks)},
-    {"failed to compile", offsetof(struct tl_counts, failures)},
-    {"hit the recompile limit", offsetof(struct tl_counts, recompile_limits)},
-};
-
-static uint64_t counter(const struct tl_counts *c, size_t at)
+static void summary_counts(struct tl_summary_counts *o, const struct tl_counts *c)
 {
-    uint64_t v;
-    memcpy(&v, (const char *)c + at, sizeof(v));
-    return v;
+    o->compile_ids = c->compile_ids;
+    o->graph_breaks = c->graph_breaks;
+    o->recompiles = c->recompiles;
+    o->specializations = c->specializations;
+    o->failures = c->failures;
+    o->recompile_limits = c->recompile_limits;
+    o->export_problems = c->export_problems;
 }
 
-/* The ranks read whose counter at is (not) zero: "Rank 1, Rank 3", or with json "[1, 3]". */
-static void ranks_with(struct tl_buf *b, const struct multi *m, size_t at, bool nonzero, bool json)
+/* --summary or --json of the folder: the ranks together, then each rank's (report/summary.h). */
+static void rank_folder_summary(struct tl_buf *b, const struct multi *m, const struct tl_counts *c,
+                                bool json)
 {
-    size_t k = 0;
+    struct tl_summary_rank_diag *v = tl_xcalloc(m->n ? m->n : 1, sizeof(*v));
+    for (size_t i = 0; i < m->n; i++) {
+        const struct rank *r = &m->ranks[i];
+        v[i].rank = r->log.rank;
+        v[i].log = r->log.name;
+        v[i].error = r->s.error;
+        v[i].diagnosis = r->diagnosis;
+        v[i].read = r->parsed;
+        summary_counts(&v[i].counts, &r->counts);
+    }
+    struct tl_summary_rank_folder f = {.path = m->opt->path, .ranks = v, .n = m->n};
+    summary_counts(&f.total, c);
     if (json)
-        tl_buf_addch(b, '[');
-    for (size_t i = 0; i < m->n; i++) {
-        const struct rank *r = &m->ranks[i];
-        if (!r->parsed || (counter(&r->counts, at) != 0) != nonzero)
-            continue;
-        tl_buf_addf(b, json ? "%s%u" : "%sRank %u", k++ ? ", " : "", r->log.rank);
-    }
-    if (json)
-        tl_buf_addch(b, ']');
-}
-
-/* Whether the ranks read differ in the counter at: some have it, some not. */
-static bool diverges(const struct multi *m, size_t at)
-{
-    bool some = false, none = false;
-    for (size_t i = 0; i < m->n; i++)
-        if (m->ranks[i].parsed) {
-            some |= counter(&m->ranks[i].counts, at) != 0;
-            none |= counter(&m->ranks[i].counts, at) == 0;
-        }
-    return some && none;
-}
-
-/* "5 compile ids, 2 graph breaks, 1 recompile, 0 failures" */
-static void counts_text(struct tl_buf *b, const struct tl_counts *c)
-{
-    tl_buf_addf(b, "%llu compile id%s, %llu graph break%s, %llu recompile%s, %llu failure%s",
-                (unsigned long long)c->compile_ids, c->compile_ids == 1 ? "" : "s",
-                (unsigned long long)c->graph_breaks, c->graph_breaks == 1 ? "" : "s",
-                (unsigned long long)c->recompiles, c->recompiles == 1 ? "" : "s",
-                (unsigned long long)c->failures, c->failures == 1 ? "" : "s");
-}
-
-/* --summary: the ranks together (counts, divergences, ranks not read), then each rank's. */
-static void ranks_text(struct tl_buf *b, const struct multi *m, const struct tl_counts *c)
-{
-    tl_buf_addf(b, "tlparse diagnosis of %zu ranks in ", m->n);
-    tl_term_safe(b, m->opt->path);
-    tl_buf_adds(b, ": ");
-    counts_text(b, c);
-    tl_buf_adds(b, "\n\n");
-    bool any = false;
-    for (size_t k = 0; k < TL_ARRAY_LEN(diverging); k++) {
-        if (!diverges(m, diverging[k].at))
-            continue;
-        tl_buf_adds(b, "  ");
-        ranks_with(b, m, diverging[k].at, true, false);
-        tl_buf_addf(b, " %s; ", diverging[k].what);
-        ranks_with(b, m, diverging[k].at, false, false);
-        tl_buf_adds(b, " did not.\n");
-        any = true;
-    }
-    if (!any)
-        tl_buf_adds(b, "  No rank differs from the others in whether it recompiled, broke graphs, "
-                       "failed or hit the recompile limit.\n");
-    for (size_t i = 0; i < m->n; i++)
-        if (m->ranks[i].s.error) {
-            tl_buf_addf(b, "  Rank %u was not read: ", m->ranks[i].log.rank);
-            tl_term_safe(b, m->ranks[i].s.error);
-            tl_buf_addch(b, '\n');
-        }
-    for (size_t i = 0; i < m->n; i++) {
-        const struct rank *r = &m->ranks[i];
-        if (!r->diagnosis)
-            continue;
-        tl_buf_addf(b, "\n=== rank %u (", r->log.rank);
-        tl_term_safe(b, r->log.name);
-        tl_buf_adds(b, ") ===\n");
-        tl_buf_adds(b, r->diagnosis);
-    }
-}
-
-/* text, a JSON value written at indent level 2 (text pretty at level 0), without its last
- * newline: its lines indented (a JSON string holds no newline). */
-static void add_indented(struct tl_buf *b, const char *text)
-{
-    size_t n = strlen(text);
-    while (n && text[n - 1] == '\n')
-        n--;
-    for (size_t i = 0; i < n; i++) {
-        tl_buf_addch(b, text[i]);
-        if (text[i] == '\n')
-            tl_buf_adds(b, "      ");
-    }
-}
-
-/* --json: schema tlparse-ranks-diagnosis/1 (README). */
-static void ranks_json(struct tl_buf *b, const struct multi *m, const struct tl_counts *c)
-{
-    tl_buf_adds(b, "{\n  \"schema\": \"tlparse-ranks-diagnosis/1\",\n  \"source\": {\n"
-                   "    \"path\": ");
-    tl_json_write_text(b, m->opt->path, strlen(m->opt->path));
-    tl_buf_adds(b, ",\n    \"kind\": \"torch_trace_ranks\"\n  },\n  \"totals\": {\n");
-    tl_buf_addf(b, "    \"ranks\": %zu,\n", m->n);
-    size_t read = 0;
-    for (size_t i = 0; i < m->n; i++)
-        read += m->ranks[i].parsed;
-    tl_buf_addf(b, "    \"ranks_read\": %zu,\n", read);
-    tl_buf_addf(b,
-                "    \"compile_ids\": %llu,\n    \"graph_breaks\": %llu,\n    \"recompiles\": "
-                "%llu,\n    \"specializations\": %llu,\n    \"failures\": %llu,\n"
-                "    \"recompile_limits\": %llu,\n    \"export_problems\": %llu\n  },\n",
-                (unsigned long long)c->compile_ids, (unsigned long long)c->graph_breaks,
-                (unsigned long long)c->recompiles, (unsigned long long)c->specializations,
-                (unsigned long long)c->failures, (unsigned long long)c->recompile_limits,
-                (unsigned long long)c->export_problems);
-    tl_buf_adds(b, "  \"divergences\": [");
-    size_t nd = 0;
-    for (size_t k = 0; k < TL_ARRAY_LEN(diverging); k++) {
-        if (!diverges(m, diverging[k].at))
-            continue;
-        tl_buf_addf(b, "%s\n    {\n      \"what\": \"%s\",\n      \"ranks\": ", nd++ ? "," : "",
-                    diverging[k].what);
-        ranks_with(b, m, diverging[k].at, true, true);
-        tl_buf_adds(b, ",\n      \"others\": ");
-        ranks_with(b, m, diverging[k].at, false, true);
-        tl_buf_adds(b, "\n    }");
-    }
-    tl_buf_adds(b, nd ? "\n  ],\n  \"ranks\": [" : "],\n  \"ranks\": [");
-    for (size_t i = 0; i < m->n; i++) {
-        const struct rank *r = &m->ranks[i];
-        tl_buf_addf(b, "%s\n    {\n      \"rank\": %u,\n      \"log\": ", i ? "," : "",
-                    r->log.rank);
-        tl_json_write_text(b, r->log.name, strlen(r->log.name));
-        tl_buf_adds(b, ",\n      \"error\": ");
-        if (r->s.error)
-            tl_json_write_text(b, r->s.error, strlen(r->s.error));
-        else
-            tl_buf_adds(b, "null");
-        tl_buf_adds(b, ",\n      \"diagnosis\": ");
-        if (r->diagnosis)
-            add_indented(b, r->diagnosis);
-        else
-            tl_buf_adds(b, "null");
-        tl_buf_adds(b, "\n    }");
-    }
-    tl_buf_adds(b, m->n ? "\n  ]\n}\n" : "]\n}\n");
+        tl_summary_json_rank_folder(b, &f);
+    else
+        tl_summary_text_rank_folder(b, &f);
+    free(v);
 }
 
 static int cmp_log_rank(const void *a, const void *b)
@@ -1135,10 +914,8 @@ static int diagnose_all(struct multi *m, struct tl_result *res)
         sum_counts(m, &res->counts);
         if (m->counts_only)
             ;
-        else if (opt->summary == TL_SUMMARY_JSON)
-            ranks_json(&b, m, &res->counts);
         else
-            ranks_text(&b, m, &res->counts);
+            rank_folder_summary(&b, m, &res->counts, opt->summary == TL_SUMMARY_JSON);
         res->summary = m->counts_only ? NULL : tl_buf_detach(&b, NULL);
         res->has_counts = true;
         for (size_t i = 0; i < m->n; i++) {

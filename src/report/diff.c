@@ -7,7 +7,7 @@
  */
 #include "base/config.h"
 #include "report/diff.h"
-#include "base/json_out.h"
+#include "base/json_write.h"
 #include "base/xalloc.h"
 #include "report/assets.h"
 #include "report/html.h"
@@ -229,65 +229,65 @@ static double side_seconds(const struct tl_diff_side *s)
 
 /* ---- JSON --------------------------------------------------------------------------------- */
 
-static void j_loc(struct tl_jw *w, const char *key, const struct tl_diff_loc *l)
+static void j_loc(struct tl_json_doc *w, const char *key, const struct tl_diff_loc *l)
 {
-    tl_jw_key(w, key);
+    tl_json_doc_key(w, key);
     if (!l || !l->file) {
-        tl_jw_null(w);
+        tl_json_doc_null(w);
         return;
     }
     struct tl_buf b = TL_BUF_INIT;
     loc_string(&b, l);
-    tl_jw_str(w, b.buf);
+    tl_json_doc_str(w, b.buf);
     tl_buf_release(&b);
 }
 
-static void j_strs(struct tl_jw *w, const char *key, const char *const *v, uint32_t n)
+static void j_strs(struct tl_json_doc *w, const char *key, const char *const *v, uint32_t n)
 {
-    tl_jw_key(w, key);
-    tl_jw_array(w);
+    tl_json_doc_key(w, key);
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < n; i++)
-        tl_jw_str(w, v[i]);
-    tl_jw_end(w, ']');
+        tl_json_doc_str(w, v[i]);
+    tl_json_doc_end(w, ']');
 }
 
 /* A number of seconds, null when unknown (negative). */
-static void j_seconds(struct tl_jw *w, const char *key, double s)
+static void j_seconds(struct tl_json_doc *w, const char *key, double s)
 {
-    tl_jw_key(w, key);
+    tl_json_doc_key(w, key);
     if (s < 0)
-        tl_jw_null(w);
+        tl_json_doc_null(w);
     else
-        tl_jw_f64(w, s);
+        tl_json_doc_f64(w, s);
 }
 
-static void j_side(struct tl_jw *w, const char *key, const struct tl_diff_side *s)
+static void j_side(struct tl_json_doc *w, const char *key, const struct tl_diff_side *s)
 {
-    tl_jw_key(w, key);
-    tl_jw_object(w);
-    tl_jw_kstr(w, "path", s->path);
-    tl_jw_kstr(w, "kind", s->kind);
-    tl_jw_kstr(w, "source_kind", s->source_kind);
-    tl_jw_kstr(w, "report", s->report);
-    tl_jw_ku64(w, "compile_ids", s->compile_ids);
+    tl_json_doc_key(w, key);
+    tl_json_doc_object(w);
+    tl_json_doc_kstr(w, "path", s->path);
+    tl_json_doc_kstr(w, "kind", s->kind);
+    tl_json_doc_kstr(w, "source_kind", s->source_kind);
+    tl_json_doc_kstr(w, "report", s->report);
+    tl_json_doc_ku64(w, "compile_ids", s->compile_ids);
     j_seconds(w, "compile_time_s", side_seconds(s));
-    tl_jw_end(w, '}');
+    tl_json_doc_end(w, '}');
 }
 
-static void j_pair(struct tl_jw *w, enum tl_diff_cat c, const struct tl_diff_pair *p)
+static void j_pair(struct tl_json_doc *w, enum tl_diff_cat c, const struct tl_diff_pair *p)
 {
     const struct tl_diff_item *it = pair_item(p);
     struct tl_buf now = TL_BUF_INIT, was = TL_BUF_INIT;
     pair_where(p, &now, &was);
-    tl_jw_object(w);
-    tl_jw_kstr(w, text_keys[c], it->text);
+    tl_json_doc_object(w);
+    tl_json_doc_kstr(w, text_keys[c], it->text);
     if (detail_keys[c])
-        tl_jw_kstr(w, detail_keys[c], it->detail);
-    tl_jw_kstr(w, "function", it->loc.function);
-    tl_jw_kstr(w, "location", now.len ? now.buf : NULL);
-    tl_jw_kstr(w, "location_before", was.len ? was.buf : NULL);
-    tl_jw_ku64(w, "count_before", count_before(p));
-    tl_jw_ku64(w, "count_after", count_after(p));
+        tl_json_doc_kstr(w, detail_keys[c], it->detail);
+    tl_json_doc_kstr(w, "function", it->loc.function);
+    tl_json_doc_kstr(w, "location", now.len ? now.buf : NULL);
+    tl_json_doc_kstr(w, "location_before", was.len ? was.buf : NULL);
+    tl_json_doc_ku64(w, "count_before", count_before(p));
+    tl_json_doc_ku64(w, "count_after", count_after(p));
     if (p->before)
         j_strs(w, "compile_ids_before", p->before->cids, p->before->ncids);
     else
@@ -296,71 +296,72 @@ static void j_pair(struct tl_jw *w, enum tl_diff_cat c, const struct tl_diff_pai
         j_strs(w, "compile_ids_after", p->after->cids, p->after->ncids);
     else
         j_strs(w, "compile_ids_after", NULL, 0);
-    tl_jw_kstr(w, "category", it->category);
-    tl_jw_end(w, '}');
+    tl_json_doc_kstr(w, "category", it->category);
+    tl_json_doc_end(w, '}');
     tl_buf_release(&now);
     tl_buf_release(&was);
 }
 
-static void j_category(struct tl_jw *w, const struct tl_diff *d, enum tl_diff_cat c)
+static void j_category(struct tl_json_doc *w, const struct tl_diff *d, enum tl_diff_cat c)
 {
-    tl_jw_key(w, tl_diff_cat_name(c));
-    tl_jw_object(w);
+    tl_json_doc_key(w, tl_diff_cat_name(c));
+    tl_json_doc_object(w);
     for (int k = 0; k < 3; k++) {
-        tl_jw_key(w, change_key(listed[k]));
-        tl_jw_array(w);
+        tl_json_doc_key(w, change_key(listed[k]));
+        tl_json_doc_array(w);
         for (uint32_t i = 0; i < d->npairs[c]; i++)
             if (d->pairs[c][i].change == listed[k])
                 j_pair(w, c, &d->pairs[c][i]);
-        tl_jw_end(w, ']');
+        tl_json_doc_end(w, ']');
     }
-    tl_jw_ku64(w, "unchanged", d->nsame[c]);
-    tl_jw_end(w, '}');
+    tl_json_doc_ku64(w, "unchanged", d->nsame[c]);
+    tl_json_doc_end(w, '}');
 }
 
-static void j_frame_names(struct tl_jw *w, const struct tl_diff_frame *f)
+static void j_frame_names(struct tl_json_doc *w, const struct tl_diff_frame *f)
 {
-    tl_jw_kstr(w, "function", f->function);
-    tl_jw_kstr(w, "name", f->name);
+    tl_json_doc_kstr(w, "function", f->function);
+    tl_json_doc_kstr(w, "name", f->name);
     j_loc(w, "location", &f->loc);
 }
 
-static void j_frame_list(struct tl_jw *w, const char *key, const struct fchange *v, uint32_t n)
+static void j_frame_list(struct tl_json_doc *w, const char *key, const struct fchange *v,
+                         uint32_t n)
 {
-    tl_jw_key(w, key);
-    tl_jw_array(w);
+    tl_json_doc_key(w, key);
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < n; i++) {
         const struct tl_diff_fpair *p = v[i].p;
         const struct tl_diff_frame *f = frame_of(p);
-        tl_jw_object(w);
+        tl_json_doc_object(w);
         j_frame_names(w, f);
         if (f->callers) {
             j_strs(w, "callers", f->callers, f->ncallers);
         } else {
-            tl_jw_key(w, "callers");
-            tl_jw_null(w);
+            tl_json_doc_key(w, "callers");
+            tl_json_doc_null(w);
         }
-        tl_jw_ku64(w, "compiles_before", v[i].before);
-        tl_jw_ku64(w, "compiles_after", v[i].after);
+        tl_json_doc_ku64(w, "compiles_before", v[i].before);
+        tl_json_doc_ku64(w, "compiles_after", v[i].after);
         j_strs(w, "compile_ids_before", p->before ? p->before->cids : NULL,
                p->before ? p->before->ncids : 0);
         j_strs(w, "compile_ids_after", p->after ? p->after->cids : NULL,
                p->after ? p->after->ncids : 0);
-        tl_jw_end(w, '}');
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
+    tl_json_doc_end(w, ']');
 }
 
-static void j_frames(struct tl_jw *w, const struct tl_diff *d)
+static void j_frames(struct tl_json_doc *w, const struct tl_diff *d)
 {
     struct fchange *more, *fewer;
     uint32_t nmore = frame_changes(d, true, &more), nfewer = frame_changes(d, false, &fewer);
-    tl_jw_key(w, "frames");
-    tl_jw_object(w);
+    tl_json_doc_key(w, "frames");
+    tl_json_doc_object(w);
     j_frame_list(w, "more", more, nmore);
     j_frame_list(w, "fewer", fewer, nfewer);
-    tl_jw_ku64(w, "unchanged", frames_unchanged(d));
-    tl_jw_end(w, '}');
+    tl_json_doc_ku64(w, "unchanged", frames_unchanged(d));
+    tl_json_doc_end(w, '}');
     free(more);
     free(fewer);
 }
@@ -371,110 +372,110 @@ static double micro(double s)
     return round(s * 1e6) / 1e6;
 }
 
-static void j_compile_time(struct tl_jw *w, const struct tl_diff *d)
+static void j_compile_time(struct tl_json_doc *w, const struct tl_diff *d)
 {
     double a = side_seconds(d->before), b = side_seconds(d->after);
-    tl_jw_key(w, "compile_time");
-    tl_jw_object(w);
+    tl_json_doc_key(w, "compile_time");
+    tl_json_doc_object(w);
     j_seconds(w, "before_s", a);
     j_seconds(w, "after_s", b);
-    tl_jw_key(w, "change_s");
+    tl_json_doc_key(w, "change_s");
     if (a >= 0 && b >= 0)
-        tl_jw_f64(w, micro(b - a));
+        tl_json_doc_f64(w, micro(b - a));
     else
-        tl_jw_null(w);
-    tl_jw_key(w, "change_pct");
+        tl_json_doc_null(w);
+    tl_json_doc_key(w, "change_pct");
     if (a > 0 && b >= 0)
-        tl_jw_f64(w, round(1e4 * 100 * (b - a) / a) / 1e4);
+        tl_json_doc_f64(w, round(1e4 * 100 * (b - a) / a) / 1e4);
     else
-        tl_jw_null(w);
-    tl_jw_key(w, "frames");
-    tl_jw_array(w);
+        tl_json_doc_null(w);
+    tl_json_doc_key(w, "frames");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < d->nframes; i++) {
         const struct tl_diff_fpair *p = &d->frames[i];
         if (!has_time(p))
             continue;
         double fa = tl_diff_frame_seconds(p->before), fb = tl_diff_frame_seconds(p->after);
-        tl_jw_object(w);
+        tl_json_doc_object(w);
         j_frame_names(w, frame_of(p));
         j_seconds(w, "before_s", fa);
         j_seconds(w, "after_s", fb);
-        tl_jw_key(w, "change_s");
+        tl_json_doc_key(w, "change_s");
         if (fa >= 0 && fb >= 0)
-            tl_jw_f64(w, micro(fb - fa));
+            tl_json_doc_f64(w, micro(fb - fa));
         else
-            tl_jw_null(w);
-        tl_jw_end(w, '}');
+            tl_json_doc_null(w);
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
-    tl_jw_end(w, '}');
+    tl_json_doc_end(w, ']');
+    tl_json_doc_end(w, '}');
 }
 
-static void j_cache(struct tl_jw *w, const char *key, const struct tl_diff_side *s)
+static void j_cache(struct tl_json_doc *w, const char *key, const struct tl_diff_side *s)
 {
-    tl_jw_key(w, key);
+    tl_json_doc_key(w, key);
     if (!s->has_cache) {
-        tl_jw_null(w);
+        tl_json_doc_null(w);
         return;
     }
-    tl_jw_object(w);
+    tl_json_doc_object(w);
     for (int c = 0; c < 2; c++) {
-        tl_jw_key(w, cache_names[c]);
-        tl_jw_object(w);
+        tl_json_doc_key(w, cache_names[c]);
+        tl_json_doc_object(w);
         for (int k = 0; k < 3; k++)
-            tl_jw_ku64(w, cache_fields[k], s->cache[c][k]);
-        tl_jw_end(w, '}');
+            tl_json_doc_ku64(w, cache_fields[k], s->cache[c][k]);
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, '}');
+    tl_json_doc_end(w, '}');
 }
 
-static void j_graph(struct tl_jw *w, const char *key, const struct tl_diff_graph *g)
+static void j_graph(struct tl_json_doc *w, const char *key, const struct tl_diff_graph *g)
 {
-    tl_jw_key(w, key);
+    tl_json_doc_key(w, key);
     if (!g) {
-        tl_jw_null(w);
+        tl_json_doc_null(w);
         return;
     }
-    tl_jw_object(w);
-    tl_jw_kstr(w, "compile_id", g->cid);
-    tl_jw_kstr(w, "hash", g->hash);
-    tl_jw_key(w, "nodes");
+    tl_json_doc_object(w);
+    tl_json_doc_kstr(w, "compile_id", g->cid);
+    tl_json_doc_kstr(w, "hash", g->hash);
+    tl_json_doc_key(w, "nodes");
     if (g->has_nodes)
-        tl_jw_u64(w, g->nodes);
+        tl_json_doc_u64(w, g->nodes);
     else
-        tl_jw_null(w);
-    tl_jw_end(w, '}');
+        tl_json_doc_null(w);
+    tl_json_doc_end(w, '}');
 }
 
-static void j_graphs(struct tl_jw *w, const struct tl_diff *d)
+static void j_graphs(struct tl_json_doc *w, const struct tl_diff *d)
 {
-    tl_jw_key(w, "graphs");
-    tl_jw_object(w);
-    tl_jw_ku64(w, "matched", d->graphs_matched);
-    tl_jw_ku64(w, "same", d->graphs_same);
-    tl_jw_ku64(w, "by_hash", d->graphs_by_hash);
-    tl_jw_key(w, "changed");
-    tl_jw_array(w);
+    tl_json_doc_key(w, "graphs");
+    tl_json_doc_object(w);
+    tl_json_doc_ku64(w, "matched", d->graphs_matched);
+    tl_json_doc_ku64(w, "same", d->graphs_same);
+    tl_json_doc_ku64(w, "by_hash", d->graphs_by_hash);
+    tl_json_doc_key(w, "changed");
+    tl_json_doc_array(w);
     for (uint32_t i = 0; i < d->ngraphs; i++) {
         const struct tl_diff_gpair *g = &d->graphs[i];
         const struct tl_diff_frame *f = g->frame ? frame_of(g->frame) : NULL;
-        tl_jw_object(w);
-        tl_jw_kstr(w, "function", f ? f->function : NULL);
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "function", f ? f->function : NULL);
         j_loc(w, "location", f ? &f->loc : NULL);
         j_graph(w, "before", g->before);
         j_graph(w, "after", g->after);
-        tl_jw_end(w, '}');
+        tl_json_doc_end(w, '}');
     }
-    tl_jw_end(w, ']');
-    tl_jw_end(w, '}');
+    tl_json_doc_end(w, ']');
+    tl_json_doc_end(w, '}');
 }
 
 void tl_diff_json(struct tl_buf *out, const struct tl_diff *d)
 {
-    struct tl_jw w;
-    tl_jw_init(&w, out, true);
-    tl_jw_object(&w);
-    tl_jw_kstr(&w, "schema", "tlparse-diff/1");
+    struct tl_json_doc w;
+    tl_json_doc_init(&w, out, TL_JSON_DOC_PRETTY);
+    tl_json_doc_object(&w);
+    tl_json_doc_kstr(&w, "schema", "tlparse-diff/1");
     j_side(&w, "before", d->before);
     j_side(&w, "after", d->after);
     /* "changes" comes before the lists it counts: count them first */
@@ -486,18 +487,18 @@ void tl_diff_json(struct tl_buf *out, const struct tl_diff *d)
     for (int c = 0; c < TL_DIFF_NCATS; c++)
         changes += count_listed(d, (enum tl_diff_cat)c);
     changes += d->ngraphs;
-    tl_jw_ku64(&w, "changes", changes);
+    tl_json_doc_ku64(&w, "changes", changes);
     for (int c = 0; c < TL_DIFF_NCATS; c++)
         j_category(&w, d, (enum tl_diff_cat)c);
     j_frames(&w, d);
     j_compile_time(&w, d);
-    tl_jw_key(&w, "cache");
-    tl_jw_object(&w);
+    tl_json_doc_key(&w, "cache");
+    tl_json_doc_object(&w);
     j_cache(&w, "before", d->before);
     j_cache(&w, "after", d->after);
-    tl_jw_end(&w, '}');
+    tl_json_doc_end(&w, '}');
     j_graphs(&w, d);
-    tl_jw_end(&w, '}');
+    tl_json_doc_end(&w, '}');
     tl_buf_addch(out, '\n');
 }
 

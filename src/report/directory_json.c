@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * compile_directory.json (spec core.md §5.4): every compile-directory key, sorted by name,
- * with its artifacts, as the reference's serde_json writes it (pretty, fields in order).
+ * with its artifacts, as the reference's serde_json writes it (pretty, fields in order, strings
+ * escaped as serde's).
  * Streamed through a page sink: with tens of thousands of compile ids it runs to megabytes.
  */
 #include "base/config.h"
@@ -37,42 +38,31 @@ int tl_page_directory_json(const struct tl_page_sink *sink, const struct tl_dire
         v[i].name = k->unknown ? "unknown" : k->display;
     }
     qsort(v, n, sizeof(*v), cmp_sorted);
-    tl_buf_adds(out, "{\n");
+    struct tl_json_doc w;
+    tl_json_doc_init(&w, out, TL_JSON_DOC_PRETTY | TL_JSON_DOC_SERDE_STRINGS);
+    tl_json_doc_object(&w);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
-        const struct tl_dirkey *k = v[i].key;
-        tl_buf_adds(out, "  ");
-        tl_json_write_string(out, v[i].name, strlen(v[i].name));
-        if (!k->first) {
-            tl_buf_adds(out, ": {\n    \"artifacts\": []\n  }");
-        } else {
-            tl_buf_adds(out, ": {\n    \"artifacts\": [\n");
-            for (const struct tl_artifact *a = k->first; a; a = a->next) {
-                const char *slash = strrchr(a->name, '/');
-                const char *last = slash ? slash + 1 : a->name;
-                tl_buf_adds(out, "      {\n        \"name\": ");
-                tl_json_write_string(out, last, strlen(last));
-                tl_buf_adds(out, ",\n        \"number\": ");
-                tl_buf_addu(out, a->number);
-                tl_buf_adds(out, ",\n        \"readable_url\": ");
-                if (a->readable_url)
-                    tl_json_write_string(out, a->readable_url, strlen(a->readable_url));
-                else
-                    tl_buf_adds(out, "null");
-                tl_buf_adds(out, ",\n        \"suffix\": ");
-                const char *suf = tl_cache_suffix_text(a->suffix);
-                tl_json_write_string(out, suf, strlen(suf));
-                tl_buf_adds(out, ",\n        \"url\": ");
-                tl_json_write_string(out, a->url, strlen(a->url));
-                tl_buf_adds(out, a->next ? "\n      },\n" : "\n      }\n");
-            }
-            tl_buf_adds(out, "    ]\n  }");
+        tl_json_doc_key(&w, v[i].name);
+        tl_json_doc_object(&w);
+        tl_json_doc_key(&w, "artifacts");
+        tl_json_doc_array(&w);
+        for (const struct tl_artifact *a = v[i].key->first; a; a = a->next) {
+            const char *slash = strrchr(a->name, '/');
+            tl_json_doc_object(&w);
+            tl_json_doc_kstr(&w, "name", slash ? slash + 1 : a->name);
+            tl_json_doc_ku64(&w, "number", a->number);
+            tl_json_doc_kstr(&w, "readable_url", a->readable_url);
+            tl_json_doc_kstr(&w, "suffix", tl_cache_suffix_text(a->suffix));
+            tl_json_doc_kstr(&w, "url", a->url);
+            tl_json_doc_end(&w, '}');
         }
-        tl_buf_adds(out, i + 1 < n ? ",\n" : "\n");
+        tl_json_doc_end(&w, ']');
+        tl_json_doc_end(&w, '}');
         rc = tl_page_flush(sink);
     }
     if (rc == 0)
-        tl_buf_adds(out, "}");
+        tl_json_doc_end(&w, '}');
     free(v);
     return rc ? -1 : tl_page_flush(sink);
 }

@@ -8,7 +8,6 @@
  */
 #include "base/config.h"
 #include "report/landing.h"
-#include "base/json_out.h"
 #include "base/json_write.h"
 #include "base/xalloc.h"
 #include "report/assets.h"
@@ -615,32 +614,32 @@ void tl_page_landing(struct tl_buf *out, const struct tl_landing *p)
 
 void tl_ranks_runtime_json(struct tl_buf *out, const struct tl_ranks *r)
 {
-    struct tl_jw w;
-    tl_jw_init(&w, out, true);
-    tl_jw_array(&w);
+    struct tl_json_doc w;
+    tl_json_doc_init(&w, out, TL_JSON_DOC_PRETTY);
+    tl_json_doc_array(&w);
     for (size_t i = 0; i < r->nranks; i++) {
         const struct tl_rank_summary *s = &r->ranks[i];
         for (size_t j = 0; usable(s) && j < s->nruntime; j++) {
             const struct tl_rank_runtime *rec = &s->runtime[j];
             if (!rec->nops)
                 continue;
-            tl_jw_object(&w);
-            tl_jw_ku64(&w, "rank", s->rank);
-            tl_jw_kstr(&w, "graph", nz(rec->graph));
-            tl_jw_key(&w, "ops");
-            tl_jw_array(&w);
+            tl_json_doc_object(&w);
+            tl_json_doc_ku64(&w, "rank", s->rank);
+            tl_json_doc_kstr(&w, "graph", nz(rec->graph));
+            tl_json_doc_key(&w, "ops");
+            tl_json_doc_array(&w);
             for (size_t o = 0; o < rec->nops; o++) {
-                tl_jw_object(&w);
-                tl_jw_kstr(&w, "name", nz(rec->ops[o].name));
-                tl_jw_key(&w, "estimated_runtime_ns");
-                tl_jw_f64(&w, rec->ops[o].estimated_runtime_ns);
-                tl_jw_end(&w, '}');
+                tl_json_doc_object(&w);
+                tl_json_doc_kstr(&w, "name", nz(rec->ops[o].name));
+                tl_json_doc_key(&w, "estimated_runtime_ns");
+                tl_json_doc_f64(&w, rec->ops[o].estimated_runtime_ns);
+                tl_json_doc_end(&w, '}');
             }
-            tl_jw_end(&w, ']');
-            tl_jw_end(&w, '}');
+            tl_json_doc_end(&w, ']');
+            tl_json_doc_end(&w, '}');
         }
     }
-    tl_jw_end(&w, ']');
+    tl_json_doc_end(&w, ']');
 }
 
 /* Rust's `f as u64`: truncation, saturating, NaN and negatives 0. */
@@ -780,7 +779,7 @@ static void hash_map_order(const struct thread *t, size_t n, size_t *order)
 }
 
 /* The thread metadata (§1.8 step 3): per rank ascending, its threads with their sort index. */
-static void thread_events(struct tl_jw *w, const struct tl_ranks *r)
+static void thread_events(struct tl_json_doc *w, const struct tl_ranks *r)
 {
     size_t n;
     struct thread *t = threads_of(r, &n);
@@ -793,32 +792,32 @@ static void thread_events(struct tl_jw *w, const struct tl_ranks *r)
             const struct thread *th = &t[order[k]];
             if (th->rank != rank)
                 continue;
-            tl_jw_object(w);
-            tl_jw_key(w, "args");
-            tl_jw_object(w);
-            tl_jw_key(w, "name");
+            tl_json_doc_object(w);
+            tl_json_doc_key(w, "args");
+            tl_json_doc_object(w);
+            tl_json_doc_key(w, "name");
             struct tl_buf name = TL_BUF_INIT;
             tl_buf_adds(&name, "graph ");
             tl_buf_adds(&name, th->graph);
-            tl_jw_strn(w, name.buf, name.len);
+            tl_json_doc_strn(w, name.buf, name.len);
             tl_buf_release(&name);
-            tl_jw_end(w, '}');
-            tl_jw_kstr(w, "name", "thread_name");
-            tl_jw_kstr(w, "ph", "M");
-            tl_jw_ku64(w, "pid", rank);
-            tl_jw_ku64(w, "tid", th->tid);
-            tl_jw_end(w, '}');
+            tl_json_doc_end(w, '}');
+            tl_json_doc_kstr(w, "name", "thread_name");
+            tl_json_doc_kstr(w, "ph", "M");
+            tl_json_doc_ku64(w, "pid", rank);
+            tl_json_doc_ku64(w, "tid", th->tid);
+            tl_json_doc_end(w, '}');
 
-            tl_jw_object(w);
-            tl_jw_key(w, "args");
-            tl_jw_object(w);
-            tl_jw_ku64(w, "sort_index", index++);
-            tl_jw_end(w, '}');
-            tl_jw_kstr(w, "name", "thread_sort_index");
-            tl_jw_kstr(w, "ph", "M");
-            tl_jw_ku64(w, "pid", rank);
-            tl_jw_ku64(w, "tid", th->tid);
-            tl_jw_end(w, '}');
+            tl_json_doc_object(w);
+            tl_json_doc_key(w, "args");
+            tl_json_doc_object(w);
+            tl_json_doc_ku64(w, "sort_index", index++);
+            tl_json_doc_end(w, '}');
+            tl_json_doc_kstr(w, "name", "thread_sort_index");
+            tl_json_doc_kstr(w, "ph", "M");
+            tl_json_doc_ku64(w, "pid", rank);
+            tl_json_doc_ku64(w, "tid", th->tid);
+            tl_json_doc_end(w, '}');
         }
         while (first < n && t[first].rank == rank)
             first++;
@@ -829,9 +828,9 @@ static void thread_events(struct tl_jw *w, const struct tl_ranks *r)
 
 void tl_ranks_runtime_trace_json(struct tl_buf *out, const struct tl_ranks *r)
 {
-    struct tl_jw w;
-    tl_jw_init(&w, out, true);
-    tl_jw_array(&w);
+    struct tl_json_doc w;
+    tl_json_doc_init(&w, out, TL_JSON_DOC_PRETTY);
+    tl_json_doc_array(&w);
     /* 1. one complete event per op, keys sorted */
     for (size_t i = 0; i < r->nranks; i++) {
         const struct tl_rank_summary *s = &r->ranks[i];
@@ -842,21 +841,21 @@ void tl_ranks_runtime_trace_json(struct tl_buf *out, const struct tl_ranks *r)
             for (size_t o = 0; o < rec->nops; o++) {
                 double ns = rec->ops[o].estimated_runtime_ns;
                 uint64_t dur = dur_us(ns);
-                tl_jw_object(&w);
-                tl_jw_key(&w, "args");
-                tl_jw_object(&w);
-                tl_jw_kstr(&w, "graph", nz(rec->graph));
-                tl_jw_ku64(&w, "rank", s->rank);
-                tl_jw_ku64(&w, "runtime_ns", to_u64(ns));
-                tl_jw_end(&w, '}');
-                tl_jw_kstr(&w, "cat", "runtime");
-                tl_jw_ku64(&w, "dur", dur);
-                tl_jw_kstr(&w, "name", nz(rec->ops[o].name));
-                tl_jw_kstr(&w, "ph", "X");
-                tl_jw_ku64(&w, "pid", s->rank);
-                tl_jw_ku64(&w, "tid", tid);
-                tl_jw_ku64(&w, "ts", ts);
-                tl_jw_end(&w, '}');
+                tl_json_doc_object(&w);
+                tl_json_doc_key(&w, "args");
+                tl_json_doc_object(&w);
+                tl_json_doc_kstr(&w, "graph", nz(rec->graph));
+                tl_json_doc_ku64(&w, "rank", s->rank);
+                tl_json_doc_ku64(&w, "runtime_ns", to_u64(ns));
+                tl_json_doc_end(&w, '}');
+                tl_json_doc_kstr(&w, "cat", "runtime");
+                tl_json_doc_ku64(&w, "dur", dur);
+                tl_json_doc_kstr(&w, "name", nz(rec->ops[o].name));
+                tl_json_doc_kstr(&w, "ph", "X");
+                tl_json_doc_ku64(&w, "pid", s->rank);
+                tl_json_doc_ku64(&w, "tid", tid);
+                tl_json_doc_ku64(&w, "ts", ts);
+                tl_json_doc_end(&w, '}');
                 ts = ts > UINT64_MAX - dur ? UINT64_MAX : ts + dur;
             }
         }
@@ -874,76 +873,76 @@ void tl_ranks_runtime_trace_json(struct tl_buf *out, const struct tl_ranks *r)
         struct tl_buf name = TL_BUF_INIT;
         tl_buf_adds(&name, "Rank ");
         tl_buf_addu(&name, s->rank);
-        tl_jw_object(&w);
-        tl_jw_key(&w, "args");
-        tl_jw_object(&w);
-        tl_jw_key(&w, "name");
-        tl_jw_strn(&w, name.buf, name.len);
-        tl_jw_end(&w, '}');
-        tl_jw_kstr(&w, "name", "process_name");
-        tl_jw_kstr(&w, "ph", "M");
-        tl_jw_ku64(&w, "pid", s->rank);
-        tl_jw_end(&w, '}');
+        tl_json_doc_object(&w);
+        tl_json_doc_key(&w, "args");
+        tl_json_doc_object(&w);
+        tl_json_doc_key(&w, "name");
+        tl_json_doc_strn(&w, name.buf, name.len);
+        tl_json_doc_end(&w, '}');
+        tl_json_doc_kstr(&w, "name", "process_name");
+        tl_json_doc_kstr(&w, "ph", "M");
+        tl_json_doc_ku64(&w, "pid", s->rank);
+        tl_json_doc_end(&w, '}');
         tl_buf_release(&name);
 
-        tl_jw_object(&w);
-        tl_jw_key(&w, "args");
-        tl_jw_object(&w);
-        tl_jw_ku64(&w, "sort_index", s->rank);
-        tl_jw_end(&w, '}');
-        tl_jw_kstr(&w, "name", "process_sort_index");
-        tl_jw_kstr(&w, "ph", "M");
-        tl_jw_ku64(&w, "pid", s->rank);
-        tl_jw_end(&w, '}');
+        tl_json_doc_object(&w);
+        tl_json_doc_key(&w, "args");
+        tl_json_doc_object(&w);
+        tl_json_doc_ku64(&w, "sort_index", s->rank);
+        tl_json_doc_end(&w, '}');
+        tl_json_doc_kstr(&w, "name", "process_sort_index");
+        tl_json_doc_kstr(&w, "ph", "M");
+        tl_json_doc_ku64(&w, "pid", s->rank);
+        tl_json_doc_end(&w, '}');
     }
     /* 3. per rank, its threads (graphs) in the reference's order */
     thread_events(&w, r);
-    tl_jw_end(&w, ']');
+    tl_json_doc_end(&w, ']');
 }
 
 void tl_ranks_schedules_json(struct tl_buf *out, const struct tl_ranks *r)
 {
-    struct tl_jw w;
-    tl_jw_init(&w, out, true);
-    tl_jw_array(&w);
+    struct tl_json_doc w;
+    tl_json_doc_init(&w, out, TL_JSON_DOC_PRETTY);
+    tl_json_doc_array(&w);
     for (size_t i = 0; i < r->nranks; i++) {
         const struct tl_rank_summary *s = &r->ranks[i];
         for (size_t j = 0; usable(s) && j < s->nschedules; j++) {
             const struct tl_rank_schedule *rec = &s->schedules[j];
             if (!rec->nops)
                 continue;
-            tl_jw_object(&w);
-            tl_jw_ku64(&w, "rank", s->rank);
-            tl_jw_kstr(&w, "graph", nz(rec->graph));
-            tl_jw_key(&w, "ops");
-            tl_jw_array(&w);
+            tl_json_doc_object(&w);
+            tl_json_doc_ku64(&w, "rank", s->rank);
+            tl_json_doc_kstr(&w, "graph", nz(rec->graph));
+            tl_json_doc_key(&w, "ops");
+            tl_json_doc_array(&w);
             for (size_t o = 0; o < rec->nops; o++)
-                tl_jw_str(&w, nz(rec->ops[o]));
-            tl_jw_end(&w, ']');
-            tl_jw_end(&w, '}');
+                tl_json_doc_str(&w, nz(rec->ops[o]));
+            tl_json_doc_end(&w, ']');
+            tl_json_doc_end(&w, '}');
         }
     }
-    tl_jw_end(&w, ']');
+    tl_json_doc_end(&w, ']');
 }
 
 void tl_parity_json(struct tl_buf *out, const struct tl_parity_entry *e, size_t n)
 {
-    struct tl_jw w;
-    tl_jw_init(&w, out, true);
-    tl_jw_object(&w);
-    tl_jw_kstr(&w, "description",
-               "Difference of # of collectives in scheduler and inductor "
-               "output code and missing wait collectives");
-    tl_jw_key(&w, "graphs");
-    tl_jw_array(&w);
+    struct tl_json_doc w;
+    tl_json_doc_init(&w, out, TL_JSON_DOC_PRETTY);
+    tl_json_doc_object(&w);
+    tl_json_doc_kstr(&w, "description",
+                     "Difference of # of collectives in scheduler and inductor "
+                     "output code and missing wait collectives");
+    tl_json_doc_key(&w, "graphs");
+    tl_json_doc_array(&w);
     for (size_t i = 0; e && i < n; i++) {
-        tl_jw_object(&w);
-        tl_jw_kstr(&w, "graph", nz(e[i].graph));
-        tl_jw_kstr(&w, "compile_id", e[i].compile_id ? e[i].compile_id : "unknown");
-        tl_jw_ku64(&w, "offset", e[i].offset);
-        tl_jw_ku64(&w, "missing_waits", e[i].missing_waits);
-        tl_jw_end(&w, '}');
+        tl_json_doc_object(&w);
+        tl_json_doc_kstr(&w, "graph", nz(e[i].graph));
+        tl_json_doc_kstr(&w, "compile_id", e[i].compile_id ? e[i].compile_id : "unknown");
+        tl_json_doc_ku64(&w, "offset", e[i].offset);
+        tl_json_doc_ku64(&w, "missing_waits", e[i].missing_waits);
+        tl_json_doc_end(&w, '}');
     }
-    tl_jw_end(&w, ']');
-    tl_jw_end(&w, '}');
+    tl_json_doc_end(&w, ']');
+    tl_json_doc_end(&w, '}');
 }

@@ -4,17 +4,23 @@
  * summary of `tlparse --summary` (colour optional), and the Diagnosis section at the top of
  * index.html. All three list the same findings in the same order, most costly first, each
  * with its explanation and fix. They read the diagnosis model only.
+ *
+ * One header for the files that make them: summary_json.c (summary.json), summary_ranks.c
+ * (what multi-rank runs add), summary_text.c (--summary), page_diagnosis.c and page_shapes.c
+ * (the pages), and summary.c (what they share: advice and its placeholders).
  */
 #ifndef TL_SUMMARY_H
 #define TL_SUMMARY_H
 
 #include "base/config.h"
 #include "base/buf.h"
+#include "base/json_write.h"
 #include "model/diagnosis.h"
 #include "model/ranks.h"
 #include "model/runinfo.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* What the diagnosis was made from. */
@@ -26,6 +32,8 @@ struct tl_summary_source {
     const struct tl_rank_summary *rank;
     const struct tl_runinfo *info; /* "generated_by": what made it; NULL: not written */
 };
+
+/* ---- summary.json (summary_json.c, summary_ranks.c) ---- */
 
 /** summary.json: schema "tlparse-summary/1" (see README), pretty, ends with a newline. */
 void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
@@ -39,9 +47,55 @@ void tl_summary_json(struct tl_buf *out, const struct tl_diag *d,
  */
 void tl_summary_json_ranks(struct tl_buf *out, const struct tl_ranks *r);
 
+/** The "rank" member of a rank's summary.json: everything the landing page reads of it. */
+void tl_summary_json_rank(struct tl_json_doc *w, const struct tl_rank_summary *r);
+
+/* ---- --summary and --json of a folder of rank logs (summary_ranks.c) ---- */
+
+/* What a diagnosis counted (those of the public struct tl_counts that these say). */
+struct tl_summary_counts {
+    uint64_t compile_ids;
+    uint64_t graph_breaks;
+    uint64_t recompiles;
+    uint64_t specializations;
+    uint64_t failures;
+    uint64_t recompile_limits;
+    uint64_t export_problems;
+};
+
+/* A rank of the folder. Strings borrowed. */
+struct tl_summary_rank_diag {
+    uint32_t rank;
+    const char *log;       /* its log's file name */
+    const char *error;     /* why its log could not be read, or NULL */
+    const char *diagnosis; /* its own --summary text or --json document, or NULL */
+    bool read;             /* its log was read: counts holds its diagnosis */
+    struct tl_summary_counts counts;
+};
+
+/* The folder: its path as given, its ranks in rank order and their counts summed. */
+struct tl_summary_rank_folder {
+    const char *path;
+    const struct tl_summary_rank_diag *ranks;
+    size_t n;
+    struct tl_summary_counts total;
+};
+
+/** --json of the folder: schema "tlparse-ranks-diagnosis/1" (see README), each rank's own
+ * --json inside; pretty, ends with a newline. */
+void tl_summary_json_rank_folder(struct tl_buf *out, const struct tl_summary_rank_folder *f);
+
+/** --summary of the folder: the ranks together (counts, what some did and others did not, the
+ * ranks not read), then each rank's own --summary. */
+void tl_summary_text_rank_folder(struct tl_buf *out, const struct tl_summary_rank_folder *f);
+
+/* ---- --summary (summary_text.c) ---- */
+
 /** The text summary; with color, ANSI colours for headings and severities. */
 void tl_summary_text(struct tl_buf *out, const struct tl_diag *d,
                      const struct tl_summary_source *src, bool color);
+
+/* ---- pages (page_diagnosis.c, page_shapes.c) ---- */
 
 /**
  * The Diagnosis section of an index page. A compile id links to cid_href followed by the
@@ -64,6 +118,29 @@ static inline bool tl_page_shapes_wanted(const struct tl_diag *d)
 }
 /** The paragraph of an index that links dynamic_shapes.html (nothing when there is none). */
 void tl_page_shapes_link(struct tl_buf *out, const struct tl_diag *d);
+
+/* ---- what they share (summary.c) ---- */
+
+/** The advice of a rule with its placeholders filled. */
+struct tl_summary_advice {
+    struct tl_buf title;
+    struct tl_buf explanation;
+    struct tl_buf fix;
+};
+
+/** Fill f (caller releases it with tl_summary_advice_release) from a and the values v. */
+void tl_summary_advice_fill(struct tl_summary_advice *f, const struct tl_advice *a,
+                            const struct tl_advice_vars *v);
+void tl_summary_advice_release(struct tl_summary_advice *f);
+
+/** The placeholders of a guard's advice, from an example of it (NULL: none). */
+void tl_summary_guard_vars(struct tl_advice_vars *v, const char *example);
+/** The placeholders of a specialization's advice. */
+void tl_summary_spec_vars(struct tl_advice_vars *v, const struct tl_diag_spec *s);
+/** The placeholders of a recompile limit's advice; the limit is written into num (n bytes),
+ * which v borrows. */
+void tl_summary_limit_vars(struct tl_advice_vars *v, const struct tl_diag_limit *l, char *num,
+                           size_t n);
 
 /**
  * Why a recompile's guard has more distinct values than recompiles ("... 105 distinct values in

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests for model/diagnosis.c and what report/summary.c says of it: a recompile's guard
+ * Unit tests for model/diagnosis.c and what report/summary_*.c say of it: a recompile's guard
  * counts its distinct values exactly, past the kept ones too, and the text and summary.json
  * say what the count is (PyTorch lists, for each recompile, the failure of every earlier
  * compilation: 14 recompiles of a growing size give 105 values). The fix of an export

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "base/config.h"
 #include "base/json_write.h"
-#include "base/json_out.h"
 #include "base/json_num.h"
 #include "base/json.h"
 #include "base/arena.h"
@@ -611,7 +610,7 @@ static void test_round_trip(void **state)
                                           "1000000000000000.0,123456789012345680]");
 }
 
-/* tl_jw_f64_exact: every double serde's reader (not correctly rounded) made from a literal
+/* tl_json_doc_f64_exact: every double serde's reader (not correctly rounded) made from a literal
  * is written so that it reads back as that double. */
 static void test_f64_exact(void **state)
 {
@@ -647,9 +646,9 @@ static void test_f64_exact(void **state)
         }
         struct tl_buf b = TL_BUF_INIT;
         struct tl_buf shortest = TL_BUF_INIT;
-        struct tl_jw w;
-        tl_jw_init(&w, &b, false);
-        tl_jw_f64_exact(&w, v);
+        struct tl_json_doc w;
+        tl_json_doc_init(&w, &b, 0);
+        tl_json_doc_f64_exact(&w, v);
         tl_json_write_double(&shortest, v);
         fallbacks += strcmp(b.buf, shortest.buf) != 0;
         assert_int_equal(tl_json_num_parse(b.buf, b.len, &n), 0);
@@ -663,6 +662,126 @@ static void test_f64_exact(void **state)
     assert_true(fallbacks > 0);
 }
 
+/* The document writer: every layout, exact bytes. */
+static void test_doc(void **state)
+{
+    (void)state;
+    struct tl_buf b = TL_BUF_INIT;
+    struct tl_json_doc w;
+    for (int pretty = 0; pretty < 2; pretty++) {
+        tl_buf_reset(&b);
+        tl_json_doc_init(&w, &b, pretty ? TL_JSON_DOC_PRETTY : 0);
+        tl_json_doc_object(&w);
+        tl_json_doc_kstr(&w, "s", "a\x7f\"");
+        tl_json_doc_key(&w, "empty");
+        tl_json_doc_array(&w);
+        tl_json_doc_end(&w, ']');
+        tl_json_doc_key(&w, "inline");
+        tl_json_doc_array_inline(&w);
+        tl_json_doc_u64(&w, 1);
+        tl_json_doc_u64(&w, 3);
+        tl_json_doc_end(&w, ']');
+        tl_json_doc_key(&w, "a");
+        tl_json_doc_array(&w);
+        tl_json_doc_null(&w);
+        tl_json_doc_bool(&w, true);
+        tl_json_doc_f64(&w, 0.5);
+        tl_json_doc_str(&w, NULL);
+        struct tl_json v = parse("{\"z\": 1, \"y\": [2]}");
+        tl_json_doc_value(&w, &v);
+        tl_json_doc_end(&w, ']');
+        tl_json_doc_key(&w, "raw");
+        tl_json_doc_raw(&w, pretty ? "{\n  \"k\": [\n    1\n  ]\n}\n\n" : "{\"k\":[1]}");
+        tl_json_doc_end(&w, '}');
+        if (pretty)
+            assert_string_equal(b.buf, "{\n"
+                                       "  \"s\": \"a\\u007f\\\"\",\n"
+                                       "  \"empty\": [],\n"
+                                       "  \"inline\": [1, 3],\n"
+                                       "  \"a\": [\n"
+                                       "    null,\n"
+                                       "    true,\n"
+                                       "    0.5,\n"
+                                       "    null,\n"
+                                       "    {\n"
+                                       "      \"y\": [\n"
+                                       "        2\n"
+                                       "      ],\n"
+                                       "      \"z\": 1\n"
+                                       "    }\n"
+                                       "  ],\n"
+                                       "  \"raw\": {\n"
+                                       "    \"k\": [\n"
+                                       "      1\n"
+                                       "    ]\n"
+                                       "  }\n"
+                                       "}");
+        else
+            assert_string_equal(b.buf, "{\"s\":\"a\\u007f\\\"\",\"empty\":[],\"inline\":[1, 3],"
+                                       "\"a\":[null,true,0.5,null,{\"y\":[2],\"z\":1}],"
+                                       "\"raw\":{\"k\":[1]}}");
+    }
+
+    /* serde's strings: DEL and C1 raw, ill-formed UTF-8 as it is */
+    tl_buf_reset(&b);
+    tl_json_doc_init(&w, &b, TL_JSON_DOC_SERDE_STRINGS);
+    tl_json_doc_array(&w);
+    tl_json_doc_str(&w, "\x7f\xc2\x85\xff\n");
+    tl_json_doc_end(&w, ']');
+    assert_string_equal(b.buf, "[\"\x7f\xc2\x85\xff\\n\"]");
+    tl_buf_reset(&b);
+    tl_json_doc_init(&w, &b, 0);
+    tl_json_doc_str(&w, "\x7f\xc2\x85\xff");
+    assert_string_equal(b.buf, "\"\\u007f\\u0085\xef\xbf\xbd\"");
+
+    /* an array written in pieces: a spool of items placed after a separator */
+    struct tl_buf spool = TL_BUF_INIT;
+    struct tl_json_doc sw;
+    tl_json_doc_init_items(&sw, &spool, TL_JSON_DOC_PRETTY, 1);
+    tl_json_doc_object(&sw);
+    tl_json_doc_ku64(&sw, "n", 1);
+    tl_json_doc_end(&sw, '}');
+    tl_json_doc_u64(&sw, 2);
+    tl_buf_reset(&b);
+    tl_json_doc_init(&w, &b, TL_JSON_DOC_PRETTY);
+    tl_json_doc_array(&w);
+    tl_json_doc_u64(&w, 0);
+    tl_json_doc_next(&w);
+    tl_buf_addbuf(&b, &spool);
+    tl_json_doc_u64(&w, 3);
+    tl_json_doc_end(&w, ']');
+    assert_string_equal(b.buf, "[\n  0,\n  {\n    \"n\": 1\n  },\n  2,\n  3\n]");
+
+    /* a key longer than one reservation, and the deepest nesting */
+    size_t big = 200000;
+    char *key = malloc(big + 1);
+    assert_non_null(key);
+    for (size_t i = 0; i < big; i++)
+        key[i] = i % 1000 ? 'k' : '\n';
+    key[big] = '\0';
+    tl_buf_reset(&b);
+    tl_json_doc_init(&w, &b, 0);
+    tl_json_doc_object(&w);
+    tl_json_doc_ku64(&w, key, 7);
+    tl_json_doc_end(&w, '}');
+    assert_int_equal(b.len, 1 + 1 + big + big / 1000 + 1 + 1 + 1 + 1);
+    assert_memory_equal(b.buf, "{\"\\nkk", 6);
+    assert_string_equal(b.buf + b.len - 5, "k\":7}");
+    free(key);
+    tl_buf_reset(&b);
+    tl_json_doc_init(&w, &b, TL_JSON_DOC_PRETTY);
+    int deepest = TL_JSON_DOC_MAX_DEPTH - 1;
+    for (int i = 0; i < deepest; i++)
+        tl_json_doc_array(&w);
+    tl_json_doc_u64(&w, 5);
+    for (int i = 0; i < deepest; i++)
+        tl_json_doc_end(&w, ']');
+    assert_int_equal(b.len, 2 * (size_t)deepest * (size_t)deepest + 4 * (size_t)deepest + 1);
+    assert_int_equal(b.buf[b.len - 1], ']');
+    tl_buf_release(&spool);
+    tl_buf_release(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -672,7 +791,7 @@ int main(void)
         cmocka_unit_test(test_text),       cmocka_unit_test(test_strings_random),
         cmocka_unit_test(test_doubles),    cmocka_unit_test(test_doubles_random),
         cmocka_unit_test(test_numbers),    cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_f64_exact),
+        cmocka_unit_test(test_f64_exact),  cmocka_unit_test(test_doc),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

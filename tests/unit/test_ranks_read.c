@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* A rank's summary written into summary.json (report/summary.c) and read back
+/* A rank's summary written into summary.json (report/summary_ranks.c) and read back
  * (model/ranks_read.c): every field survives, floats exactly; bad files say what is wrong. */
 #include "base/config.h"
 #include "base/arena.h"
