@@ -145,7 +145,7 @@ int tl_feed_finish(struct tl_feed *f, struct tl_result *res)
         free(res->summary);
         res->summary = NULL;
         res->has_counts = false;
-        return f->code = failed(f, &err);
+        return failed(f, &err);
     }
     return code;
 }

@@ -910,13 +910,12 @@ static int diagnose_all(struct multi *m, struct tl_result *res)
             tl_error_code(&err, TL_ERR_SIGNAL, "interrupted");
         code = tl_report_error(opt, &err);
     } else {
-        struct tl_buf b = TL_BUF_INIT;
         sum_counts(m, &res->counts);
-        if (m->counts_only)
-            ;
-        else
+        if (!m->counts_only) {
+            struct tl_buf b = TL_BUF_INIT;
             rank_folder_summary(&b, m, &res->counts, opt->summary == TL_SUMMARY_JSON);
-        res->summary = m->counts_only ? NULL : tl_buf_detach(&b, NULL);
+            res->summary = tl_buf_detach(&b, NULL);
+        }
         res->has_counts = true;
         for (size_t i = 0; i < m->n; i++) {
             /* a rank that could not be read fails the run, as a log that cannot */
