@@ -26,6 +26,8 @@
 #   BENCH_RANK_MB=100        this many MiB each, parsed with --all-ranks-html at
 #   BENCH_RANK_JOBS="1 2"    these -j values (wall time and peak RSS, best of BENCH_RUNS)
 #   BENCH_WATCH_SECONDS=20   the CPU of an idle --watch over this long (bench/watch_idle.sh; 0: none)
+#   BENCH_WATCH_GROW_SECONDS=20  --watch of the 200 MiB log written over this long, its CPU against
+#                            a batch run's (bench/watch_grow.sh; 0: none)
 #   BENCH_GOALS=0            leave out the table of the speed goals (bench/goals.py: paired runs,
 #                            BENCH_GOAL_RUNS pairs each, default 3; its 200 MiB row against the
 #                            reference runs TLPARSE_REFERENCE, else the pip-installed one)
@@ -527,4 +529,12 @@ fi
 # An idle --watch: its CPU share (BENCH_WATCH_SECONDS, default 20; 0: none).
 if [ "${BENCH_WATCH_SECONDS:-20}" != 0 ]; then
     bench/watch_idle.sh "${TLPARSE##* }" "${BENCH_WATCH_SECONDS:-20}"
+fi
+
+# --watch of a log growing to 200 MiB against a batch run of it (bench/watch_grow.sh): total
+# CPU, BENCH_WATCH_GROW_SECONDS (default 20; 0: none) of writing, BENCH_GOAL_RUNS pairs.
+if [ "${BENCH_WATCH_GROW_SECONDS:-20}" != 0 ]; then
+    make_log 200 "$OUT/big200.log"
+    bench/watch_grow.sh "${TLPARSE##* }" "$OUT/big200.log" "${BENCH_WATCH_GROW_SECONDS:-20}" \
+        "${BENCH_GOAL_RUNS:-3}"
 fi

@@ -26,7 +26,7 @@ check)
     # with dpkg) and the wheel (in a fresh venv).
     want="$want binutils man-db groff-base zsh build-essential debhelper dpkg-dev fakeroot python3-venv"
     ;;
-bench) want="$want python3 python3-venv time valgrind hyperfine" ;; # the venv: the reference from PyPI
+bench) want="$want python3 python3-venv time valgrind hyperfine procps" ;; # the venv: the reference from PyPI; procps: pkill (bench/watch_grow.sh)
 fuzz) want="$want clang libclang-rt-14-dev" ;;
 deb) want="$want build-essential debhelper dpkg-dev fakeroot" ;; # dpkg-checkbuilddeps wants build-essential
 wheel) want="$want python3 binutils" ;;

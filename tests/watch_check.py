@@ -609,6 +609,49 @@ def case_live_files(binary, tmp, env, tag):
     check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
 
 
+def case_reads_once(binary, tmp, env, tag):
+    """The live report is fed as the log comes: while its generations are published, the watch
+    reads the log once (a rebuild from byte 0 would read it again each time), and the end report
+    is the batch one."""
+    d = os.path.join(tmp, "once-" + tag)
+    os.makedirs(d)
+    log = os.path.join(d, "t.log")
+    data = open(DEMO, "rb").read()
+    open(log, "wb").close()
+    w = Watch(binary, ["t.log", "-o", "out"], d, env)
+    copies = 24
+    for i in range(copies):
+        with open(log, "ab") as f:
+            f.write(data)
+        time.sleep(0.25)
+    size = len(data) * copies
+    end = time.monotonic() + 15
+    st = None
+    while time.monotonic() < end:
+        st = live_state(os.path.join(d, "out"))
+        if st and st.get("generation", 0) >= 3:
+            break
+        time.sleep(0.1)
+    gen = st.get("generation", 0) if st else 0
+    check(gen >= 3, "%s: generations were published: %s" % (tag, st))
+    rchar = 0
+    try:
+        for line in open("/proc/%d/io" % w.p.pid):
+            if line.startswith("rchar:"):
+                rchar = int(line.split()[1])
+    except OSError:
+        pass
+    check(0 < rchar < size * 1.2 + (1 << 20),
+          "%s: %d generations read %d bytes of a %d-byte log (once, not from byte 0 each "
+          "time)" % (tag, gen, rchar, size))
+    rc = w.stop()
+    check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
+    subprocess.run([binary, "t.log", "-o", "batch", "--no-browser"], cwd=d,
+                   capture_output=True, check=True)
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of a log read once")
+
+
 def case_bad_paths(binary, tmp):
     """What cannot be followed fails at once, in one line, and writes nothing."""
     d = os.path.join(tmp, "bad")
@@ -834,6 +877,7 @@ def main():
         case_run(binary, tmp, {}, "inotify")
         case_run_ranks(binary, tmp, {}, "inotify")
         case_live_files(binary, tmp, {}, "inotify")
+        case_reads_once(binary, tmp, {}, "inotify")
     finally:
         if not os.environ.get("TL_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)

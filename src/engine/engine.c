@@ -67,6 +67,10 @@ struct tl_engine {
     bool md5_due;           /* the payload awaits its check */
     bool md5_truncated;
     struct tl_str md5_want; /* has_payload, borrowed until the entry is done */
+    /* tl_engine_settle: an entry (a message of text) was taken as complete early; and a line
+     * that belonged to it came after all (the records differ from a batch run's) */
+    bool settle_cut, diverged;
+    const char *path; /* the log's file (the footer's size and time); NULL: none */
 
     void (*job_done)(void *ctx, const struct tl_model *model, const struct tl_runinfo *info);
     void *job_done_ctx;
@@ -473,6 +477,12 @@ static int on_line(void *ctx, const struct tl_line *l, struct tl_err *err)
     struct tl_engine *eng = ctx;
     if (tl_stop_asked(eng->opt->cancel))
         return tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
+    if (eng->settle_cut && (l->long_line || l->len)) {
+        /* The first line after an early end: a trace's payload line was part of the entry;
+         * any line of text may have been part of the message. */
+        eng->diverged |= eng->text || l->first == '\t';
+        eng->settle_cut = false;
+    }
     if (eng->text)
         return text_line(eng, l, err);
     if (eng->state != ENTRY_NONE) {
@@ -571,6 +581,7 @@ static void engine_init(struct tl_engine *eng, const struct tl_engine_job *job)
     eng->msg.input = name;
     tl_lines_init(&eng->lines, TL_READER_MAX_LINE);
     tl_runinfo_fill(&eng->info, opt, job->path, name);
+    eng->path = job->path;
     if (opt->redact)
         redact_init(eng);
     /* strbuf contract: an empty buffer points at the shared empty byte. */
@@ -696,14 +707,55 @@ int tl_engine_settle(struct tl_engine *eng, struct tl_err *err)
     if (tl_lines_pending(&eng->lines))
         return 0; /* a line is being written: its entry is not complete */
     if (eng->text) {
-        tl_diag_text_settle(eng->text);
+        eng->settle_cut |= tl_diag_text_settle(eng->text);
         return 0;
     }
     drain_md5(eng);
+    eng->settle_cut |= eng->state != ENTRY_NONE;
     if (eng->state == ENTRY_PAYLOAD && complete_entry(eng, false, err) < 0)
         return -1;
     if (eng->state != ENTRY_NONE)
         end_entry(eng);
+    return 0;
+}
+
+bool tl_engine_diverged(const struct tl_engine *eng)
+{
+    return eng->diverged;
+}
+
+/* The log's size and time as they are now (a log still written: its final ones at the end). */
+static void restat(struct tl_engine *eng)
+{
+    struct stat st;
+    if (eng->path && stat(eng->path, &st) == 0 && S_ISREG(st.st_mode)) {
+        eng->info.has_stat = true;
+        eng->info.input_size = (uint64_t)st.st_size;
+        eng->info.input_mtime = (int64_t)st.st_mtime;
+    }
+}
+
+void tl_engine_restat(struct tl_engine *eng)
+{
+    restat(eng);
+}
+
+int tl_engine_publish(struct tl_engine *eng, struct tl_outdir *out, struct tl_err *err)
+{
+    drain_md5(eng);
+    restat(eng);
+    if (eng->text) {
+        tl_diag_text_finish(eng->text);
+    } else {
+        tl_model_finish(&eng->model);
+        tl_diag_trace_finish(eng->diag, &eng->model);
+    }
+    eng->ctx.out = out;
+    for (size_t i = 0; i < eng->nsinks; i++) {
+        const struct tl_sink_ops *ops = eng->sinks[i].ops;
+        if (ops->publish && ops->publish(eng->sinks[i].self, &eng->ctx, err) < 0)
+            return -1;
+    }
     return 0;
 }
 

@@ -109,6 +109,18 @@ int tl_engine_feed(struct tl_engine *eng, const char *p, size_t n, struct tl_err
  * TORCH_LOGS text: the message being read ends. For a live view (--watch), not for a report.
  */
 int tl_engine_settle(struct tl_engine *eng, struct tl_err *err);
+/** Whether a line came that belonged to what tl_engine_settle took as complete: the records
+ * given differ from a batch run's from there on. */
+bool tl_engine_diverged(const struct tl_engine *eng);
+/** Read the log's size and time again, for the footer (a log that grew while it was fed). */
+void tl_engine_restat(struct tl_engine *eng);
+/**
+ * A live report's generation: the model as it is (the entry being read left out) finished,
+ * and each sink's publish (struct tl_sink_ops) writing through out, the footer's size and time
+ * read again. It changes the engine for good: it runs on a copy of the run that is thrown away
+ * after it (a forked child of the process; see modes/watch.c), never on the engine fed on.
+ */
+int tl_engine_publish(struct tl_engine *eng, struct tl_outdir *out, struct tl_err *err);
 /** The model as it is so far (the diagnosis's facts are in; tl_diag_finish() not done). */
 const struct tl_model *tl_engine_model(const struct tl_engine *eng);
 /**

@@ -95,6 +95,12 @@ struct tl_sink_ops {
     int (*text_line)(void *self, struct tl_sink_ctx *ctx, const struct tl_text_line *l,
                      struct tl_err *err);
     int (*finish)(void *self, struct tl_sink_ctx *ctx, struct tl_err *err); /* may be NULL */
+    /* A live report's generation: the files that show the log so far (the index, the
+     * directory, the summary), written through ctx->out as finish writes them, the model
+     * finished as for finish. It runs on a copy of the run that nothing feeds afterwards (see
+     * tl_engine_publish), so it may change the sink's state; the files finish streams stay as
+     * they are. NULL: the sink shows nothing before its finish. */
+    int (*publish)(void *self, struct tl_sink_ctx *ctx, struct tl_err *err);
     void (*destroy)(void *self); /* also after a failed run: closes what is open */
 };
 

@@ -411,8 +411,9 @@ void tl_tlog_feed(struct tl_tlog *p, uint64_t lineno, struct tl_str line)
     feed_line(p, lineno, line);
 }
 
-void tl_tlog_end(struct tl_tlog *p)
+bool tl_tlog_end(struct tl_tlog *p)
 {
+    bool ended = p->held_no != 0;
     if (p->held_no) {
         uint64_t no = p->held_no;
         p->held_no = 0;
@@ -428,7 +429,9 @@ void tl_tlog_end(struct tl_tlog *p)
         if (!first)
             break;
         close_msg(p, first);
+        ended = true;
     }
+    return ended;
 }
 
 const struct tl_tlog_stats *tl_tlog_stats(const struct tl_tlog *p)

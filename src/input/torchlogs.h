@@ -67,8 +67,9 @@ void tl_tlog_feed(struct tl_tlog *p, uint64_t lineno, struct tl_str line);
  * The input ended: emit the messages still open, in the order of their first lines, marked cut
  * when they were not complete (e.g. a graph break without its reason, a graph without its
  * return; a recompile with at least one guard is complete). The parser may be fed again.
+ * Returns whether anything was open (a line or a message it ended).
  */
-void tl_tlog_end(struct tl_tlog *p);
+bool tl_tlog_end(struct tl_tlog *p);
 
 /* Counts, for the Stats line of a TORCH_LOGS input. */
 struct tl_tlog_stats {

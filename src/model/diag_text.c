@@ -517,10 +517,12 @@ static void loops_skipped(struct tl_diag_text *t)
     }
 }
 
-void tl_diag_text_settle(struct tl_diag_text *t)
+bool tl_diag_text_settle(struct tl_diag_text *t)
 {
-    tl_tlog_end(t->reader);
+    bool ended = tl_tlog_end(t->reader);
+    ended |= t->held.on;
     flush_held(t);
+    return ended;
 }
 
 void tl_diag_text_finish(struct tl_diag_text *t)

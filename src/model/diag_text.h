@@ -25,8 +25,9 @@ const char *tl_diag_text_cid(struct tl_diag_text *t, const struct tl_tlog_line *
                              bool *first);
 /** A line, to the text reader (its messages become facts). */
 void tl_diag_text_feed(struct tl_diag_text *t, uint64_t lineno, struct tl_str line);
-/** The text went quiet: the message being read ends (a live view; more lines may come). */
-void tl_diag_text_settle(struct tl_diag_text *t);
+/** The text went quiet: the message being read ends (a live view; more lines may come).
+ * Returns whether a message was open (its end was taken early). */
+bool tl_diag_text_settle(struct tl_diag_text *t);
 /** The end of the text: the last message, then tl_diag_finish(); the text facts' counts. */
 void tl_diag_text_finish(struct tl_diag_text *t);
 /** Also frees the model's list of compile ids. */

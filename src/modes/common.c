@@ -156,7 +156,7 @@ int tl_log_check_entries(const char *name, const struct tl_engine_result *sum, s
  * path /proc gives its descriptor); NULL: of anything else, the bytes as they are read. */
 static const char *copy_path(const struct tl_engine_job *job, struct tl_log_sinks *p)
 {
-    if (!job->path || tl_reader_kind(job->reader) != TL_READER_PLAIN ||
+    if (!job->path || !job->reader || tl_reader_kind(job->reader) != TL_READER_PLAIN ||
         tl_reader_is_stream(job->reader))
         return NULL;
     const struct tl_open_log *held = tl_open_log_find(job->opt, job->path);

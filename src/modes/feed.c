@@ -20,6 +20,7 @@ struct tl_feed {
     struct tl_plan plan;
     struct tl_messages msg;
     const char *name;   /* the log's, in messages: opt->path, or "<stream>" */
+    const char *path;   /* its file, for the footer (a followed log); NULL: none */
     struct tl_buf head; /* the first bytes, until they tell what the log is */
     bool started;       /* the engine was started */
     bool out_open;      /* out is open (a report is written) */
@@ -27,6 +28,9 @@ struct tl_feed {
     struct tl_outdir out;
     struct tl_log_run lr;
     struct tl_engine *eng;
+    void (*on_end)(void *ctx, struct tl_feed *f, const struct tl_counts *counts);
+    void *on_end_ctx;
+    bool keep_engine; /* finished, the engine stays until tl_feed_free (its model is read) */
 };
 
 struct tl_feed *tl_feed_new(const struct tl_options *opt)
@@ -53,30 +57,23 @@ static int failed(struct tl_feed *f, const struct tl_err *err)
     return f->code;
 }
 
-/* The head tells what the log is (whole: no more bytes come): the output opened, the engine
- * started and given the head. */
-static int start(struct tl_feed *f, bool whole)
+/* The log is text or a trace: the output opened, the engine started and given the head. */
+static int begin(struct tl_feed *f, bool text)
 {
     struct tl_err err = {TL_ERR_NONE, ""};
     const struct tl_options *opt = &f->plan.opt;
-    size_t n = f->head.len < TL_SNIFF_WINDOW ? f->head.len : TL_SNIFF_WINDOW;
-    char why[256];
-    enum tl_sniff_kind kind = tl_sniff(f->head.buf, n, whole, why, sizeof(why));
-    if (kind == TL_SNIFF_NOT_LOG) {
-        tl_error_code(&err, TL_ERR_INPUT, "%s is not a TORCH_TRACE log or TORCH_LOGS text: %s",
-                      f->name, why);
-        return failed(f, &err);
-    }
     if (f->plan.output != TL_PLAN_OUT_NONE) {
         if (tl_output_open(opt, &f->out, &err) < 0)
             return failed(f, &err);
         f->out_open = true;
+        if (f->keep_engine) /* live: a folder that cannot be written stops the report only */
+            tl_outdir_keep_failures(&f->out);
         tl_output_say_leftovers(&f->out, &f->msg, opt->out_dir);
         if (tl_output_extras(opt, &f->out, &err) < 0)
             return failed(f, &err);
     }
-    if (tl_log_run_init(&f->lr, opt, NULL, NULL, f->name, f->out_open ? &f->out : NULL,
-                        kind == TL_SNIFF_TEXT, &err) < 0)
+    if (tl_log_run_init(&f->lr, opt, NULL, f->path, f->name, f->out_open ? &f->out : NULL, text,
+                        &err) < 0)
         return failed(f, &err);
     f->eng = tl_engine_new(&f->lr.job);
     f->started = true;
@@ -85,6 +82,21 @@ static int start(struct tl_feed *f, bool whole)
         return failed(f, &err);
     tl_buf_release(&f->head);
     return TL_EXIT_OK;
+}
+
+/* The head tells what the log is (whole: no more bytes come). */
+static int start(struct tl_feed *f, bool whole)
+{
+    struct tl_err err = {TL_ERR_NONE, ""};
+    size_t n = f->head.len < TL_SNIFF_WINDOW ? f->head.len : TL_SNIFF_WINDOW;
+    char why[256];
+    enum tl_sniff_kind kind = tl_sniff(f->head.buf, n, whole, why, sizeof(why));
+    if (kind == TL_SNIFF_NOT_LOG) {
+        tl_error_code(&err, TL_ERR_INPUT, "%s is not a TORCH_TRACE log or TORCH_LOGS text: %s",
+                      f->name, why);
+        return failed(f, &err);
+    }
+    return begin(f, kind == TL_SNIFF_TEXT);
 }
 
 int tl_feed_bytes(struct tl_feed *f, const void *p, size_t n)
@@ -114,9 +126,15 @@ int tl_feed_finish(struct tl_feed *f, struct tl_result *res)
     memset(&sum, 0, sizeof(sum));
     int rc = f->code == TL_EXIT_OK ? 0 : -1;
     if (f->started) {
+        if (f->path)
+            tl_engine_restat(f->eng); /* the log as it ended */
         rc = tl_engine_finish(f->eng, NULL, rc, &sum, &err);
-        tl_engine_free(f->eng);
-        f->eng = NULL;
+        if (f->on_end)
+            f->on_end(f->on_end_ctx, f, rc == 0 ? &sum.counts : NULL);
+        if (!f->keep_engine) {
+            tl_engine_free(f->eng);
+            f->eng = NULL;
+        }
         if (rc == 0)
             rc = tl_log_check_entries(f->name, &sum, &err);
         if (rc == 0 && tl_stop_asked(opt->cancel))
@@ -161,4 +179,81 @@ void tl_feed_free(struct tl_feed *f)
     tl_buf_release(&f->head);
     tl_plan_release(&f->plan);
     free(f);
+}
+
+/* ---- a log followed live (modes.h) ------------------------------------------------------ */
+
+struct tl_feed *tl_feed_live(const struct tl_options *opt, const char *path, bool text, bool report)
+{
+    struct tl_feed *f = tl_xcalloc(1, sizeof(*f));
+    f->plan.opt = *opt;
+    f->plan.mode = TL_PLAN_LOG;
+    f->plan.output = report ? TL_PLAN_OUT_FOLDER : TL_PLAN_OUT_NONE;
+    f->plan.folder = report ? opt->out_dir : NULL;
+    f->name = f->path = path;
+    f->msg = (struct tl_messages){.opt = &f->plan.opt, .input = f->name};
+    f->keep_engine = true;
+    tl_buf_init(&f->head, 0);
+    begin(f, text);
+    return f;
+}
+
+struct tl_engine *tl_feed_engine(struct tl_feed *f)
+{
+    return f->code == TL_EXIT_OK ? f->eng : NULL;
+}
+
+bool tl_feed_has_report(const struct tl_feed *f)
+{
+    return f->out_open && f->code == TL_EXIT_OK && !tl_outdir_failed(&f->out, NULL);
+}
+
+bool tl_feed_report_failed(const struct tl_feed *f, struct tl_err *err)
+{
+    return f->out_open && tl_outdir_failed(&f->out, err);
+}
+
+int tl_feed_go_live(struct tl_feed *f, struct tl_err *err)
+{
+    return tl_outdir_publish(&f->out, err);
+}
+
+int tl_feed_replace(struct tl_feed *f, const char *name, const void *p, size_t n,
+                    struct tl_err *err)
+{
+    return tl_outdir_replace(&f->out, name, p, n, err);
+}
+
+int tl_feed_snapshot(struct tl_feed *f, struct tl_err *err)
+{
+    struct tl_outdir mem;
+    tl_outdir_open_memory(&mem);
+    int rc = tl_engine_publish(f->eng, &mem, err);
+    const char *const *names = NULL;
+    const struct tl_buf *const *files = NULL;
+    size_t n = 0;
+    if (rc == 0)
+        rc = tl_outdir_sync(&mem, err);
+    if (rc == 0 && tl_outdir_memory_files(&mem, &names, &files, &n) < 0)
+        rc = tl_error(err, "the live report's pages were not kept");
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = tl_outdir_replace(&f->out, names[i], files[i]->buf, files[i]->len, err);
+    if (rc == 0 && tl_outdir_failed(&f->out, err))
+        rc = -1;
+    tl_outdir_abort(&mem);
+    return rc;
+}
+
+void tl_feed_drop_report(struct tl_feed *f)
+{
+    if (f->out_open)
+        tl_outdir_detach(&f->out);
+}
+
+void tl_feed_on_end(struct tl_feed *f,
+                    void (*fn)(void *ctx, struct tl_feed *f, const struct tl_counts *counts),
+                    void *ctx)
+{
+    f->on_end = fn;
+    f->on_end_ctx = ctx;
 }

@@ -100,6 +100,44 @@ int tl_log_run_init(struct tl_log_run *lr, const struct tl_options *opt, struct 
 int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
                struct tl_outdir *out, struct tl_engine_result *res, struct tl_err *err);
 
+/* ---- a log followed live (feed.c, for --watch) ---- */
+
+/**
+ * A feed (struct tl_feed, tl_feed_bytes, tl_feed_finish) of the log at path as the job writes
+ * it, told already to be TORCH_LOGS text or a trace: with report, its report into opt->out_dir
+ * (opened now, the extra files in it; the footer's size and time read at the end), else the
+ * diagnosis only. opt (taken, as the plan made it) must outlive the feed; a failure is said
+ * through opt->message and leaves tl_feed_engine() NULL.
+ */
+struct tl_feed *tl_feed_live(const struct tl_options *opt, const char *path, bool text,
+                             bool report);
+/** Its engine (the model, tl_engine_settle), NULL once it failed; after tl_feed_finish the
+ * finished engine stays, until tl_feed_free. */
+struct tl_engine *tl_feed_engine(struct tl_feed *f);
+/** Whether it writes a report (and has not failed nor dropped it). */
+bool tl_feed_has_report(const struct tl_feed *f);
+/** Whether its report could not be written any more (err: why): the log is still read, and
+ * tl_feed_finish fails with it. */
+bool tl_feed_report_failed(const struct tl_feed *f, struct tl_err *err);
+/** The report in place before it is finished (tl_outdir_publish); 0 when it is already. */
+int tl_feed_go_live(struct tl_feed *f, struct tl_err *err);
+/** Replace the file name of the report at once (live.js). */
+int tl_feed_replace(struct tl_feed *f, const char *name, const void *p, size_t n,
+                    struct tl_err *err);
+/**
+ * A generation of the live report: the pages that show the log so far (tl_engine_publish)
+ * made in memory and put in place of the report's, each at once. It spends the engine: call
+ * it in a forked copy of the process, which then ends.
+ */
+int tl_feed_snapshot(struct tl_feed *f, struct tl_err *err);
+/** Give the report up (its log is still read, for the diagnosis): tl_outdir_detach. */
+void tl_feed_drop_report(struct tl_feed *f);
+/** fn is called by tl_feed_finish once the engine finished, before the report is committed
+ * (counts: the diagnosis's; NULL when finishing failed): the last files the caller adds. */
+void tl_feed_on_end(struct tl_feed *f,
+                    void (*fn)(void *ctx, struct tl_feed *f, const struct tl_counts *counts),
+                    void *ctx);
+
 /** folder's "index.html", as the result names it (malloc'd). */
 char *tl_index_path(const char *folder);
 /** The output of a log's report: opt->bundle (straight into it) or the folder opt->out_dir

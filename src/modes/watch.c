@@ -35,7 +35,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,8 +78,13 @@ struct wlog {
     long rank;   /* -1: not a rank's log */
     char label[64];
     struct tl_options opt;
-    struct tl_engine *eng;
-    bool decided, text, refused, failed, settled;
+    struct tl_feed *feed;  /* its engine, and its report when it is the live one */
+    struct tl_engine *eng; /* the feed's */
+    struct tl_buf kept;    /* the messages of its report, said when the watch ends */
+    struct watch *wt;
+    int code;             /* its report's exit code (tl_feed_finish), once finished */
+    struct tl_result res; /* and its result */
+    bool decided, text, refused, failed, settled, finished;
     bool fresh;         /* fed since the last look */
     struct tl_buf head; /* its first bytes, until they tell a trace from text */
     uint64_t bytes;
@@ -103,6 +111,19 @@ struct rebuild {
     uint64_t started, took;
 };
 
+/* A generation of the live report being made by a forked copy of the process. */
+struct generation {
+    pid_t pid;                     /* 0: none running */
+    int pipe;                      /* its error message comes through it */
+    uint64_t started;              /* when (ms) */
+    uint64_t cpu_ms;               /* what the last one cost */
+    uint64_t bytes;                /* the logs' bytes it shows */
+    struct tl_buf said;            /* the last failure said */
+    bool failed_said;              /* the live report's folder failed, and it was said */
+    struct tl_buf page, status;    /* live.html and the first live.js, of the live report */
+    struct tl_extra_file extra[2]; /* the two, as its options give them */
+};
+
 struct watch {
     const struct tl_options *opt;
     const struct tl_watch *w;
@@ -117,6 +138,9 @@ struct watch {
     uint64_t generation, updated_wall, last_rebuild_bytes;
     bool job_ended, stopped;
     int job_status;
+    struct wlog *live; /* the log whose report is made as it is fed (NULL: batch runs make it) */
+    bool published;    /* the live report went into place */
+    struct generation gen;
     struct rebuild rb;
     struct tl_counts counts;
 };
@@ -361,7 +385,7 @@ static void count_all(struct watch *wt)
     memset(&wt->counts, 0, sizeof(wt->counts));
     wt->counts.compile_time_s = -1;
     for (size_t i = 0; i < wt->nlogs; i++) {
-        if (!wt->logs[i]->eng)
+        if (!wt->logs[i]->eng || wt->logs[i]->failed)
             continue;
         const struct tl_diag *d = &tl_engine_model(wt->logs[i]->eng)->diag;
         struct tl_counts c;
@@ -374,9 +398,76 @@ static void count_all(struct watch *wt)
 
 /* ---- the logs -------------------------------------------------------------------------------- */
 
+static void status_of(struct watch *wt, struct tl_buf *out, enum tl_live_state state, uint64_t gen,
+                      uint64_t updated, const char *message);
+static enum tl_live_state state_now(struct watch *wt);
+static void gen_reap(struct watch *wt, bool wait);
+
 static void drop_message(void *ctx, enum tl_message_kind kind, const char *line)
 {
     (void)ctx, (void)kind, (void)line;
+}
+
+/* A message of the live report's run, kept to be said when the watch ends, where a batch run
+ * would say it: its kind, its text, a NUL. */
+static void keep_message(void *ctx, enum tl_message_kind kind, const char *line)
+{
+    struct wlog *l = ctx;
+    tl_buf_addch(&l->kept, (char)kind);
+    tl_buf_adds(&l->kept, line);
+    tl_buf_addch(&l->kept, '\0');
+}
+
+static void say_kept(struct watch *wt, const struct tl_buf *kept)
+{
+    for (size_t at = 0; at < kept->len;) {
+        enum tl_message_kind kind = (enum tl_message_kind)kept->buf[at];
+        const char *line = kept->buf + at + 1;
+        tl_message_emit(wt->opt->message, wt->opt->message_ctx, kind, line);
+        at += 2 + strlen(line);
+    }
+}
+
+/* Whether the log l is the one the report is of, and so is fed to it as it comes: the only log
+ * of the watch so far (a log that is not one does not count), unless every rank is reported. */
+static bool live_wanted(const struct watch *wt, const struct wlog *l)
+{
+    if (wt->w->no_report || wt->opt->all_ranks_html || wt->live)
+        return false;
+    for (size_t i = 0; i < wt->nlogs; i++)
+        if (wt->logs[i] != l && !wt->logs[i]->refused)
+            return false;
+    return true;
+}
+
+/* The report is not of one log any more (another came): a batch run makes it from now on, and
+ * the live log is read for its diagnosis only. */
+static void live_give_up(struct watch *wt)
+{
+    if (!wt->live)
+        return;
+    gen_reap(wt, true);
+    tl_feed_drop_report(wt->live->feed);
+    tl_buf_reset(&wt->live->kept);
+    wt->live = NULL;
+}
+
+/* The options of the live report of l: a batch run's of its log, into the watch's folder, with
+ * live.html and a first live.js; its messages kept for the end. */
+static void live_options(struct watch *wt, struct wlog *l)
+{
+    struct generation *g = &wt->gen;
+    tl_plan_live_options(&l->opt, wt->opt, (struct tl_plan_messages){keep_message, l});
+    l->opt.path = l->path;
+    l->opt.out_dir = wt->out_dir;
+    l->opt.overwrite = wt->opt->overwrite || wt->published || wt->rb.started;
+    tl_buf_reset(&g->page);
+    tl_live_page(&g->page, wt->title);
+    status_of(wt, &g->status, state_now(wt), wt->generation, wall_ms(), NULL);
+    g->extra[0] = (struct tl_extra_file){"live.html", g->page.buf, g->page.len};
+    g->extra[1] = (struct tl_extra_file){"live.js", g->status.buf, g->status.len};
+    l->opt.extra_files = g->extra;
+    l->opt.nextra_files = 2;
 }
 
 static struct wlog *log_at(struct watch *wt, size_t file, const char *path, long rank)
@@ -387,7 +478,9 @@ static struct wlog *log_at(struct watch *wt, size_t file, const char *path, long
     TL_GROW(wt->logs, wt->nlogs + 1, wt->logs_alloc);
     struct wlog *l = tl_xcalloc(1, sizeof(*l));
     wt->logs[wt->nlogs++] = l;
+    l->wt = wt;
     tl_buf_init(&l->head, 0);
+    tl_buf_init(&l->kept, 0);
     l->file = file;
     l->path = tl_xstrdup(path ? path : "");
     l->rank = rank;
@@ -399,10 +492,16 @@ static struct wlog *log_at(struct watch *wt, size_t file, const char *path, long
     return l;
 }
 
-static void log_reset(struct wlog *l)
+static void log_reset(struct watch *wt, struct wlog *l)
 {
-    tl_engine_free(l->eng);
+    if (l == wt->live) { /* its report starts again with it */
+        gen_reap(wt, true);
+        wt->live = NULL;
+    }
+    tl_feed_free(l->feed);
+    l->feed = NULL;
     l->eng = NULL;
+    tl_buf_reset(&l->kept);
     l->decided = l->text = l->failed = false;
     l->settled = true;
     l->bytes = 0;
@@ -420,14 +519,31 @@ static void not_followed(struct watch *wt, struct wlog *l, const char *why)
 
 static int log_start(struct watch *wt, struct wlog *l, const char *p, size_t n)
 {
-    struct tl_err err = {TL_ERR_NONE, ""};
-    tl_plan_live_options(&l->opt, wt->opt, (struct tl_plan_messages){drop_message, NULL});
-    struct tl_engine_job job = {
-        .opt = &l->opt, .path = l->path, .name = l->path, .out = NULL, .text = l->text};
-    l->eng = tl_engine_new(&job);
-    if (tl_engine_start(l->eng, 0, &err) < 0 || tl_engine_feed(l->eng, p, n, &err) < 0) {
+    if (wt->live && wt->live != l)
+        live_give_up(wt);
+    if (live_wanted(wt, l)) {
+        live_options(wt, l);
+        l->feed = tl_feed_live(&l->opt, l->path, l->text, true);
+        l->eng = tl_feed_engine(l->feed);
+        if (l->eng) {
+            wt->live = l;
+        } else { /* the report cannot be made: said, and the log followed all the same */
+            const char *why = l->kept.len ? l->kept.buf + 1 : "";
+            if (!strncmp(why, "tlparse: error: ", 16))
+                why += 16;
+            notice(wt, "warning: the live report could not be made: ", why);
+            tl_buf_reset(&l->kept);
+            tl_feed_free(l->feed);
+        }
+    }
+    if (!l->eng) {
+        tl_plan_live_options(&l->opt, wt->opt, (struct tl_plan_messages){drop_message, NULL});
+        l->feed = tl_feed_live(&l->opt, l->path, l->text, false);
+        l->eng = tl_feed_engine(l->feed);
+    }
+    if (!l->eng || tl_feed_bytes(l->feed, p, n) != TL_EXIT_OK) {
         l->failed = true;
-        not_followed(wt, l, err.msg);
+        not_followed(wt, l, "it could not be read");
         return -1;
     }
     return 0;
@@ -442,10 +558,9 @@ static void log_bytes(struct watch *wt, struct wlog *l, const char *p, size_t n)
     l->settled = false;
     l->fresh = true;
     if (l->decided) {
-        struct tl_err err = {TL_ERR_NONE, ""};
-        if (tl_engine_feed(l->eng, p, n, &err) < 0) {
+        if (tl_feed_bytes(l->feed, p, n) != TL_EXIT_OK) {
             l->failed = true;
-            not_followed(wt, l, err.msg);
+            not_followed(wt, l, "it could not be read");
         }
         return;
     }
@@ -494,30 +609,63 @@ static bool settle_all(struct watch *wt)
     return any;
 }
 
-/* The end: what waited for a later record (a graph break for the compilation after it, a
- * recompile for its metrics) is said too. */
+/* What the live report's live.js says at the end: how the watch ended. */
+static void final_status(struct watch *wt, struct tl_buf *js)
+{
+    enum tl_live_state state = wt->job_ended ? TL_LIVE_FINISHED : TL_LIVE_STOPPED;
+    const char *message = wt->stopped                    ? "stopped by --fail-on"
+                          : wt->job_ended || !wt->w->job ? NULL
+                                                         : "stopped before the job ended (Ctrl-C)";
+    status_of(wt, js, state, wt->generation + 1, wall_ms(), message);
+}
+
+/* A log's engine finished: what waited for the end is said; the live report gets its last
+ * live.js before it is committed. */
+static void log_ended(void *ctx, struct tl_feed *f, const struct tl_counts *counts)
+{
+    struct wlog *l = ctx;
+    struct watch *wt = l->wt;
+    (void)counts;
+    look(wt, l);
+    if (l != wt->live)
+        return;
+    count_all(wt);
+    struct tl_buf js = TL_BUF_INIT;
+    final_status(wt, &js);
+    struct tl_err err;
+    tl_feed_replace(f, "live.js", js.buf, js.len, &err);
+    tl_buf_release(&js);
+}
+
+/* The end: every log's engine finished (what waited for a later record, a graph break for the
+ * compilation after it, a recompile for its metrics, is said too), and the live report with
+ * it, unless a line came that belonged to an entry taken as complete when the job paused (then
+ * a batch run makes it, as it makes the report of several logs). */
 static void finish_all(struct watch *wt)
 {
     tl_stop_clear(wt->opt->cancel); /* Ctrl-C ended the watch: what was read is said all the same */
     settle_all(wt);
+    if (wt->live && tl_engine_diverged(wt->live->eng))
+        live_give_up(wt);
+    gen_reap(wt, true);
     for (size_t i = 0; i < wt->nlogs; i++) {
         struct wlog *l = wt->logs[i];
         if (!l->eng || l->failed)
             continue;
-        struct tl_err err = {TL_ERR_NONE, ""};
-        struct tl_engine_result res;
-        if (tl_engine_finish(l->eng, NULL, 0, &res, &err) == 0)
-            look(wt, l);
-        free(res.summary);
+        tl_feed_on_end(l->feed, log_ended, l);
+        l->code = tl_feed_finish(l->feed, &l->res);
+        l->finished = true;
     }
     count_all(wt);
 }
 
 static void log_free(struct wlog *l)
 {
-    tl_engine_free(l->eng);
+    tl_feed_free(l->feed);
+    tl_result_release(&l->res);
     said_release(l);
     tl_buf_release(&l->head);
+    tl_buf_release(&l->kept);
     free(l->path);
     free(l);
 }
@@ -692,7 +840,11 @@ static void rebuild_maybe(struct watch *wt)
         rebuild_joined(wt);
     uint64_t period = wt->w->refresh_ms ? wt->w->refresh_ms : 2000;
     uint64_t bytes = all_bytes(wt);
-    if (rb->running || wt->w->no_report || bytes == wt->last_rebuild_bytes ||
+    bool started = false; /* a log was told apart: else it may become the live one */
+    for (size_t i = 0; i < wt->nlogs; i++)
+        started |= wt->logs[i]->eng != NULL;
+    if (wt->live || !started || rb->running || wt->w->no_report ||
+        bytes == wt->last_rebuild_bytes ||
         (rb->started && (now - rb->started < period || now - rb->started < 5 * rb->took)))
         return;
     wt->last_rebuild_bytes = bytes;
@@ -724,21 +876,139 @@ static void rebuild_maybe(struct watch *wt)
 }
 
 /* live.js replaced at once in the live report, through the output: the page's heartbeat. The
- * report is opened afresh each time, as the folder a rebuild last swapped into place, and
- * written within it. A failure is left for the next beat. */
+ * live log's report is written in place; the report of a batch run is opened afresh each time,
+ * as the folder a rebuild last swapped into place, and written within it. A failure is left for
+ * the next beat. */
 static void heartbeat(struct watch *wt, enum tl_live_state state)
 {
     if (wt->w->no_report || !wt->generation)
         return;
     struct tl_buf js = TL_BUF_INIT;
     status_of(wt, &js, state, wt->generation, wt->updated_wall, NULL);
-    struct tl_outdir live;
     struct tl_err err;
-    if (tl_outdir_open_in_place(&live, wt->out_dir, &err) == 0) {
-        tl_outdir_replace(&live, "live.js", js.buf, js.len, &err);
-        tl_outdir_commit(&live, &err);
+    if (wt->live) {
+        tl_feed_replace(wt->live->feed, "live.js", js.buf, js.len, &err);
+    } else {
+        struct tl_outdir live;
+        if (tl_outdir_open_in_place(&live, wt->out_dir, &err) == 0) {
+            tl_outdir_replace(&live, "live.js", js.buf, js.len, &err);
+            tl_outdir_commit(&live, &err);
+        }
     }
     tl_buf_release(&js);
+}
+
+/* ---- the live report's generations ----------------------------------------------------------- */
+
+/*
+ * A generation shows the live log as it was read so far: its report's index, directory and
+ * summary rendered from the model (the files of each record are written as they come). They
+ * are rendered from a finished model, and finishing changes the model for good, so a copy of
+ * the process makes them: fork() gives a snapshot of every structure at once for the cost of
+ * the pages the watch changes meanwhile (copy-on-write), where a deep copy of the model and the
+ * diagnosis would have to follow every field they have and will have. The copy writes the
+ * pages (each replaced at once) and ends; the watch goes on reading. The live engine runs
+ * without helper threads, so the copy holds no lock of another thread.
+ */
+
+static uint64_t ms_of(struct timeval tv)
+{
+    return (uint64_t)tv.tv_sec * 1000u + (uint64_t)tv.tv_usec / 1000u;
+}
+
+/* The generation being made ended (wait: wait for it): its pages are in place (the first puts
+ * the folder in place), and live.js says so at once; or why not is said (once for a reason). */
+static void gen_reap(struct watch *wt, bool wait)
+{
+    struct generation *g = &wt->gen;
+    if (g->pid <= 0)
+        return;
+    int status = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof(ru));
+    pid_t got;
+    do
+        got = wait4(g->pid, &status, wait ? 0 : WNOHANG, &ru);
+    while (got < 0 && errno == EINTR);
+    if (got == 0)
+        return;
+    g->pid = 0;
+    g->cpu_ms = ms_of(ru.ru_utime) + ms_of(ru.ru_stime);
+    char why[512];
+    ssize_t n = read(g->pipe, why, sizeof(why) - 1);
+    close(g->pipe);
+    g->pipe = -1;
+    if (got > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        struct tl_err err = {TL_ERR_NONE, ""};
+        if (!wt->published && wt->live && tl_feed_go_live(wt->live->feed, &err) < 0) {
+            notice(wt, "warning: the live report could not be put in place: ", err.msg);
+            live_give_up(wt);
+            return;
+        }
+        wt->published = true;
+        wt->generation++;
+        wt->updated_wall = wall_ms();
+        tl_buf_reset(&g->said);
+        heartbeat(wt, state_now(wt));
+        return;
+    }
+    if (n <= 0)
+        n = snprintf(why, sizeof(why), "the process that made it ended abnormally");
+    why[n] = '\0';
+    if (g->said.len == (size_t)n && !memcmp(g->said.buf, why, (size_t)n))
+        return;
+    tl_buf_reset(&g->said);
+    tl_buf_add(&g->said, why, (size_t)n);
+    notice(wt, "warning: the live report could not be updated: ", why);
+}
+
+/* The live report's folder cannot be written any more: said once (its log is still read, and
+ * the end report fails with why). */
+static void live_check(struct watch *wt)
+{
+    struct tl_err err;
+    if (!wt->live || wt->gen.failed_said || !tl_feed_report_failed(wt->live->feed, &err))
+        return;
+    wt->gen.failed_said = true;
+    notice(wt, "warning: the live report could not be updated: ", err.msg);
+}
+
+/* Make a generation when one is due: new bytes since the last, refresh_ms since it started, and
+ * at most a fifth of the time spent making them. The first is made in the hidden folder, which
+ * then goes into place, whole. */
+static void gen_maybe(struct watch *wt)
+{
+    struct generation *g = &wt->gen;
+    struct wlog *l = wt->live;
+    gen_reap(wt, false);
+    live_check(wt);
+    if (!l || g->pid > 0 || l->failed || !tl_feed_has_report(l->feed) || l->bytes == g->bytes)
+        return;
+    uint64_t now = now_ms();
+    uint64_t period = wt->w->refresh_ms ? wt->w->refresh_ms : 2000;
+    if (g->started && (now - g->started < period || now - g->started < 5 * g->cpu_ms))
+        return;
+    struct tl_err err = {TL_ERR_NONE, ""};
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) < 0)
+        return;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        int rc = tl_feed_snapshot(l->feed, &err);
+        if (rc < 0 && write(fds[1], err.msg, strlen(err.msg)) < 0)
+            rc = -1;
+        _exit(rc < 0);
+    }
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        return;
+    }
+    g->pid = pid;
+    g->pipe = fds[0];
+    g->started = now;
+    g->bytes = l->bytes;
 }
 
 /* ---- the job's output ------------------------------------------------------------------------ */
@@ -781,7 +1051,7 @@ static void on_event(struct watch *wt, const struct tl_follow_event *ev)
         break;
     case TL_FOLLOW_RESTART:
         notice(wt, ev->why, NULL);
-        log_reset(l);
+        log_reset(wt, l);
         break;
     case TL_FOLLOW_REFUSED:
         notice(wt, ev->why, NULL);
@@ -856,8 +1126,10 @@ static int follow_loop(struct watch *wt, struct tl_err *err)
             if (check_counts(wt))
                 return 0;
         }
+        gen_reap(wt, false);
         if (now - last_tick >= 1000) {
             last_tick = now;
+            gen_maybe(wt);
             rebuild_maybe(wt);
             heartbeat(wt, state_now(wt));
         }
@@ -880,14 +1152,11 @@ static int final_report(struct watch *wt, struct tl_result *res)
     struct tl_open_log *open = open_logs(wt, false, &nopen);
     struct tl_options o;
     report_options(wt, &o, open, nopen);
-    o.overwrite = wt->opt->overwrite || wt->rb.started; /* the live report is ours to replace */
+    /* the live report is ours to replace */
+    o.overwrite = wt->opt->overwrite || wt->rb.started || wt->published;
     struct tl_buf page = TL_BUF_INIT, js = TL_BUF_INIT;
     tl_live_page(&page, wt->title);
-    enum tl_live_state state = wt->job_ended ? TL_LIVE_FINISHED : TL_LIVE_STOPPED;
-    const char *message = wt->stopped                    ? "stopped by --fail-on"
-                          : wt->job_ended || !wt->w->job ? NULL
-                                                         : "stopped before the job ended (Ctrl-C)";
-    status_of(wt, &js, state, wt->generation + 1, wall_ms(), message);
+    final_status(wt, &js);
     struct tl_extra_file extra[2] = {{"live.html", page.buf, page.len},
                                      {"live.js", js.buf, js.len}};
     o.extra_files = extra;
@@ -901,6 +1170,10 @@ static int final_report(struct watch *wt, struct tl_result *res)
 
 static void watch_release(struct watch *wt)
 {
+    gen_reap(wt, true);
+    tl_buf_release(&wt->gen.said);
+    tl_buf_release(&wt->gen.page);
+    tl_buf_release(&wt->gen.status);
     if (wt->rb.running)
         rebuild_joined(wt);
     tl_buf_release(&wt->rb.page);
@@ -1000,6 +1273,10 @@ int tl_watch(const struct tl_options *caller, const struct tl_watch *w, struct t
     tl_buf_init(&wt.rb.status, 0);
     tl_buf_init(&wt.rb.why, 0);
     tl_buf_init(&wt.rb.said, 0);
+    tl_buf_init(&wt.gen.said, 0);
+    tl_buf_init(&wt.gen.page, 0);
+    tl_buf_init(&wt.gen.status, 0);
+    wt.gen.pipe = -1;
     wt.started_ms = wt.last_byte = now_ms();
     int rc = follow_loop(&wt, &err);
     job_output(&wt);
@@ -1025,6 +1302,11 @@ int tl_watch(const struct tl_options *caller, const struct tl_watch *w, struct t
     int code = TL_EXIT_OK;
     if (rc < 0) {
         code = tl_report_error(opt, &err);
+    } else if (wt.live && wt.live->finished) { /* the live report is the final one */
+        say_kept(&wt, &wt.live->kept);
+        code = wt.live->code;
+        *res = wt.live->res;
+        memset(&wt.live->res, 0, sizeof(wt.live->res));
     } else if (!w->no_report) {
         code = final_report(&wt, res);
     } else {

@@ -628,19 +628,13 @@ static void folder_abort(struct tl_outdir *o)
     release(o);
 }
 
-static int folder_commit(struct tl_outdir *o, struct tl_err *err)
+/* The temporary folder renamed to the target (swapped with an old report under --overwrite, the
+ * old one removed). On failure the temporary folder is removed, unless keep. */
+static int into_place(struct tl_outdir *o, bool keep, struct tl_err *err)
 {
     struct folder *d = folder_of(o);
     struct stat st;
     int rc = 0;
-    if (tl_writer_sync(o->writer, err) < 0) {
-        folder_abort(o);
-        return -1;
-    }
-    if (d->in_place) {
-        release(o);
-        return 0;
-    }
     tl_owner_remove(d->dirfd);
     mode_t um = umask(0); /* umask() reads by setting: put it back */
     umask(um);
@@ -650,13 +644,12 @@ static int folder_commit(struct tl_outdir *o, struct tl_err *err)
             rc = tl_error_code(err, TL_ERR_EXISTS,
                                "Directory %s appeared while tlparse ran; not replacing it",
                                o->target);
-            tl_remove_tree(d->tmp);
         } else if (renameat2(AT_FDCWD, d->tmp, AT_FDCWD, o->target, RENAME_EXCHANGE) == 0) {
             /* The old report now sits at the temporary name. */
             tl_remove_tree(d->tmp);
+            return 0;
         } else if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) {
             rc = tl_error(err, "cannot replace %s: %s", o->target, strerror(errno));
-            tl_remove_tree(d->tmp);
         } else {
             /* No atomic exchange on this file system: move the old report
              * aside first, so that a failure leaves it intact. */
@@ -665,7 +658,6 @@ static int folder_commit(struct tl_outdir *o, struct tl_err *err)
             snprintf(old, len, "%s.old", d->tmp);
             if (rename(o->target, old) < 0) {
                 rc = tl_error(err, "cannot replace %s: %s", o->target, strerror(errno));
-                tl_remove_tree(d->tmp);
             } else if (rename(d->tmp, o->target) < 0) {
                 int e = errno;
                 if (rename(old, o->target) == 0)
@@ -673,7 +665,6 @@ static int folder_commit(struct tl_outdir *o, struct tl_err *err)
                 else
                     rc = tl_error(err, "cannot replace %s: %s; the previous report is kept at %s",
                                   o->target, strerror(e), old);
-                tl_remove_tree(d->tmp);
             } else {
                 tl_remove_tree(old);
             }
@@ -681,10 +672,36 @@ static int folder_commit(struct tl_outdir *o, struct tl_err *err)
         }
     } else if (rename(d->tmp, o->target) < 0) {
         rc = tl_error(err, "cannot create %s: %s", o->target, strerror(errno));
-        tl_remove_tree(d->tmp);
     }
+    if (rc < 0 && !keep)
+        tl_remove_tree(d->tmp);
+    return rc;
+}
+
+static int folder_commit(struct tl_outdir *o, struct tl_err *err)
+{
+    struct folder *d = folder_of(o);
+    if (tl_writer_sync(o->writer, err) < 0) {
+        folder_abort(o);
+        return -1;
+    }
+    int rc = d->in_place ? 0 : into_place(o, false, err);
     release(o);
     return rc;
+}
+
+/* The folder goes to its target now, and is written there from then on (its fd follows it). */
+static int folder_publish(struct tl_outdir *o, struct tl_err *err)
+{
+    struct folder *d = folder_of(o);
+    if (d->in_place)
+        return 0;
+    if (tl_writer_sync(o->writer, err) < 0 || into_place(o, true, err) < 0)
+        return -1;
+    free(d->tmp);
+    d->tmp = tl_xstrdup(o->target);
+    d->in_place = true; /* what a failure leaves is the user's report now */
+    return 0;
 }
 
 static const struct tl_output_ops folder_ops = {
@@ -701,5 +718,6 @@ static const struct tl_output_ops folder_ops = {
     .remove = folder_remove,
     .is_dir = folder_is_dir,
     .commit = folder_commit,
+    .publish = folder_publish,
     .abort = folder_abort,
 };

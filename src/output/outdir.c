@@ -46,34 +46,63 @@ void tl_outdir_write_behind(struct tl_outdir *o, bool on)
     o->writer = tl_writer_new(o->target, WRITE_BEHIND_BYTES, on);
 }
 
+/* rc of a write to o: with keep_failure, its failure is kept (the first one) and the output
+ * drops every file from then on; 0 is returned, as the run goes on. */
+static int kept(struct tl_outdir *o, int rc, const struct tl_err *err)
+{
+    if (rc == 0 || !o->keep_failure)
+        return rc;
+    if (!o->failed) {
+        struct tl_err why = {TL_ERR_IO, "cannot write the report"};
+        if (err && err->msg[0])
+            why = *err;
+        tl_outdir_detach(o); /* (which starts the output afresh) */
+        o->keep_failure = o->failed = true;
+        o->failure = why;
+    }
+    return 0;
+}
+
+void tl_outdir_keep_failures(struct tl_outdir *o)
+{
+    o->keep_failure = true;
+}
+
+bool tl_outdir_failed(const struct tl_outdir *o, struct tl_err *err)
+{
+    if (o->failed && err)
+        *err = o->failure;
+    return o->failed;
+}
+
 int tl_outdir_sync(struct tl_outdir *o, struct tl_err *err)
 {
-    return tl_writer_sync(o->writer, err);
+    return kept(o, tl_writer_sync(o->writer, err), err);
 }
 
 int tl_outdir_write(struct tl_outdir *o, const char *rel, const void *p, size_t n,
                     struct tl_buf *used, struct tl_err *err)
 {
-    return o->ops->write(o, rel, p, n, used, err);
+    return kept(o, o->ops->write(o, rel, p, n, used, err), err);
 }
 
 int tl_outdir_write_once(struct tl_outdir *o, const char *rel, const void *p, size_t n,
                          struct tl_buf *used, struct tl_err *err)
 {
-    return o->ops->write_once(o, rel, p, n, NULL, NULL, used, err);
+    return kept(o, o->ops->write_once(o, rel, p, n, NULL, NULL, used, err), err);
 }
 
 int tl_outdir_write_rightful(struct tl_outdir *o, const char *rel, const void *p, size_t n,
                              bool (*rightful)(const void *p, size_t n, void *ctx), void *ctx,
                              struct tl_buf *used, struct tl_err *err)
 {
-    return o->ops->write_once(o, rel, p, n, rightful, ctx, used, err);
+    return kept(o, o->ops->write_once(o, rel, p, n, rightful, ctx, used, err), err);
 }
 
 int tl_outdir_replace(struct tl_outdir *o, const char *rel, const void *p, size_t n,
                       struct tl_err *err)
 {
-    return o->ops->replace(o, rel, p, n, err);
+    return kept(o, o->ops->replace(o, rel, p, n, err), err);
 }
 
 int tl_outdir_open_sub(struct tl_outdir *parent, const char *name, struct tl_outdir *child,
@@ -137,7 +166,21 @@ bool tl_outdir_is_dir(struct tl_outdir *o, const char *rel)
 
 int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err)
 {
+    if (o->failed) { /* what was kept is the report's failure */
+        if (err)
+            *err = o->failure;
+        o->ops->abort(o);
+        return -1;
+    }
     return o->ops->commit(o, err);
+}
+
+int tl_outdir_publish(struct tl_outdir *o, struct tl_err *err)
+{
+    if (!o->ops->publish)
+        return tl_error(err, "a live report is written to a folder, not to %s (a %s)", o->target,
+                        o->ops->what);
+    return o->ops->publish(o, err);
 }
 
 void tl_outdir_abort(struct tl_outdir *o)
@@ -170,6 +213,8 @@ int tl_outfile_open(struct tl_outfile *f, struct tl_outdir *o, const char *rel, 
     f->name = rel;
     tl_buf_init(&f->buf, FLUSH_AT + 4096);
     if (o->ops->create(o, rel, NULL, &f->fd, err) < 0) {
+        if (kept(o, -1, err) == 0) /* dropped from now on: the file too */
+            return o->ops->create(o, rel, NULL, &f->fd, err);
         tl_buf_release(&f->buf);
         return -1;
     }
@@ -182,7 +227,8 @@ int tl_outfile_open_spool(struct tl_outfile *f, struct tl_outdir *o, const char 
     f->dir = o;
     f->name = name;
     f->fd = -1;
-    if (o->ops->spool(o, name, &f->fd, err) < 0)
+    if (o->ops->spool(o, name, &f->fd, err) < 0 &&
+        (kept(o, -1, err) < 0 || o->ops->spool(o, name, &f->fd, err) < 0))
         return -1;
     tl_buf_init(&f->buf, FLUSH_AT + 4096);
     return 0;
@@ -193,7 +239,7 @@ int tl_outfile_flush(struct tl_outfile *f, struct tl_err *err)
     if (f->fd < 0 || !f->buf.len || !f->dir->writer)
         return 0;
     f->dir->bytes += f->buf.len;
-    return tl_writer_give(f->dir->writer, f->fd, false, &f->buf, f->name, err);
+    return kept(f->dir, tl_writer_give(f->dir->writer, f->fd, false, &f->buf, f->name, err), err);
 }
 
 int tl_outfile_maybe_flush(struct tl_outfile *f, struct tl_err *err)
@@ -208,7 +254,9 @@ int tl_outfile_append(struct tl_outfile *f, struct tl_outfile *src, struct tl_er
         tl_writer_sync(src->dir->writer, err) < 0 || tl_writer_sync(f->dir->writer, err) < 0)
         return -1;
     if (lseek(src->fd, 0, SEEK_SET) < 0 || tl_copy_fd(src->fd, f->fd) < 0)
-        return tl_error(err, "cannot write %s/%s: %s", f->dir->target, f->name, strerror(errno));
+        return kept(
+            f->dir,
+            tl_error(err, "cannot write %s/%s: %s", f->dir->target, f->name, strerror(errno)), err);
     return 0;
 }
 
@@ -239,7 +287,7 @@ int tl_outfile_close(struct tl_outfile *f, struct tl_err *err)
         if (f->buf.len) /* a spool moved from a rank's thread writes nothing here */
             f->dir->bytes += f->buf.len;
         /* The last bytes, then the close, in the writer's order. */
-        rc = tl_writer_give(f->dir->writer, f->fd, true, &f->buf, f->name, err);
+        rc = kept(f->dir, tl_writer_give(f->dir->writer, f->fd, true, &f->buf, f->name, err), err);
     }
     f->fd = -1;
     tl_buf_release(&f->buf);

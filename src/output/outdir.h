@@ -44,6 +44,9 @@ struct tl_outdir {
      * (see leftovers.c): how many, and their names, for the caller to say so. */
     size_t nleftovers;
     struct tl_buf leftovers;
+    /* tl_outdir_keep_failures: a failure to write is kept, not returned */
+    bool keep_failure, failed;
+    struct tl_err failure;
 };
 
 /* Bytes the writer may hold for files not yet written. */
@@ -144,6 +147,31 @@ int tl_outdir_remove(struct tl_outdir *o, const char *rel);
 /** Whether rel is a folder of the output. */
 bool tl_outdir_is_dir(struct tl_outdir *o, const char *rel);
 
+/**
+ * Move the report into place before it is finished (a live report, --watch): the folder is at
+ * its target from then on, and written there; tl_outdir_commit() then only waits for the
+ * writes, tl_outdir_abort() leaves what is there. Files written again later are best replaced
+ * (tl_outdir_replace) so that a reader never sees a part. Only a folder can; 0 when it is in
+ * place already.
+ */
+int tl_outdir_publish(struct tl_outdir *o, struct tl_err *err);
+/**
+ * From now on a failure to write (a file, a flush, a sync) is kept instead of returned: the
+ * output drops every file from then on (tl_outdir_detach), the run goes on, and
+ * tl_outdir_commit() returns the failure. For a live report, whose log is still read for its
+ * diagnosis when its folder cannot be written any more.
+ */
+void tl_outdir_keep_failures(struct tl_outdir *o);
+/** Whether a failure was kept (err: a copy of it, when not NULL). */
+bool tl_outdir_failed(const struct tl_outdir *o, struct tl_err *err);
+/** An output that drops every file (discard.c). */
+void tl_outdir_open_discard(struct tl_outdir *o);
+/**
+ * Give the output up while its run goes on: it is aborted (a published folder stays as it
+ * is), and from then on every file written through o is dropped. Files that were open keep
+ * their descriptors (their bytes go to files no longer in the output).
+ */
+void tl_outdir_detach(struct tl_outdir *o);
 /** Move the finished report into place. The struct is released either way. */
 int tl_outdir_commit(struct tl_outdir *o, struct tl_err *err);
 /** Remove the temporary folder and release the struct. Safe to call twice. */
@@ -265,8 +293,9 @@ int tl_outdir_open_zip(struct tl_outdir *o, const char *path, bool overwrite, st
  */
 void tl_outdir_open_memory(struct tl_outdir *o);
 /**
- * The files of a memory output, in the order they were completed: *n of them, names[i] and
- * data[i] borrowed until commit or abort. -1 for other outputs.
+ * The files of a memory output, in the order they were completed (streamed ones: once their
+ * writes landed, which this waits for): *n of them, names[i] and data[i] borrowed until commit
+ * or abort. -1 for other outputs, or when a streamed file cannot be read back.
  */
 int tl_outdir_memory_files(struct tl_outdir *o, const char *const **names,
                            const struct tl_buf *const **data, size_t *n);
@@ -309,6 +338,9 @@ struct tl_output_ops {
     bool (*is_dir)(struct tl_outdir *o, const char *rel);
     /** The output complete, in place; everything released, on failure too. */
     int (*commit)(struct tl_outdir *o, struct tl_err *err);
+    /** The output in place before it is complete, written there from then on; NULL: a
+     * backend that cannot (tl_outdir_publish). */
+    int (*publish)(struct tl_outdir *o, struct tl_err *err);
     /** Nothing of the output left (but what an in-place one wrote); everything released. */
     void (*abort)(struct tl_outdir *o);
 };

@@ -762,6 +762,9 @@ int tl_outdir_memory_files(struct tl_outdir *o, const char *const **names,
 {
     if (o->ops != &stream_ops || ((struct tl_outstream *)o->impl)->sh->fmt != &mem_ops)
         return -1;
+    /* Streamed files are spooled until their writes landed: they are files from now on. */
+    if (tl_writer_sync(o->writer, NULL) < 0 || drain_spools(o, NULL) < 0)
+        return -1;
     struct memfmt *m = ((struct tl_outstream *)o->impl)->sh->st;
     *names = (const char *const *)m->names;
     *data = (const struct tl_buf *const *)m->ptrs;

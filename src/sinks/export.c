@@ -137,5 +137,6 @@ const struct tl_sink_ops tl_sink_export = {
     .create = export_create,
     .record = export_record,
     .finish = export_finish,
+    .publish = export_finish, /* it streams nothing: the same page */
     .destroy = export_destroy,
 };

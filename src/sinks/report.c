@@ -448,15 +448,9 @@ static int render_directory(const struct tl_page_sink *sink, const void *arg)
     return tl_page_directory_json(sink, arg);
 }
 
-static int report_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
+/* compile_directory.json and index.html, of the model as it is. */
+static int report_pages(struct report *rp, struct tl_sink_ctx *ctx, struct tl_err *err)
 {
-    struct report *rp = self;
-    tl_page_failures_tail(&rp->failures.buf);
-    if (tl_outfile_close(&rp->failures, err) < 0)
-        return -1;
-    tl_buf_adds(&rp->chromium.buf, rp->nchromium ? "\n]" : "[]");
-    if (tl_outfile_close(&rp->chromium, err) < 0)
-        return -1;
     if (tl_files_stream_page(ctx, "compile_directory.json", render_directory, &ctx->model->dir,
                              err) < 0)
         return -1;
@@ -471,6 +465,23 @@ static int report_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err
         .info = ctx->info,
     };
     return tl_files_stream_page(ctx, "index.html", render_index, &ip, err);
+}
+
+static int report_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
+{
+    struct report *rp = self;
+    tl_page_failures_tail(&rp->failures.buf);
+    if (tl_outfile_close(&rp->failures, err) < 0)
+        return -1;
+    tl_buf_adds(&rp->chromium.buf, rp->nchromium ? "\n]" : "[]");
+    if (tl_outfile_close(&rp->chromium, err) < 0)
+        return -1;
+    return report_pages(rp, ctx, err);
+}
+
+static int report_publish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
+{
+    return report_pages(self, ctx, err);
 }
 
 static void report_destroy(void *self)
@@ -491,5 +502,6 @@ const struct tl_sink_ops tl_sink_report = {
     .start = report_start,
     .record = report_record,
     .finish = report_finish,
+    .publish = report_publish,
     .destroy = report_destroy,
 };

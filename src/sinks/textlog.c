@@ -47,12 +47,9 @@ static int render_index(const struct tl_page_sink *sink, const void *arg)
     return tl_page_textlog_index(sink, arg);
 }
 
-static int textlog_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
+/* index.html, of the lines read so far. */
+static int textlog_index(struct tl_sink_ctx *ctx, struct tl_err *err)
 {
-    struct textlog *t = self;
-    tl_page_textlog_tail(&t->page.buf);
-    if (tl_outfile_close(&t->page, err) < 0)
-        return -1;
     const struct tl_text_facts *tx = &ctx->model->text;
     struct tl_textlog_index ix = {ctx->input,        ctx->report->custom_header_html,
                                   &ctx->model->diag, tx->lines,
@@ -60,6 +57,21 @@ static int textlog_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *er
                                   tx->cids,          tx->ncids,
                                   ctx->info};
     return tl_files_stream_page(ctx, "index.html", render_index, &ix, err);
+}
+
+static int textlog_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
+{
+    struct textlog *t = self;
+    tl_page_textlog_tail(&t->page.buf);
+    if (tl_outfile_close(&t->page, err) < 0)
+        return -1;
+    return textlog_index(ctx, err);
+}
+
+static int textlog_publish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
+{
+    (void)self;
+    return textlog_index(ctx, err);
 }
 
 static void textlog_destroy(void *self)
@@ -75,5 +87,6 @@ const struct tl_sink_ops tl_sink_textlog = {
     .start = textlog_start,
     .text_line = textlog_line,
     .finish = textlog_finish,
+    .publish = textlog_publish,
     .destroy = textlog_destroy,
 };
