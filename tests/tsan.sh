@@ -40,7 +40,8 @@ runs=$((runs + 1))
     fail "diff"
 runs=$((runs + 1))
 
-# --watch of a log written 64 KiB at a time, then SIGINT: exit 0 and the report.
+# --watch of a log written 64 KiB at a time, then SIGINT: exit 0 and the report (its live
+# report fed as the log comes, its generations made by forked copies).
 : >"$tmp/t.log"
 (cd "$tmp" && exec "$bin" --watch t.log -o watch --no-browser >/dev/null 2>err) &
 pid=$!
@@ -75,6 +76,6 @@ wait $pid || fail "--watch of 200 rank logs"
 [ -s "$tmp/watch200/rank_199/index.html" ] || { echo "tsan: --watch of 200 ranks: no rank_199"; exit 1; }
 runs=$((runs + 1))
 
-echo "tsan: $runs runs (one of 4 ranks at -j 2, one diff of two logs read at once, two --watch" \
-    "rebuilding their report beside the live view, one of them of 200 rank logs), no data race" \
-    "reported"
+echo "tsan: $runs runs (one of 4 ranks at -j 2, one diff of two logs read at once, a --watch" \
+    "whose live report forks its generations, and one of 200 rank logs rebuilding its report" \
+    "beside the live view), no data race reported"

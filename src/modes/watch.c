@@ -2,22 +2,27 @@
 /*
  * --watch: a job's compiler, live. The logs of PATH (one log, or a folder whose rank logs
  * appear as the ranks start) are followed as they grow (input/follow.h); each is fed to an
- * engine of its own as its bytes come (no sink: the model and its diagnosis only), and what
- * the diagnosis gained since the last look is said once (report/live_text.h): a recompile as
- * soon as its recompile_reasons are written, a graph break at its reason, and so on. Routine
+ * engine of its own as its bytes come (with the report's sinks for the live log, none for the
+ * others: the model and its diagnosis), and what the diagnosis gained since the last look is
+ * said once (report/live_text.h): a recompile as soon as its recompile_reasons are written, a
+ * graph break at its reason, and so on. Routine
  * guards on sizes are counted, not said. The lines go to the caller's view (tl_watch_view;
  * the CLI's screen, cli/screen.h): one complete line per event, or each event wrapped to a
  * terminal's width, the job's own output (--run) in between as it comes, and a panel of counts
  * to keep below them. When the job pauses (no new bytes for a moment) the entry being read is
  * settled, so a finding shows within a second of being written.
  *
- * The report folder is kept current by a batch run on what the logs hold so far (each read up
- * to its last newline), on a thread of its own, at most every refresh_ms and never taking more
- * than a fifth of the time; it is swapped into place atomically with live.html (a page that
- * follows it) and live.js (its status, rewritten every second). At the end (the job ended,
- * Ctrl-C, or --fail-on) the report of the whole logs is made exactly as a batch run makes it,
- * read from the files the watch holds open (a log deleted meanwhile is read whole), with
- * live.html and a last live.js that says the job finished (or the watch was stopped).
+ * The report of one log is that log's engine itself (modes.h, tl_feed_live): its sinks write
+ * each record's files as the record comes, and every refresh_ms (at most a fifth of the time) a
+ * forked copy of the process finishes its copy of the model and puts the index, the directory
+ * and the summary in place (a generation; the first one puts the hidden folder in place, whole),
+ * with live.html (a page that follows it) and live.js (its status, rewritten every second). At
+ * the end (the job ended, Ctrl-C, or --fail-on) the engine finishes as a batch run does, and its
+ * report is the batch report of the log. When a line came that belonged to an entry taken as
+ * complete at a pause (tl_engine_diverged), or when the report is of several logs (a folder of
+ * ranks), the report is made by batch runs on what the logs hold so far (each read up to its
+ * last newline, from the descriptors the watch holds), on a thread of its own, swapped into
+ * place atomically, and at the end by a batch run of the whole logs.
  */
 #include "base/config.h"
 #include "modes/modes.h"
