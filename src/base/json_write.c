@@ -151,6 +151,64 @@ void tl_json_write_text(struct tl_buf *out, const char *p, size_t n)
     tl_buf_release(&fixed);
 }
 
+/* The code point of the well-formed UTF-8 sequence at s (n >= 1 bytes left, s[0] >= 0x80); its
+ * length in *len. A sequence cut short (which well-formed text has not) is one U+FFFD. */
+static uint32_t decode_utf8(const unsigned char *s, size_t n, size_t *len)
+{
+    size_t k = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : 2;
+    if (k > n) {
+        *len = 1;
+        return 0xFFFD;
+    }
+    uint32_t cp = s[0] & (0x7Fu >> k);
+    for (size_t i = 1; i < k; i++)
+        cp = cp << 6 | (s[i] & 0x3Fu);
+    *len = k;
+    return cp;
+}
+
+static void add_u_escape(struct tl_buf *out, uint32_t unit)
+{
+    static const char hex[] = "0123456789abcdef";
+    char e[6] = {'\\',          'u', hex[unit >> 12 & 15], hex[unit >> 8 & 15], hex[unit >> 4 & 15],
+                 hex[unit & 15]};
+    tl_buf_add(out, e, sizeof(e));
+}
+
+void tl_json_write_script(struct tl_buf *out, const char *p, size_t n)
+{
+    struct tl_buf fixed = TL_BUF_INIT;
+    if (!tl_utf8_valid(p, n)) {
+        tl_utf8_sanitize(&fixed, p, n);
+        p = fixed.buf;
+        n = fixed.len;
+    }
+    const unsigned char *s = (const unsigned char *)p;
+    size_t from = 0;
+    tl_buf_addch(out, '"');
+    for (size_t i = 0; i < n;) {
+        /* the rest of ASCII as tl_json_write_string writes it, in runs */
+        if (s[i] < 0x80 && s[i] != '<' && s[i] != '>' && s[i] != '&') {
+            i++;
+            continue;
+        }
+        add_escaped(out, s + from, i - from);
+        size_t len = 1;
+        uint32_t cp = s[i] < 0x80 ? s[i] : decode_utf8(s + i, n - i, &len);
+        if (cp >= 0x10000) {
+            add_u_escape(out, 0xD800 + ((cp - 0x10000) >> 10));
+            add_u_escape(out, 0xDC00 + ((cp - 0x10000) & 0x3FF));
+        } else {
+            add_u_escape(out, cp);
+        }
+        i += len;
+        from = i;
+    }
+    add_escaped(out, s + from, n - from);
+    tl_buf_addch(out, '"');
+    tl_buf_release(&fixed);
+}
+
 /* ---- numbers --------------------------------------------------------------------------------- */
 
 static int trim_zeros(char *digits, int n)
@@ -745,6 +803,8 @@ void tl_json_doc_strn(struct tl_json_doc *w, const char *p, size_t n)
     item(w);
     if (!p)
         tl_buf_add(w->out, "null", 4);
+    else if (w->flags & TL_JSON_DOC_SCRIPT_STRINGS)
+        tl_json_write_script(w->out, p, n);
     else if (w->flags & TL_JSON_DOC_SERDE_STRINGS)
         tl_json_write_string(w->out, p, n);
     else
@@ -760,6 +820,12 @@ void tl_json_doc_u64(struct tl_json_doc *w, uint64_t v)
 {
     item(w);
     tl_buf_addu(w->out, v);
+}
+
+void tl_json_doc_i64(struct tl_json_doc *w, int64_t v)
+{
+    item(w);
+    tl_buf_addi(w->out, v);
 }
 
 void tl_json_doc_f64(struct tl_json_doc *w, double v)

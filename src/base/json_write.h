@@ -45,6 +45,15 @@ void tl_json_write_string(struct tl_buf *out, const char *p, size_t n);
  */
 void tl_json_write_text(struct tl_buf *out, const char *p, size_t n);
 
+/**
+ * Append a JSON string that is also safe inside any <script> and in any encoding (live.js):
+ * as tl_json_write_string, but also '<', '>' and '&' as \u003c \u003e \u0026 (no "</script"
+ * or "<!--" can form) and every non-ASCII character as \uXXXX, beyond the BMP as a surrogate
+ * pair (U+2028 and U+2029 end a line in older JavaScript); ill-formed UTF-8 first made U+FFFD
+ * as tl_utf8_sanitize does. The output is ASCII.
+ */
+void tl_json_write_script(struct tl_buf *out, const char *p, size_t n);
+
 /* ---- numbers ----------------------------------------------------------------------------- */
 
 /** Append a double in serde_json's float layout (always looks like a float); null when not
@@ -84,6 +93,9 @@ enum {
     /* string values escaped as serde_json escapes them (tl_json_write_string), for files the
      * reference writes too; else as text (tl_json_write_text). Keys are always serde's. */
     TL_JSON_DOC_SERDE_STRINGS = 2,
+    /* string values safe inside a <script> (tl_json_write_script), for a document loaded as
+     * a script; takes precedence over TL_JSON_DOC_SERDE_STRINGS. */
+    TL_JSON_DOC_SCRIPT_STRINGS = 4,
 };
 
 /* A document being written: a comma and, when pretty, a newline and indent before each item;
@@ -120,6 +132,7 @@ void tl_json_doc_key(struct tl_json_doc *w, const char *key);
 void tl_json_doc_str(struct tl_json_doc *w, const char *s);
 void tl_json_doc_strn(struct tl_json_doc *w, const char *p, size_t n);
 void tl_json_doc_u64(struct tl_json_doc *w, uint64_t v);
+void tl_json_doc_i64(struct tl_json_doc *w, int64_t v);
 /** A float in serde_json's form (1.0, 0.5, 1e-7). */
 void tl_json_doc_f64(struct tl_json_doc *w, double v);
 /** A float that reads back as this very double (tl_json_write_double_exact). For values
@@ -148,6 +161,11 @@ static inline void tl_json_doc_ku64(struct tl_json_doc *w, const char *k, uint64
 {
     tl_json_doc_key(w, k);
     tl_json_doc_u64(w, v);
+}
+static inline void tl_json_doc_ki64(struct tl_json_doc *w, const char *k, int64_t v)
+{
+    tl_json_doc_key(w, k);
+    tl_json_doc_i64(w, v);
 }
 static inline void tl_json_doc_kbool(struct tl_json_doc *w, const char *k, bool v)
 {

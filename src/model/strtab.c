@@ -47,17 +47,16 @@ struct tl_str tl_strtab_get(const struct tl_strtab *t, uint32_t id)
 
 void tl_strtab_json(struct tl_buf *out, const struct tl_strtab *st)
 {
-    tl_buf_adds(out, "{\"string_table\":[");
+    struct tl_json_doc w;
+    tl_json_doc_init(&w, out, TL_JSON_DOC_SERDE_STRINGS);
+    tl_json_doc_object(&w);
+    tl_json_doc_key(&w, "string_table");
+    tl_json_doc_array(&w);
     if (!st->len)
-        tl_buf_adds(out, "null");
-    for (size_t i = 0; i < st->len; i++) {
-        if (i)
-            tl_buf_addch(out, ',');
-        struct tl_str s = st->s[i];
-        if (s.p)
-            tl_json_write_string(out, s.p, s.n);
-        else
-            tl_buf_adds(out, "null");
-    }
-    tl_buf_adds(out, "]}\n");
+        tl_json_doc_null(&w);
+    for (size_t i = 0; i < st->len; i++)
+        tl_json_doc_strn(&w, st->s[i].p, st->s[i].n); /* NULL (a gap): null */
+    tl_json_doc_end(&w, ']');
+    tl_json_doc_end(&w, '}');
+    tl_buf_addch(out, '\n');
 }

@@ -7,13 +7,9 @@
 #include "base/config.h"
 #include "report/live.h"
 #include "base/json_write.h"
-#include "base/utf8.h"
 #include "report/assets.h"
 #include "report/html.h"
 #include "report/pages.h"
-
-#include <stdint.h>
-#include <string.h>
 
 const char *tl_live_state_name(enum tl_live_state state)
 {
@@ -72,87 +68,42 @@ void tl_live_page(struct tl_buf *out, const char *title)
     tl_buf_adds(out, "</script>\n</body>\n</html>\n");
 }
 
-/* The code point of the well-formed UTF-8 sequence at p (n bytes left); its length in *len. */
-static uint32_t decode(const unsigned char *p, size_t n, size_t *len)
+static void counts(struct tl_json_doc *w, const struct tl_live_counts *c)
 {
-    size_t k = p[0] >= 0xF0 ? 4 : p[0] >= 0xE0 ? 3 : 2;
-    if (k > n) { /* cannot happen after tl_utf8_sanitize; keep the byte as U+FFFD */
-        *len = 1;
-        return 0xFFFD;
-    }
-    uint32_t cp = p[0] & (0x7F >> k);
-    for (size_t i = 1; i < k; i++)
-        cp = cp << 6 | (p[i] & 0x3F);
-    *len = k;
-    return cp;
-}
-
-/*
- * A JSON string that is also safe inside any <script> and in any encoding: the JSON writer's
- * escapes, plus '<', '>' and '&' (no "</script" or "<!--" can form) and every non-ASCII
- * character (U+2028 and U+2029 end a line in older JavaScript) as \u escapes, ill-formed
- * UTF-8 first made U+FFFD. The writer leaves these bytes alone, so each of them in its output
- * is a character of the string, never part of an escape.
- */
-static void script_string(struct tl_buf *out, const char *s)
-{
-    struct tl_buf clean = TL_BUF_INIT;
-    struct tl_buf json = TL_BUF_INIT;
-    tl_utf8_sanitize(&clean, s, strlen(s));
-    tl_json_write_string(&json, clean.buf, clean.len);
-    const unsigned char *p = (const unsigned char *)json.buf;
-    for (size_t i = 0; i < json.len;) {
-        size_t len = 1;
-        if (p[i] == '<' || p[i] == '>' || p[i] == '&') {
-            tl_buf_addf(out, "\\u%04x", p[i]);
-        } else if (p[i] >= 0x80) {
-            uint32_t cp = decode(p + i, json.len - i, &len);
-            if (cp >= 0x10000)
-                tl_buf_addf(out, "\\u%04x\\u%04x", (unsigned)(0xD800 + ((cp - 0x10000) >> 10)),
-                            (unsigned)(0xDC00 + ((cp - 0x10000) & 0x3FF)));
-            else
-                tl_buf_addf(out, "\\u%04x", (unsigned)cp);
-        } else {
-            tl_buf_addch(out, (char)p[i]);
-        }
-        i += len;
-    }
-    tl_buf_release(&json);
-    tl_buf_release(&clean);
-}
-
-static void counts(struct tl_buf *out, const struct tl_live_counts *c)
-{
-    tl_buf_addf(out,
-                "\"compile_ids\":%llu,\"graph_breaks\":%llu,\"recompiles\":%llu,\"failures\":%llu",
-                (unsigned long long)c->compile_ids, (unsigned long long)c->graph_breaks,
-                (unsigned long long)c->recompiles, (unsigned long long)c->failures);
+    tl_json_doc_ku64(w, "compile_ids", c->compile_ids);
+    tl_json_doc_ku64(w, "graph_breaks", c->graph_breaks);
+    tl_json_doc_ku64(w, "recompiles", c->recompiles);
+    tl_json_doc_ku64(w, "failures", c->failures);
 }
 
 void tl_live_status(struct tl_buf *out, const struct tl_live_status *s)
 {
     /* Guarded, so that live.js opened on its own (or by an older live.html) does nothing. */
-    tl_buf_adds(out, "if (typeof tlLive === \"function\") tlLive({");
-    tl_buf_addf(out, "\"generation\":%llu,\"updated\":%lld,\"heartbeat\":%lld,\"last_input\":%lld,",
-                (unsigned long long)s->generation, (long long)s->updated_ms,
-                (long long)s->heartbeat_ms, (long long)s->last_input_ms);
-    tl_buf_addf(out, "\"state\":\"%s\",\"final\":%s,", tl_live_state_name(s->state),
-                s->final ? "true" : "false");
-    counts(out, &s->total);
-    tl_buf_adds(out, ",\"ranks\":[");
+    tl_buf_adds(out, "if (typeof tlLive === \"function\") tlLive(");
+    /* Compact, its strings safe in any <script> and ASCII (tl_json_write_script). */
+    struct tl_json_doc w;
+    tl_json_doc_init(&w, out, TL_JSON_DOC_SCRIPT_STRINGS);
+    tl_json_doc_object(&w);
+    tl_json_doc_ku64(&w, "generation", s->generation);
+    tl_json_doc_ki64(&w, "updated", s->updated_ms);
+    tl_json_doc_ki64(&w, "heartbeat", s->heartbeat_ms);
+    tl_json_doc_ki64(&w, "last_input", s->last_input_ms);
+    tl_json_doc_kstr(&w, "state", tl_live_state_name(s->state));
+    tl_json_doc_kbool(&w, "final", s->final);
+    counts(&w, &s->total);
+    tl_json_doc_key(&w, "ranks");
+    tl_json_doc_array(&w);
     for (size_t i = 0; i < s->nranks; i++) {
-        tl_buf_addf(out, "%s{\"rank\":%lu,", i ? "," : "", (unsigned long)s->ranks[i].rank);
-        counts(out, &s->ranks[i].counts);
-        tl_buf_addch(out, '}');
+        tl_json_doc_object(&w);
+        tl_json_doc_ku64(&w, "rank", s->ranks[i].rank);
+        counts(&w, &s->ranks[i].counts);
+        tl_json_doc_end(&w, '}');
     }
-    tl_buf_addch(out, ']');
-    if (s->input) {
-        tl_buf_adds(out, ",\"input\":");
-        script_string(out, s->input);
-    }
-    if (s->message) {
-        tl_buf_adds(out, ",\"message\":");
-        script_string(out, s->message);
-    }
-    tl_buf_adds(out, "});\n");
+    tl_json_doc_end(&w, ']');
+    if (s->input)
+        tl_json_doc_kstr(&w, "input", s->input);
+    if (s->message)
+        tl_json_doc_kstr(&w, "message", s->message);
+    tl_json_doc_end(&w, '}');
+    tl_buf_adds(out, ");\n");
 }

@@ -5,6 +5,7 @@
 #include "base/json.h"
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/utf8.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -353,6 +354,110 @@ static void test_strings_random(void **state)
         assert_int_equal(out.len, want.len);
         assert_memory_equal(out.buf, want.buf, want.len);
     }
+    tl_buf_release(&want);
+}
+
+/* The script escaper as first written: serde's escapes, then '<' '>' '&' and every non-ASCII
+ * character of the (sanitized) text as \u escapes, a character at a time. */
+static void script_slow(struct tl_buf *o, const unsigned char *p, size_t n)
+{
+    struct tl_buf clean = TL_BUF_INIT;
+    struct tl_buf json = TL_BUF_INIT;
+    tl_utf8_sanitize(&clean, (const char *)p, n);
+    tl_json_write_string(&json, clean.buf, clean.len);
+    const unsigned char *s = (const unsigned char *)json.buf;
+    for (size_t i = 0; i < json.len;) {
+        size_t k = 1;
+        if (s[i] == '<' || s[i] == '>' || s[i] == '&') {
+            tl_buf_addf(o, "\\u%04x", s[i]);
+        } else if (s[i] >= 0x80) {
+            k = s[i] >= 0xF0 ? 4 : s[i] >= 0xE0 ? 3 : 2;
+            uint32_t cp = s[i] & (0x7Fu >> k);
+            for (size_t j = 1; j < k; j++)
+                cp = cp << 6 | (s[i + j] & 0x3Fu);
+            if (cp >= 0x10000)
+                tl_buf_addf(o, "\\u%04x\\u%04x", (unsigned)(0xD800 + ((cp - 0x10000) >> 10)),
+                            (unsigned)(0xDC00 + ((cp - 0x10000) & 0x3FF)));
+            else
+                tl_buf_addf(o, "\\u%04x", (unsigned)cp);
+        } else {
+            tl_buf_addch(o, (char)s[i]);
+        }
+        i += k;
+    }
+    tl_buf_release(&json);
+    tl_buf_release(&clean);
+}
+
+static void test_script(void **state)
+{
+    (void)state;
+    static const struct io_case cases[] = {
+        {"", "\"\""},
+        {"plain/text 'q' `t`", "\"plain/text 'q' `t`\""},
+        {"</script><!--&", "\"\\u003c/script\\u003e\\u003c!--\\u0026\""},
+        {"\"\\\b\f\n\r\t\x01\x1f\x7f", "\"\\\"\\\\\\b\\f\\n\\r\\t\\u0001\\u001f\x7f\""},
+        {"\xc2\x85\xc3\xa9\xe2\x80\xa8\xe2\x80\xa9\xef\xbf\xbf",
+         "\"\\u0085\\u00e9\\u2028\\u2029\\uffff\""},
+        {"\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\xf0\x90\x80\x80",
+         "\"\\ud83d\\ude00\\udbff\\udfff\\ud800\\udc00\""},
+        {"a\xff"
+         "b\xe2\x80"
+         "c\xc0\xaf"
+         "d\xed\xa0\x80"
+         "e\xf0\x9f\x98",
+         "\"a\\ufffdb\\ufffdc\\ufffdd\\ufffde\\ufffd\""},
+    };
+    for (size_t i = 0; i < TL_ARRAY_LEN(cases); i++) {
+        tl_buf_reset(&out);
+        tl_json_write_script(&out, cases[i].in, strlen(cases[i].in));
+        assert_string_equal(out.buf, cases[i].want);
+    }
+    /* random text: the same bytes as the first escaper, ASCII, and it reads back as the
+     * sanitized text */
+    srand(13);
+    struct tl_buf want = TL_BUF_INIT;
+    struct tl_buf got = TL_BUF_INIT;
+    struct tl_buf clean = TL_BUF_INIT;
+    unsigned char src[128];
+    static const char *const pieces[] = {
+        "\xe2\x80\xa8", "\xf0\x9f\x98\x80", "\xc3\xa9", "</", "&", ">", "\xe2\x80", "\xf0\x9f"};
+    for (int round = 0; round < 20000; round++) {
+        size_t n = 0;
+        size_t len = (size_t)(rand() % 60);
+        while (n < len) {
+            int r = rand() % 12;
+            if (r < 8) {
+                const char *piece = pieces[rand() % 8];
+                memcpy(src + n, piece, strlen(piece));
+                n += strlen(piece);
+            } else {
+                src[n++] = r == 8    ? (unsigned char)(rand() % 0x20)
+                           : r == 9  ? (unsigned char)(0x7f + rand() % 0x81)
+                           : r == 10 ? '"'
+                                     : (unsigned char)('a' + rand() % 26);
+            }
+        }
+        unsigned char *exact = malloc(n ? n : 1);
+        assert_non_null(exact);
+        memcpy(exact, src, n);
+        tl_buf_reset(&got);
+        tl_json_write_script(&got, (const char *)exact, n);
+        free(exact);
+        tl_buf_reset(&want);
+        script_slow(&want, src, n);
+        assert_int_equal(got.len, want.len);
+        assert_memory_equal(got.buf, want.buf, want.len);
+        for (size_t i = 0; i < got.len; i++)
+            assert_true((unsigned char)got.buf[i] < 0x80);
+        tl_buf_reset(&clean);
+        tl_utf8_sanitize(&clean, (const char *)src, n);
+        tl_buf_reset(&want);
+        tl_json_write_string(&want, clean.buf, clean.len);
+        assert_string_equal(compact(got.buf), want.buf);
+    }
+    tl_buf_release(&clean);
+    tl_buf_release(&got);
     tl_buf_release(&want);
 }
 
@@ -734,6 +839,23 @@ static void test_doc(void **state)
     tl_json_doc_str(&w, "\x7f\xc2\x85\xff");
     assert_string_equal(b.buf, "\"\\u007f\\u0085\xef\xbf\xbd\"");
 
+    /* script-safe strings (which win over serde's), keys as always; signed integers */
+    tl_buf_reset(&b);
+    tl_json_doc_init(&w, &b, TL_JSON_DOC_SCRIPT_STRINGS | TL_JSON_DOC_SERDE_STRINGS);
+    tl_json_doc_object(&w);
+    tl_json_doc_kstr(&w, "<k>", "</script>\x7f\xc2\x85\xff");
+    tl_json_doc_ki64(&w, "min", INT64_MIN);
+    tl_json_doc_ki64(&w, "max", INT64_MAX);
+    tl_json_doc_key(&w, "a");
+    tl_json_doc_array(&w);
+    tl_json_doc_i64(&w, -1);
+    tl_json_doc_i64(&w, 0);
+    tl_json_doc_end(&w, ']');
+    tl_json_doc_end(&w, '}');
+    assert_string_equal(b.buf, "{\"<k>\":\"\\u003c/script\\u003e\x7f\\u0085\\ufffd\","
+                               "\"min\":-9223372036854775808,\"max\":9223372036854775807,"
+                               "\"a\":[-1,0]}");
+
     /* an array written in pieces: a spool of items placed after a separator */
     struct tl_buf spool = TL_BUF_INIT;
     struct tl_json_doc sw;
@@ -785,13 +907,21 @@ static void test_doc(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_compact),    cmocka_unit_test(test_pretty),
-        cmocka_unit_test(test_appends),    cmocka_unit_test(test_sort_and_duplicates),
-        cmocka_unit_test(test_sort_large), cmocka_unit_test(test_strings),
-        cmocka_unit_test(test_text),       cmocka_unit_test(test_strings_random),
-        cmocka_unit_test(test_doubles),    cmocka_unit_test(test_doubles_random),
-        cmocka_unit_test(test_numbers),    cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_f64_exact),  cmocka_unit_test(test_doc),
+        cmocka_unit_test(test_compact),
+        cmocka_unit_test(test_pretty),
+        cmocka_unit_test(test_appends),
+        cmocka_unit_test(test_sort_and_duplicates),
+        cmocka_unit_test(test_sort_large),
+        cmocka_unit_test(test_strings),
+        cmocka_unit_test(test_text),
+        cmocka_unit_test(test_strings_random),
+        cmocka_unit_test(test_script),
+        cmocka_unit_test(test_doubles),
+        cmocka_unit_test(test_doubles_random),
+        cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_f64_exact),
+        cmocka_unit_test(test_doc),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -10,6 +10,8 @@
 
 #include "model/strtab.h"
 
+#include <string.h>
+
 static void test_set_get(void **state)
 {
     (void)state;
@@ -47,11 +49,35 @@ static void test_limit(void **state)
     tl_arena_release(&a);
 }
 
+/* raw.jsonl's string table line: null for a gap, strings as serde_json escapes them. */
+static void test_json(void **state)
+{
+    (void)state;
+    struct tl_arena a;
+    tl_arena_init(&a, 0);
+    struct tl_strtab t;
+    tl_strtab_init(&t, &a);
+    struct tl_buf b = TL_BUF_INIT;
+    tl_strtab_json(&b, &t);
+    assert_string_equal(b.buf, "{\"string_table\":[null]}\n"); /* none: one null */
+    assert_true(tl_strtab_set(&t, 0, TL_STR_LIT("a.py")));
+    assert_true(tl_strtab_set(&t, 2, TL_STR_LIT("q\"b\\s/\n\x01\x7f\xc3\xa9\xff")));
+    assert_true(tl_strtab_set(&t, 3, TL_STR_LIT("")));
+    tl_buf_reset(&b);
+    tl_strtab_json(&b, &t);
+    assert_string_equal(b.buf, "{\"string_table\":[\"a.py\",null,"
+                               "\"q\\\"b\\\\s/\\n\\u0001\x7f\xc3\xa9\xff\",\"\"]}\n");
+    tl_buf_release(&b);
+    tl_strtab_release(&t);
+    tl_arena_release(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_set_get),
         cmocka_unit_test(test_limit),
+        cmocka_unit_test(test_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
