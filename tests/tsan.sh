@@ -76,6 +76,6 @@ wait $pid || fail "--watch of 200 rank logs"
 [ -s "$tmp/watch200/rank_199/index.html" ] || { echo "tsan: --watch of 200 ranks: no rank_199"; exit 1; }
 runs=$((runs + 1))
 
-echo "tsan: $runs runs (one of 4 ranks at -j 2, one diff of two logs read at once, a --watch" \
-    "whose live report forks its generations, and one of 200 rank logs rebuilding its report" \
-    "beside the live view), no data race reported"
+echo "tsan: $runs runs (one of 4 ranks at -j 2, one diff of two logs read at once, two --watch" \
+    "whose live reports fork their generations, one of them of 200 rank logs), no data race" \
+    "reported"

@@ -634,13 +634,7 @@ def case_reads_once(binary, tmp, env, tag):
         time.sleep(0.1)
     gen = st.get("generation", 0) if st else 0
     check(gen >= 3, "%s: generations were published: %s" % (tag, st))
-    rchar = 0
-    try:
-        for line in open("/proc/%d/io" % w.p.pid):
-            if line.startswith("rchar:"):
-                rchar = int(line.split()[1])
-    except OSError:
-        pass
+    rchar = proc_rchar(w.p.pid)
     check(0 < rchar < size * 1.2 + (1 << 20),
           "%s: %d generations read %d bytes of a %d-byte log (once, not from byte 0 each "
           "time)" % (tag, gen, rchar, size))
@@ -650,6 +644,56 @@ def case_reads_once(binary, tmp, env, tag):
                    capture_output=True, check=True)
     check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
                         tag + ": the end report of a log read once")
+
+
+def proc_rchar(pid):
+    """The bytes a process read so far (/proc/PID/io), 0 when unknown."""
+    try:
+        for line in open("/proc/%d/io" % pid):
+            if line.startswith("rchar:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def case_ranks_read_once(binary, tmp, env, tag):
+    """The ranks' report is fed as their logs come (--all-ranks-html): generations are
+    published while the logs are read once (a payload written again is compared with the one
+    there, which reads it back: hence the margin), and the end report is the batch one."""
+    d = os.path.join(tmp, "ranks-once-" + tag)
+    os.makedirs(os.path.join(d, "trace"))
+    demo, edge = open(DEMO, "rb").read(), open(os.path.join(HERE, "fixtures", "edge.log"), "rb").read()
+    w = Watch(binary, ["trace", "--all-ranks-html", "-o", "out"], d, env)
+    size = 0
+    for _ in range(10):
+        for r, data in ((0, demo), (1, edge), (2, demo)):
+            with open(os.path.join(d, "trace", "dedicated_log_torch_trace_rank_%d_x.log" % r),
+                      "ab") as f:
+                f.write(data)
+            size += len(data)
+        time.sleep(0.4)
+    end = time.monotonic() + 15
+    st = None
+    while time.monotonic() < end:
+        st = live_state(os.path.join(d, "out"))
+        if st and st.get("generation", 0) >= 3 and time.monotonic() > end - 12:
+            break
+        time.sleep(0.1)
+    gen = st.get("generation", 0) if st else 0
+    check(gen >= 3, "%s: generations of the ranks' report were published: %s" % (tag, st))
+    check(os.path.exists(os.path.join(d, "out", "rank_2", "index.html")),
+          tag + ": the live report has each rank's folder")
+    rchar = proc_rchar(w.p.pid)
+    check(0 < rchar < size * 1.7 + (1 << 20),
+          "%s: %d generations read %d bytes of %d bytes of rank logs (once, not from byte 0 "
+          "each time)" % (tag, gen, rchar, size))
+    rc = w.stop()
+    check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
+    subprocess.run([binary, "trace", "-o", "batch", "--all-ranks-html", "--no-browser"], cwd=d,
+                   capture_output=True, check=True)
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of rank logs read once")
 
 
 def case_bad_paths(binary, tmp):
@@ -878,6 +922,7 @@ def main():
         case_run_ranks(binary, tmp, {}, "inotify")
         case_live_files(binary, tmp, {}, "inotify")
         case_reads_once(binary, tmp, {}, "inotify")
+        case_ranks_read_once(binary, tmp, {}, "inotify")
     finally:
         if not os.environ.get("TL_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)

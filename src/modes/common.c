@@ -313,3 +313,30 @@ int tl_strict_exit(const struct tl_options *opt, struct tl_messages *msg,
     }
     return code;
 }
+
+int tl_live_pages(struct tl_outdir *out, struct tl_engine *eng, struct tl_err *err)
+{
+    struct tl_outdir mem, over;
+    tl_outdir_open_memory(&mem);
+    tl_outdir_open_overlay(&over, out, &mem);
+    int rc = tl_engine_publish(eng, &over, err);
+    if (rc == 0)
+        rc = tl_outdir_commit(&over, err);
+    else
+        tl_outdir_abort(&over);
+    rc = tl_live_put(out, &mem, rc, err);
+    return rc;
+}
+
+int tl_live_put(struct tl_outdir *out, struct tl_outdir *mem, int rc, struct tl_err *err)
+{
+    const char *const *names = NULL;
+    const struct tl_buf *const *files = NULL;
+    size_t n = 0;
+    if (rc == 0 && tl_outdir_memory_files(mem, &names, &files, &n) < 0)
+        rc = tl_error(err, "the live report's pages were not kept");
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = tl_outdir_replace(out, names[i], files[i]->buf, files[i]->len, err);
+    tl_outdir_abort(mem);
+    return rc;
+}

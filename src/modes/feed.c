@@ -226,21 +226,9 @@ int tl_feed_replace(struct tl_feed *f, const char *name, const void *p, size_t n
 
 int tl_feed_snapshot(struct tl_feed *f, struct tl_err *err)
 {
-    struct tl_outdir mem;
-    tl_outdir_open_memory(&mem);
-    int rc = tl_engine_publish(f->eng, &mem, err);
-    const char *const *names = NULL;
-    const struct tl_buf *const *files = NULL;
-    size_t n = 0;
-    if (rc == 0)
-        rc = tl_outdir_sync(&mem, err);
-    if (rc == 0 && tl_outdir_memory_files(&mem, &names, &files, &n) < 0)
-        rc = tl_error(err, "the live report's pages were not kept");
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = tl_outdir_replace(&f->out, names[i], files[i]->buf, files[i]->len, err);
+    int rc = tl_live_pages(&f->out, f->eng, err);
     if (rc == 0 && tl_outdir_failed(&f->out, err))
         rc = -1;
-    tl_outdir_abort(&mem);
     return rc;
 }
 

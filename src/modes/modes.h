@@ -100,6 +100,46 @@ int tl_log_run_init(struct tl_log_run *lr, const struct tl_options *opt, struct 
 int tl_run_log(const struct tl_options *opt, struct tl_reader *reader, const char *path,
                struct tl_outdir *out, struct tl_engine_result *res, struct tl_err *err);
 
+/* ---- the ranks of a folder fed as their logs come (ranks.c, for --watch) ---- */
+
+/* A multi-rank report (--all-ranks-html) whose rank logs are fed as they are written. */
+struct tl_ranks_live;
+/** Its report folder opened (opt->out_dir, hidden until tl_ranks_live_go_live) with the extra
+ * files; opt->path: the folder of rank logs. opt is copied. NULL with err when it cannot be. */
+struct tl_ranks_live *tl_ranks_live_new(const struct tl_options *opt, struct tl_err *err);
+/**
+ * A rank log of the folder, fed from now on to the engine returned (owned by rl; its sinks are
+ * a rank's, into rank_N/). user is given back by the hooks. NULL (err says why) for a second
+ * log of a rank already fed, or when the rank's folder cannot be made.
+ */
+struct tl_engine *tl_ranks_live_add(struct tl_ranks_live *rl, uint32_t rank, const char *path,
+                                    void *user, struct tl_err *err);
+/** Whether finishing now makes the batch run's report: the logs fed are the ones it would read,
+ * and no engine diverged (tl_engine_diverged). */
+bool tl_ranks_live_matches(struct tl_ranks_live *rl);
+/** A generation: every rank's pages and the landing page (without the combined events) put in
+ * place, each at once. It spends the engines: call it in a forked copy of the process. */
+int tl_ranks_live_snapshot(struct tl_ranks_live *rl, struct tl_err *err);
+/** The report folder in place before it is finished (tl_outdir_publish). */
+int tl_ranks_live_go_live(struct tl_ranks_live *rl, struct tl_err *err);
+/** Replace the file name at the top of the report at once (live.js). */
+int tl_ranks_live_replace(struct tl_ranks_live *rl, const char *name, const void *p, size_t n,
+                          struct tl_err *err);
+/** Give the report up (tl_outdir_detach); the engines may still be fed and finished. */
+void tl_ranks_live_drop(struct tl_ranks_live *rl);
+/* What tl_ranks_live_finish tells its caller as it goes. */
+struct tl_ranks_live_hooks {
+    void (*rank_ended)(void *user);   /* a rank's engine finished (its model is whole) */
+    void (*before_commit)(void *ctx); /* the last files the caller adds go in now */
+    void *ctx;
+};
+/** The end: the ranks finished in the order a batch run takes them, the landing page, the
+ * report committed; the exit code, with *res filled as tl_run() fills it. */
+int tl_ranks_live_finish(struct tl_ranks_live *rl, const struct tl_ranks_live_hooks *h,
+                         struct tl_result *res);
+/** Free rl and its engines (a report not finished is aborted; a published one stays). */
+void tl_ranks_live_free(struct tl_ranks_live *rl);
+
 /* ---- a log followed live (feed.c, for --watch) ---- */
 
 /**
@@ -137,6 +177,16 @@ void tl_feed_drop_report(struct tl_feed *f);
 void tl_feed_on_end(struct tl_feed *f,
                     void (*fn)(void *ctx, struct tl_feed *f, const struct tl_counts *counts),
                     void *ctx);
+
+/**
+ * A live report's generation of the engine eng writing into out: its pages (tl_engine_publish)
+ * rendered into memory, with out's own files read back, then put in place in out, each at once.
+ * It spends the engine (a forked copy's).
+ */
+int tl_live_pages(struct tl_outdir *out, struct tl_engine *eng, struct tl_err *err);
+/** The files of the memory output mem put in place in out, each at once (replaced), when rc is
+ * 0; mem is released either way. Returns rc, or -1 when a file could not be put. */
+int tl_live_put(struct tl_outdir *out, struct tl_outdir *mem, int rc, struct tl_err *err);
 
 /** folder's "index.html", as the result names it (malloc'd). */
 char *tl_index_path(const char *folder);

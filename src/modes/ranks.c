@@ -51,13 +51,19 @@ struct multi;
 
 struct rank {
     struct multi *m;
-    struct tl_rank_log log;         /* rank, file name, path (one-step runs) */
-    struct tl_rank_summary s;       /* what the landing page needs from it */
-    struct tl_arena arena;          /* the summary's */
-    struct tl_options opt;          /* the run's, with its messages captured */
-    struct tl_buf msgs;             /* captured messages: kind byte, line, NUL */
-    struct tl_strtab strtab;        /* its log's string table (in arena) */
-    struct tl_outdir *sub;          /* its folder, while it is parsed */
+    size_t index;             /* in m->ranks */
+    struct tl_rank_log log;   /* rank, file name, path (one-step runs) */
+    struct tl_rank_summary s; /* what the landing page needs from it */
+    struct tl_arena arena;    /* the summary's */
+    struct tl_options opt;    /* the run's, with its messages captured */
+    struct tl_buf msgs;       /* captured messages: kind byte, line, NUL */
+    struct tl_strtab strtab;  /* its log's string table (in arena) */
+    struct tl_outdir *sub;    /* its folder, while it is parsed (sub_out) */
+    struct tl_outdir sub_out;
+    struct tl_engine_job job;       /* its log's, through the sinks of a rank's report */
+    struct tl_log_sinks params;     /* their parameters */
+    struct tl_engine *eng;          /* fed as its log comes (--watch), else NULL */
+    void *user;                     /* the caller's, for tl_ranks_live_hooks */
     struct tl_outfile events;       /* EVENTS_SPOOL, open from its first event, and kept (on the
                                        root's output) once the rank's folder is done */
     struct tl_json_doc events_doc;  /* its events, as items of the combined file's array */
@@ -78,8 +84,8 @@ struct multi {
     const char *out_name; /* the output folder as given */
     struct tl_messages msg;
     struct tl_outdir root;
-    struct rank *ranks;
-    size_t n;
+    struct rank **ranks; /* each allocated on its own: sinks keep pointers into them */
+    size_t n, alloc;
     bool direct;        /* one rank at a time: messages go out as they come */
     pthread_mutex_t mu; /* the rest: */
     size_t printed;     /* ranks whose messages were printed */
@@ -122,8 +128,8 @@ static void rank_done(struct multi *m, struct rank *r)
 {
     pthread_mutex_lock(&m->mu);
     r->done = true;
-    while (m->printed < m->n && m->ranks[m->printed].done)
-        print_captured(m, &m->ranks[m->printed++]);
+    while (m->printed < m->n && m->ranks[m->printed]->done)
+        print_captured(m, m->ranks[m->printed++]);
     pthread_mutex_unlock(&m->mu);
 }
 
@@ -190,8 +196,8 @@ static void settle(struct multi *m, struct rank *r)
 {
     pthread_mutex_lock(&m->mu);
     r->settled = true;
-    while (m->settled < m->n && m->ranks[m->settled].settled) {
-        const struct rank *s = &m->ranks[m->settled++];
+    while (m->settled < m->n && m->ranks[m->settled]->settled) {
+        const struct rank *s = m->ranks[m->settled++];
         if (s->s.error)
             continue; /* a rank without a report carries nothing */
         for (size_t id = 0; id < s->strtab.len; id++)
@@ -214,7 +220,7 @@ static void carried_header(void *ctx, const struct tl_strtab *own, struct tl_buf
 {
     struct rank *r = ctx;
     struct multi *m = r->m;
-    size_t i = (size_t)(r - m->ranks);
+    size_t i = r->index;
     pthread_mutex_lock(&m->mu);
     while (m->settled < i)
         pthread_cond_wait(&m->cv, &m->mu);
@@ -275,6 +281,72 @@ static int spool_event(void *ctx, const struct tl_json *event, struct tl_err *er
     return tl_outfile_maybe_flush(&r->events, err);
 }
 
+/* A rank's log begins: its folder rank_N of the report, and the job of its engine (reader: its
+ * log, NULL when it is fed as it comes): the sinks of a rank's report, its raw.jsonl carrying
+ * the string tables of the ranks before it, its chromium events spooled. -1 (the run's fatal
+ * error set) when the folder cannot be made. */
+static int rank_begin(struct multi *m, struct rank *r, struct tl_reader *reader)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "rank_%u", r->log.rank);
+    struct tl_err err = {TL_ERR_NONE, ""};
+    if (tl_outdir_open_sub(&m->root, name, &r->sub_out, &err) < 0) {
+        set_fatal(m, &err);
+        return -1;
+    }
+    r->job = (struct tl_engine_job){.opt = &r->opt,
+                                    .reader = reader,
+                                    .path = r->log.path,
+                                    .name = r->log.path,
+                                    .out = &r->sub_out,
+                                    .done = keep_strtab,
+                                    .done_ctx = &r->strtab};
+    struct tl_rank_params rank = {&r->s, &r->arena};
+    tl_log_sinks(&r->job, &r->params, &rank);
+    r->params.rawjsonl.header = carried_header;
+    r->params.rawjsonl.header_ctx = r;
+    r->params.report.chromium = spool_event;
+    r->params.report.chromium_ctx = r;
+    r->sub = &r->sub_out;
+    tl_outfile_init(&r->events);
+    tl_json_doc_init_items(&r->events_doc, &r->events.buf, TL_JSON_DOC_PRETTY, 1);
+    return 0;
+}
+
+/* A rank's log ended (rc: how its engine finished, sum: what it gave, err: why it failed): its
+ * events' spool kept on the root's output, its folder committed (or removed), and what the run
+ * keeps of it. */
+static void rank_end(struct multi *m, struct rank *r, int rc, const struct tl_engine_result *sum,
+                     struct tl_err *err)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "rank_%u", r->log.rank);
+    struct tl_messages msg = {.opt = &r->opt, .input = r->log.path};
+    /* the spool outlives the rank's output: the root's writes and closes it */
+    if (rc == 0 && tl_outfile_move(&r->events, &m->root, err) < 0)
+        rc = -1;
+    if (rc < 0)
+        tl_outfile_close(&r->events, NULL);
+    r->sub = NULL;
+    if (rc == 0)
+        rc = tl_log_check_entries(r->log.path, sum, err);
+    rc = tl_output_end(&r->sub_out, rc, m->opt->cancel, err);
+    if (rc < 0)
+        tl_outfile_close(&r->events, NULL);
+    if (rc < 0 && (err->code != TL_ERR_INPUT || tl_stop_asked(m->opt->cancel))) {
+        /* Writing the report failed (a full disk, EIO), or a signal: the run fails, not the
+         * rank. Only what is wrong with the log itself leaves a rank without a report. */
+        set_fatal(m, err);
+    } else if (rc < 0) {
+        rank_broken(m, r, name, err->msg);
+    } else {
+        r->strict_failed = tl_strict_failed(&r->opt, sum);
+        r->nothing = tl_nothing_to_check(&r->opt, &msg, sum);
+        r->parsed = true;
+        r->counts = sum->counts;
+    }
+}
+
 static void parse_rank(struct multi *m, struct rank *r)
 {
     struct tl_messages msg = {.opt = &r->opt, .input = r->log.path};
@@ -294,55 +366,14 @@ static void parse_rank(struct multi *m, struct rank *r)
         rank_broken(m, r, name, err.msg);
         return;
     }
-    struct tl_outdir sub;
-    if (tl_outdir_open_sub(&m->root, name, &sub, &err) < 0) {
+    if (rank_begin(m, r, reader) < 0) {
         tl_reader_free(reader);
-        set_fatal(m, &err);
         return;
     }
-    struct tl_engine_job job = {.opt = &r->opt,
-                                .reader = reader,
-                                .path = r->log.path,
-                                .name = r->log.path,
-                                .out = &sub,
-                                .done = keep_strtab,
-                                .done_ctx = &r->strtab};
-    struct tl_rank_params rank = {&r->s, &r->arena};
-    struct tl_log_sinks params;
-    tl_log_sinks(&job, &params, &rank);
-    params.rawjsonl.header = carried_header;
-    params.rawjsonl.header_ctx = r;
-    params.report.chromium = spool_event;
-    params.report.chromium_ctx = r;
-    r->sub = &sub;
-    tl_outfile_init(&r->events);
-    tl_json_doc_init_items(&r->events_doc, &r->events.buf, TL_JSON_DOC_PRETTY, 1);
     struct tl_engine_result sum;
-    int rc = tl_engine_run(&job, &sum, &err);
+    int rc = tl_engine_run(&r->job, &sum, &err);
     free(sum.summary);
-    /* the spool outlives the rank's output: the root's writes and closes it */
-    if (rc == 0 && tl_outfile_move(&r->events, &m->root, &err) < 0)
-        rc = -1;
-    if (rc < 0)
-        tl_outfile_close(&r->events, NULL);
-    r->sub = NULL;
-    if (rc == 0)
-        rc = tl_log_check_entries(r->log.path, &sum, &err);
-    rc = tl_output_end(&sub, rc, m->opt->cancel, &err);
-    if (rc < 0)
-        tl_outfile_close(&r->events, NULL);
-    if (rc < 0 && (err.code != TL_ERR_INPUT || tl_stop_asked(m->opt->cancel))) {
-        /* Writing the report failed (a full disk, EIO), or a signal: the run fails, not the
-         * rank. Only what is wrong with the log itself leaves a rank without a report. */
-        set_fatal(m, &err);
-    } else if (rc < 0) {
-        rank_broken(m, r, name, err.msg);
-    } else {
-        r->strict_failed = tl_strict_failed(&r->opt, &sum);
-        r->nothing = tl_nothing_to_check(&r->opt, &msg, &sum);
-        r->parsed = true;
-        r->counts = sum.counts;
-    }
+    rank_end(m, r, rc, &sum, &err);
 }
 
 /* --summary, --json: the rank's diagnosis, and no report. A log that cannot be read is the
@@ -376,7 +407,7 @@ static void diagnose_rank(struct multi *m, struct rank *r)
 static void rank_job(void *ctx, size_t i)
 {
     struct multi *m = ctx;
-    struct rank *r = &m->ranks[i];
+    struct rank *r = m->ranks[i];
     if (!stopping(m))
         parse_rank(m, r);
     settle(m, r);
@@ -386,7 +417,7 @@ static void rank_job(void *ctx, size_t i)
 static void diagnose_job(void *ctx, size_t i)
 {
     struct multi *m = ctx;
-    struct rank *r = &m->ranks[i];
+    struct rank *r = m->ranks[i];
     if (m->known_path && !strcmp(r->log.path, m->known_path)) {
         r->parsed = true;
         r->counts = *m->known_counts;
@@ -479,8 +510,8 @@ static int combine_rank_events(struct multi *m, const struct tl_rank_summary *s,
 static struct rank *parsed_rank(struct multi *m, const struct tl_rank_summary *s)
 {
     for (size_t i = 0; i < m->n; i++)
-        if (m->ranks[i].parsed && m->ranks[i].s.rank == s->rank)
-            return &m->ranks[i];
+        if (m->ranks[i]->parsed && m->ranks[i]->s.rank == s->rank)
+            return m->ranks[i];
     return NULL;
 }
 
@@ -527,13 +558,13 @@ static int combined_events(struct multi *m, const struct tl_ranks *an, bool *wri
     return tl_outfile_close(&out.file, err);
 }
 
-/* Write name from b (non-empty), or remove a stale one of an earlier run (in place). */
-static int root_file(struct multi *m, const char *name, const struct tl_buf *b, bool write,
+/* Write name from b (non-empty) to out, or remove a stale one of an earlier run (in place). */
+static int root_file(struct tl_outdir *out, const char *name, const struct tl_buf *b, bool write,
                      struct tl_err *err)
 {
     if (!write)
-        return tl_outdir_remove(&m->root, name);
-    return tl_outdir_write(&m->root, name, b->buf, b->len, NULL, err);
+        return tl_outdir_remove(out, name);
+    return tl_outdir_write(out, name, b->buf, b->len, NULL, err);
 }
 
 static int cmp_rank(const void *a, const void *b)
@@ -542,12 +573,14 @@ static int cmp_rank(const void *a, const void *b)
     return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-/* Everything at the top of the report folder, from the ranks' summaries (§1.4). */
-static int landing(struct multi *m, struct tl_err *err)
+/* Everything at the top of the report folder, from the ranks' summaries (§1.4), into out (the
+ * root's output; with live, a live report's generation: the ranks' events are not combined, as
+ * their spools are still written). */
+static int landing(struct multi *m, struct tl_outdir *out, bool live, struct tl_err *err)
 {
     struct tl_rank_summary *sorted = tl_xcalloc(m->n ? m->n : 1, sizeof(*sorted));
     for (size_t i = 0; i < m->n; i++)
-        sorted[i] = m->ranks[i].s;
+        sorted[i] = m->ranks[i]->s;
     /* qsort is not stable: equal ranks do not happen (duplicates are dropped first). */
     qsort(sorted, m->n, sizeof(*sorted), cmp_rank);
     struct tl_arena arena;
@@ -556,12 +589,12 @@ static int landing(struct multi *m, struct tl_err *err)
     tl_ranks_analyze(&an, sorted, m->n, &arena);
     bool chromium = false;
     struct tl_buf b = TL_BUF_INIT;
-    int rc = combined_events(m, &an, &chromium, err);
+    int rc = live ? 0 : combined_events(m, &an, &chromium, err);
     if (rc == 0 && !chromium)
-        root_file(m, "chromium_events.json", &b, false, err);
+        root_file(out, "chromium_events.json", &b, false, err);
     if (rc == 0) {
         tl_ranks_runtime_json(&b, &an);
-        rc = root_file(m, "runtime_estimations.json", &b, an.has_runtime, err);
+        rc = root_file(out, "runtime_estimations.json", &b, an.has_runtime, err);
         if (rc == 0 && an.has_runtime)
             tl_say(&m->msg, TL_MSG_INFO, "Runtime estimations: %s/runtime_estimations.json",
                    m->out_name);
@@ -569,12 +602,12 @@ static int landing(struct multi *m, struct tl_err *err)
     if (rc == 0) {
         tl_buf_reset(&b);
         tl_ranks_runtime_trace_json(&b, &an);
-        rc = root_file(m, "chromium_trace_with_runtime.json", &b, an.has_runtime, err);
+        rc = root_file(out, "chromium_trace_with_runtime.json", &b, an.has_runtime, err);
     }
     if (rc == 0) {
         tl_buf_reset(&b);
         tl_ranks_schedules_json(&b, &an);
-        rc = root_file(m, "collective_schedules.json", &b, an.has_schedules, err);
+        rc = root_file(out, "collective_schedules.json", &b, an.has_schedules, err);
         if (rc == 0 && an.has_schedules)
             tl_say(&m->msg, TL_MSG_INFO, "Collective schedules: %s/collective_schedules.json",
                    m->out_name);
@@ -582,7 +615,7 @@ static int landing(struct multi *m, struct tl_err *err)
     if (rc == 0) {
         tl_buf_reset(&b);
         tl_summary_json_ranks(&b, &an);
-        rc = root_file(m, "summary.json", &b, true, err);
+        rc = root_file(out, "summary.json", &b, true, err);
     }
     if (rc == 0) {
         tl_buf_reset(&b);
@@ -600,9 +633,9 @@ static int landing(struct multi *m, struct tl_err *err)
             info.command_line = info.input = NULL;
         page.info = &info;
         tl_page_landing(&b, &page);
-        rc = root_file(m, "index.html", &b, true, err);
+        rc = root_file(out, "index.html", &b, true, err);
     }
-    if (rc == 0) {
+    if (rc == 0 && !live) {
         tl_say(&m->msg, TL_MSG_INFO, "Multi-rank report generated under %s", m->out_name);
         tl_say(&m->msg, TL_MSG_INFO, "Individual pages: rank_*/index.html");
     }
@@ -613,6 +646,17 @@ static int landing(struct multi *m, struct tl_err *err)
 }
 
 /* ---- the runs ------------------------------------------------------------------------------- */
+
+/* A new rank at the end of m->ranks, zeroed. */
+static struct rank *new_rank(struct multi *m)
+{
+    TL_GROW(m->ranks, m->n + 1, m->alloc);
+    struct rank *r = tl_xcalloc(1, sizeof(*r));
+    r->m = m;
+    r->index = m->n;
+    m->ranks[m->n++] = r;
+    return r;
+}
 
 static void multi_init(struct multi *m, const struct tl_options *opt)
 {
@@ -629,12 +673,13 @@ static void multi_init(struct multi *m, const struct tl_options *opt)
 static void multi_release(struct multi *m)
 {
     for (size_t i = 0; i < m->n; i++) {
-        tl_outfile_close(&m->ranks[i].events, NULL);
-        tl_strtab_release(&m->ranks[i].strtab);
-        tl_arena_release(&m->ranks[i].arena);
-        tl_buf_release(&m->ranks[i].msgs);
-        free(m->ranks[i].diagnosis);
-        free(m->ranks[i].members);
+        tl_outfile_close(&m->ranks[i]->events, NULL);
+        tl_strtab_release(&m->ranks[i]->strtab);
+        tl_arena_release(&m->ranks[i]->arena);
+        tl_buf_release(&m->ranks[i]->msgs);
+        free(m->ranks[i]->diagnosis);
+        free(m->ranks[i]->members);
+        free(m->ranks[i]);
     }
     free(m->ranks);
     tl_strtab_release(&m->carry);
@@ -643,11 +688,24 @@ static void multi_release(struct multi *m)
     pthread_mutex_destroy(&m->mu);
 }
 
+/* A rank of the log (its name and path copied; free_logs frees them). */
+static void rank_init(struct rank *r, const struct tl_rank_log *log)
+{
+    r->log = *log;
+    r->log.name = tl_xstrdup(log->name);
+    r->log.path = tl_xstrdup(log->path);
+    tl_arena_init(&r->arena, 16 * 1024);
+    tl_buf_init(&r->msgs, 0);
+    tl_strtab_init(&r->strtab, &r->arena);
+    r->s.rank = r->log.rank;
+    r->s.log = r->log.name;
+    tl_outfile_init(&r->events);
+}
+
 /* The ranks of the logs found; of two logs of one rank, the first by name is used and the
  * other dropped with a word. */
 static void take_logs(struct multi *m, struct tl_rank_log *logs, size_t n)
 {
-    m->ranks = tl_xcalloc(n ? n : 1, sizeof(*m->ranks));
     for (size_t i = 0; i < n; i++) {
         const struct tl_rank_log *first = &logs[i];
         for (size_t k = 0; k < n; k++)
@@ -658,25 +716,15 @@ static void take_logs(struct multi *m, struct tl_rank_log *logs, size_t n)
                    logs[i].path, logs[i].rank, first->path);
             continue;
         }
-        struct rank *r = &m->ranks[m->n++];
-        r->m = m;
-        r->log = logs[i];
-        r->log.name = tl_xstrdup(logs[i].name);
-        r->log.path = tl_xstrdup(logs[i].path);
-        tl_arena_init(&r->arena, 16 * 1024);
-        tl_buf_init(&r->msgs, 0);
-        tl_strtab_init(&r->strtab, &r->arena);
-        r->s.rank = r->log.rank;
-        r->s.log = r->log.name;
-        tl_outfile_init(&r->events);
+        rank_init(new_rank(m), &logs[i]);
     }
 }
 
 static void free_logs(struct multi *m, struct tl_rank_log *logs, size_t n)
 {
     for (size_t i = 0; i < m->n; i++) {
-        free(m->ranks[i].log.name);
-        free(m->ranks[i].log.path);
+        free(m->ranks[i]->log.name);
+        free(m->ranks[i]->log.path);
     }
     tl_rank_logs_free(logs, n);
 }
@@ -688,7 +736,7 @@ static void sum_counts(const struct multi *m, struct tl_counts *c)
     memset(c, 0, sizeof(*c));
     c->compile_time_s = -1;
     for (size_t i = 0; i < m->n; i++) {
-        const struct rank *r = &m->ranks[i];
+        const struct rank *r = m->ranks[i];
         if (r->parsed) {
             tl_counts_add(c, &r->counts);
         } else if (!r->s.error) {
@@ -715,19 +763,19 @@ static int finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_res
         sum_counts(m, &res->counts);
         res->has_counts = true;
         for (size_t i = 0; i < m->n; i++)
-            res->ranks_left += m->ranks[i].s.error != NULL;
+            res->ranks_left += m->ranks[i]->s.error != NULL;
         res->ranks = (uint32_t)m->n - res->ranks_left;
     }
     int code = TL_EXIT_OK;
     for (size_t i = 0; i < m->n; i++) {
-        if (m->ranks[i].nothing)
+        if (m->ranks[i]->nothing)
             code = TL_EXIT_ERROR; /* said as it was read */
-        if (!m->ranks[i].strict_failed)
+        if (!m->ranks[i]->strict_failed)
             continue;
         tl_say(&m->msg, TL_MSG_ERROR,
                "tlparse: error: Something went wrong (--strict: the log of rank %u has problems; "
                "see its Stats line)",
-               m->ranks[i].log.rank);
+               m->ranks[i]->log.rank);
         code = TL_EXIT_ERROR;
     }
     return code;
@@ -742,7 +790,7 @@ static void ranks_setup(struct multi *m, unsigned *threads)
         *threads = tl_pool_cores();
     m->direct = *threads == 1 || m->n == 1;
     for (size_t i = 0; i < m->n; i++) {
-        struct rank *r = &m->ranks[i];
+        struct rank *r = m->ranks[i];
         tl_plan_rank_options(&r->opt, opt, !m->direct, (struct tl_plan_messages){capture, r});
     }
 }
@@ -834,7 +882,7 @@ static int all_ranks(struct multi *m, struct tl_result *res)
         rc = -1;
     }
     if (rc == 0 && !tl_stop_asked(m->opt->cancel))
-        rc = landing(m, &err);
+        rc = landing(m, &m->root, false, &err);
     rc = finish_run(m, rc, &err, res);
     free_logs(m, logs, nlogs);
     return rc;
@@ -859,7 +907,7 @@ static void rank_folder_summary(struct tl_buf *b, const struct multi *m, const s
 {
     struct tl_summary_rank_diag *v = tl_xcalloc(m->n ? m->n : 1, sizeof(*v));
     for (size_t i = 0; i < m->n; i++) {
-        const struct rank *r = &m->ranks[i];
+        const struct rank *r = m->ranks[i];
         v[i].rank = r->log.rank;
         v[i].log = r->log.name;
         v[i].error = r->s.error;
@@ -919,17 +967,17 @@ static int diagnose_all(struct multi *m, struct tl_result *res)
         res->has_counts = true;
         for (size_t i = 0; i < m->n; i++) {
             /* a rank that could not be read fails the run, as a log that cannot */
-            if (m->ranks[i].s.error) {
+            if (m->ranks[i]->s.error) {
                 res->ranks_left++;
                 code = TL_EXIT_ERROR;
             }
-            if (m->ranks[i].nothing)
+            if (m->ranks[i]->nothing)
                 code = TL_EXIT_ERROR; /* said as it was read */
-            if (m->ranks[i].strict_failed) {
+            if (m->ranks[i]->strict_failed) {
                 tl_say(&m->msg, TL_MSG_ERROR,
                        "tlparse: error: Something went wrong (--strict: the log of rank %u has "
                        "problems; see its Stats line)",
-                       m->ranks[i].log.rank);
+                       m->ranks[i]->log.rank);
                 code = TL_EXIT_ERROR;
             }
         }
@@ -954,7 +1002,6 @@ static int from_summaries(struct multi *m, struct tl_result *res)
         tl_outdir_abort(&m->root);
         return tl_report_error(opt, &err);
     }
-    m->ranks = tl_xcalloc(nnames ? nnames : 1, sizeof(*m->ranks));
     struct tl_buf text = TL_BUF_INIT;
     for (size_t i = 0; i < nnames; i++) {
         const char *p = names[i];
@@ -962,7 +1009,7 @@ static int from_summaries(struct multi *m, struct tl_result *res)
             strlen(p + 5) > 10 || strtoull(p + 5, NULL, 10) > UINT32_MAX ||
             !tl_outdir_is_dir(&m->root, p))
             continue;
-        struct rank *r = &m->ranks[m->n++];
+        struct rank *r = new_rank(m);
         tl_outfile_init(&r->events);
         tl_arena_init(&r->arena, 16 * 1024);
         tl_buf_init(&r->msgs, 0);
@@ -999,8 +1046,208 @@ static int from_summaries(struct multi *m, struct tl_result *res)
                            "tlparse --rank-only LOG -o %s/rank_N",
                            opt->path, opt->path);
     if (rc == 0)
-        rc = landing(m, &err);
+        rc = landing(m, &m->root, false, &err);
     return finish_run(m, rc, &err, res);
+}
+
+/* ---- the ranks fed as their logs come (--watch) -------------------------------------------- */
+
+struct tl_ranks_live {
+    struct multi m;
+    struct tl_options opt; /* the run's */
+    bool diverged;         /* a log of a rank already fed sorts first: the batch run reads it */
+};
+
+struct tl_ranks_live *tl_ranks_live_new(const struct tl_options *opt, struct tl_err *err)
+{
+    struct tl_ranks_live *rl = tl_xcalloc(1, sizeof(*rl));
+    rl->opt = *opt;
+    multi_init(&rl->m, &rl->opt);
+    if (tl_outdir_open(&rl->m.root, rl->m.out_name, opt->overwrite, err) < 0) {
+        multi_release(&rl->m);
+        free(rl);
+        return NULL;
+    }
+    tl_outdir_keep_failures(&rl->m.root);
+    if (tl_output_extras(opt, &rl->m.root, err) < 0) {
+        tl_outdir_abort(&rl->m.root);
+        multi_release(&rl->m);
+        free(rl);
+        return NULL;
+    }
+    return rl;
+}
+
+struct tl_engine *tl_ranks_live_add(struct tl_ranks_live *rl, uint32_t rank, const char *path,
+                                    void *user, struct tl_err *err)
+{
+    struct multi *m = &rl->m;
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->ranks[i]->log.rank != rank)
+            continue;
+        rl->diverged |= strcmp(name, m->ranks[i]->log.name) < 0;
+        tl_error_code(err, TL_ERR_USAGE, "%s is rank %u too; only %s is used", path, rank,
+                      m->ranks[i]->log.path);
+        return NULL;
+    }
+    struct tl_rank_log log = {rank, (char *)name, (char *)path};
+    struct rank *r = new_rank(m);
+    rank_init(r, &log);
+    r->user = user;
+    /* its messages kept for the end, said in the ranks' order; no helper thread (a live
+     * report's generations are made by a forked copy of the process) */
+    tl_plan_rank_options(&r->opt, &rl->opt, true, (struct tl_plan_messages){capture, r});
+    r->opt.no_threads = true;
+    struct tl_messages msg = {.opt = &r->opt, .input = r->log.path};
+    tl_say(&msg, TL_MSG_INFO, "Processing rank %u \xe2\x86\x92 %s/rank_%u", rank, m->out_name,
+           rank);
+    if (rank_begin(m, r, NULL) < 0) {
+        *err = m->err;
+        return NULL;
+    }
+    tl_outdir_keep_failures(&r->sub_out);
+    r->eng = tl_engine_new(&r->job);
+    if (tl_engine_start(r->eng, 0, err) < 0)
+        return NULL;
+    return r->eng;
+}
+
+bool tl_ranks_live_matches(struct tl_ranks_live *rl)
+{
+    struct multi *m = &rl->m;
+    if (rl->diverged)
+        return false;
+    for (size_t i = 0; i < m->n; i++)
+        if (!m->ranks[i]->eng || tl_engine_diverged(m->ranks[i]->eng))
+            return false;
+    /* the rank logs a batch run would read now: the same, one for one */
+    struct tl_rank_log *logs;
+    size_t nlogs;
+    struct tl_err err;
+    if (tl_rank_logs_find(rl->opt.path, !rl->opt.name_order, &logs, &nlogs, &err) < 0)
+        return false;
+    bool same = true;
+    for (size_t k = 0; k < nlogs && same; k++) {
+        bool fed = false;
+        for (size_t i = 0; i < m->n && !fed; i++)
+            fed = !strcmp(m->ranks[i]->log.name, logs[k].name);
+        same = fed;
+    }
+    tl_rank_logs_free(logs, nlogs);
+    return same;
+}
+
+int tl_ranks_live_snapshot(struct tl_ranks_live *rl, struct tl_err *err)
+{
+    struct multi *m = &rl->m;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->ranks[i]->eng && tl_live_pages(&m->ranks[i]->sub_out, m->ranks[i]->eng, err) < 0)
+            return -1;
+    struct tl_outdir mem, over;
+    tl_outdir_open_memory(&mem);
+    tl_outdir_open_overlay(&over, &m->root, &mem);
+    int rc = landing(m, &over, true, err);
+    if (rc == 0)
+        rc = tl_outdir_commit(&over, err);
+    else
+        tl_outdir_abort(&over);
+    rc = tl_live_put(&m->root, &mem, rc, err);
+    if (rc == 0 && tl_outdir_failed(&m->root, err))
+        rc = -1;
+    return rc;
+}
+
+int tl_ranks_live_go_live(struct tl_ranks_live *rl, struct tl_err *err)
+{
+    return tl_outdir_publish(&rl->m.root, err);
+}
+
+int tl_ranks_live_replace(struct tl_ranks_live *rl, const char *name, const void *p, size_t n,
+                          struct tl_err *err)
+{
+    return tl_outdir_replace(&rl->m.root, name, p, n, err);
+}
+
+void tl_ranks_live_drop(struct tl_ranks_live *rl)
+{
+    for (size_t i = 0; i < rl->m.n; i++)
+        tl_outdir_detach(&rl->m.ranks[i]->sub_out);
+    tl_outdir_detach(&rl->m.root);
+}
+
+/* The position of a rank's log in the order a batch run takes them: the folder's listing. */
+static int cmp_index(const void *a, const void *b)
+{
+    size_t x = (*(struct rank *const *)a)->index, y = (*(struct rank *const *)b)->index;
+    return x < y ? -1 : x > y;
+}
+
+int tl_ranks_live_finish(struct tl_ranks_live *rl, const struct tl_ranks_live_hooks *h,
+                         struct tl_result *res)
+{
+    struct multi *m = &rl->m;
+    struct tl_err err = {TL_ERR_NONE, ""};
+    /* The ranks in the batch run's order (the folder's listing; a log deleted meanwhile last). */
+    struct tl_rank_log *logs = NULL;
+    size_t nlogs = 0;
+    if (tl_rank_logs_find(rl->opt.path, !rl->opt.name_order, &logs, &nlogs, &err) < 0)
+        nlogs = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        struct rank *r = m->ranks[i];
+        r->index = nlogs + i;
+        for (size_t k = 0; k < nlogs; k++)
+            if (!strcmp(logs[k].name, r->log.name))
+                r->index = k;
+    }
+    tl_rank_logs_free(logs, nlogs);
+    qsort(m->ranks, m->n, sizeof(*m->ranks), cmp_index);
+    for (size_t i = 0; i < m->n; i++)
+        m->ranks[i]->index = i;
+    for (size_t i = 0; i < m->n; i++) {
+        struct rank *r = m->ranks[i];
+        struct tl_engine_result sum;
+        struct tl_err rerr = {TL_ERR_NONE, ""};
+        int rc = -1;
+        if (r->eng) {
+            tl_engine_restat(r->eng);
+            rc = tl_engine_finish(r->eng, NULL, 0, &sum, &rerr);
+            if (h && h->rank_ended)
+                h->rank_ended(r->user);
+            free(sum.summary);
+            rank_end(m, r, rc, &sum, &rerr);
+        }
+        settle(m, r);
+        rank_done(m, r);
+    }
+    int rc = 0;
+    if (m->fatal) {
+        err = m->err;
+        rc = -1;
+    }
+    if (rc == 0 && !tl_stop_asked(m->opt->cancel))
+        rc = landing(m, &m->root, false, &err);
+    if (h && h->before_commit)
+        h->before_commit(h->ctx);
+    return finish_run(m, rc, &err, res);
+}
+
+void tl_ranks_live_free(struct tl_ranks_live *rl)
+{
+    if (!rl)
+        return;
+    for (size_t i = 0; i < rl->m.n; i++) {
+        struct rank *r = rl->m.ranks[i];
+        tl_engine_free(r->eng);
+        if (r->sub)
+            tl_outdir_abort(r->sub);
+        free(r->log.name);
+        free(r->log.path);
+    }
+    tl_outdir_abort(&rl->m.root);
+    multi_release(&rl->m);
+    free(rl);
 }
 
 long tl_rank_of_log_name(const char *name)

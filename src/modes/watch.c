@@ -339,6 +339,9 @@ static void log_reset(struct tl_watch_run *wt, struct tl_watch_log *l)
         tl_watch_report_reap(wt, true);
         wt->live = NULL;
     }
+    if (l->ranked) /* a rank's engine cannot start again: batch runs make the ranks' report */
+        tl_watch_report_drop_ranks(wt);
+    l->ranked = false;
     tl_feed_free(l->feed);
     l->feed = NULL;
     l->eng = NULL;
@@ -362,6 +365,16 @@ static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char
 {
     if (wt->live && wt->live != l)
         tl_watch_report_give_up(wt);
+    if (l->rank >= 0 && tl_watch_report_add_rank(wt, l)) {
+        struct tl_err err = {TL_ERR_NONE, ""};
+        if (tl_engine_feed(l->eng, p, n, &err) < 0) {
+            tl_watch_report_drop_ranks(wt);
+            l->failed = true;
+            not_followed(wt, l, err.msg);
+            return -1;
+        }
+        return 0;
+    }
     if (tl_watch_report_wanted(wt, l)) {
         tl_watch_report_options(wt, l);
         l->feed = tl_feed_live(&l->opt, l->path, l->text, true);
@@ -398,6 +411,15 @@ static void log_bytes(struct tl_watch_run *wt, struct tl_watch_log *l, const cha
     l->bytes += n;
     l->settled = false;
     l->fresh = true;
+    if (l->decided && l->ranked) {
+        struct tl_err err = {TL_ERR_NONE, ""};
+        if (tl_engine_feed(l->eng, p, n, &err) < 0) {
+            tl_watch_report_drop_ranks(wt);
+            l->failed = true;
+            not_followed(wt, l, err.msg);
+        }
+        return;
+    }
     if (l->decided) {
         if (tl_feed_bytes(l->feed, p, n) != TL_EXIT_OK) {
             l->failed = true;
@@ -463,12 +485,13 @@ static void finish_all(struct tl_watch_run *wt)
     tl_watch_report_reap(wt, true);
     for (size_t i = 0; i < wt->nlogs; i++) {
         struct tl_watch_log *l = wt->logs[i];
-        if (!l->eng || l->failed)
+        if (!l->eng || l->failed || l->ranked)
             continue;
         tl_feed_on_end(l->feed, tl_watch_report_log_ended, l);
         l->code = tl_feed_finish(l->feed, &l->res);
         l->finished = true;
     }
+    tl_watch_report_finish_ranks(wt); /* the ranks' engines, and their report */
     tl_watch_count_all(wt);
 }
 
@@ -731,6 +754,11 @@ int tl_watch(const struct tl_options *caller, const struct tl_watch *w, struct t
     int code = TL_EXIT_OK;
     if (rc < 0) {
         code = tl_report_error(opt, &err);
+    } else if (wt.ranks_finished) { /* the ranks' live report is the final one */
+        tl_watch_report_say_kept(&wt, &wt.ranks_kept);
+        code = wt.ranks_code;
+        *res = wt.ranks_res;
+        memset(&wt.ranks_res, 0, sizeof(wt.ranks_res));
     } else if (wt.live && wt.live->finished) { /* the live report is the final one */
         tl_watch_report_say_kept(&wt, &wt.live->kept);
         code = wt.live->code;

@@ -39,6 +39,7 @@ struct tl_watch_log {
     int code;             /* its report's exit code (tl_feed_finish), once finished */
     struct tl_result res; /* and its result */
     bool decided, text, refused, failed, settled, finished;
+    bool ranked;        /* fed to wt->ranks (its engine is the ranks'), not to a feed of its own */
     bool fresh;         /* fed since the last look */
     struct tl_buf head; /* its first bytes, until they tell a trace from text */
     uint64_t bytes;
@@ -73,6 +74,7 @@ struct tl_watch_generation {
     uint64_t cpu_ms;               /* what the last one cost */
     uint64_t bytes;                /* the logs' bytes it shows */
     struct tl_buf said;            /* the last failure said */
+    bool of_ranks;                 /* of the ranks' report, not the live log's */
     bool failed_said;              /* the live report's folder failed, and it was said */
     struct tl_buf page, status;    /* live.html and the first live.js, of the live report */
     struct tl_extra_file extra[2]; /* the two, as its options give them */
@@ -92,8 +94,18 @@ struct tl_watch_run {
     uint64_t generation, updated_wall, last_rebuild_bytes;
     bool job_ended, stopped;
     int job_status;
-    struct tl_watch_log
-        *live;      /* the log whose report is made as it is fed (NULL: batch runs make it) */
+    /* the log whose report is made as it is fed (NULL: none, or the ranks') */
+    struct tl_watch_log *live;
+    /* the ranks' report, made as their logs are fed (NULL: none, or given up) */
+    struct tl_ranks_live *ranks;
+    struct tl_options ranks_opt; /* its options */
+    struct tl_buf ranks_kept;    /* its messages, said at the end */
+    bool ranks_tried;            /* it was made once (and may have been given up) */
+    bool ranks_dropped;          /* given up: batch runs make the report */
+    size_t ranks_n;              /* rank logs fed to it */
+    bool ranks_finished;         /* it made the end report: ranks_code, ranks_res */
+    int ranks_code;
+    struct tl_result ranks_res;
     bool published; /* the live report went into place */
     struct tl_watch_generation gen;
     struct tl_watch_rebuild rb;
@@ -123,6 +135,15 @@ bool tl_watch_report_wanted(const struct tl_watch_run *wt, const struct tl_watch
 void tl_watch_report_options(struct tl_watch_run *wt, struct tl_watch_log *l);
 /** The report is not of one log any more: batch runs make it from now on. */
 void tl_watch_report_give_up(struct tl_watch_run *wt);
+/** l, a rank log, fed to the ranks' live report (made with the first): whether it is (then
+ * l->eng is the rank's engine and l->ranked is set). */
+bool tl_watch_report_add_rank(struct tl_watch_run *wt, struct tl_watch_log *l);
+/** The ranks' live report is given up (a rank log started over, or finishing would not make the
+ * batch run's report): batch runs make it from now on; the ranks' engines are still fed. */
+void tl_watch_report_drop_ranks(struct tl_watch_run *wt);
+/** The end of the ranks' live report, when there is one and it makes the batch run's report:
+ * the ranks finished (each said, tl_watch_look), the landing page, the report committed. */
+void tl_watch_report_finish_ranks(struct tl_watch_run *wt);
 /** The generation being made ended (wait: wait for it): put in place, or why not said. */
 void tl_watch_report_reap(struct tl_watch_run *wt, bool wait);
 /** Once a second: a generation or a batch run when one is due, and live.js's heartbeat. */

@@ -31,6 +31,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* Whether the ranks' report is made as their logs are fed (not given up). */
+static bool ranks_active(const struct tl_watch_run *wt)
+{
+    return wt->ranks && !wt->ranks_dropped;
+}
+
 /* ---- live.js -------------------------------------------------------------------------------- */
 
 static void live_counts(struct tl_live_counts *c, const struct tl_counts *from)
@@ -92,6 +98,8 @@ static void heartbeat(struct tl_watch_run *wt, enum tl_live_state state)
     struct tl_err err;
     if (wt->live) {
         tl_feed_replace(wt->live->feed, "live.js", js.buf, js.len, &err);
+    } else if (ranks_active(wt)) {
+        tl_ranks_live_replace(wt->ranks, "live.js", js.buf, js.len, &err);
     } else {
         struct tl_outdir live;
         if (tl_outdir_open_in_place(&live, wt->out_dir, &err) == 0) {
@@ -194,6 +202,108 @@ void tl_watch_report_log_ended(void *ctx, struct tl_feed *f, const struct tl_cou
     tl_buf_release(&js);
 }
 
+static uint64_t all_bytes(const struct tl_watch_run *wt);
+
+/* ---- the ranks' live report ------------------------------------------------------------------ */
+
+static void keep_ranks_message(void *ctx, enum tl_message_kind kind, const char *line)
+{
+    struct tl_watch_run *wt = ctx;
+    tl_buf_addch(&wt->ranks_kept, (char)kind);
+    tl_buf_adds(&wt->ranks_kept, line);
+    tl_buf_addch(&wt->ranks_kept, '\0');
+}
+
+/* The ranks' report is fed as their logs come: for a folder of rank logs, when every rank is
+ * reported (--all-ranks-html, or what --run gives), once (given up, batch runs make it). */
+static bool ranks_wanted(const struct tl_watch_run *wt, const struct tl_watch_log *l)
+{
+    return !wt->w->no_report && l->rank >= 0 && (wt->opt->all_ranks_html || wt->w->ranks_report) &&
+           !wt->ranks_dropped && (wt->ranks || !wt->ranks_tried);
+}
+
+bool tl_watch_report_add_rank(struct tl_watch_run *wt, struct tl_watch_log *l)
+{
+    if (!ranks_wanted(wt, l))
+        return false;
+    struct tl_watch_generation *g = &wt->gen;
+    struct tl_err err = {TL_ERR_NONE, ""};
+    if (!wt->ranks) {
+        wt->ranks_tried = true;
+        struct tl_options *o = &wt->ranks_opt;
+        tl_plan_live_options(o, wt->opt, (struct tl_plan_messages){keep_ranks_message, wt});
+        o->all_ranks_html = true;
+        o->out_dir = wt->out_dir;
+        o->overwrite = wt->opt->overwrite || wt->published || wt->rb.started;
+        tl_buf_reset(&g->page);
+        tl_live_page(&g->page, wt->title);
+        status_of(wt, &g->status, state_now(wt), wt->generation, tl_watch_wall_ms(), NULL);
+        g->extra[0] = (struct tl_extra_file){"live.html", g->page.buf, g->page.len};
+        g->extra[1] = (struct tl_extra_file){"live.js", g->status.buf, g->status.len};
+        o->extra_files = g->extra;
+        o->nextra_files = 2;
+        wt->ranks = tl_ranks_live_new(o, &err);
+        if (!wt->ranks) {
+            tl_watch_notice(wt, "warning: the live report could not be made: ", err.msg);
+            return false;
+        }
+    }
+    l->eng = tl_ranks_live_add(wt->ranks, (uint32_t)l->rank, l->path, l, &err);
+    if (!l->eng) { /* a second log of a rank: read for the diagnosis only */
+        return false;
+    }
+    l->ranked = true;
+    wt->ranks_n++;
+    return true;
+}
+
+void tl_watch_report_drop_ranks(struct tl_watch_run *wt)
+{
+    if (!wt->ranks || wt->ranks_finished)
+        return;
+    tl_watch_report_reap(wt, true);
+    tl_ranks_live_drop(wt->ranks);
+    tl_buf_reset(&wt->ranks_kept);
+    /* its engines stay, still fed for the diagnosis: the ranks' logs keep them */
+    wt->ranks_dropped = true;
+}
+
+static void rank_ended(void *user)
+{
+    struct tl_watch_log *l = user;
+    tl_watch_look(l->wt, l);
+}
+
+/* The last live.js of the ranks' report, before it is committed. */
+static void ranks_before_commit(void *ctx)
+{
+    struct tl_watch_run *wt = ctx;
+    tl_watch_count_all(wt);
+    struct tl_buf js = TL_BUF_INIT;
+    final_status(wt, &js);
+    struct tl_err err;
+    tl_ranks_live_replace(wt->ranks, "live.js", js.buf, js.len, &err);
+    tl_buf_release(&js);
+}
+
+void tl_watch_report_finish_ranks(struct tl_watch_run *wt)
+{
+    if (!wt->ranks)
+        return;
+    if (!wt->ranks_dropped &&
+        (!tl_ranks_live_matches(wt->ranks) || (!wt->opt->all_ranks_html && wt->ranks_n < 2)))
+        tl_watch_report_drop_ranks(wt); /* one rank: the report of its log, not the ranks' */
+    tl_watch_report_reap(wt, true);
+    struct tl_ranks_live_hooks h = {rank_ended, wt->ranks_dropped ? NULL : ranks_before_commit, wt};
+    int code = tl_ranks_live_finish(wt->ranks, &h, &wt->ranks_res);
+    if (!wt->ranks_dropped) {
+        wt->ranks_finished = true;
+        wt->ranks_code = code;
+    } else {
+        tl_result_release(&wt->ranks_res);
+    }
+}
+
 /* ---- the live report's generations ---------------------------------------------------------- */
 
 /*
@@ -236,9 +346,16 @@ void tl_watch_report_reap(struct tl_watch_run *wt, bool wait)
     g->pipe = -1;
     if (got > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         struct tl_err err = {TL_ERR_NONE, ""};
-        if (!wt->published && wt->live && tl_feed_go_live(wt->live->feed, &err) < 0) {
+        bool ranks = g->of_ranks && ranks_active(wt), live = !g->of_ranks && wt->live;
+        if (!ranks && !live)
+            return; /* its report was given up meanwhile */
+        if (!wt->published && (ranks ? tl_ranks_live_go_live(wt->ranks, &err)
+                                     : tl_feed_go_live(wt->live->feed, &err)) < 0) {
             tl_watch_notice(wt, "warning: the live report could not be put in place: ", err.msg);
-            tl_watch_report_give_up(wt);
+            if (ranks)
+                tl_watch_report_drop_ranks(wt);
+            else
+                tl_watch_report_give_up(wt);
             return;
         }
         wt->published = true;
@@ -278,7 +395,9 @@ static void gen_maybe(struct tl_watch_run *wt)
     struct tl_watch_log *l = wt->live;
     tl_watch_report_reap(wt, false);
     live_check(wt);
-    if (!l || g->pid > 0 || l->failed || !tl_feed_has_report(l->feed) || l->bytes == g->bytes)
+    uint64_t bytes = all_bytes(wt);
+    bool single = l && !l->failed && tl_feed_has_report(l->feed);
+    if ((!single && !ranks_active(wt)) || g->pid > 0 || bytes == g->bytes)
         return;
     uint64_t now = tl_watch_now_ms();
     uint64_t period = wt->w->refresh_ms ? wt->w->refresh_ms : 2000;
@@ -291,7 +410,7 @@ static void gen_maybe(struct tl_watch_run *wt)
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        int rc = tl_feed_snapshot(l->feed, &err);
+        int rc = single ? tl_feed_snapshot(l->feed, &err) : tl_ranks_live_snapshot(wt->ranks, &err);
         if (rc < 0 && write(fds[1], err.msg, strlen(err.msg)) < 0)
             rc = -1;
         _exit(rc < 0);
@@ -304,7 +423,8 @@ static void gen_maybe(struct tl_watch_run *wt)
     g->pid = pid;
     g->pipe = fds[0];
     g->started = now;
-    g->bytes = l->bytes;
+    g->bytes = bytes;
+    g->of_ranks = !single;
 }
 
 /* ---- batch runs of what the logs hold (several logs) ---------------------------------------- */
@@ -434,7 +554,7 @@ static void rebuild_maybe(struct tl_watch_run *wt)
     bool started = false; /* a log was told apart: else it may become the live one */
     for (size_t i = 0; i < wt->nlogs; i++)
         started |= wt->logs[i]->eng != NULL;
-    if (wt->live || !started || rb->running || wt->w->no_report ||
+    if (wt->live || ranks_active(wt) || !started || rb->running || wt->w->no_report ||
         bytes == wt->last_rebuild_bytes ||
         (rb->started && (now - rb->started < period || now - rb->started < 5 * rb->took)))
         return;
@@ -502,6 +622,7 @@ void tl_watch_report_init(struct tl_watch_run *wt)
     tl_buf_init(&wt->gen.page, 0);
     tl_buf_init(&wt->gen.status, 0);
     wt->gen.pipe = -1;
+    tl_buf_init(&wt->ranks_kept, 0);
 }
 
 void tl_watch_report_tick(struct tl_watch_run *wt)
@@ -528,4 +649,8 @@ void tl_watch_report_release(struct tl_watch_run *wt)
     tl_buf_release(&wt->rb.status);
     tl_buf_release(&wt->rb.why);
     tl_buf_release(&wt->rb.said);
+    tl_buf_release(&wt->ranks_kept);
+    tl_result_release(&wt->ranks_res);
+    tl_ranks_live_free(wt->ranks);
+    wt->ranks = NULL;
 }

@@ -164,6 +164,12 @@ int tl_outdir_publish(struct tl_outdir *o, struct tl_err *err);
 void tl_outdir_keep_failures(struct tl_outdir *o);
 /** Whether a failure was kept (err: a copy of it, when not NULL). */
 bool tl_outdir_failed(const struct tl_outdir *o, struct tl_err *err);
+/**
+ * An output whose files are written to upper and read back from lower (overlay.c): a live
+ * report's generation rendered into memory from a report folder's listing. Both stay open and
+ * must outlive o; committing or aborting o releases o only.
+ */
+void tl_outdir_open_overlay(struct tl_outdir *o, struct tl_outdir *lower, struct tl_outdir *upper);
 /** An output that drops every file (discard.c). */
 void tl_outdir_open_discard(struct tl_outdir *o);
 /**
