@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,9 @@ struct folder {
     bool in_place;   /* a folder of another output, or an existing one: nothing to rename */
     bool sub;        /* a folder of another output (tmp: its path): abort removes it */
     bool no_openat2; /* the kernel refused openat2: plain openat with O_NOFOLLOW */
+    bool opened;     /* a file was created: no_openat2 is settled */
+    bool has_subs;   /* sub-folders were opened, with writers of their own */
+    bool deferred;   /* files were given to the writer to create (see folder_write) */
     struct tl_arena arena;
     struct tl_map dirs; /* sub-folders already created */
 };
@@ -244,17 +248,93 @@ static int open_beneath(struct folder *d, const char *rel, int flags)
         how.mode = (flags & O_CREAT) ? 0666 : 0;
         how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
         long fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
-        if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+        if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) {
+            d->opened |= fd >= 0;
             return (int)fd;
+        }
         d->no_openat2 = true; /* not there, or filtered (seccomp gives EPERM) */
     }
 #endif
-    return openat(dirfd, rel, flags, 0666);
+    int fd = openat(dirfd, rel, flags, 0666);
+    d->opened |= fd >= 0;
+    return fd;
+}
+
+/* open_beneath's creation of a file for folder_write, on the writer's thread: it changes
+ * nothing in the folder's state (no_openat2 is settled before any file is deferred). */
+static int open_deferred(void *ctx, const char *rel)
+{
+    const struct folder *d = ctx;
+    int flags = O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC | O_NOFOLLOW;
+#ifdef SYS_openat2
+    if (!d->no_openat2) {
+        struct open_how how;
+        memset(&how, 0, sizeof(how));
+        how.flags = (uint64_t)flags;
+        how.mode = 0666;
+        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
+        long fd = syscall(SYS_openat2, d->dirfd, rel, &how, sizeof(how));
+        if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+            return (int)fd;
+    }
+#endif
+    return openat(d->dirfd, rel, flags, 0666);
+}
+
+/* Wait for the writer when it has yet to create rel or one of its parent folders' names, so
+ * that what the caller does to rel next sees the folder as the calls so far left it. */
+static int settle(struct tl_outdir *o, const char *rel, struct tl_err *err)
+{
+    if (!folder_of(o)->deferred)
+        return 0;
+    for (const char *s = rel;; s++) {
+        if (*s != '/' && *s != '\0')
+            continue;
+        if (tl_writer_pending(o->writer, rel, (size_t)(s - rel)))
+            return tl_writer_sync(o->writer, err);
+        if (!*s)
+            return 0;
+    }
+}
+
+/* Wait for every file the writer has yet to create (a failure stays with the writer, for its
+ * next call to report). */
+static void settle_all(struct tl_outdir *o)
+{
+    if (folder_of(o)->deferred)
+        tl_writer_sync(o->writer, NULL);
+}
+
+/* Whether creating rel can be left to the writer: the folder is our fresh temporary one, with
+ * no other writer in it, and rel a plain relative path whose creation cannot fail for a reason
+ * that would change its name (see is_collision): none of its parts is empty, "." or "..", or
+ * longer than a name may be. Whether rel is a folder already, or a parent a file, the caller
+ * checks. */
+static bool can_defer(struct tl_outdir *o, const char *rel)
+{
+    const struct folder *d = folder_of(o);
+    if (d->in_place || d->has_subs || !d->opened || !tl_writer_threaded(o->writer))
+        return false;
+    size_t part = 0, len = 0;
+    for (const char *s = rel;; s++, len++) {
+        if (*s != '/' && *s != '\0') {
+            part++;
+            continue;
+        }
+        if (part == 0 || part > NAME_MAX ||
+            (s[-1] == '.' && (part == 1 || (part == 2 && s[-2] == '.'))))
+            return false;
+        if (!*s)
+            return len < PATH_MAX;
+        part = 0;
+    }
 }
 
 /* Open rel with flags; 1 when the name collides. */
 static int try_open(struct tl_outdir *o, const char *rel, int flags, int *fd, struct tl_err *err)
 {
+    if (settle(o, rel, err) < 0)
+        return -1;
     int r = make_parents(o, rel, err);
     if (r != 0)
         return r;
@@ -316,9 +396,33 @@ static int write_close(struct tl_outdir *o, int fd, const char *name, const void
     return tl_writer_write(o->writer, fd, true, p, n, name, err);
 }
 
+/* A file created on the writer's thread: when rel's parents are folders and rel is not one,
+ * the creation cannot collide, and its outcome is known now. */
+static int deferred_write(struct tl_outdir *o, const char *rel, const void *p, size_t n,
+                          struct tl_buf *used, struct tl_err *err)
+{
+    struct folder *d = folder_of(o);
+    if (settle(o, rel, err) < 0)
+        return -1;
+    int r = make_parents(o, rel, err);
+    if (r != 0 || tl_map_get(&d->dirs, tl_str_cstr(rel)))
+        return r < 0 ? -1 : 1;
+    d->deferred = true;
+    o->files++;
+    o->bytes += n;
+    if (used)
+        tl_buf_adds(used, rel);
+    return tl_writer_create_write(o->writer, open_deferred, d, p, n, rel, err);
+}
+
 static int folder_write(struct tl_outdir *o, const char *rel, const void *p, size_t n,
                         struct tl_buf *used, struct tl_err *err)
 {
+    if (can_defer(o, rel)) {
+        int r = deferred_write(o, rel, p, n, used, err);
+        if (r <= 0)
+            return r;
+    }
     int fd;
     size_t mark = used ? used->len : 0;
     if (folder_create(o, rel, used, &fd, err) < 0)
@@ -357,7 +461,7 @@ static int move_aside(struct tl_outdir *o, const char *rel, struct tl_err *err)
 {
     struct folder *d = folder_of(o);
     struct tl_buf old = TL_BUF_INIT, name = TL_BUF_INIT;
-    int rc = folder_read(o, rel, &old, SIZE_MAX, err);
+    int rc = folder_read(o, rel, &old, SIZE_MAX, err); /* waits for the writer */
     for (unsigned k = 1; rc == 0 && k < 10000; k++) {
         char tag[24];
         if (k == 1)
@@ -445,6 +549,7 @@ static int folder_replace(struct tl_outdir *o, const char *rel, const void *p, s
                           struct tl_err *err)
 {
     struct folder *d = folder_of(o);
+    settle_all(o);
     struct tl_buf tmp = TL_BUF_INIT;
     tl_buf_addf(&tmp, ".%s.tmp", rel);
     int rc = 0;
@@ -497,6 +602,8 @@ static int folder_open_sub(struct tl_outdir *parent, const char *name, struct tl
     struct folder *p = folder_of(parent);
     memset(child, 0, sizeof(*child));
     tl_buf_init(&child->leftovers, 0);
+    settle_all(parent);
+    p->has_subs = true;
     if (mkdirat(p->dirfd, name, 0777) < 0 && errno != EEXIST)
         return tl_error(err, "cannot create %s/%s: %s", parent->target, name, strerror(errno));
     int fd = openat(p->dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
@@ -577,6 +684,7 @@ static int cmp_names(const void *a, const void *b)
 static int folder_list(struct tl_outdir *o, const char *rel, bool fs_order, char ***names,
                        size_t *n)
 {
+    settle_all(o);
     int fd = openat(folder_of(o)->dirfd, *rel ? rel : ".",
                     O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
@@ -605,6 +713,7 @@ static int folder_list(struct tl_outdir *o, const char *rel, bool fs_order, char
 
 static int folder_remove(struct tl_outdir *o, const char *rel)
 {
+    settle_all(o);
     if (unlinkat(folder_of(o)->dirfd, rel, 0) == 0 || errno == ENOENT)
         return 0;
     return -1;
@@ -612,6 +721,7 @@ static int folder_remove(struct tl_outdir *o, const char *rel)
 
 static bool folder_is_dir(struct tl_outdir *o, const char *rel)
 {
+    settle_all(o);
     struct stat st;
     return fstatat(folder_of(o)->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
 }

@@ -5,6 +5,7 @@
  */
 #include "base/config.h"
 #include "output/writer.h"
+#include "base/map.h"
 #include "base/xalloc.h"
 
 #include <errno.h>
@@ -24,6 +25,8 @@
 #define MAX_JOBS 256
 #define MAX_SPARE 8
 #define MAX_BATCH 32
+/* Buckets of the names of queued jobs (tl_writer_pending): a count each. */
+#define NAME_BUCKETS 1024
 
 int tl_write_all(int fd, const void *p, size_t n)
 {
@@ -47,8 +50,11 @@ int tl_write_all(int fd, const void *p, size_t n)
 
 struct job {
     struct job *next;
-    int fd;
+    int fd; /* -1: opened by open(open_ctx, name) when the job runs */
     bool close_fd;
+    int (*open)(void *ctx, const char *name);
+    void *open_ctx;
+    unsigned bucket; /* of name, in tl_writer.names */
     struct tl_buf data;
     struct tl_buf name;
 };
@@ -71,6 +77,7 @@ struct tl_writer {
     bool failed;  /* err holds the first failure */
     struct tl_err err;
     char *target;
+    uint16_t names[NAME_BUCKETS]; /* queued or running jobs by the bucket of their name */
 };
 
 static void job_free(struct job *j)
@@ -99,7 +106,21 @@ static int do_io(int fd, bool close_fd, const void *p, size_t n, bool write_it, 
 
 static int run_job(struct job *j, bool write_it, int *e)
 {
+    if (j->fd < 0) {
+        if (!write_it)
+            return 0;
+        j->fd = j->open(j->open_ctx, j->name.buf);
+        if (j->fd < 0) {
+            *e = errno;
+            return -1;
+        }
+    }
     return do_io(j->fd, j->close_fd, j->data.buf, j->data.len, write_it, e);
+}
+
+static unsigned name_bucket(const char *name, size_t n)
+{
+    return (unsigned)(tl_hash(name, n) % NAME_BUCKETS);
 }
 
 /* Keep the first failure; with the lock held. */
@@ -118,6 +139,7 @@ static void finish(struct tl_writer *w, struct job *j, int rc, int e)
         note_failure(w, j->name.buf, e);
     w->inflight -= j->data.len;
     w->njobs--;
+    w->names[j->bucket]--;
     if (w->nspare < MAX_SPARE && j->data.alloc <= (512u << 10)) {
         tl_buf_reset(&j->data);
         tl_buf_reset(&j->name);
@@ -242,7 +264,10 @@ static struct job *take_job(struct tl_writer *w, int fd, bool close_fd, const ch
     j->next = NULL;
     j->fd = fd;
     j->close_fd = close_fd;
+    j->open = NULL;
+    j->open_ctx = NULL;
     tl_buf_adds(&j->name, name);
+    j->bucket = name_bucket(j->name.buf, j->name.len);
     return j;
 }
 
@@ -252,6 +277,7 @@ static int submit(struct tl_writer *w, struct job *j, struct tl_err *err)
 {
     w->inflight += j->data.len;
     w->njobs++;
+    w->names[j->bucket]++;
     if (!w->threaded) {
         int e = 0;
         int rc = run_job(j, !w->failed, &e);
@@ -336,6 +362,37 @@ int tl_writer_write(struct tl_writer *w, int fd, bool close_fd, const void *p, s
     rc = w->failed ? failure(w, err) : 0;
     pthread_mutex_unlock(&w->mu);
     return rc;
+}
+
+int tl_writer_create_write(struct tl_writer *w, int (*open)(void *ctx, const char *name),
+                           void *open_ctx, const void *p, size_t n, const char *name,
+                           struct tl_err *err)
+{
+    pthread_mutex_lock(&w->mu);
+    if (!wait_room(w, n)) {
+        pthread_mutex_unlock(&w->mu);
+        return failure(w, err);
+    }
+    struct job *j = take_job(w, -1, true, name);
+    j->open = open;
+    j->open_ctx = open_ctx;
+    tl_buf_add(&j->data, p, n);
+    return submit(w, j, err);
+}
+
+bool tl_writer_pending(struct tl_writer *w, const char *name, size_t n)
+{
+    unsigned b = name_bucket(name, n);
+    pthread_mutex_lock(&w->mu);
+    bool found = false;
+    if (w->names[b]) {
+        for (int list = 0; list < 2 && !found; list++) {
+            for (const struct job *j = list ? w->running : w->head; j && !found; j = j->next)
+                found = j->bucket == b && j->name.len == n && !memcmp(j->name.buf, name, n);
+        }
+    }
+    pthread_mutex_unlock(&w->mu);
+    return found;
 }
 
 static bool has_job(const struct job *j, const char *name)

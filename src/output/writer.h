@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * File writes on a second core. The report folder decides names and creates
- * files itself, on the parser's thread, so that what a name becomes never
- * depends on timing; it then hands the bytes of each file to a worker that
- * writes them and closes the file. Copying bytes into the page cache is the
- * largest cost of a run after parsing: on two cores it overlaps with parsing.
+ * File writes on a second core. The report folder decides names on the
+ * parser's thread, so that what a name becomes never depends on timing; it
+ * then hands the bytes of each file to a worker that writes them and closes
+ * the file, and, where it knows the outcome of creating the file already,
+ * the creation too. Creating files and copying bytes into the page cache are
+ * the largest costs of a run after parsing: on two cores they overlap with
+ * parsing.
  *
  * Jobs run in submission order. Buffers are handed over, not copied, and
  * recycled. Bytes and files in flight are bounded (memory, and open files:
@@ -12,7 +14,7 @@
  * written, only closed, and every later call reports that failure, so a run
  * stops with one message naming the file and the OS error.
  * With threads off every job runs inside the call that submits it.
- * Depends on buf, err.
+ * Depends on buf, err, map (its hash).
  */
 #ifndef TL_WRITER_H
 #define TL_WRITER_H
@@ -47,6 +49,18 @@ int tl_writer_give(struct tl_writer *w, int fd, bool close_fd, struct tl_buf *da
 /** The same for bytes the caller keeps: they are copied. */
 int tl_writer_write(struct tl_writer *w, int fd, bool close_fd, const void *p, size_t n,
                     const char *name, struct tl_err *err);
+/**
+ * Create a file and write p[0..n) to it, both on the worker: open(open_ctx, name) makes the
+ * file and returns its fd (-1 with errno set: the job fails with that errno); the bytes are
+ * copied; the file is closed when written. For a caller that knows already what the open
+ * will do (the folder: a fresh name in its own temporary folder), so that where a file goes
+ * still never depends on timing. open is not called after an earlier failure.
+ */
+int tl_writer_create_write(struct tl_writer *w, int (*open)(void *ctx, const char *name),
+                           void *open_ctx, const void *p, size_t n, const char *name,
+                           struct tl_err *err);
+/** Whether a job for the file name[0..n) (as given to the calls here) is queued or running. */
+bool tl_writer_pending(struct tl_writer *w, const char *name, size_t n);
 /** Wait until every job has run; -1 with err filled if one failed. */
 int tl_writer_sync(struct tl_writer *w, struct tl_err *err);
 /**
