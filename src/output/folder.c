@@ -32,7 +32,8 @@ struct folder {
     bool sub;        /* a folder of another output (tmp: its path): abort removes it */
     bool no_openat2; /* the kernel refused openat2: plain openat with O_NOFOLLOW */
     bool opened;     /* a file was created: no_openat2 is settled */
-    bool has_subs;   /* sub-folders were opened, with writers of their own */
+    bool has_subs;   /* sub-folders were opened, with writers of their own (set by the
+                        threads of several ranks at once: atomic) */
     bool deferred;   /* files were given to the writer to create (see folder_write) */
     struct tl_arena arena;
     struct tl_map dirs; /* sub-folders already created */
@@ -313,7 +314,8 @@ static void settle_all(struct tl_outdir *o)
 static bool can_defer(struct tl_outdir *o, const char *rel)
 {
     const struct folder *d = folder_of(o);
-    if (d->in_place || d->has_subs || !d->opened || !tl_writer_threaded(o->writer))
+    if (d->in_place || __atomic_load_n(&d->has_subs, __ATOMIC_RELAXED) || !d->opened ||
+        !tl_writer_threaded(o->writer))
         return false;
     size_t part = 0, len = 0;
     for (const char *s = rel;; s++, len++) {
@@ -603,7 +605,7 @@ static int folder_open_sub(struct tl_outdir *parent, const char *name, struct tl
     memset(child, 0, sizeof(*child));
     tl_buf_init(&child->leftovers, 0);
     settle_all(parent);
-    p->has_subs = true;
+    __atomic_store_n(&p->has_subs, true, __ATOMIC_RELAXED);
     if (mkdirat(p->dirfd, name, 0777) < 0 && errno != EEXIST)
         return tl_error(err, "cannot create %s/%s: %s", parent->target, name, strerror(errno));
     int fd = openat(p->dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
