@@ -696,6 +696,48 @@ def case_ranks_read_once(binary, tmp, env, tag):
                         tag + ": the end report of rank logs read once")
 
 
+def case_newest(binary, tmp, env, tag):
+    """A TORCH_TRACE folder used again: an old log is there, and the job writes a new one. The
+    live report is of the newest log as the batch run of the folder is (no rebuild from byte
+    0), the end report is that batch report, and the watch says which log it took."""
+    d = os.path.join(tmp, "newest-" + tag)
+    os.makedirs(os.path.join(d, "trace"))
+    old = os.path.join(d, "trace", "dedicated_log_torch_trace_old.log")
+    shutil.copy(os.path.join(HERE, "fixtures", "edge.log"), old)
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    new = os.path.join(d, "trace", "dedicated_log_torch_trace_new.log")
+    open(new, "wb").close()
+    w = Watch(binary, ["trace", "-o", "out"], d, env)
+    data = open(DEMO, "rb").read()
+    for _ in range(8):
+        with open(new, "ab") as f:
+            f.write(data)
+        time.sleep(0.4)
+    end = time.monotonic() + 15
+    st = None
+    while time.monotonic() < end:
+        st = live_state(os.path.join(d, "out"))
+        if st and st.get("generation", 0) >= 2:
+            break
+        time.sleep(0.1)
+    check(st is not None and st.get("generation", 0) >= 2,
+          "%s: the newest log's report was published: %s" % (tag, st))
+    rchar = proc_rchar(w.p.pid)
+    size = len(data) * 8 + os.path.getsize(old)
+    check(0 < rchar < size * 1.5 + (1 << 20),
+          "%s: the logs were read once: %d bytes for %d" % (tag, rchar, size))
+    rc = w.stop()
+    check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
+    check(b"the newest log in trace (1 other file skipped)" in w.err,
+          "%s: the log taken is said: %s" % (tag, w.err[-600:]))
+    b = subprocess.run([binary, "trace", "-o", "batch", "--no-browser"], cwd=d,
+                       capture_output=True, check=True)
+    check(b"dedicated_log_torch_trace_new.log, the newest log" in b.stderr,
+          tag + ": the batch run takes the new log")
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of the newest log")
+
+
 def case_bad_paths(binary, tmp):
     """What cannot be followed fails at once, in one line, and writes nothing."""
     d = os.path.join(tmp, "bad")
@@ -923,6 +965,7 @@ def main():
         case_live_files(binary, tmp, {}, "inotify")
         case_reads_once(binary, tmp, {}, "inotify")
         case_ranks_read_once(binary, tmp, {}, "inotify")
+        case_newest(binary, tmp, {}, "inotify")
     finally:
         if not os.environ.get("TL_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)

@@ -363,9 +363,8 @@ static void not_followed(struct tl_watch_run *wt, struct tl_watch_log *l, const 
 
 static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char *p, size_t n)
 {
-    if (wt->live && wt->live != l)
-        tl_watch_report_give_up(wt);
     if (l->rank >= 0 && tl_watch_report_add_rank(wt, l)) {
+        tl_watch_report_give_up(wt); /* the report is the ranks' */
         struct tl_err err = {TL_ERR_NONE, ""};
         if (tl_engine_feed(l->eng, p, n, &err) < 0) {
             tl_watch_report_drop_ranks(wt);
@@ -376,6 +375,7 @@ static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char
         return 0;
     }
     if (tl_watch_report_wanted(wt, l)) {
+        tl_watch_report_give_up(wt); /* a newer log: the report is of it from now on */
         tl_watch_report_options(wt, l);
         l->feed = tl_feed_live(&l->opt, l->path, l->text, true);
         l->eng = tl_feed_engine(l->feed);
@@ -480,7 +480,7 @@ static void finish_all(struct tl_watch_run *wt)
 {
     tl_stop_clear(wt->opt->cancel); /* Ctrl-C ended the watch: what was read is said all the same */
     settle_all(wt);
-    if (wt->live && tl_engine_diverged(wt->live->eng))
+    if (wt->live && (tl_engine_diverged(wt->live->eng) || !tl_watch_report_still_newest(wt)))
         tl_watch_report_give_up(wt);
     tl_watch_report_reap(wt, true);
     for (size_t i = 0; i < wt->nlogs; i++) {
@@ -760,6 +760,7 @@ int tl_watch(const struct tl_options *caller, const struct tl_watch *w, struct t
         *res = wt.ranks_res;
         memset(&wt.ranks_res, 0, sizeof(wt.ranks_res));
     } else if (wt.live && wt.live->finished) { /* the live report is the final one */
+        tl_watch_report_say_chosen(&wt);
         tl_watch_report_say_kept(&wt, &wt.live->kept);
         code = wt.live->code;
         *res = wt.live->res;

@@ -127,9 +127,14 @@ void tl_watch_count_all(struct tl_watch_run *wt);
 /* ---- watch_report.c ---- */
 
 void tl_watch_report_init(struct tl_watch_run *wt);
-/** Whether l is the log the report is of, fed to it as it comes: the only log so far (a file
- * that is no log does not count), unless every rank is reported. */
+/** Whether l becomes the log the report is of, fed to it as it comes: the log a batch run of
+ * PATH reports on now (PATH, or the newest log of the folder), unless every rank is reported. */
 bool tl_watch_report_wanted(const struct tl_watch_run *wt, const struct tl_watch_log *l);
+/** Whether the live log is still the one a batch run of PATH reports on. */
+bool tl_watch_report_still_newest(const struct tl_watch_run *wt);
+/** What a batch run of the folder PATH says of the log it chose ("parsing X, the newest log
+ * in PATH ..."), when it would not be given the log itself. */
+void tl_watch_report_say_chosen(struct tl_watch_run *wt);
 /** l->opt for the live report of l: a batch run's of its log, into the watch's folder, with
  * live.html and a first live.js, its messages kept (l->kept) for the end. */
 void tl_watch_report_options(struct tl_watch_run *wt, struct tl_watch_log *l);

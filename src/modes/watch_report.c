@@ -17,6 +17,7 @@
 #include "modes/plan.h"
 #include "base/xalloc.h"
 #include "input/follow.h"
+#include "input/locate.h"
 #include "report/live.h"
 
 #include <errno.h>
@@ -27,9 +28,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+static size_t rank_logs(const struct tl_watch_run *wt, const struct tl_watch_log **single);
 
 /* Whether the ranks' report is made as their logs are fed (not given up). */
 static bool ranks_active(const struct tl_watch_run *wt)
@@ -134,14 +138,53 @@ void tl_watch_report_say_kept(struct tl_watch_run *wt, const struct tl_buf *kept
 
 /* Whether the log l is the one the report is of, and so is fed to it as it comes: the only log
  * of the watch so far (a log that is not one does not count), unless every rank is reported. */
+/* Whether l is the log a batch run of PATH reports on now: PATH itself, or the newest log of
+ * the folder PATH (input/locate.h). */
+static bool is_newest(const struct tl_watch_run *wt, const struct tl_watch_log *l)
+{
+    char *path = NULL;
+    long others;
+    struct tl_err err;
+    struct stat a, b;
+    bool same = tl_input_locate(wt->opt->path, false, &path, &others, &err) == 0 &&
+                stat(path, &a) == 0 && stat(l->path, &b) == 0 && a.st_dev == b.st_dev &&
+                a.st_ino == b.st_ino;
+    free(path);
+    return same;
+}
+
 bool tl_watch_report_wanted(const struct tl_watch_run *wt, const struct tl_watch_log *l)
 {
-    if (wt->w->no_report || wt->opt->all_ranks_html || wt->live)
-        return false;
-    for (size_t i = 0; i < wt->nlogs; i++)
-        if (wt->logs[i] != l && !wt->logs[i]->refused)
-            return false;
-    return true;
+    return !wt->w->no_report && !wt->opt->all_ranks_html && !ranks_active(wt) && wt->live != l &&
+           is_newest(wt, l);
+}
+
+bool tl_watch_report_still_newest(const struct tl_watch_run *wt)
+{
+    return wt->live && is_newest(wt, wt->live);
+}
+
+void tl_watch_report_say_chosen(struct tl_watch_run *wt)
+{
+    const struct tl_watch_log *single;
+    size_t ranks = rank_logs(wt, &single);
+    if (!ranks && single)
+        return; /* a batch run of the one log itself */
+    char *path = NULL;
+    long others = -1;
+    struct tl_err err;
+    if (tl_input_locate(wt->opt->path, false, &path, &others, &err) < 0 || others < 0) {
+        free(path);
+        return;
+    }
+    struct tl_messages msg = {.opt = wt->opt};
+    if (others == 0)
+        tl_say(&msg, TL_MSG_INFO, "tlparse: parsing %s, the only file in %s", path, wt->opt->path);
+    else
+        tl_say(&msg, TL_MSG_INFO,
+               "tlparse: parsing %s, the newest log in %s (%ld other file%s skipped)", path,
+               wt->opt->path, others, others == 1 ? "" : "s");
+    free(path);
 }
 
 /* The report is not of one log any more (another came): a batch run makes it from now on, and
