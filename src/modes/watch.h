@@ -130,7 +130,8 @@ void tl_watch_report_init(struct tl_watch_run *wt);
 /** Whether l becomes the log the report is of, fed to it as it comes: the log a batch run of
  * PATH reports on now (PATH, or the newest log of the folder), unless every rank is reported. */
 bool tl_watch_report_wanted(const struct tl_watch_run *wt, const struct tl_watch_log *l);
-/** Whether the live log is still the one a batch run of PATH reports on. */
+/** Whether the live log is still the one a batch run of PATH reports on, and its report the
+ * batch run's (not so for the newest log of a folder of rank logs). */
 bool tl_watch_report_still_newest(const struct tl_watch_run *wt);
 /** What a batch run of the folder PATH says of the log it chose ("parsing X, the newest log
  * in PATH ..."), when it would not be given the log itself. */

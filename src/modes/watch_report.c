@@ -18,6 +18,7 @@
 #include "base/xalloc.h"
 #include "input/follow.h"
 #include "input/locate.h"
+#include "input/rankfiles.h"
 #include "report/live.h"
 
 #include <errno.h>
@@ -161,7 +162,10 @@ bool tl_watch_report_wanted(const struct tl_watch_run *wt, const struct tl_watch
 
 bool tl_watch_report_still_newest(const struct tl_watch_run *wt)
 {
-    return wt->live && is_newest(wt, wt->live);
+    /* the newest of a folder of rank logs: its batch run also counts every rank (--fail-on)
+     * and says so; it is left to a batch run at the end */
+    return wt->live && is_newest(wt, wt->live) &&
+           (wt->live->rank < 0 || tl_rank_folder_ranks(wt->opt->path) < 2);
 }
 
 void tl_watch_report_say_chosen(struct tl_watch_run *wt)
