@@ -93,13 +93,32 @@ void tl_buf_addf(struct tl_buf *b, const char *fmt, ...)
 
 void tl_buf_addu(struct tl_buf *b, unsigned long long v)
 {
-    char tmp[24];
-    size_t i = sizeof(tmp);
-    do {
-        tmp[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    tl_buf_add(b, tmp + i, sizeof(tmp) - i);
+    /* Written in place, two digits a step (numbers fill much of the JSON we write, most of
+     * them short: a memcpy call per number cost more than the digits). */
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    size_t digits = 1;
+    for (unsigned long long t = 10; digits < 20 && v >= t; t *= 10)
+        digits++;
+    if (TL_UNLIKELY(b->len + 21 > b->alloc))
+        tl_buf_grow(b, 20);
+    char *end = b->buf + b->len + digits;
+    *end = '\0';
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        end -= 2;
+        memcpy(end, pairs + 2 * r, 2);
+    }
+    if (v >= 10) {
+        end -= 2;
+        memcpy(end, pairs + 2 * v, 2);
+    } else {
+        *--end = (char)('0' + v);
+    }
+    b->len += digits;
 }
 
 void tl_buf_addi(struct tl_buf *b, long long v)

@@ -329,11 +329,16 @@ int tl_writer_give(struct tl_writer *w, int fd, bool close_fd, struct tl_buf *da
     }
     struct job *j = take_job(w, fd, close_fd, name);
     /* Swap buffers: the job takes the bytes, the caller gets the job's
-     * (empty, recycled) memory back. */
+     * (empty, recycled) memory back, at least as large as what it gave (a fresh block, which
+     * copies nothing): a streamed file fills its buffer up to the same mark again, and
+     * growing a small one there copies it over and over in realloc. */
+    size_t had = data->alloc;
     struct tl_buf t = j->data;
     j->data = *data;
     *data = t;
     tl_buf_reset(data);
+    if (data->alloc < had)
+        tl_buf_grow(data, had - 1);
     return submit(w, j, err);
 }
 

@@ -40,9 +40,9 @@ bool tl_writer_threaded(const struct tl_writer *w);
 
 /**
  * Append the bytes of *data to fd, then close fd when close_fd. Takes the
- * buffer's memory and leaves *data empty (with recycled memory). name is
- * copied. Blocks while too much is in flight. Returns -1 with err filled
- * when this or an earlier job failed; fd is closed then if close_fd.
+ * buffer's memory and leaves *data empty (with recycled memory, at least as much as it held). name
+ * is copied. Blocks while too much is in flight. Returns -1 with err filled when this or an earlier
+ * job failed; fd is closed then if close_fd.
  */
 int tl_writer_give(struct tl_writer *w, int fd, bool close_fd, struct tl_buf *data,
                    const char *name, struct tl_err *err);

@@ -9,11 +9,13 @@
  */
 #include "base/config.h"
 #include "report/pages.h"
+#include "base/json_write.h"
 #include "base/xalloc.h"
 #include "report/assets.h"
 #include "report/html.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,32 +184,26 @@ static void pane(struct tl_buf *out, const struct pane *p, const struct tl_prov_
 /* The six tables (spec §3.4), one row a line; or {} without a node-mapping file. */
 static void mappings_json(struct tl_buf *out, const struct tl_prov_result *r)
 {
-    if (!r->have_mappings) {
-        tl_buf_adds(out, "{}");
-        return;
-    }
-    tl_buf_adds(out, "{");
-    for (size_t k = 0; k < TL_ARRAY_LEN(json_order); k++) {
+    struct tl_json_doc w;
+    tl_json_doc_init(&w, out, TL_JSON_DOC_PRETTY | TL_JSON_DOC_SERDE_STRINGS);
+    tl_json_doc_object(&w);
+    for (size_t k = 0; r->have_mappings && k < TL_ARRAY_LEN(json_order); k++) {
         const struct tl_prov_table *t = &r->t[json_order[k].id];
-        tl_buf_adds(out, k ? ",\n  \"" : "\n  \"");
-        tl_buf_adds(out, json_order[k].name);
-        tl_buf_adds(out, t->n ? "\": {" : "\": {}");
+        tl_json_doc_key(&w, json_order[k].name);
+        tl_json_doc_object(&w);
         for (size_t i = 0; i < t->n; i++) {
             const struct tl_prov_row *row = &t->rows[i];
-            tl_buf_adds(out, i ? ",\n    \"" : "\n    \"");
-            tl_buf_addi(out, row->line);
-            tl_buf_adds(out, "\": [");
-            for (size_t j = 0; j < row->n; j++) {
-                if (j)
-                    tl_buf_adds(out, ", ");
-                tl_buf_addi(out, row->to[j]);
-            }
-            tl_buf_addch(out, ']');
+            char key[24];
+            snprintf(key, sizeof(key), "%lld", (long long)row->line);
+            tl_json_doc_key(&w, key);
+            tl_json_doc_array_inline(&w);
+            for (size_t j = 0; j < row->n; j++)
+                tl_json_doc_i64(&w, row->to[j]);
+            tl_json_doc_end(&w, ']');
         }
-        if (t->n)
-            tl_buf_adds(out, "\n  }");
+        tl_json_doc_end(&w, '}');
     }
-    tl_buf_adds(out, "\n}");
+    tl_json_doc_end(&w, '}');
 }
 
 static void divider(struct tl_buf *out, int n)

@@ -496,6 +496,28 @@ static void test_buf_addu_addi(void **state)
     tl_buf_addch(&b, ' ');
     tl_buf_addi(&b, INT64_MIN);
     assert_string_equal(b.buf, "0 -1 42 9223372036854775807 -9223372036854775808");
+    /* Every digit count and pair boundary (9, 10, 99, 100, ...) and random values, against
+     * printf. */
+    char want[32];
+    unsigned long long x = 1;
+    for (int d = 0; d < 20; d++, x *= 10) {
+        unsigned long long vs[] = {x - 1, x, x + 1, x * 2 - 1, x * 9 + x - 1};
+        for (size_t k = 0; k < TL_ARRAY_LEN(vs); k++) {
+            tl_buf_reset(&b);
+            tl_buf_addu(&b, vs[k]);
+            snprintf(want, sizeof(want), "%llu", vs[k]);
+            assert_string_equal(b.buf, want);
+        }
+    }
+    unsigned long long r = 88172645463325252ULL;
+    for (int i = 0; i < 100000; i++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        unsigned long long v = r >> (r % 64);
+        tl_buf_reset(&b);
+        tl_buf_addu(&b, v);
+        snprintf(want, sizeof(want), "%llu", v);
+        assert_string_equal(b.buf, want);
+    }
     tl_buf_release(&b);
 }
 
