@@ -488,9 +488,10 @@ if [ "${BENCH_CALLGRIND:-1}" = 1 ]; then
     [ -n "$ir" ] || ir=$(sed -n 's/^summary: *\([0-9][0-9]*\).*/\1/p' "$OUT/cg.out" | tail -n 1)
     [ -n "$ir" ] || die "no 'totals:' or 'summary:' line in $OUT/cg.out"
     echo "callgrind: $ir instructions (Ir) on a 20 MiB log"
-    # The diagnosis's share of a full run: its consumer's callbacks, inclusive.
+    # The diagnosis's share of a full run: what the engine hands it per record and at the end,
+    # inclusive (model/diag_trace.c).
     diag=$(callgrind_annotate --inclusive=yes "$OUT/cg.out" 2>/dev/null |
-        awk '/[:]diag_(record|finish)[ ]/ { gsub(",", "", $1); s += $1 } END { print s + 0 }')
+        awk '/[:]tl_diag_trace_(record|finish)[ ]/ { gsub(",", "", $1); s += $1 } END { print s + 0 }')
     awk -v d="$diag" -v n="$ir" 'BEGIN { printf "callgrind: the diagnosis: %d Ir, %.2f%% of the run\n", d, d * 100 / n }'
     base=
     [ -f "$BASELINE" ] && base=$(grep -E '^[0-9]+$' "$BASELINE" | head -n 1 || true)

@@ -175,6 +175,19 @@ def live_state(out):
     return json.loads(m.group(1)) if m else None
 
 
+def wait_generation(out, n, timeout=15):
+    """live.js of the report folder out once it says generation n or later (or the last one
+    seen when the timeout passed; None when there was none)."""
+    end = time.monotonic() + timeout
+    st = None
+    while time.monotonic() < end:
+        st = live_state(out)
+        if st and st.get("generation", 0) >= n:
+            break
+        time.sleep(0.1)
+    return st
+
+
 def case_one_log(binary, tmp, env, tag):
     """A log written slowly from nothing: every finding once, in order, in time; the end report
     is the batch one."""
@@ -625,13 +638,7 @@ def case_reads_once(binary, tmp, env, tag):
             f.write(data)
         time.sleep(0.25)
     size = len(data) * copies
-    end = time.monotonic() + 15
-    st = None
-    while time.monotonic() < end:
-        st = live_state(os.path.join(d, "out"))
-        if st and st.get("generation", 0) >= 3:
-            break
-        time.sleep(0.1)
+    st = wait_generation(os.path.join(d, "out"), 3)
     gen = st.get("generation", 0) if st else 0
     check(gen >= 3, "%s: generations were published: %s" % (tag, st))
     rchar = proc_rchar(w.p.pid)
@@ -673,13 +680,7 @@ def case_ranks_read_once(binary, tmp, env, tag):
                 f.write(data)
             size += len(data)
         time.sleep(0.4)
-    end = time.monotonic() + 15
-    st = None
-    while time.monotonic() < end:
-        st = live_state(os.path.join(d, "out"))
-        if st and st.get("generation", 0) >= 3 and time.monotonic() > end - 12:
-            break
-        time.sleep(0.1)
+    st = wait_generation(os.path.join(d, "out"), 3)
     gen = st.get("generation", 0) if st else 0
     check(gen >= 3, "%s: generations of the ranks' report were published: %s" % (tag, st))
     check(os.path.exists(os.path.join(d, "out", "rank_2", "index.html")),
@@ -713,13 +714,7 @@ def case_newest(binary, tmp, env, tag):
         with open(new, "ab") as f:
             f.write(data)
         time.sleep(0.4)
-    end = time.monotonic() + 15
-    st = None
-    while time.monotonic() < end:
-        st = live_state(os.path.join(d, "out"))
-        if st and st.get("generation", 0) >= 2:
-            break
-        time.sleep(0.1)
+    st = wait_generation(os.path.join(d, "out"), 2)
     check(st is not None and st.get("generation", 0) >= 2,
           "%s: the newest log's report was published: %s" % (tag, st))
     rchar = proc_rchar(w.p.pid)

@@ -125,15 +125,20 @@ void tl_json_write_string(struct tl_buf *out, const char *p, size_t n)
     add_quoted(out, p, n, "", 0);
 }
 
+/* p[0..n) as well-formed UTF-8: itself, or its bytes of no character made U+FFFD in fixed. */
+static const unsigned char *well_formed(const char *p, size_t *n, struct tl_buf *fixed)
+{
+    if (tl_utf8_valid(p, *n))
+        return (const unsigned char *)p;
+    tl_utf8_sanitize(fixed, p, *n);
+    *n = fixed->len;
+    return (const unsigned char *)fixed->buf;
+}
+
 void tl_json_write_text(struct tl_buf *out, const char *p, size_t n)
 {
     struct tl_buf fixed = TL_BUF_INIT;
-    if (!tl_utf8_valid(p, n)) {
-        tl_utf8_sanitize(&fixed, p, n);
-        p = fixed.buf;
-        n = fixed.len;
-    }
-    const unsigned char *s = (const unsigned char *)p;
+    const unsigned char *s = well_formed(p, &n, &fixed);
     size_t from = 0;
     tl_buf_addch(out, '"');
     for (size_t i = 0; i < n; i++) {
@@ -178,12 +183,7 @@ static void add_u_escape(struct tl_buf *out, uint32_t unit)
 void tl_json_write_script(struct tl_buf *out, const char *p, size_t n)
 {
     struct tl_buf fixed = TL_BUF_INIT;
-    if (!tl_utf8_valid(p, n)) {
-        tl_utf8_sanitize(&fixed, p, n);
-        p = fixed.buf;
-        n = fixed.len;
-    }
-    const unsigned char *s = (const unsigned char *)p;
+    const unsigned char *s = well_formed(p, &n, &fixed);
     size_t from = 0;
     tl_buf_addch(out, '"');
     for (size_t i = 0; i < n;) {
