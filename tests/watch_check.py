@@ -645,10 +645,19 @@ def case_reads_once(binary, tmp, env, tag):
     check(0 < rchar < size * 1.2 + (1 << 20),
           "%s: %d generations read %d bytes of a %d-byte log (once, not from byte 0 each "
           "time)" % (tag, gen, rchar, size))
+    # at most one refresh (2 s) behind: a generation after the last write shows all of it
+    time.sleep(2 + 2.5)
+    live = json.load(open(os.path.join(d, "out", "summary.json")))
     rc = w.stop()
     check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
     subprocess.run([binary, "t.log", "-o", "batch", "--no-browser"], cwd=d,
                    capture_output=True, check=True)
+    batch = json.load(open(os.path.join(d, "batch", "summary.json")))
+    keys = ("compile_ids", "graph_breaks", "recompiles", "failures", "graphs")
+    check(all(live.get(k) == batch.get(k) for k in keys),
+          "%s: the live report shows the whole log one refresh after the last write: %s" %
+          (tag, [(k, str(live.get(k))[:80], str(batch.get(k))[:80]) for k in keys
+                 if live.get(k) != batch.get(k)]))
     check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
                         tag + ": the end report of a log read once")
 
