@@ -392,6 +392,8 @@ static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char
     }
     if (!l->eng) {
         tl_plan_live_options(&l->opt, wt->opt, (struct tl_plan_messages){drop_message, NULL});
+        if (l->text) /* --redact reads traces: the report of text says so; its lines are said */
+            l->opt.redact = false;
         l->feed = tl_feed_live(&l->opt, l->path, l->text, false);
         l->eng = tl_feed_engine(l->feed);
     }

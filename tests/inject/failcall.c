@@ -401,6 +401,16 @@ ssize_t copy_file_range(int in, off_t *in_off, int out, off_t *out_off, size_t l
 {
     REAL(copy_file_range);
     FAIL_IF(hit(C_COPY_FILE_RANGE, NULL, out), -1);
+    /* A copy asks for more than its source holds ("the rest"): only what the source has left
+     * is reserved, or two threads copying at once would each take the whole disk's room. */
+    struct stat st;
+    off_t pos = in_off ? *in_off : lseek(in, 0, SEEK_CUR);
+    if (fstat(in, &st) == 0 && S_ISREG(st.st_mode) && pos >= 0)
+        len = st.st_size > pos && (size_t)(st.st_size - pos) < len ? (size_t)(st.st_size - pos)
+              : st.st_size > pos                                  ? len
+                                                                  : 0;
+    if (!len)
+        return real_fn(in, in_off, out, out_off, 0, flags);
     size_t room = disk_room(C_COPY_FILE_RANGE, out, len);
     if (len && !room)
         return -1;
