@@ -13,7 +13,7 @@
  * swapped into place atomically, and at the end by a batch run of the whole logs.
  */
 #include "base/config.h"
-#include "modes/watch.h"
+#include "modes/watch_report.h"
 #include "modes/plan.h"
 #include "base/xalloc.h"
 #include "input/follow.h"

@@ -170,7 +170,7 @@ bool tl_outdir_failed(const struct tl_outdir *o, struct tl_err *err);
  * must outlive o; committing or aborting o releases o only.
  */
 void tl_outdir_open_overlay(struct tl_outdir *o, struct tl_outdir *lower, struct tl_outdir *upper);
-/** An output that drops every file (discard.c). */
+/** An output that drops every file (the front's own, in outdir.c). */
 void tl_outdir_open_discard(struct tl_outdir *o);
 /**
  * Give the output up while its run goes on: it is aborted (a published folder stays as it

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * --watch, inside: the state of one watch, shared by its two files. watch.c follows the logs,
- * feeds each to its engine, says what the diagnosis gained and runs the loop; watch_report.c
- * keeps the report folder current (the live log's generations, or batch runs of what several
- * logs hold) and makes the end report. Neither is used outside modes/watch*.c.
+ * --watch, inside: the state of one watch, and its view (watch_view.c: the lines said, the
+ * counts, the clocks). watch_report.c keeps the report folder current on it (watch_report.h);
+ * watch.c follows the logs and runs the loop on both. Not used outside modes/watch*.c.
  */
-#ifndef TL_MODES_WATCH_H
-#define TL_MODES_WATCH_H
+#ifndef TL_MODES_WATCH_VIEW_H
+#define TL_MODES_WATCH_VIEW_H
 
 #include "base/config.h"
 #include "modes/modes.h"
@@ -112,7 +111,7 @@ struct tl_watch_run {
     struct tl_counts counts;
 };
 
-/* ---- watch.c ---- */
+/* ---- watch_view.c ---- */
 
 /** Milliseconds of the monotonic clock, and of the wall clock (Unix time). */
 uint64_t tl_watch_now_ms(void);
@@ -124,45 +123,11 @@ void tl_watch_look(struct tl_watch_run *wt, struct tl_watch_log *l);
 /** wt->counts: the counts of every log so far (for --fail-on, the panel and live.js). */
 void tl_watch_count_all(struct tl_watch_run *wt);
 
-/* ---- watch_report.c ---- */
-
-void tl_watch_report_init(struct tl_watch_run *wt);
-/** Whether l becomes the log the report is of, fed to it as it comes: the log a batch run of
- * PATH reports on now (PATH, or the newest log of the folder), unless every rank is reported. */
-bool tl_watch_report_wanted(const struct tl_watch_run *wt, const struct tl_watch_log *l);
-/** Whether the live log is still the one a batch run of PATH reports on, and its report the
- * batch run's (not so for the newest log of a folder of rank logs). */
-bool tl_watch_report_still_newest(const struct tl_watch_run *wt);
-/** What a batch run of the folder PATH says of the log it chose ("parsing X, the newest log
- * in PATH ..."), when it would not be given the log itself. */
-void tl_watch_report_say_chosen(struct tl_watch_run *wt);
-/** l->opt for the live report of l: a batch run's of its log, into the watch's folder, with
- * live.html and a first live.js, its messages kept (l->kept) for the end. */
-void tl_watch_report_options(struct tl_watch_run *wt, struct tl_watch_log *l);
-/** The report is not of one log any more: batch runs make it from now on. */
-void tl_watch_report_give_up(struct tl_watch_run *wt);
-/** l, a rank log, fed to the ranks' live report (made with the first): whether it is (then
- * l->eng is the rank's engine and l->ranked is set). */
-bool tl_watch_report_add_rank(struct tl_watch_run *wt, struct tl_watch_log *l);
-/** The ranks' live report is given up (a rank log started over, or finishing would not make the
- * batch run's report): batch runs make it from now on; the ranks' engines are still fed. */
-void tl_watch_report_drop_ranks(struct tl_watch_run *wt);
-/** The end of the ranks' live report, when there is one and it makes the batch run's report:
- * the ranks finished (each said, tl_watch_look), the landing page, the report committed. */
-void tl_watch_report_finish_ranks(struct tl_watch_run *wt);
-/** The generation being made ended (wait: wait for it): put in place, or why not said. */
-void tl_watch_report_reap(struct tl_watch_run *wt, bool wait);
-/** Once a second: a generation or a batch run when one is due, and live.js's heartbeat. */
-void tl_watch_report_tick(struct tl_watch_run *wt);
-/** A log's engine finished (tl_feed_on_end): what waited is said; the live report's last
- * live.js is written before it is committed. ctx: the log. */
-void tl_watch_report_log_ended(void *ctx, struct tl_feed *f, const struct tl_counts *counts);
-/** The messages kept of the live report's run, said as a batch run says them. */
-void tl_watch_report_say_kept(struct tl_watch_run *wt, const struct tl_buf *kept);
-/** Wait for a batch run of the report that is still going. */
-void tl_watch_report_wait(struct tl_watch_run *wt);
-/** The end report by a batch run of the whole logs, with live.html and a last live.js. */
-int tl_watch_report_final(struct tl_watch_run *wt, struct tl_result *res);
-void tl_watch_report_release(struct tl_watch_run *wt);
+/** A line's who: its log named when the job has several, or it is a rank's. */
+struct tl_live_who tl_watch_who_of(const struct tl_watch_run *wt, const struct tl_watch_log *l);
+/** Lines to the caller's view. */
+void tl_watch_show_lines(struct tl_watch_run *wt, const char *p, size_t n);
+/** What was said of l, forgotten (its log starts over, or is freed). */
+void tl_watch_said_release(struct tl_watch_log *l);
 
 #endif
