@@ -487,6 +487,7 @@ static void read_rest(struct tl_diag *d, const struct tl_json *root)
     const struct tl_json *t = tl_json_get(root, "compile_time");
     d->have_times =
         t && t->type == TL_JSON_OBJECT && tl_json_get_seconds(t, "total_s", &d->total_s);
+    tl_ledger_read(&d->ledger, t && t->type == TL_JSON_OBJECT ? tl_json_get(t, "ledger") : NULL);
     const struct tl_json *slowest = t && t->type == TL_JSON_OBJECT ? jarr(t, "slowest") : NULL;
     for (size_t i = 0; i < jlen(slowest) && d->nslowest < TL_DIAG_TOP; i++) {
         const struct tl_json *o = jobj_at(slowest, i);

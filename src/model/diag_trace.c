@@ -529,6 +529,28 @@ static void graph_hash(struct tl_diag *d, const struct tl_record *r)
 
 /* A compilation_metrics record: the compilation, its time and graph, its recompile, its
  * restarts (graph breaks) and its failure. */
+/* A time of the metrics, -1 when absent. */
+static double opt_s(struct tl_opt_f64 v)
+{
+    return v.has ? v.v : -1;
+}
+
+/* What the ledger takes of a record: its time, a chromium event's span, a first run's time
+ * (compilation_metrics_runtime), a cache's verdict. */
+static void ledger_record(struct tl_ledger *l, struct in *in, const struct tl_record *r)
+{
+    if (r->glog)
+        tl_ledger_time(l, r->glog->month, r->glog->day, r->glog->time, r->glog->micros);
+    const struct tl_compile_id *cid = r->cid_ok ? &r->cid : NULL;
+    if (tl_record_has(r, TL_K_CHROMIUM_EVENT))
+        tl_ledger_event(l, cid, tl_record_payload_json(r, in->scratch));
+    const struct tl_json *v = r->env->key[TL_K_COMPILATION_METRICS_RUNTIME];
+    if (!v)
+        v = r->env->key[TL_K_BWD_COMPILATION_METRICS_RUNTIME];
+    if (v && v->type == TL_JSON_OBJECT)
+        tl_ledger_runtime(l, cid, (double)tl_json_get_u64(v, "duration_us", 0));
+}
+
 static void metrics(struct tl_diag_trace *c, struct in *in, const struct tl_record *r)
 {
     struct tl_diag *d = &in->model->diag;
@@ -544,8 +566,11 @@ static void metrics(struct tl_diag_trace *c, struct in *in, const struct tl_reco
     const struct tl_compile_id *cid = &r->cid;
     tl_diag_compile(d, cid, &fn);
     double secs;
-    if (tl_metrics_seconds(m, &secs))
+    if (tl_metrics_seconds(m, &secs)) {
         tl_diag_compile_time(d, cid, secs);
+        tl_ledger_metrics(&d->ledger, cid, secs, opt_s(m->backend_compile_time_s),
+                          opt_s(m->inductor_compile_time_s), opt_s(m->code_gen_time_s));
+    }
     if (m->graph_node_count.has)
         tl_diag_graph(d, cid, TL_STR_NULL, m->graph_node_count.v);
     struct pending *p = pending_of(c, cid);
@@ -875,12 +900,18 @@ void tl_diag_trace_record(struct tl_diag_trace *c, struct tl_model *model,
             recompile_reasons(c, in, r);
         else if (tl_str_eq_cstr(r->artifact_name, "dynamo_graph_break_reason"))
             break_artifact(c, in, r);
-        else if (tl_cache_event(r->artifact_name, &kind, &result) && kind != TL_CACHE_OTHER)
+        else if (tl_cache_event(r->artifact_name, &kind, &result) && kind != TL_CACHE_OTHER) {
             tl_diag_cache(d, kind == TL_CACHE_FX_GRAPH ? 0 : 1,
                           result == TL_CACHE_HIT    ? 0
                           : result == TL_CACHE_MISS ? 1
                                                     : 2);
+            tl_ledger_cache(&d->ledger, r->cid_ok ? &r->cid : NULL,
+                            result == TL_CACHE_HIT    ? TL_LEDGER_HIT
+                            : result == TL_CACHE_MISS ? TL_LEDGER_MISS
+                                                      : TL_LEDGER_BYPASS);
+        }
     }
+    ledger_record(&d->ledger, in, r);
     const struct tl_json *v;
     if ((v = r->env->key[TL_K_SYMBOLIC_SHAPE_SPECIALIZATION]))
         shape_rec(in, r, v, true);
@@ -907,6 +938,7 @@ void tl_diag_trace_finish(struct tl_diag_trace *c, struct tl_model *model)
         if (p->nguards && !p->metrics_seen && (p->cid.has & TL_CID_FCID) && p->cid.fcid > 0)
             tl_diag_recompile(d, &p->cid, NULL, p->guards, p->nguards);
     limits_hit(c, d);
+    tl_ledger_finish(&d->ledger);
     tl_diag_finish(d);
 }
 

@@ -28,6 +28,7 @@ void tl_diag_init(struct tl_diag *d)
     tl_map_init(&d->unbacked, &d->arena);
     tl_map_init(&d->shape_cids, &d->arena);
     tl_map_init(&d->skipped, &d->arena);
+    tl_ledger_init(&d->ledger, &d->arena);
     d->at_rank = -1;
     d->automatic_dynamic = -1;
 }
@@ -46,6 +47,7 @@ void tl_diag_release(struct tl_diag *d)
     free(d->restarts);
     free(d->early);
     free(d->findings);
+    tl_ledger_release(&d->ledger);
     tl_map_release(&d->strings);
     tl_map_release(&d->index);
     tl_map_release(&d->dropped);

@@ -23,6 +23,7 @@
 #include "input/compile_id.h"
 #include "model/advice.h"
 #include "model/export.h"
+#include "model/ledger.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -387,6 +388,10 @@ struct tl_diag {
      * (TL_DIAG_SKIPPED, TL_DIAG_SKIPPED_LOOP), applied to their breaks and failures by
      * tl_diag_finish(). */
     struct tl_map skipped;
+
+    /* Where the compile time went: fed by the trace's chromium events and metrics, summed by
+     * tl_diag_finish(). */
+    struct tl_ledger ledger;
 
     struct tl_diag_finding *findings; /* after tl_diag_finish() */
     uint32_t nfindings;

@@ -504,6 +504,21 @@ static void read_frames(struct reader *r, const struct tl_json *root)
     finish_frames(r);
 }
 
+/* compile_time.ledger of a summary (null, or absent before the ledger was written). */
+static void read_ledger(struct tl_diff_ledger *l, const struct tl_json *v)
+{
+    memset(l, 0, sizeof(*l));
+    if (!v || v->type != TL_JSON_OBJECT || !tl_json_get_seconds(v, "span_s", &l->span_s) ||
+        !tl_json_get_seconds(v, "compiling_s", &l->compiling_s))
+        return;
+    tl_json_get_seconds(v, "runtime_s", &l->runtime_s);
+    tl_json_get_seconds(v, "unaccounted_s", &l->unaccounted_s);
+    const struct tl_json *ph = tl_json_get(v, "phases");
+    for (int p = 0; p < TL_LP_COUNT; p++)
+        tl_json_get_seconds(ph, tl_ledger_phase_key((enum tl_ledger_phase)p), &l->phases_s[p]);
+    l->has = true;
+}
+
 int tl_diff_side_read(struct tl_diff_side *side, const char *path, const char *kind,
                       const char *report, const char *text, size_t n, struct tl_err *err)
 {
@@ -530,6 +545,7 @@ int tl_diff_side_read(struct tl_diff_side *side, const char *path, const char *k
     side->compile_ids = ju64(&root, "compile_ids", 0);
     side->has_time =
         tl_json_get_seconds(tl_json_get(&root, "compile_time"), "total_s", &side->total_s);
+    read_ledger(&side->ledger, tl_json_get(tl_json_get(&root, "compile_time"), "ledger"));
     const struct tl_json *cache = tl_json_get(&root, "cache");
     static const char *const caches[2] = {"fx_graph", "aotautograd"};
     static const char *const results[3] = {"hit", "miss", "bypass"};

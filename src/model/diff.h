@@ -18,6 +18,7 @@
 #include "base/arena.h"
 #include "base/err.h"
 #include "base/json.h"
+#include "model/ledger.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -76,6 +77,13 @@ struct tl_diff_frame {
 };
 
 /* One side of the diff: a summary as read. Strings live in the side's arena. */
+/* A side's compile-time ledger (summary.json's compile_time.ledger): the run's lines. */
+struct tl_diff_ledger {
+    bool has;
+    double span_s, compiling_s, runtime_s, unaccounted_s;
+    double phases_s[TL_LP_COUNT];
+};
+
 struct tl_diff_side {
     struct tl_arena arena;
     const char *path;        /* as the user gave it */
@@ -87,6 +95,7 @@ struct tl_diff_side {
     bool has_time;
     uint64_t cache[2][3]; /* [fx_graph, aotautograd][hit, miss, bypass] */
     bool has_cache;
+    struct tl_diff_ledger ledger;
     struct tl_diff_item *items[TL_DIFF_NCATS];
     uint32_t nitems[TL_DIFF_NCATS];
     struct tl_diff_frame *frames;

@@ -446,7 +446,7 @@ void tl_model_apply(struct tl_model *m, const struct tl_record *r, struct tl_are
     enum tl_cache_result ev_result;
     /* Most events are timings: parse only those that may be a cache's. */
     if (tl_record_has(r, TL_K_CHROMIUM_EVENT) && tl_str_find(r->payload, "autograd_cache_") >= 0 &&
-        autograd_cache_event(payload_json(r, scratch), &ev_result)) {
+        autograd_cache_event(tl_record_payload_json(r, scratch), &ev_result)) {
         m->autograd_cache_events[ev_result]++;
         if (r->cid_ok) {
             struct tl_compile_id mid = tl_cid_metrics_key(r->cid);

@@ -20,6 +20,18 @@ void tl_record_release(struct tl_record *r)
     tl_buf_release(&r->payload_file);
 }
 
+const struct tl_json *tl_record_payload_json(const struct tl_record *r, struct tl_arena *scratch)
+{
+    struct tl_record *m = (struct tl_record *)r; /* the memo only */
+    if (m->payload_parsed == 0)
+        m->payload_parsed =
+            r->has_payload && r->payload.n &&
+                    tl_json_parse(scratch, r->payload.p, r->payload.n, &m->payload_value, NULL) == 0
+                ? 1
+                : -1;
+    return m->payload_parsed > 0 ? &r->payload_value : NULL;
+}
+
 static const char *scratch_cstr(struct tl_arena *a, const struct tl_buf *b)
 {
     return tl_arena_memdupz(a, b->buf, b->len);

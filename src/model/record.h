@@ -77,6 +77,10 @@ struct tl_record {
     struct tl_buf payload_file;
     /* The files the report made of it, in the order it listed them (scratch). */
     struct tl_record_file *files, *files_last;
+    /* Its payload parsed as JSON once, by the first reader that asks (tl_record_payload_json):
+     * 0 not yet, 1 parsed into payload_value (in the entry's scratch), -1 not JSON. */
+    int8_t payload_parsed;
+    struct tl_json payload_value;
 };
 
 /** A record with nothing in it (payload_file an empty buffer); release with the next call. */
@@ -95,6 +99,14 @@ void tl_record_decode(struct tl_record *r, struct tl_directory *dir, struct tl_a
  */
 void tl_record_wrote(struct tl_record *r, const struct tl_artifact *a, enum tl_key kind,
                      struct tl_str bytes, struct tl_arena *scratch);
+
+/**
+ * The payload as JSON, parsed on the first call and kept for the entry's other readers (a
+ * chromium event is read by the report and the diagnosis); NULL when there is none or it is
+ * not JSON. The tree lives in scratch, the entry's memory. The record is not const to this
+ * memo: its readers get it as const, and the parse of the same bytes gives the same tree.
+ */
+const struct tl_json *tl_record_payload_json(const struct tl_record *r, struct tl_arena *scratch);
 
 /** Whether the record has the key k. */
 static inline bool tl_record_has(const struct tl_record *r, enum tl_key k)

@@ -372,6 +372,53 @@ static double micro(double s)
     return round(s * 1e6) / 1e6;
 }
 
+/* The ledgers' lines, the run's and each phase's: before, after and the change. */
+struct ledger_line {
+    const char *key, *name;
+    double a, b;
+};
+
+/* The lines both ledgers have: span, compiling, the phases, first runs, unaccounted. Returns
+ * how many went into v (0 when a side has no ledger). */
+static int ledger_lines(const struct tl_diff *d, struct ledger_line v[TL_LP_COUNT + 4])
+{
+    const struct tl_diff_ledger *a = &d->before->ledger, *b = &d->after->ledger;
+    if (!a->has || !b->has)
+        return 0;
+    int n = 0;
+    v[n++] = (struct ledger_line){"span", "the log's span", a->span_s, b->span_s};
+    v[n++] = (struct ledger_line){"compiling", "compiling", a->compiling_s, b->compiling_s};
+    for (int p = 0; p < TL_LP_COUNT; p++)
+        v[n++] = (struct ledger_line){tl_ledger_phase_key((enum tl_ledger_phase)p),
+                                      tl_ledger_phase_name((enum tl_ledger_phase)p), a->phases_s[p],
+                                      b->phases_s[p]};
+    v[n++] = (struct ledger_line){"runtime", "first runs", a->runtime_s, b->runtime_s};
+    v[n++] = (struct ledger_line){"unaccounted", "unaccounted", a->unaccounted_s, b->unaccounted_s};
+    return n;
+}
+
+static void j_ledger(struct tl_json_doc *w, const struct tl_diff *d)
+{
+    struct ledger_line v[TL_LP_COUNT + 4];
+    int n = ledger_lines(d, v);
+    tl_json_doc_key(w, "ledger");
+    if (!n) {
+        tl_json_doc_null(w);
+        return;
+    }
+    tl_json_doc_object(w);
+    for (int i = 0; i < n; i++) {
+        tl_json_doc_key(w, v[i].key);
+        tl_json_doc_object(w);
+        j_seconds(w, "before_s", v[i].a);
+        j_seconds(w, "after_s", v[i].b);
+        tl_json_doc_key(w, "change_s");
+        tl_json_doc_f64(w, micro(v[i].b - v[i].a));
+        tl_json_doc_end(w, '}');
+    }
+    tl_json_doc_end(w, '}');
+}
+
 static void j_compile_time(struct tl_json_doc *w, const struct tl_diff *d)
 {
     double a = side_seconds(d->before), b = side_seconds(d->after);
@@ -408,6 +455,7 @@ static void j_compile_time(struct tl_json_doc *w, const struct tl_diff *d)
         tl_json_doc_end(w, '}');
     }
     tl_json_doc_end(w, ']');
+    j_ledger(w, d);
     tl_json_doc_end(w, '}');
 }
 
@@ -685,6 +733,37 @@ static void text_frame_seconds(struct text *t, const struct tl_diff_frame *f)
         add_seconds(t->out, tl_diff_frame_seconds(f));
 }
 
+/* The ledgers' lines that changed by 0.01 s or more, largest change first. */
+static int ledger_changes(const struct tl_diff *d, struct ledger_line v[TL_LP_COUNT + 4])
+{
+    int n = ledger_lines(d, v), k = 0;
+    for (int i = 0; i < n; i++)
+        if (fabs(v[i].b - v[i].a) >= 0.005)
+            v[k++] = v[i];
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && fabs(v[j].b - v[j].a) > fabs(v[j - 1].b - v[j - 1].a); j--) {
+            struct ledger_line x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    return k;
+}
+
+static void text_ledger(struct text *t, const struct tl_diff *d)
+{
+    struct ledger_line v[TL_LP_COUNT + 4];
+    int n = ledger_changes(d, v);
+    if (!n)
+        return;
+    text_heading(t, "Where the time went (largest changes):");
+    tl_buf_addch(t->out, '\n');
+    for (int i = 0; i < n; i++) {
+        tl_buf_addf(t->out, "  %s: %.2f s -> %.2f s (", v[i].name, v[i].a, v[i].b);
+        add_signed(t->out, v[i].b - v[i].a, 2, " s");
+        tl_buf_adds(t->out, ")\n");
+    }
+}
+
 static void text_times(struct text *t, const struct tl_diff *d)
 {
     uint32_t shown = 0, more = 0;
@@ -716,6 +795,7 @@ static void text_times(struct text *t, const struct tl_diff *d)
     }
     if (more)
         tl_buf_addf(t->out, "  ... %u more\n", more);
+    text_ledger(t, d);
 }
 
 /* A cache count of a side, "?" when the side has none. */
@@ -1122,6 +1202,26 @@ static void h_frame_seconds(struct tl_buf *out, const struct tl_diff_frame *f)
         add_seconds(out, tl_diff_frame_seconds(f));
 }
 
+static void h_ledger(const struct page *pg)
+{
+    struct tl_buf *out = pg->out;
+    struct ledger_line v[TL_LP_COUNT + 4];
+    int n = ledger_changes(pg->d, v);
+    if (!n)
+        return;
+    tl_buf_adds(out, "<section id='compile_ledger'>\n<h2>Where the time went</h2>\n<table>\n"
+                     "<tr><th>What</th><th>Before</th><th>After</th><th>Change</th></tr>\n");
+    for (int i = 0; i < n; i++) {
+        tl_buf_adds(out, "<tr><td>");
+        h_text(out, v[i].name);
+        tl_buf_addf(out, "</td><td>%.2f s</td><td>%.2f s</td><td class='%s'>", v[i].a, v[i].b,
+                    v[i].b > v[i].a ? "worse" : "better");
+        add_signed(out, v[i].b - v[i].a, 2, " s");
+        tl_buf_adds(out, "</td></tr>\n");
+    }
+    tl_buf_adds(out, "</table>\n</section>\n");
+}
+
 static void h_times(const struct page *pg)
 {
     struct tl_buf *out = pg->out;
@@ -1152,12 +1252,14 @@ static void h_times(const struct page *pg)
         }
         tl_buf_adds(out, "</li>\n");
     }
-    if (!shown)
-        return;
-    if (more)
-        tl_buf_addf(out, "<li class='muted'>%u more frame%s with a change in compile time</li>\n",
-                    more, more == 1 ? "" : "s");
-    tl_buf_adds(out, "</ul>\n</section>\n");
+    if (shown) {
+        if (more)
+            tl_buf_addf(out,
+                        "<li class='muted'>%u more frame%s with a change in compile time</li>\n",
+                        more, more == 1 ? "" : "s");
+        tl_buf_adds(out, "</ul>\n</section>\n");
+    }
+    h_ledger(pg);
 }
 
 static void h_cache_value(struct tl_buf *out, const struct tl_diff_side *s, int c, int k)

@@ -240,6 +240,10 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
                          "are in <a href=\"chromium_events.json\">chromium_events.json</a>; "
                          "open it in <a href=\"https://ui.perfetto.dev/\">Perfetto</a> to see "
                          "a timeline.\n</p>\n");
+    if (p->compile_time)
+        tl_buf_adds(out, "<h2>Compile Time</h2>\n<p>\nWhere the compile time went, phase by "
+                         "phase and per compile id, against the time the log spans: <a "
+                         "href=\"compile_time.html\">compile_time.html</a>.\n</p>\n");
     if (p->collectives_parity)
         tl_buf_adds(out, "<p>\n<a href=\"collectives_parity.json\">Collectives Parity report</a>: "
                          "the collectives each graph's code calls, checked against the "

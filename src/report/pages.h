@@ -169,10 +169,15 @@ struct tl_index_page {
     const struct tl_diag *diag; /* its Diagnosis section; NULL: none */
     uint64_t nfailures;
     bool has_chromium;
+    bool compile_time;             /* link compile_time.html */
     bool provenance;               /* list the provenance_tracking_<folder>.html pages (-i) */
     bool collectives_parity;       /* link collectives_parity.json (a rank of a multi-rank run) */
     const struct tl_runinfo *info; /* the footer: what made the report; NULL: none */
 };
+
+/** compile_time.html: where the compile time went (the ledger, summed); -1 if a flush
+ * failed. */
+int tl_page_ledger(const struct tl_page_sink *sink, const struct tl_ledger *l);
 
 /** index.html, streamed through sink (the listing can be large); -1 if a flush failed. */
 int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p);

@@ -9,6 +9,7 @@
 #include "base/json_write.h"
 #include "report/pages.h"
 
+#include <math.h>
 #include <string.h>
 
 static void j_loc_string(struct tl_json_doc *w, const char *key, const struct tl_diag_loc *l)
@@ -557,6 +558,85 @@ static void j_findings(struct tl_json_doc *w, const struct tl_diag *d)
     tl_json_doc_end(w, ']');
 }
 
+/* Seconds to the microsecond the events give. */
+static void j_secs(struct tl_json_doc *w, const char *key, double s)
+{
+    tl_json_doc_key(w, key);
+    tl_json_doc_f64(w, round(s * 1e6) / 1e6);
+}
+
+static const char *cache_word(unsigned cache)
+{
+    return cache & TL_LEDGER_MISS     ? "miss"
+           : cache == TL_LEDGER_HIT   ? "hit"
+           : cache & TL_LEDGER_BYPASS ? "bypass"
+                                      : NULL;
+}
+
+/* compile_time.ledger (model/ledger.h): the run's lines, then each compile id's phases (those
+ * not zero). null when the log times no compilation. */
+static void j_ledger(struct tl_json_doc *w, const struct tl_ledger *l)
+{
+    tl_json_doc_key(w, "ledger");
+    if (!l->present) {
+        tl_json_doc_null(w);
+        return;
+    }
+    const struct tl_ledger_run *r = &l->run;
+    tl_json_doc_object(w);
+    tl_json_doc_kstr(w, "source", r->from_events ? "chromium_events" : "compilation_metrics");
+    j_secs(w, "span_s", r->span_s);
+    j_secs(w, "compiling_s", r->compiling_s);
+    j_secs(w, "runtime_s", r->runtime_s);
+    j_secs(w, "unaccounted_s", r->unaccounted_s);
+    j_secs(w, "overlap_s", r->overlap_s);
+    j_secs(w, "metrics_s", r->metrics_s);
+    j_secs(w, "backward_s", r->backward_s);
+    tl_json_doc_key(w, "phases");
+    tl_json_doc_object(w);
+    for (int p = 0; p < TL_LP_COUNT; p++)
+        j_secs(w, tl_ledger_phase_key((enum tl_ledger_phase)p), r->phases_s[p]);
+    tl_json_doc_end(w, '}');
+    for (int k = 0; k < 2; k++) {
+        tl_json_doc_key(w, k ? "warm" : "cold");
+        tl_json_doc_object(w);
+        tl_json_doc_key(w, "compile_ids");
+        tl_json_doc_u64(w, k ? r->warm_n : r->cold_n);
+        j_secs(w, "s", k ? r->warm_s : r->cold_s);
+        tl_json_doc_end(w, '}');
+    }
+    tl_json_doc_key(w, "compile_ids");
+    tl_json_doc_array(w);
+    for (uint32_t i = 0; i < l->ncids; i++) {
+        const struct tl_ledger_cid *c = l->cids[i];
+        double total = tl_ledger_cid_seconds(c);
+        if (total <= 0 && c->runtime_us <= 0)
+            continue;
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "compile_id", c->cid);
+        j_secs(w, "s", total);
+        tl_json_doc_key(w, "phases");
+        tl_json_doc_object(w);
+        for (int p = 0; p < TL_LP_COUNT; p++) {
+            double x = tl_ledger_cid_phase_s(c, (enum tl_ledger_phase)p);
+            if (x > 0)
+                j_secs(w, tl_ledger_phase_key((enum tl_ledger_phase)p), x);
+        }
+        tl_json_doc_end(w, '}');
+        tl_json_doc_key(w, "metrics_s");
+        if (c->has_metrics)
+            tl_json_doc_f64(w, round(c->m_entire_s * 1e6) / 1e6);
+        else
+            tl_json_doc_null(w);
+        j_secs(w, "backward_s", c->backward_us / 1e6);
+        j_secs(w, "runtime_s", c->runtime_us / 1e6);
+        tl_json_doc_kstr(w, "cache", cache_word(c->cache));
+        tl_json_doc_end(w, '}');
+    }
+    tl_json_doc_end(w, ']');
+    tl_json_doc_end(w, '}');
+}
+
 static void j_compile_time(struct tl_json_doc *w, const struct tl_diag *d)
 {
     tl_json_doc_key(w, "compile_time");
@@ -577,6 +657,7 @@ static void j_compile_time(struct tl_json_doc *w, const struct tl_diag *d)
         tl_json_doc_end(w, '}');
     }
     tl_json_doc_end(w, ']');
+    j_ledger(w, &d->ledger);
     tl_json_doc_end(w, '}');
 }
 

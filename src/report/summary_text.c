@@ -8,6 +8,7 @@
 #include "report/summary.h"
 #include "report/terminal.h"
 
+#include <math.h>
 #include <string.h>
 
 struct text {
@@ -610,6 +611,67 @@ static void text_slowest(struct text *t, const struct tl_diag *d)
     tl_buf_addch(out, '\n');
 }
 
+/* Seconds and the share of the whole: "22.37 s (76%)". */
+static void text_share(struct tl_buf *out, double s, double whole)
+{
+    tl_buf_addf(out, "%.2f s", s);
+    if (whole > 0)
+        tl_buf_addf(out, " (%.0f%%)", 100 * s / whole);
+}
+
+/* "Where the time went": the ledger's run lines (model/ledger.h), its phases largest first. */
+static void text_ledger(struct text *t, const struct tl_diag *d)
+{
+    const struct tl_ledger *l = &d->ledger;
+    struct tl_buf *out = t->out;
+    if (!l->present)
+        return;
+    const struct tl_ledger_run *r = &l->run;
+    paint(t, "1", "Where the time went:");
+    tl_buf_addf(out, " the log spans %.2f s (%s)\n", r->span_s,
+                r->from_events ? "PyTorch's timed events" : "compilation metrics, no events");
+    tl_buf_adds(out, "  compiling ");
+    text_share(out, r->compiling_s, r->span_s);
+    int order[TL_LP_COUNT], n = 0;
+    for (int p = 0; p < TL_LP_COUNT; p++)
+        if (r->phases_s[p] >= 0.005)
+            order[n++] = p;
+    for (int i = 1; i < n; i++) /* largest first; few items */
+        for (int j = i; j > 0 && r->phases_s[order[j]] > r->phases_s[order[j - 1]]; j--) {
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+    for (int i = 0; i < n; i++)
+        tl_buf_addf(out, "%s%s %.2f s", i ? ", " : ": ",
+                    tl_ledger_phase_name((enum tl_ledger_phase)order[i]), r->phases_s[order[i]]);
+    tl_buf_adds(out, "\n");
+    if (r->runtime_s > 0) {
+        tl_buf_adds(out, "  first runs of compiled code ");
+        text_share(out, r->runtime_s, r->span_s);
+        tl_buf_adds(out, "\n");
+    }
+    tl_buf_adds(out, "  unaccounted ");
+    text_share(out, r->unaccounted_s, r->span_s);
+    tl_buf_adds(out, ": no compile event covers it (the program running, or work PyTorch does "
+                     "not time)\n");
+    if (r->from_events && r->metrics_s > 0 &&
+        fabs(r->compiling_s - r->metrics_s) > 0.05 * r->compiling_s) {
+        tl_buf_addf(out, "  compilation metrics say %.2f s", r->metrics_s);
+        if (r->backward_s > 0)
+            tl_buf_addf(out,
+                        "; compiles after the frame's own (a backward pass's, on its "
+                        "first call), %.2f s, are not in them",
+                        r->backward_s);
+        tl_buf_adds(out, "\n");
+    }
+    if (r->cold_n && r->warm_n)
+        tl_buf_addf(out,
+                    "  cold (a cache missed): %u compile id%s, %.2f s; warm (every lookup "
+                    "hit): %u, %.2f s\n",
+                    r->cold_n, r->cold_n == 1 ? "" : "s", r->cold_s, r->warm_n, r->warm_s);
+}
+
 static void text_caches(struct text *t, const struct tl_diag *d)
 {
     if (!d->have_cache)
@@ -648,6 +710,7 @@ void tl_summary_text(struct tl_buf *out, const struct tl_diag *d,
     text_findings(&t, d);
     text_dynamic(&t, d);
     text_slowest(&t, d);
+    text_ledger(&t, d);
     text_caches(&t, d);
     text_largest(&t, d);
 }

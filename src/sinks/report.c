@@ -370,13 +370,13 @@ static int p_chromium(struct report *rp, struct tl_sink_ctx *ctx, struct tl_reco
                       enum tl_key k, struct tl_err *err)
 {
     (void)k;
-    struct tl_json v;
-    if (tl_json_parse(ctx->scratch, r->payload.p, r->payload.n, &v, NULL) < 0)
+    const struct tl_json *v = tl_record_payload_json(r, ctx->scratch);
+    if (!v)
         return 0; /* dropped silently, as the reference does; the md5 tells */
     tl_buf_adds(&rp->chromium.buf, rp->nchromium ? ",\n  " : "[\n  ");
-    tl_json_write_pretty(&rp->chromium.buf, &v, 1);
+    tl_json_write_pretty(&rp->chromium.buf, v, 1);
     rp->nchromium++;
-    if (rp->params.chromium && rp->params.chromium(rp->params.chromium_ctx, &v, err) < 0)
+    if (rp->params.chromium && rp->params.chromium(rp->params.chromium_ctx, v, err) < 0)
         return -1;
     return tl_outfile_maybe_flush(&rp->chromium, err);
 }
@@ -448,11 +448,21 @@ static int render_directory(const struct tl_page_sink *sink, const void *arg)
     return tl_page_directory_json(sink, arg);
 }
 
-/* compile_directory.json and index.html, of the model as it is. */
+static int render_ledger(const struct tl_page_sink *sink, const void *arg)
+{
+    return tl_page_ledger(sink, arg);
+}
+
+/* compile_directory.json, compile_time.html (when the log times its compiles) and index.html,
+ * of the model as it is. */
 static int report_pages(struct report *rp, struct tl_sink_ctx *ctx, struct tl_err *err)
 {
     if (tl_files_stream_page(ctx, "compile_directory.json", render_directory, &ctx->model->dir,
                              err) < 0)
+        return -1;
+    const struct tl_ledger *ledger = &ctx->model->diag.ledger;
+    if (ledger->present &&
+        tl_files_stream_page(ctx, "compile_time.html", render_ledger, ledger, err) < 0)
         return -1;
     struct tl_index_page ip = {
         .custom_header_html = ctx->report->custom_header_html,
@@ -460,6 +470,7 @@ static int report_pages(struct report *rp, struct tl_sink_ctx *ctx, struct tl_er
         .diag = &ctx->model->diag,
         .nfailures = rp->nfailures,
         .has_chromium = rp->nchromium > 0,
+        .compile_time = ledger->present,
         .provenance = ctx->report->provenance,
         .collectives_parity = rp->params.collectives_parity,
         .info = ctx->info,

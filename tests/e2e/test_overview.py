@@ -181,6 +181,7 @@ class Static(unittest.TestCase):
 
         self.assertEqual(title("index.html"), "tlparse: demo.log")
         self.assertEqual(title("failures_and_restarts.html"), "Failures and restarts")
+        self.assertEqual(title("compile_time.html"), "Compile time")
         self.assertEqual(title("-_2_0_0/compilation_metrics_30.html"), "Compilation metrics [2/0]")
         self.assertEqual(title("-_1_0_1/compilation_metrics_24.html"),
                          "Compilation metrics [1/0_1]")
@@ -256,9 +257,11 @@ class Browser(unittest.TestCase):
         return page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
 
     def test_1_no_horizontal_scroll(self):
-        """index at 1280 and 390 px, failures page at 1280 px: no horizontal scroll"""
+        """index and compile-time page at 1280 and 390 px, failures page at 1280 px: no
+        horizontal scroll"""
         for rel, width in (("index.html", 1280), ("index.html", 390),
-                           ("failures_and_restarts.html", 1280)):
+                           ("failures_and_restarts.html", 1280), ("compile_time.html", 1280),
+                           ("compile_time.html", 390)):
             page = self.open(rel, width)
             sw, iw = self.widths(page)
             self.assertLessEqual(sw, iw, "%s at %d px is %d px wide" % (rel, width, sw))
@@ -291,7 +294,7 @@ class Browser(unittest.TestCase):
     def test_3_dark(self):
         """prefers-color-scheme: dark makes every kind of page dark, light keeps them light"""
         os.makedirs(SHOTS, exist_ok=True)
-        for rel in ("index.html", "failures_and_restarts.html",
+        for rel in ("index.html", "failures_and_restarts.html", "compile_time.html",
                     "-_2_0_0/compilation_metrics_30.html", "-_0_0_0/dynamo_guards_11.html",
                     "dump_file/eval_with_key_3.html"):
             page = self.open(rel, 1280, dark=True)

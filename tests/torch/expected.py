@@ -853,3 +853,12 @@ CASES["batch_keys"]["2.13"] = {"trace": case(
                  "count": 1,
                  "reasons": [["___dict_contains('labels', batch)", 1, "dict_keys_changed"]],
                  "compile_ids": ["[0/1]"], "called_from": None}])}
+
+# A fast compile (backend="eager") and a slow one (Inductor) with a second of sleep between:
+# nothing to diagnose. The compile-time ledger (torch_check.check_ledger) must add up to the
+# log's span, hold the sleep as unaccounted time, and its span must match the script's clock
+# within 5%.
+CASES["compile_time"] = {
+    "trace": case(compile_ids=2),
+    "ledger": {"wall": "wall.json", "phases": ["dynamo", "compile_code"]},
+}

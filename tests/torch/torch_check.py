@@ -278,7 +278,10 @@ def check(tlparse, work, name, problems, dump=False, version=None):
     got = {}
     for i, t in enumerate(traces):
         key = "trace" if not ranks else "trace_rank%d" % i
-        got[key] = plain(project(tl_json(tlparse, t)))
+        summary = tl_json(tlparse, t)
+        got[key] = plain(project(summary))
+        if not dump:
+            check_ledger(summary, d, name + ":" + key, want.get("ledger"), problems)
     got["text"] = plain(project(tl_json(tlparse, os.path.join(d, "text.log"))))
     if dump:
         print(json.dumps(got, indent=1))
@@ -321,6 +324,39 @@ def check(tlparse, work, name, problems, dump=False, version=None):
                 check_export_page(out, name, want, problems)
     else:
         check_ranks(tlparse, d, name, want, problems)
+
+
+def check_ledger(s, d, name, want, problems):
+    """The compile-time ledger of a trace adds up: its phases (less what ran at once), first
+    runs and unaccounted time make the log's span, and each compile id's phases its time. With
+    want (the case's "ledger"): the span matches the script's own clock (its wall.json: t0, t1
+    and a sleep) within 5%, the sleep is unaccounted, and the phases named took time."""
+    led = s["compile_time"]["ledger"]
+    if led is None:
+        if s["compile_ids"]:
+            problems.append("%s: compiles but no compile-time ledger" % name)
+        return
+    parts = sum(led["phases"].values()) - led["overlap_s"] + led["runtime_s"] + led["unaccounted_s"]
+    if abs(parts - led["span_s"]) > 0.002:
+        problems.append("%s: ledger lines add up to %.6f s, not the span %.6f s" % (
+            name, parts, led["span_s"]))
+    for c in led["compile_ids"]:
+        if c["phases"] and abs(sum(c["phases"].values()) - c["s"]) > 0.002:
+            problems.append("%s: ledger %s: phases %.6f s, total %.6f s" % (
+                name, c["compile_id"], sum(c["phases"].values()), c["s"]))
+    if not want:
+        return
+    w = json.load(open(os.path.join(d, want["wall"])))
+    wall = w["t1"] - w["t0"]
+    if abs(led["span_s"] - wall) > 0.05 * wall:
+        problems.append("%s: ledger span %.3f s, the script's clock %.3f s (over 5%% apart)" % (
+            name, led["span_s"], wall))
+    if led["unaccounted_s"] < 0.95 * w["sleep"]:
+        problems.append("%s: ledger unaccounted %.3f s, less than the %.1f s slept" % (
+            name, led["unaccounted_s"], w["sleep"]))
+    for ph in want.get("phases", []):
+        if led["phases"].get(ph, 0) <= 0:
+            problems.append("%s: ledger phase %s took no time" % (name, ph))
 
 
 def merge_ranks(projs):

@@ -459,7 +459,8 @@ static const char *const expected_json[] = {
     "        \"after_s\": 0.5,\n",
     "        \"change_s\": 0.0\n",
     "      }\n",
-    "    ]\n",
+    "    ],\n",
+    "    \"ledger\": null\n",
     "  },\n",
     "  \"cache\": {\n",
     "    \"before\": {\n",
@@ -544,11 +545,51 @@ static void test_json_empty(void **state)
                                     "    \"unchanged\": 0\n  },\n"));
     assert_non_null(strstr(out.buf, "\"compile_time\": {\n    \"before_s\": null,\n"
                                     "    \"after_s\": 12.25,\n    \"change_s\": null,\n"
-                                    "    \"change_pct\": null,\n    \"frames\": []\n  },\n"));
+                                    "    \"change_pct\": null,\n    \"frames\": [],\n"
+                                    "    \"ledger\": null\n  },\n"));
     assert_non_null(strstr(out.buf, "  \"cache\": {\n    \"before\": null,\n"));
     assert_non_null(strstr(out.buf, "  \"graphs\": {\n    \"matched\": 0,\n    \"same\": 0,\n"
                                     "    \"by_hash\": 0,\n    \"changed\": []\n  }\n}\n"));
     tl_buf_release(&out);
+}
+
+/* Both sides with a compile-time ledger: every line's before, after and change in --json; the
+ * lines that changed, largest change first, in the text. */
+static void test_ledger(void **state)
+{
+    (void)state;
+    struct tl_diff d;
+    make_empty(&d);
+    before.ledger =
+        (struct tl_diff_ledger){.has = true, .span_s = 30, .compiling_s = 29, .unaccounted_s = 1};
+    before.ledger.phases_s[TL_LP_COMPILE] = 22;
+    before.ledger.phases_s[TL_LP_DYNAMO] = 7;
+    after.ledger =
+        (struct tl_diff_ledger){.has = true, .span_s = 2, .compiling_s = 1.5, .unaccounted_s = 0.5};
+    after.ledger.phases_s[TL_LP_COMPILE] = 1.2;
+    after.ledger.phases_s[TL_LP_DYNAMO] = 0.3;
+    struct tl_buf out = TL_BUF_INIT;
+    tl_diff_json(&out, &d);
+    assert_non_null(strstr(out.buf, "    \"ledger\": {\n      \"span\": {\n"
+                                    "        \"before_s\": 30.0,\n        \"after_s\": 2.0,\n"
+                                    "        \"change_s\": -28.0\n      },\n"));
+    assert_non_null(strstr(out.buf, "      \"compile_code\": {\n        \"before_s\": 22.0,\n"
+                                    "        \"after_s\": 1.2,\n        \"change_s\": -20.8\n"));
+    assert_non_null(strstr(out.buf, "      \"unaccounted\": {\n        \"before_s\": 1.0,\n"
+                                    "        \"after_s\": 0.5,\n        \"change_s\": -0.5\n"
+                                    "      }\n    }\n  },\n"));
+    tl_buf_reset(&out);
+    tl_diff_text(&out, &d, false);
+    assert_non_null(strstr(out.buf, "Where the time went (largest changes):\n"
+                                    "  the log's span: 30.00 s -> 2.00 s (-28.00 s)\n"
+                                    "  compiling: 29.00 s -> 1.50 s (-27.50 s)\n"
+                                    "  compiling the code: 22.00 s -> 1.20 s (-20.80 s)\n"
+                                    "  Dynamo: 7.00 s -> 0.30 s (-6.70 s)\n"
+                                    "  unaccounted: 1.00 s -> 0.50 s (-0.50 s)\n"));
+    assert_null(strstr(out.buf, "Inductor:")); /* no change: not listed */
+    tl_buf_release(&out);
+    memset(&before.ledger, 0, sizeof(before.ledger));
+    memset(&after.ledger, 0, sizeof(after.ledger));
 }
 
 /* ---- text ----------------------------------------------------------------------------------- */
@@ -827,6 +868,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_json, setup),
         cmocka_unit_test_setup(test_json_empty, setup),
+        cmocka_unit_test_setup(test_ledger, setup),
         cmocka_unit_test_setup(test_text, setup),
         cmocka_unit_test_setup(test_text_color, setup),
         cmocka_unit_test_setup(test_text_empty, setup),
