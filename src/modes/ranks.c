@@ -11,11 +11,13 @@
  * as the combined file holds them, or from rank_N/chromium_events.json), never a log. Ranks
  * are taken in the order the file system lists them, as the reference does (in name order
  * with --name-order), and their messages printed together in that order; the files do not
- * depend on the number of threads.
+ * depend on the number of threads. ranks_live.c feeds the same steps as the logs come
+ * (--watch); ranks_impl.h is what the two share.
  */
 #include "base/config.h"
 #include "modes/modes.h"
 #include "modes/plan.h"
+#include "modes/ranks_impl.h"
 #include "base/json.h"
 #include "base/json_write.h"
 #include "base/pool.h"
@@ -41,70 +43,9 @@
 /* The largest rank summary.json read back. */
 #define MAX_SUMMARY ((size_t)64 << 20)
 
-/* One rank of the run. */
-struct multi;
-
-/* A rank's events for the combined chromium_events.json, spooled (an unnamed temporary file
- * beside the output) as the combined file will hold them (pid set), and appended there in
- * rank order at the end. */
-#define EVENTS_SPOOL "chromium events (spooled)"
-
-struct rank {
-    struct multi *m;
-    size_t index;             /* in m->ranks */
-    struct tl_rank_log log;   /* rank, file name, path (one-step runs) */
-    struct tl_rank_summary s; /* what the landing page needs from it */
-    struct tl_arena arena;    /* the summary's */
-    struct tl_options opt;    /* the run's, with its messages captured */
-    struct tl_buf msgs;       /* captured messages: kind byte, line, NUL */
-    struct tl_strtab strtab;  /* its log's string table (in arena) */
-    struct tl_outdir *sub;    /* its folder, while it is parsed (sub_out) */
-    struct tl_outdir sub_out;
-    struct tl_engine_job job;       /* its log's, through the sinks of a rank's report */
-    struct tl_log_sinks params;     /* their parameters */
-    struct tl_engine *eng;          /* fed as its log comes (--watch), else NULL */
-    void *user;                     /* the caller's, for tl_ranks_live_hooks */
-    struct tl_outfile events;       /* EVENTS_SPOOL, open from its first event, and kept (on the
-                                       root's output) once the rank's folder is done */
-    struct tl_json_doc events_doc;  /* its events, as items of the combined file's array */
-    uint64_t nevents;               /* events in it */
-    struct tl_json_member *members; /* scratch: an event's members and its pid */
-    size_t nmembers;
-    bool done;          /* parsed, messages may be printed */
-    bool settled;       /* parsed or given up: its string table is final */
-    bool strict_failed; /* --strict found problems in its log */
-    bool nothing;       /* its log holds nothing to check, which --strict or --fail-on fail on */
-    bool parsed;        /* parsed in this run: counts holds its diagnosis */
-    struct tl_counts counts;
-    char *diagnosis; /* --summary, --json: the rank's, as text or JSON (malloc'd) */
-};
-
-struct multi {
-    const struct tl_options *opt;
-    const char *out_name; /* the output folder as given */
-    struct tl_messages msg;
-    struct tl_outdir root;
-    struct rank **ranks; /* each allocated on its own: sinks keep pointers into them */
-    size_t n, alloc;
-    bool direct;        /* one rank at a time: messages go out as they come */
-    pthread_mutex_t mu; /* the rest: */
-    size_t printed;     /* ranks whose messages were printed */
-    pthread_cond_t cv;  /* a rank settled */
-    size_t settled;     /* ranks [0, settled) settled, their string tables in carry */
-    struct tl_arena carry_arena;
-    struct tl_strtab carry; /* the string tables of the ranks settled, later ones on top */
-    bool fatal;             /* an error that stops the run (err) */
-    struct tl_err err;
-    /* Counts only (tl_ranks_counts): no summary text; the log at known_path is not read, its
-     * counts are known_counts. */
-    bool counts_only;
-    const char *known_path;
-    const struct tl_counts *known_counts;
-};
-
 /* ---- messages ------------------------------------------------------------------------------ */
 
-static void capture(void *ctx, enum tl_message_kind kind, const char *line)
+void tl_ranks_capture(void *ctx, enum tl_message_kind kind, const char *line)
 {
     struct rank *r = ctx;
     tl_buf_addch(&r->msgs, (char)('0' + kind));
@@ -124,7 +65,7 @@ static void print_captured(struct multi *m, struct rank *r)
 }
 
 /* A rank is done: print the messages of the ranks done so far, in order. */
-static void rank_done(struct multi *m, struct rank *r)
+void tl_ranks_rank_done(struct multi *m, struct rank *r)
 {
     pthread_mutex_lock(&m->mu);
     r->done = true;
@@ -192,7 +133,7 @@ static void keep_strtab(void *ctx, const struct tl_model *model, const struct tl
 }
 
 /* A rank's string table is final (or it will have none): the ranks after it may carry it. */
-static void settle(struct multi *m, struct rank *r)
+void tl_ranks_settle(struct multi *m, struct rank *r)
 {
     pthread_mutex_lock(&m->mu);
     r->settled = true;
@@ -212,7 +153,7 @@ static void settle(struct multi *m, struct rank *r)
  * raw.jsonl's first line. The reference keeps one string table for the whole run, so a rank's
  * raw.jsonl lists the strings of the ranks taken before it as well, its own on top (spec
  * modes.md §1.3). Here each rank parses with its own table, and its raw.jsonl, written at the
- * end of its log, waits for the ranks before it to settle (the pool starts them first, so
+ * end of its log, waits for the ranks before it to tl_ranks_settle (the pool starts them first, so
  * they run or ran: no wait goes round in a circle). The cost: a thread whose rank ends before
  * an earlier one idles until that one ends; memory is the string tables, not the logs.
  */
@@ -285,7 +226,7 @@ static int spool_event(void *ctx, const struct tl_json *event, struct tl_err *er
  * log, NULL when it is fed as it comes): the sinks of a rank's report, its raw.jsonl carrying
  * the string tables of the ranks before it, its chromium events spooled. -1 (the run's fatal
  * error set) when the folder cannot be made. */
-static int rank_begin(struct multi *m, struct rank *r, struct tl_reader *reader)
+int tl_ranks_rank_begin(struct multi *m, struct rank *r, struct tl_reader *reader)
 {
     char name[32];
     snprintf(name, sizeof(name), "rank_%u", r->log.rank);
@@ -316,8 +257,8 @@ static int rank_begin(struct multi *m, struct rank *r, struct tl_reader *reader)
 /* A rank's log ended (rc: how its engine finished, sum: what it gave, err: why it failed): its
  * events' spool kept on the root's output, its folder committed (or removed), and what the run
  * keeps of it. */
-static void rank_end(struct multi *m, struct rank *r, int rc, const struct tl_engine_result *sum,
-                     struct tl_err *err)
+void tl_ranks_rank_end(struct multi *m, struct rank *r, int rc, const struct tl_engine_result *sum,
+                       struct tl_err *err)
 {
     char name[32];
     snprintf(name, sizeof(name), "rank_%u", r->log.rank);
@@ -366,14 +307,14 @@ static void parse_rank(struct multi *m, struct rank *r)
         rank_broken(m, r, name, err.msg);
         return;
     }
-    if (rank_begin(m, r, reader) < 0) {
+    if (tl_ranks_rank_begin(m, r, reader) < 0) {
         tl_reader_free(reader);
         return;
     }
     struct tl_engine_result sum;
     int rc = tl_engine_run(&r->job, &sum, &err);
     free(sum.summary);
-    rank_end(m, r, rc, &sum, &err);
+    tl_ranks_rank_end(m, r, rc, &sum, &err);
 }
 
 /* --summary, --json: the rank's diagnosis, and no report. A log that cannot be read is the
@@ -410,8 +351,8 @@ static void rank_job(void *ctx, size_t i)
     struct rank *r = m->ranks[i];
     if (!stopping(m))
         parse_rank(m, r);
-    settle(m, r);
-    rank_done(m, r);
+    tl_ranks_settle(m, r);
+    tl_ranks_rank_done(m, r);
 }
 
 static void diagnose_job(void *ctx, size_t i)
@@ -424,7 +365,7 @@ static void diagnose_job(void *ctx, size_t i)
     } else if (!stopping(m)) {
         diagnose_rank(m, r);
     }
-    rank_done(m, r);
+    tl_ranks_rank_done(m, r);
 }
 
 /* ---- the landing page and the combined files ----------------------------------------------- */
@@ -576,7 +517,7 @@ static int cmp_rank(const void *a, const void *b)
 /* Everything at the top of the report folder, from the ranks' summaries (§1.4), into out (the
  * root's output; with live, a live report's generation: the ranks' events are not combined, as
  * their spools are still written). */
-static int landing(struct multi *m, struct tl_outdir *out, bool live, struct tl_err *err)
+int tl_ranks_landing(struct multi *m, struct tl_outdir *out, bool live, struct tl_err *err)
 {
     struct tl_rank_summary *sorted = tl_xcalloc(m->n ? m->n : 1, sizeof(*sorted));
     for (size_t i = 0; i < m->n; i++)
@@ -648,7 +589,7 @@ static int landing(struct multi *m, struct tl_outdir *out, bool live, struct tl_
 /* ---- the runs ------------------------------------------------------------------------------- */
 
 /* A new rank at the end of m->ranks, zeroed. */
-static struct rank *new_rank(struct multi *m)
+struct rank *tl_ranks_new_rank(struct multi *m)
 {
     TL_GROW(m->ranks, m->n + 1, m->alloc);
     struct rank *r = tl_xcalloc(1, sizeof(*r));
@@ -658,7 +599,7 @@ static struct rank *new_rank(struct multi *m)
     return r;
 }
 
-static void multi_init(struct multi *m, const struct tl_options *opt)
+void tl_ranks_multi_init(struct multi *m, const struct tl_options *opt)
 {
     memset(m, 0, sizeof(*m));
     m->opt = opt;
@@ -670,7 +611,7 @@ static void multi_init(struct multi *m, const struct tl_options *opt)
     tl_strtab_init(&m->carry, &m->carry_arena);
 }
 
-static void multi_release(struct multi *m)
+void tl_ranks_multi_release(struct multi *m)
 {
     for (size_t i = 0; i < m->n; i++) {
         tl_outfile_close(&m->ranks[i]->events, NULL);
@@ -689,7 +630,7 @@ static void multi_release(struct multi *m)
 }
 
 /* A rank of the log (its name and path copied; free_logs frees them). */
-static void rank_init(struct rank *r, const struct tl_rank_log *log)
+void tl_ranks_rank_init(struct rank *r, const struct tl_rank_log *log)
 {
     r->log = *log;
     r->log.name = tl_xstrdup(log->name);
@@ -716,7 +657,7 @@ static void take_logs(struct multi *m, struct tl_rank_log *logs, size_t n)
                    logs[i].path, logs[i].rank, first->path);
             continue;
         }
-        rank_init(new_rank(m), &logs[i]);
+        tl_ranks_rank_init(tl_ranks_new_rank(m), &logs[i]);
     }
 }
 
@@ -751,7 +692,7 @@ static void sum_counts(const struct multi *m, struct tl_counts *c)
 }
 
 /* The end of a run: commit or abort, and the exit code. */
-static int finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_result *res)
+int tl_ranks_finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_result *res)
 {
     if (tl_output_end(&m->root, rc, m->opt->cancel, err) < 0)
         return tl_report_error(m->opt, err);
@@ -791,7 +732,8 @@ static void ranks_setup(struct multi *m, unsigned *threads)
     m->direct = *threads == 1 || m->n == 1;
     for (size_t i = 0; i < m->n; i++) {
         struct rank *r = m->ranks[i];
-        tl_plan_rank_options(&r->opt, opt, !m->direct, (struct tl_plan_messages){capture, r});
+        tl_plan_rank_options(&r->opt, opt, !m->direct,
+                             (struct tl_plan_messages){tl_ranks_capture, r});
     }
 }
 
@@ -882,8 +824,8 @@ static int all_ranks(struct multi *m, struct tl_result *res)
         rc = -1;
     }
     if (rc == 0 && !tl_stop_asked(m->opt->cancel))
-        rc = landing(m, &m->root, false, &err);
-    rc = finish_run(m, rc, &err, res);
+        rc = tl_ranks_landing(m, &m->root, false, &err);
+    rc = tl_ranks_finish_run(m, rc, &err, res);
     free_logs(m, logs, nlogs);
     return rc;
 }
@@ -1009,7 +951,7 @@ static int from_summaries(struct multi *m, struct tl_result *res)
             strlen(p + 5) > 10 || strtoull(p + 5, NULL, 10) > UINT32_MAX ||
             !tl_outdir_is_dir(&m->root, p))
             continue;
-        struct rank *r = new_rank(m);
+        struct rank *r = tl_ranks_new_rank(m);
         tl_outfile_init(&r->events);
         tl_arena_init(&r->arena, 16 * 1024);
         tl_buf_init(&r->msgs, 0);
@@ -1046,208 +988,8 @@ static int from_summaries(struct multi *m, struct tl_result *res)
                            "tlparse --rank-only LOG -o %s/rank_N",
                            opt->path, opt->path);
     if (rc == 0)
-        rc = landing(m, &m->root, false, &err);
-    return finish_run(m, rc, &err, res);
-}
-
-/* ---- the ranks fed as their logs come (--watch) -------------------------------------------- */
-
-struct tl_ranks_live {
-    struct multi m;
-    struct tl_options opt; /* the run's */
-    bool diverged;         /* a log of a rank already fed sorts first: the batch run reads it */
-};
-
-struct tl_ranks_live *tl_ranks_live_new(const struct tl_options *opt, struct tl_err *err)
-{
-    struct tl_ranks_live *rl = tl_xcalloc(1, sizeof(*rl));
-    rl->opt = *opt;
-    multi_init(&rl->m, &rl->opt);
-    if (tl_outdir_open(&rl->m.root, rl->m.out_name, opt->overwrite, err) < 0) {
-        multi_release(&rl->m);
-        free(rl);
-        return NULL;
-    }
-    tl_outdir_keep_failures(&rl->m.root);
-    if (tl_output_extras(opt, &rl->m.root, err) < 0) {
-        tl_outdir_abort(&rl->m.root);
-        multi_release(&rl->m);
-        free(rl);
-        return NULL;
-    }
-    return rl;
-}
-
-struct tl_engine *tl_ranks_live_add(struct tl_ranks_live *rl, uint32_t rank, const char *path,
-                                    void *user, struct tl_err *err)
-{
-    struct multi *m = &rl->m;
-    const char *slash = strrchr(path, '/');
-    const char *name = slash ? slash + 1 : path;
-    for (size_t i = 0; i < m->n; i++) {
-        if (m->ranks[i]->log.rank != rank)
-            continue;
-        rl->diverged |= strcmp(name, m->ranks[i]->log.name) < 0;
-        tl_error_code(err, TL_ERR_USAGE, "%s is rank %u too; only %s is used", path, rank,
-                      m->ranks[i]->log.path);
-        return NULL;
-    }
-    struct tl_rank_log log = {rank, (char *)name, (char *)path};
-    struct rank *r = new_rank(m);
-    rank_init(r, &log);
-    r->user = user;
-    /* its messages kept for the end, said in the ranks' order; no helper thread (a live
-     * report's generations are made by a forked copy of the process) */
-    tl_plan_rank_options(&r->opt, &rl->opt, true, (struct tl_plan_messages){capture, r});
-    r->opt.no_threads = true;
-    struct tl_messages msg = {.opt = &r->opt, .input = r->log.path};
-    tl_say(&msg, TL_MSG_INFO, "Processing rank %u \xe2\x86\x92 %s/rank_%u", rank, m->out_name,
-           rank);
-    if (rank_begin(m, r, NULL) < 0) {
-        *err = m->err;
-        return NULL;
-    }
-    tl_outdir_keep_failures(&r->sub_out);
-    r->eng = tl_engine_new(&r->job);
-    if (tl_engine_start(r->eng, 0, err) < 0)
-        return NULL;
-    return r->eng;
-}
-
-bool tl_ranks_live_matches(struct tl_ranks_live *rl)
-{
-    struct multi *m = &rl->m;
-    if (rl->diverged)
-        return false;
-    for (size_t i = 0; i < m->n; i++)
-        if (!m->ranks[i]->eng || tl_engine_diverged(m->ranks[i]->eng))
-            return false;
-    /* the rank logs a batch run would read now: the same, one for one */
-    struct tl_rank_log *logs;
-    size_t nlogs;
-    struct tl_err err;
-    if (tl_rank_logs_find(rl->opt.path, !rl->opt.name_order, &logs, &nlogs, &err) < 0)
-        return false;
-    bool same = true;
-    for (size_t k = 0; k < nlogs && same; k++) {
-        bool fed = false;
-        for (size_t i = 0; i < m->n && !fed; i++)
-            fed = !strcmp(m->ranks[i]->log.name, logs[k].name);
-        same = fed;
-    }
-    tl_rank_logs_free(logs, nlogs);
-    return same;
-}
-
-int tl_ranks_live_snapshot(struct tl_ranks_live *rl, struct tl_err *err)
-{
-    struct multi *m = &rl->m;
-    for (size_t i = 0; i < m->n; i++)
-        if (m->ranks[i]->eng && tl_live_pages(&m->ranks[i]->sub_out, m->ranks[i]->eng, err) < 0)
-            return -1;
-    struct tl_outdir mem, over;
-    tl_outdir_open_memory(&mem);
-    tl_outdir_open_overlay(&over, &m->root, &mem);
-    int rc = landing(m, &over, true, err);
-    if (rc == 0)
-        rc = tl_outdir_commit(&over, err);
-    else
-        tl_outdir_abort(&over);
-    rc = tl_live_put(&m->root, &mem, rc, err);
-    if (rc == 0 && tl_outdir_failed(&m->root, err))
-        rc = -1;
-    return rc;
-}
-
-int tl_ranks_live_go_live(struct tl_ranks_live *rl, struct tl_err *err)
-{
-    return tl_outdir_publish(&rl->m.root, err);
-}
-
-int tl_ranks_live_replace(struct tl_ranks_live *rl, const char *name, const void *p, size_t n,
-                          struct tl_err *err)
-{
-    return tl_outdir_replace(&rl->m.root, name, p, n, err);
-}
-
-void tl_ranks_live_drop(struct tl_ranks_live *rl)
-{
-    for (size_t i = 0; i < rl->m.n; i++)
-        tl_outdir_detach(&rl->m.ranks[i]->sub_out);
-    tl_outdir_detach(&rl->m.root);
-}
-
-/* The position of a rank's log in the order a batch run takes them: the folder's listing. */
-static int cmp_index(const void *a, const void *b)
-{
-    size_t x = (*(struct rank *const *)a)->index, y = (*(struct rank *const *)b)->index;
-    return x < y ? -1 : x > y;
-}
-
-int tl_ranks_live_finish(struct tl_ranks_live *rl, const struct tl_ranks_live_hooks *h,
-                         struct tl_result *res)
-{
-    struct multi *m = &rl->m;
-    struct tl_err err = {TL_ERR_NONE, ""};
-    /* The ranks in the batch run's order (the folder's listing; a log deleted meanwhile last). */
-    struct tl_rank_log *logs = NULL;
-    size_t nlogs = 0;
-    if (tl_rank_logs_find(rl->opt.path, !rl->opt.name_order, &logs, &nlogs, &err) < 0)
-        nlogs = 0;
-    for (size_t i = 0; i < m->n; i++) {
-        struct rank *r = m->ranks[i];
-        r->index = nlogs + i;
-        for (size_t k = 0; k < nlogs; k++)
-            if (!strcmp(logs[k].name, r->log.name))
-                r->index = k;
-    }
-    tl_rank_logs_free(logs, nlogs);
-    qsort(m->ranks, m->n, sizeof(*m->ranks), cmp_index);
-    for (size_t i = 0; i < m->n; i++)
-        m->ranks[i]->index = i;
-    for (size_t i = 0; i < m->n; i++) {
-        struct rank *r = m->ranks[i];
-        struct tl_engine_result sum;
-        struct tl_err rerr = {TL_ERR_NONE, ""};
-        int rc = -1;
-        if (r->eng) {
-            tl_engine_restat(r->eng);
-            rc = tl_engine_finish(r->eng, NULL, 0, &sum, &rerr);
-            if (h && h->rank_ended)
-                h->rank_ended(r->user);
-            free(sum.summary);
-            rank_end(m, r, rc, &sum, &rerr);
-        }
-        settle(m, r);
-        rank_done(m, r);
-    }
-    int rc = 0;
-    if (m->fatal) {
-        err = m->err;
-        rc = -1;
-    }
-    if (rc == 0 && !tl_stop_asked(m->opt->cancel))
-        rc = landing(m, &m->root, false, &err);
-    if (h && h->before_commit)
-        h->before_commit(h->ctx);
-    return finish_run(m, rc, &err, res);
-}
-
-void tl_ranks_live_free(struct tl_ranks_live *rl)
-{
-    if (!rl)
-        return;
-    for (size_t i = 0; i < rl->m.n; i++) {
-        struct rank *r = rl->m.ranks[i];
-        tl_engine_free(r->eng);
-        if (r->sub)
-            tl_outdir_abort(r->sub);
-        free(r->log.name);
-        free(r->log.path);
-    }
-    tl_outdir_abort(&rl->m.root);
-    multi_release(&rl->m);
-    free(rl);
+        rc = tl_ranks_landing(m, &m->root, false, &err);
+    return tl_ranks_finish_run(m, rc, &err, res);
 }
 
 long tl_rank_of_log_name(const char *name)
@@ -1258,11 +1000,11 @@ long tl_rank_of_log_name(const char *name)
 int tl_ranks_run(const struct tl_options *opt, struct tl_result *res)
 {
     struct multi m;
-    multi_init(&m, opt);
+    tl_ranks_multi_init(&m, opt);
     int code = opt->from_summaries               ? from_summaries(&m, res)
                : opt->summary != TL_SUMMARY_NONE ? diagnose_all(&m, res)
                                                  : all_ranks(&m, res);
-    multi_release(&m);
+    tl_ranks_multi_release(&m);
     return code;
 }
 
@@ -1287,14 +1029,14 @@ int tl_ranks_counts(const struct tl_options *opt, const char *known,
     o.message = errors_only;
     o.message_ctx = (void *)opt;
     struct multi m;
-    multi_init(&m, &o);
+    tl_ranks_multi_init(&m, &o);
     m.counts_only = true;
     m.known_path = known;
     m.known_counts = known_counts;
     struct tl_result all;
     memset(&all, 0, sizeof(all));
     int code = diagnose_all(&m, &all);
-    multi_release(&m);
+    tl_ranks_multi_release(&m);
     res->has_folder_counts = all.has_counts;
     res->folder_exit = code;
     res->folder_counts = all.counts;
