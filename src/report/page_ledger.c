@@ -53,7 +53,9 @@ static void run_section(struct tl_buf *out, const struct tl_ledger *l)
     const struct tl_ledger_run *r = &l->run;
     tl_buf_addf(out,
                 "<p>The log spans <strong>%.2f s</strong>, from its first record to its "
-                "last; PyTorch timed <strong>%.2f s</strong> of it compiling (%s).</p>\n",
+                "last; PyTorch timed <strong>%.2f s</strong> of it compiling (%s). The log "
+                "begins with the first compile: what the program did before (importing, "
+                "loading data and weights) is not in it.</p>\n",
                 r->span_s, r->compiling_s,
                 r->from_events ? "its timed events" : "its compilation metrics: no events");
     tl_buf_adds(out, "<div class=\"bar\">");
