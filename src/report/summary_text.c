@@ -9,6 +9,7 @@
 #include "report/terminal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 struct text {
@@ -642,9 +643,26 @@ static void text_ledger(struct text *t, const struct tl_diag *d)
             order[j] = order[j - 1];
             order[j - 1] = x;
         }
-    for (int i = 0; i < n; i++)
-        tl_buf_addf(out, "%s%s %.2f s", i ? ", " : ": ",
-                    tl_ledger_phase_name((enum tl_ledger_phase)order[i]), r->phases_s[order[i]]);
+    /* the phases after a colon, wrapped before 96 columns */
+    size_t line = 0;
+    for (size_t k = out->len; k > 0; k--)
+        if (out->buf[k - 1] == '\n') {
+            line = k;
+            break;
+        }
+    for (int i = 0; i < n; i++) {
+        char item[64];
+        int len =
+            snprintf(item, sizeof(item), "%s %.2f s",
+                     tl_ledger_phase_name((enum tl_ledger_phase)order[i]), r->phases_s[order[i]]);
+        tl_buf_adds(out, i ? "," : ":");
+        if (out->len - line + 1 + (size_t)len > 96) {
+            tl_buf_adds(out, "\n   ");
+            line = out->len - 3;
+        }
+        tl_buf_addch(out, ' ');
+        tl_buf_adds(out, item);
+    }
     tl_buf_adds(out, "\n");
     if (r->runtime_s > 0) {
         tl_buf_adds(out, "  first runs of compiled code ");
@@ -653,16 +671,12 @@ static void text_ledger(struct text *t, const struct tl_diag *d)
     }
     tl_buf_adds(out, "  unaccounted ");
     text_share(out, r->unaccounted_s, r->span_s);
-    tl_buf_adds(out, ": no compile event covers it (the program running, or work PyTorch does "
-                     "not time)\n");
+    tl_buf_adds(out, ": in no compile event (the program running, or untimed work)\n");
     if (r->from_events && r->metrics_s > 0 &&
         fabs(r->compiling_s - r->metrics_s) > 0.05 * r->compiling_s) {
-        tl_buf_addf(out, "  compilation metrics say %.2f s", r->metrics_s);
+        tl_buf_addf(out, "  the compilation metrics say %.2f s", r->metrics_s);
         if (r->backward_s > 0)
-            tl_buf_addf(out,
-                        "; compiles after the frame's own (a backward pass's, on its "
-                        "first call), %.2f s, are not in them",
-                        r->backward_s);
+            tl_buf_addf(out, ": they leave out %.2f s of later compiles (backward)", r->backward_s);
         tl_buf_adds(out, "\n");
     }
     if (r->cold_n && r->warm_n)
