@@ -94,7 +94,7 @@ _tlparse()
     local opts="--latest --bundle --redact --redact=paths --overwrite --strict --strict-compile-id --no-browser
         --custom-header-html --verbose --plain-text --export --inductor-provenance
         --all-ranks-html --jobs --rank-only --rank --rank-failed --from-summaries --name-order --summary
-        --json --progress --no-progress --fail-on --run --watch --help --version
+        --json --progress --no-progress --fail-on --run --watch --serve --port --bind --help --version
         -o -v -p -e -i -j -h -V"
     local kinds="graph-breaks recompiles failures specializations export any"
     COMPREPLY=()
@@ -151,7 +151,11 @@ _tlparse()
         mapfile -t COMPREPLY < <(compgen -P "$pre" -W "$(seq 1 "$(nproc 2>/dev/null || echo 1)")" -- "$val")
         return
         ;;
-    --rank | --rank-failed | --custom-header-html)
+    --rank | --rank-failed | --custom-header-html | --port)
+        return
+        ;;
+    --bind)
+        mapfile -t COMPREPLY < <(compgen -P "$pre" -W "127.0.0.1 ::1 0.0.0.0" -- "$val")
         return
         ;;
     esac

@@ -52,6 +52,8 @@ enum tl_summary_mode {
 
 struct tl_parser;
 
+struct tl_result;
+
 /* A file of the caller's in the report folder (tl_options.extra_files). */
 struct tl_extra_file {
     const char *name;
@@ -147,6 +149,20 @@ struct tl_options {
      * files and links appear in the report beside the built-in ones. NULL: none. */
     const struct tl_parser *parsers;
     size_t nparsers;
+    /* Serve the report over HTTP once it is written (tlparse --serve), until *cancel is set,
+     * then return the report's exit code; tl_watch() serves the live report as it is rebuilt,
+     * and, when the job ended by itself, the final one until *cancel. The socket listens
+     * before the log is read, so a port in use fails at once. Only files under the report
+     * folder are served (a single-page bundle: that page, at /), GET and HEAD only. */
+    bool serve;
+    const char *serve_bind; /* the address to listen on; NULL: 127.0.0.1 (this machine only).
+                               Any other is warned about: the report holds the model's code */
+    bool has_port;          /* false: the first free port of 8000..8099 */
+    uint16_t port;          /* with has_port: this port; 0: any free one */
+    /* Told once the report is served: its URL, the folder or file served, and the run's
+     * result (NULL from tl_watch() for the live report; then again with the final one). */
+    void (*serving)(void *ctx, const char *url, const char *root, const struct tl_result *res);
+    void *serving_ctx;
 };
 
 #define TL_OPTIONS_INIT                                                                            \

@@ -190,6 +190,10 @@ int tl_cli_diff(int argc, char **argv, const char *command_line)
                                    "new-recompiles, new-graph-breaks, new-specializations, new, "
                                    "slower:PCT; not",
                                    v);
+        } else if (!strcmp(a, "--serve") || !strcmp(a, "--port") || !strncmp(a, "--port=", 7) ||
+                   !strcmp(a, "--bind") || !strncmp(a, "--bind=", 7)) {
+            return usage_error("cannot use", "--serve, --port or --bind with tlparse diff (it "
+                                             "writes one page: open OUT/index.html)");
         } else {
             return usage_error("unexpected argument", a);
         }

@@ -51,6 +51,9 @@ enum opt_id {
     O_FAIL_ON,
     O_RUN,
     O_WATCH,
+    O_SERVE,
+    O_PORT,
+    O_BIND,
     O_HELP,
     O_VERSION,
 };
@@ -130,6 +133,14 @@ static const struct option_spec specs[] = {
      "failure printed once as it comes (a live screen on a terminal), OUT/live.html kept "
      "current, and the report when the job ends or at Ctrl-C; with --fail-on, exit 1 (and stop "
      "the command) as soon as one of KINDS appears"},
+    {O_SERVE, 0, "serve", NULL,
+     "serve the report over HTTP once it is written (with --watch, the live report, then the "
+     "final one), on 127.0.0.1 only, and open it at its URL; Ctrl-C stops"},
+    {O_PORT, 0, "port", "N",
+     "with --serve: the port [default: the first free one from 8000]; 0: any free port"},
+    {O_BIND, 0, "bind", "ADDR",
+     "with --serve: the address to listen on [default: 127.0.0.1]; any other (0.0.0.0: every "
+     "interface) lets other machines read the report, and the model's code in it"},
     {O_HELP, 'h', "help", NULL, "print this help"},
     {O_VERSION, 'V', "version", NULL, "print the version and the source revision"},
 };
@@ -298,6 +309,7 @@ struct cli {
     unsigned fail_on; /* enum fail_kind */
     char **run;       /* --run: the command and its arguments (NULL-terminated) */
     bool watch;       /* --watch */
+    bool said_done;   /* --serve said where the report is, and what it found */
 };
 
 /* A whole number of at most 2^32 - 1, digits only. */
@@ -426,6 +438,20 @@ static void apply(struct cli *c, enum opt_id id, const char *value)
         break; /* parse_args takes the command */
     case O_WATCH:
         c->watch = true;
+        break;
+    case O_SERVE:
+        o->serve = true;
+        break;
+    case O_PORT: {
+        unsigned port;
+        if (!parse_u32(value, &port) || port > 65535)
+            c->exit_now = usage_error("--port wants a port number (0 to 65535), not", value);
+        o->port = (uint16_t)port;
+        o->has_port = true;
+        break;
+    }
+    case O_BIND:
+        o->serve_bind = value;
         break;
     case O_HELP:
         usage(stdout);
@@ -648,6 +674,22 @@ static void open_page(const struct tl_result *res)
         tl_cli_open_browser(page);
 }
 
+/* --serve: the report is served (tl_options.serving): said, and opened at its URL; a watch
+ * tells its live report (res NULL), then its final one (not opened again). */
+static void on_serving(void *ctx, const char *url, const char *root, const struct tl_result *res)
+{
+    struct cli *c = ctx;
+    tl_cli_bar_clear(&c->bar);
+    if (res) {
+        say_done(&c->opt, res);
+        c->said_done = true;
+    }
+    tl_cli_say("tlparse: serving %s%s at %s (Ctrl-C stops)",
+               c->watch && !res ? "the live report " : "", root, url);
+    if (!c->no_browser && !(c->watch && res))
+        tl_cli_open_browser(url);
+}
+
 /* ---- --watch ------------------------------------------------------------------------------ */
 
 struct watched {
@@ -751,6 +793,8 @@ static int watch(struct cli *c)
     char trace_dir[4096];
     char *title = NULL;
     int output = -1;
+    if (opt->serve) /* Ctrl-C stops the serving once the command (which takes it) ended */
+        tl_cli_catch_signals();
     if (c->run) {
         /* On a terminal, the command writes into a pseudo-terminal whose other end the watch
          * reads: its lines and the watch's come out in order, none drawn over. */
@@ -810,7 +854,7 @@ static int watch(struct cli *c)
     if (c->run)
         tl_cli_say("tlparse: the trace is kept in %s", trace_dir);
     bool report = (rc == TL_EXIT_OK || rc == TL_EXIT_ERROR) && res.index_path;
-    if (report)
+    if (report && !c->said_done)
         say_done(opt, &res);
     if (wd.failed) {
         fail_on(c->fail_on, &res.counts, res.ranks);
@@ -842,6 +886,8 @@ static int run_cli(int argc, char **argv)
     options_from_env(&c);
     char *cmdline = tl_cli_command_line(argc, argv);
     opt->command_line = cmdline;
+    opt->serving = on_serving;
+    opt->serving_ctx = &c;
 
     if (c.watch) {
         rc = watch(&c);
@@ -867,11 +913,11 @@ static int run_cli(int argc, char **argv)
     /* a report was written (--strict failed on it, or not): it is named last */
     bool report = (rc == TL_EXIT_OK || rc == TL_EXIT_ERROR) && opt->summary == TL_SUMMARY_NONE &&
                   (res.index_path || res.bundle_path);
-    bool open_it = report && rc == TL_EXIT_OK && !c.no_browser;
+    bool open_it = report && rc == TL_EXIT_OK && !c.no_browser && !opt->serve;
     rc = check_fail_on(&c, &res, rc);
     if (open_it)
         open_page(&res);
-    if (report)
+    if (report && !c.said_done)
         say_done(opt, &res);
     tl_result_release(&res);
     free(cmdline);

@@ -2,11 +2,13 @@
 /*
  * tl_run(): the options made a plan (plan.h), handed to its mode: the ranks (ranks.c), one
  * rank (--rank-only), a report folder's diagnosis (stored.c), one log (single.c). A bundle
- * with a folder is the folder's run, then the bundle made of it.
+ * with a folder is the folder's run, then the bundle made of it; --serve serves what it wrote
+ * (serve.h) until the run's cancel flag is set.
  */
 #include "base/config.h"
 #include "modes/modes.h"
 #include "modes/plan.h"
+#include "modes/serve.h"
 #include "base/xalloc.h"
 
 #include <stdio.h>
@@ -90,14 +92,24 @@ int tl_run(const struct tl_options *opt, struct tl_result *res)
     memset(res, 0, sizeof(*res)); /* whatever fails first, the caller reads a clean result */
     struct tl_err err = {TL_ERR_NONE, ""};
     struct tl_plan p;
+    struct tl_serving srv = {0};
     int rc;
+    /* the server listens first: a port in use is said before the log is read */
     if (tl_plan_make(&p, opt, &err) < 0 ||
-        (p.opt.bundle && tl_bundle_check(p.opt.bundle, p.opt.overwrite, &err) < 0))
+        (p.opt.bundle && tl_bundle_check(p.opt.bundle, p.opt.overwrite, &err) < 0) ||
+        (p.serve.root && tl_serving_open(&srv, &p.serve, false, &p.opt, &err) < 0))
         rc = tl_report_error(opt, &err);
     else if (p.output == TL_PLAN_OUT_FOLDER_BUNDLE)
         rc = run_folder_bundle(&p, res);
     else
         rc = run_plan(&p, res);
+    /* a report was written (--strict failures too): served */
+    if (srv.h && (rc == TL_EXIT_OK || rc == TL_EXIT_ERROR) &&
+        (res->index_path || res->bundle_path)) {
+        tl_serving_tell(&srv, res);
+        tl_serving_run(&srv, p.opt.cancel);
+    }
+    tl_serving_release(&srv);
     tl_plan_release(&p);
     if (drop)
         tl_result_release(res);

@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The options the table speaks of, each one bit. */
 enum {
@@ -31,6 +32,10 @@ enum {
     F_PLAIN = 1u << 12,
     F_PROVENANCE = 1u << 13,
     F_EXPORT = 1u << 14,
+    F_SERVE = 1u << 15,
+    F_PORT = 1u << 16,
+    F_BIND = 1u << 17,
+    F_ZIP_ONLY = 1u << 18, /* the report only as a .zip: no page on disk to serve */
 };
 
 /* How each is named: on a command line, and as a field of struct tl_options. */
@@ -53,6 +58,10 @@ static const struct flag_name {
     {F_PLAIN, "--plain-text", "plain_text"},
     {F_PROVENANCE, "--inductor-provenance", "inductor_provenance"},
     {F_EXPORT, "--export", "export_mode"},
+    {F_SERVE, "--serve", "serve"},
+    {F_PORT, "--port", "has_port"},
+    {F_BIND, "--bind", "serve_bind"},
+    {F_ZIP_ONLY, "--bundle FILE.zip without -o", "a .zip bundle without out_dir"},
 };
 
 /*
@@ -83,7 +92,19 @@ static const struct rule {
     {F_PROVENANCE, F_SUMMARY, 0, NULL, "they write no report"},
     {F_EXPORT, F_ALL_RANKS | F_RANK_ONLY, 0, "a multi-rank run",
      "an export trace is one process's"},
+    {F_PORT, 0, F_SERVE, NULL, NULL},
+    {F_BIND, 0, F_SERVE, NULL, NULL},
+    {F_SERVE, F_SUMMARY, 0, NULL, "they write no report"},
+    {F_SERVE, F_RANK_ONLY, 0, NULL, "it writes one rank's part of a report, for --from-summaries"},
+    {F_SERVE, F_ZIP_ONLY, 0, NULL, "a zip is not served: add -o OUT to serve the folder"},
 };
+
+/* Whether path ends with suffix, in any case. */
+static bool ends_with(const char *path, const char *suffix)
+{
+    size_t n = strlen(path), m = strlen(suffix);
+    return n > m && !strcasecmp(path + n - m, suffix);
+}
 
 static unsigned flags_of(const struct tl_options *opt)
 {
@@ -94,7 +115,11 @@ static unsigned flags_of(const struct tl_options *opt)
            (opt->rank_failed ? F_RANK_FAILED : 0) | (opt->path ? F_PATH : 0) |
            (opt->overwrite ? F_OVERWRITE : 0) | (opt->custom_header_html ? F_HEADER : 0) |
            (opt->plain_text ? F_PLAIN : 0) | (opt->inductor_provenance ? F_PROVENANCE : 0) |
-           (opt->export_mode ? F_EXPORT : 0);
+           (opt->export_mode ? F_EXPORT : 0) | (opt->serve ? F_SERVE : 0) |
+           (opt->has_port ? F_PORT : 0) | (opt->serve_bind ? F_BIND : 0) |
+           (opt->bundle && ends_with(opt->bundle, ".zip") && !opt->out_dir && !opt->from_summaries
+                ? F_ZIP_ONLY
+                : 0);
 }
 
 static const char *name_of(unsigned flag, bool cli)
@@ -194,7 +219,32 @@ int tl_plan_make(struct tl_plan *p, const struct tl_options *opt, struct tl_err 
         p->folder = p->opt.from_summaries ? p->opt.path
                     : p->opt.out_dir      ? p->opt.out_dir
                                           : "tl_out";
+    /* the bundle's page when it is the only output, else the folder */
+    tl_plan_take_serve(&p->serve, &p->opt,
+                       p->output == TL_PLAN_OUT_BUNDLE ? p->opt.bundle : p->folder);
     return 0;
+}
+
+void tl_plan_take_serve(struct tl_plan_serve *s, struct tl_options *opt, const char *root)
+{
+    *s = (struct tl_plan_serve){
+        .root = opt->serve ? root : NULL,
+        .bind = opt->serve_bind,
+        .has_port = opt->has_port,
+        .port = opt->port,
+        .serving = opt->serving,
+        .ctx = opt->serving_ctx,
+    };
+    opt->serve = opt->has_port = false;
+    opt->serve_bind = NULL;
+    opt->port = 0;
+    opt->serving = NULL;
+    opt->serving_ctx = NULL;
+}
+
+int tl_plan_check(const struct tl_options *opt, struct tl_err *err)
+{
+    return check_rules(opt, opt->command_line != NULL, err);
 }
 
 int tl_plan_make_stream(struct tl_plan *p, const struct tl_options *opt, struct tl_err *err)
@@ -212,6 +262,10 @@ int tl_plan_make_stream(struct tl_plan *p, const struct tl_options *opt, struct 
     if (many)
         return tl_error_code(err, TL_ERR_USAGE,
                              "cannot use %s with a log fed as bytes (tl_feed_new: one log)", many);
+    if (opt->serve || opt->has_port || opt->serve_bind)
+        return tl_error_code(err, TL_ERR_USAGE,
+                             "cannot use serve with a log fed as bytes (tl_feed_new): only "
+                             "tl_run() and tl_watch() serve a report");
     p->opt.out_dir = trimmed(opt->out_dir, &p->own[1]);
     if (check_rules(&p->opt, false, err) < 0)
         return -1;

@@ -35,16 +35,28 @@ enum tl_plan_output {
     TL_PLAN_OUT_FOLDER_BUNDLE, /* the folder, then the bundle made of it */
 };
 
+/* --serve's part of a run's options, taken out of them: the runs it makes serve nothing. */
+struct tl_plan_serve {
+    const char *root; /* what is served: the report folder, or the single-page bundle; NULL:
+                         nothing (no --serve) */
+    const char *bind; /* as tl_options.serve_bind, has_port, port, serving, serving_ctx */
+    bool has_port;
+    uint16_t port;
+    void (*serving)(void *ctx, const char *url, const char *root, const struct tl_result *res);
+    void *ctx;
+};
+
 struct tl_plan {
     enum tl_plan_mode mode;
     enum tl_plan_output output;
     /* The options the mode reads: the caller's, with PATH and OUT without trailing slashes
      * and out_dir given its default where a folder is written. */
     struct tl_options opt;
-    const char *folder;  /* the report folder written (out_dir, "tl_out", or PATH for the
-                            landing page); NULL when none is */
-    size_t folder_ranks; /* PATH is a folder of that many rank logs (0: not one) */
-    char *own[2];        /* what the plan allocated */
+    const char *folder;         /* the report folder written (out_dir, "tl_out", or PATH for the
+                                   landing page); NULL when none is */
+    size_t folder_ranks;        /* PATH is a folder of that many rank logs (0: not one) */
+    struct tl_plan_serve serve; /* --serve, taken out of opt */
+    char *own[2];               /* what the plan allocated */
 };
 
 /**
@@ -60,6 +72,11 @@ int tl_options_take(struct tl_options *dst, const struct tl_options *opt, struct
  * struct tl_options for a library call). Release with tl_plan_release.
  */
 int tl_plan_make(struct tl_plan *p, const struct tl_options *opt, struct tl_err *err);
+/** opt's serve options into s (root: what is served, when opt->serve), and out of opt. */
+void tl_plan_take_serve(struct tl_plan_serve *s, struct tl_options *opt, const char *root);
+/** Whether opt's options go together (the table tl_plan_make reads), for a run that makes no
+ * plan of its own (a watch): 0, or -1 with err filled as tl_plan_make says it. */
+int tl_plan_check(const struct tl_options *opt, struct tl_err *err);
 /** The plan of one log given as bytes (tl_feed_new): a report (folder or bundle, not both) or
  * a diagnosis; out_dir set to the folder written. */
 int tl_plan_make_stream(struct tl_plan *p, const struct tl_options *opt, struct tl_err *err);

@@ -12,11 +12,13 @@
  * for a moment) the entry being read is settled, so a finding shows within a second of being
  * written.
  *
- * The report folder is kept current by watch_report.c.
+ * The report folder is kept current by watch_report.c, and served with --serve (serve.h): the
+ * live report while the job runs, the final one after it until Ctrl-C.
  */
 #include "base/config.h"
 #include "modes/watch_report.h"
 #include "modes/plan.h"
+#include "modes/serve.h"
 #include "base/xalloc.h"
 #include "input/follow.h"
 #include "input/sniff.h"
@@ -499,8 +501,18 @@ int tl_watch(const struct tl_options *caller, const struct tl_watch *w, struct t
                       "with --summary, --json, --bundle, --rank-only or --from-summaries)");
         return tl_report_error(opt, &err);
     }
+    bool serves = opt->serve || opt->has_port || opt->serve_bind;
+    if (serves && w->no_report) {
+        tl_error_code(&err, TL_ERR_USAGE, "cannot serve a watch that keeps no report");
+        return tl_report_error(opt, &err);
+    }
+    if (serves && tl_plan_check(opt, &err) < 0)
+        return tl_report_error(opt, &err);
     struct tl_watch_run wt = {.opt = opt, .w = w, .job_fd = -1};
     wt.out_dir = opt->out_dir ? opt->out_dir : "tl_out";
+    struct tl_plan_serve serve; /* out of the options: the watch's runs serve nothing */
+    tl_plan_take_serve(&serve, &taken, wt.out_dir);
+    struct tl_serving srv = {0};
     wt.title = w->title ? w->title : opt->path;
     struct stat st;
     if (!w->no_report && !opt->overwrite && lstat(wt.out_dir, &st) == 0) {
@@ -511,8 +523,17 @@ int tl_watch(const struct tl_options *caller, const struct tl_watch *w, struct t
         return tl_report_error(opt, &err);
     }
     if (check_path(opt->path, &err) < 0 ||
-        tl_follow_open(&wt.follow, opt->path, w->poll ? TL_FOLLOW_POLL : 0, &err) < 0)
+        (serve.root && tl_serving_open(&srv, &serve, true, opt, &err) < 0) ||
+        tl_follow_open(&wt.follow, opt->path, w->poll ? TL_FOLLOW_POLL : 0, &err) < 0) {
+        tl_serving_release(&srv);
         return tl_report_error(opt, &err);
+    }
+    if (srv.h && tl_serving_start(&srv, &err) < 0) {
+        tl_serving_release(&srv);
+        tl_follow_free(wt.follow);
+        return tl_report_error(opt, &err);
+    }
+    tl_serving_tell(&srv, NULL);
     wt.width = w->width;
     if (w->job_output_fd > 0) {
         wt.job_fd = w->job_output_fd;
@@ -561,6 +582,13 @@ int tl_watch(const struct tl_options *caller, const struct tl_watch *w, struct t
         res->has_counts = true;
         res->counts = wt.counts;
     }
+    /* The job ended by itself: its final report stays served until Ctrl-C. (Ctrl-C, or
+     * --fail-on, ended the watch: the caller is waiting for it to end.) */
+    if (srv.h && rc == 0 && wt.job_ended && !wt.stopped && res->index_path) {
+        tl_serving_tell(&srv, res);
+        tl_serving_wait(opt->cancel);
+    }
+    tl_serving_release(&srv);
     watch_release(&wt);
     return code;
 }

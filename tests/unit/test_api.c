@@ -307,6 +307,70 @@ static void test_option_clash_names(void **state)
     o.overwrite = false;
     assert_int_equal(tl_run(&o, &res), TL_EXIT_USAGE);
     expect_text(messages.buf, "E tlparse: error: cannot use rank_failed without has_rank\n");
+    tl_buf_release(&messages);
+    o = mem_options("");
+    o.has_port = true;
+    assert_int_equal(tl_run(&o, &res), TL_EXIT_USAGE);
+    expect_text(messages.buf, "E tlparse: error: cannot use has_port without serve\n");
+    tl_buf_release(&messages);
+    o = mem_options("");
+    o.serve = true;
+    o.summary = TL_SUMMARY_JSON;
+    o.out_dir = NULL;
+    o.overwrite = false;
+    assert_int_equal(tl_run(&o, &res), TL_EXIT_USAGE);
+    expect_text(messages.buf, "E tlparse: error: cannot use serve with summary (they write no "
+                              "report)\n");
+}
+
+struct served {
+    char url[128], root[256];
+    bool had_index;
+    int calls;
+    volatile sig_atomic_t *cancel;
+};
+
+static void on_serving(void *ctx, const char *url, const char *root, const struct tl_result *res)
+{
+    struct served *s = ctx;
+    s->calls++;
+    snprintf(s->url, sizeof(s->url), "%s", url);
+    snprintf(s->root, sizeof(s->root), "%s", root);
+    s->had_index = res && res->index_path && res->has_counts;
+    *s->cancel = 1; /* stops the serving at once */
+}
+
+/* serve: the report is written, then the caller told its URL, the folder and the result; the
+ * cancel flag that stopped the serving is cleared, and the exit code is the report's. */
+static void test_serve(void **state)
+{
+    (void)state;
+    volatile sig_atomic_t cancel = 0;
+    struct served s = {.cancel = &cancel};
+    struct tl_options o = mem_options(P "{\"dynamo_start\": {\"stack\": []}, " CID(0, 0) "}\n");
+    o.serve = true;
+    o.has_port = true;
+    o.port = 0;
+    o.serving = on_serving;
+    o.serving_ctx = &s;
+    o.cancel = &cancel;
+    struct tl_result res;
+    assert_int_equal(tl_run(&o, &res), TL_EXIT_OK);
+    assert_int_equal(s.calls, 1);
+    assert_int_equal(strncmp(s.url, "http://127.0.0.1:", 17), 0);
+    assert_string_equal(s.url + strlen(s.url) - 1, "/");
+    assert_string_equal(s.root, out);
+    assert_true(s.had_index);
+    assert_int_equal(cancel, 0);
+    assert_non_null(res.index_path);
+    tl_result_release(&res);
+    /* no report written: nothing served */
+    s.calls = 0;
+    o.mem_input = "\x01\x02 not a log\n";
+    o.mem_len = strlen(o.mem_input);
+    assert_int_equal(tl_run(&o, &res), TL_EXIT_ERROR);
+    assert_int_equal(s.calls, 0);
+    tl_result_release(&res);
 }
 
 /* The options' size: a struct of an older, shorter header is read up to its size (the fields
@@ -460,11 +524,17 @@ static void test_diff_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_each_entry),          cmocka_unit_test(test_each_entry_stops),
-        cmocka_unit_test(test_each_entry_text_log), cmocka_unit_test(test_custom_parsers),
-        cmocka_unit_test(test_parser_without_keys), cmocka_unit_test(test_counts_of_demo),
-        cmocka_unit_test(test_diff_same_json),      cmocka_unit_test(test_diff_folder),
-        cmocka_unit_test(test_diff_errors),         cmocka_unit_test(test_option_clash_names),
+        cmocka_unit_test(test_each_entry),
+        cmocka_unit_test(test_each_entry_stops),
+        cmocka_unit_test(test_each_entry_text_log),
+        cmocka_unit_test(test_custom_parsers),
+        cmocka_unit_test(test_parser_without_keys),
+        cmocka_unit_test(test_counts_of_demo),
+        cmocka_unit_test(test_diff_same_json),
+        cmocka_unit_test(test_diff_folder),
+        cmocka_unit_test(test_diff_errors),
+        cmocka_unit_test(test_option_clash_names),
+        cmocka_unit_test(test_serve),
         cmocka_unit_test(test_options_size),
     };
     int rc = cmocka_run_group_tests(tests, setup, teardown);

@@ -226,6 +226,14 @@ static void test_refused(void **state)
                                       "fed as bytes (tl_feed_new: one log)\n");
 
     o.all_ranks_html = false;
+    o.serve = true;
+    tl_buf_reset(&messages);
+    assert_null(tl_feed_new(&o));
+    assert_string_equal(messages.buf, "E tlparse: error: cannot use serve with a log fed as bytes "
+                                      "(tl_feed_new): only tl_run() and tl_watch() serve a "
+                                      "report\n");
+
+    o.serve = false;
     f = tl_feed_new(&o);
     size_t n;
     char *demo = tu_slurp(TL_SOURCE_DIR "/tests/fixtures/demo.log", &n);
