@@ -119,8 +119,8 @@ void tl_cachekey_component(struct tl_cachekey *ck, struct tl_ck_entry *e, struct
     if (value.n > MAX_VALUE)
         value.n = MAX_VALUE;
     /* Grown one at a time: entries hold a few hundred components, added once. */
-    struct tl_ck_comp *c = tl_xrealloc(e->comps, (e->ncomps + 1) * sizeof(*c));
-    e->comps = c;
+    TL_GROW(e->comps, e->ncomps + 1, e->comps_alloc);
+    struct tl_ck_comp *c = e->comps;
     c[e->ncomps].name = intern(ck, name);
     c[e->ncomps].hash = intern(ck, hash);
     c[e->ncomps].value = intern(ck, value);
@@ -128,9 +128,23 @@ void tl_cachekey_component(struct tl_cachekey *ck, struct tl_ck_entry *e, struct
     ck->finished = false;
 }
 
+/* Names are interned: comparing them is comparing pointers, in the order of their addresses
+ * (any order serves the merges; the differences are sorted by name for reading). */
 static int by_name(const void *a, const void *b)
 {
-    return strcmp(((const struct tl_ck_comp *)a)->name, ((const struct tl_ck_comp *)b)->name);
+    const char *x = ((const struct tl_ck_comp *)a)->name, *y = ((const struct tl_ck_comp *)b)->name;
+    return x < y ? -1 : x > y;
+}
+
+static int name_cmp(const char *x, const char *y)
+{
+    return x < y ? -1 : x > y;
+}
+
+static int diff_by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct tl_ck_diff *)a)->component,
+                  ((const struct tl_ck_diff *)b)->component);
 }
 
 static const char *jstr(struct tl_cachekey *ck, const struct tl_json *o, const char *k)
@@ -267,10 +281,9 @@ void tl_cachekey_distance(const struct tl_ck_entry *miss, const struct tl_ck_ent
     while (i < miss->ncomps || j < other->ncomps) {
         int cmp = i == miss->ncomps    ? 1
                   : j == other->ncomps ? -1
-                                       : strcmp(miss->comps[i].name, other->comps[j].name);
+                                       : name_cmp(miss->comps[i].name, other->comps[j].name);
         if (cmp == 0) {
-            if (miss->comps[i].hash == other->comps[j].hash ||
-                !strcmp(miss->comps[i].hash, other->comps[j].hash)) {
+            if (miss->comps[i].hash == other->comps[j].hash) {
                 s++;
             } else {
                 uint32_t t = tensor_cost(other->comps[j].value, miss->comps[i].value);
@@ -487,9 +500,9 @@ static void diff_entries(struct tl_cachekey *ck, struct tl_ck_miss *m)
     while (i < a->ncomps || j < b->ncomps) {
         int cmp = i == a->ncomps   ? 1
                   : j == b->ncomps ? -1
-                                   : strcmp(a->comps[i].name, b->comps[j].name);
+                                   : name_cmp(a->comps[i].name, b->comps[j].name);
         if (cmp == 0) {
-            if (strcmp(a->comps[i].hash, b->comps[j].hash))
+            if (a->comps[i].hash != b->comps[j].hash)
                 add_diff(ck, m, &a->comps[i], &b->comps[j], &alloc);
             i++;
             j++;
@@ -526,7 +539,33 @@ static void copy_facts(struct tl_ck_miss *m)
     m->nearest_key = m->nearest ? m->nearest->key : NULL;
 }
 
-static void explain(struct tl_cachekey *ck, uint32_t i, struct tl_ck_miss *m)
+/* next[j]: the index of the next entry with entry j's key (UINT32_MAX: none). Entries with
+ * one key have one list of components, so only the latest of them before a miss is compared
+ * with it: a log that compiles the same graphs again costs no more than once. */
+static uint32_t *next_of_key(const struct tl_cachekey *ck)
+{
+    uint32_t *next = tl_xmalloc((ck->nentries ? ck->nentries : 1) * sizeof(*next));
+    struct tl_arena a;
+    struct tl_map last;
+    tl_arena_init(&a, 4096);
+    tl_map_init(&last, &a);
+    for (uint32_t i = ck->nentries; i-- > 0;) {
+        next[i] = UINT32_MAX;
+        const char *key = ck->entries[i].key;
+        if (!key)
+            continue;
+        struct tl_map_entry *x =
+            tl_map_upsert(&last, tl_str_make((const char *)&key, sizeof(key)), NULL);
+        if (x->value)
+            next[i] = (uint32_t)((uintptr_t)x->value - 1);
+        x->value = (void *)(uintptr_t)(i + 1);
+    }
+    tl_map_release(&last);
+    tl_arena_release(&a);
+    return next;
+}
+
+static void explain(struct tl_cachekey *ck, uint32_t i, struct tl_ck_miss *m, const uint32_t *next)
 {
     const struct tl_ck_entry *e = &ck->entries[i];
     m->e = e;
@@ -549,14 +588,15 @@ static void explain(struct tl_cachekey *ck, uint32_t i, struct tl_ck_miss *m)
         return;
     }
     uint32_t best_shared = 0, best_cost = UINT32_MAX;
-    for (uint32_t j = 0; j < i; j++) {
+    /* From the latest back: among equals, the latest stays. */
+    for (uint32_t j = i; j-- > 0;) {
         const struct tl_ck_entry *o = &ck->entries[j];
-        if (o->cache != e->cache || o->state == TL_CK_BYPASS || !o->ncomps ||
+        if (next[j] < i || o->cache != e->cache || o->state == TL_CK_BYPASS || !o->ncomps ||
             (o->role && e->role && strcmp(o->role, e->role)))
             continue;
         uint32_t shared, cost;
         tl_cachekey_distance(e, o, &shared, &cost);
-        if (!m->nearest || shared > best_shared || (shared == best_shared && cost <= best_cost)) {
+        if (!m->nearest || shared > best_shared || (shared == best_shared && cost < best_cost)) {
             m->nearest = o;
             best_shared = shared;
             best_cost = cost;
@@ -565,6 +605,8 @@ static void explain(struct tl_cachekey *ck, uint32_t i, struct tl_ck_miss *m)
     if (!m->nearest)
         return;
     diff_entries(ck, m);
+    if (m->ndiffs > 1)
+        qsort(m->diffs, m->ndiffs, sizeof(*m->diffs), diff_by_name);
     if (!m->ndiffs)
         m->note = e->detail && !strcmp(e->detail, "full_miss")
                       ? "the key equals the nearest entry's, yet no entry was found: it was not "
@@ -602,19 +644,21 @@ void tl_cachekey_finish(struct tl_cachekey *ck)
     ck->misses = NULL;
     ck->bypasses = NULL;
     ck->nmisses = ck->nbypasses = ck->misses_alloc = ck->bypasses_alloc = 0;
+    uint32_t *next = next_of_key(ck);
     for (uint32_t i = 0; i < ck->nentries; i++) {
         const struct tl_ck_entry *e = &ck->entries[i];
         if (e->state == TL_CK_MISS) {
             TL_GROW(ck->misses, ck->nmisses + 1, ck->misses_alloc);
             struct tl_ck_miss *m = &ck->misses[ck->nmisses++];
             memset(m, 0, sizeof(*m));
-            explain(ck, i, m);
+            explain(ck, i, m, next);
             copy_facts(m);
         } else if (e->state == TL_CK_BYPASS) {
             TL_GROW(ck->bypasses, ck->nbypasses + 1, ck->bypasses_alloc);
             ck->bypasses[ck->nbypasses++] = (struct tl_ck_bypass){e->cid, e->reason, e->cache};
         }
     }
+    free(next);
     ck->finished = true;
 }
 

@@ -39,8 +39,8 @@ struct tl_ck_entry {
     uint8_t cache, state;                  /* TL_CK_FX_GRAPH..., TL_CK_HIT... */
     const char *key, *detail, *guard_expr; /* NULL when not given */
     const char *reason;                    /* a bypass's reason, or NULL */
-    struct tl_ck_comp *comps;              /* sorted by name */
-    uint32_t ncomps;
+    struct tl_ck_comp *comps;              /* by interned name (pointer order) once finished */
+    uint32_t ncomps, comps_alloc;
     bool from_event;  /* said by a chromium event (PyTorch 2.6's AOT autograd verdicts) */
     const char *role; /* tl_cachekey_role(), set by tl_cachekey_finish() */
 };
@@ -62,10 +62,10 @@ struct tl_ck_miss {
     uint8_t cache;
     bool has_nearest; /* an earlier entry to compare with */
     const char *nearest_cid, *nearest_key;
-    bool listed;      /* the log lists the components of its key */
-    bool new_graph;   /* the nearest entry is of another graph (gm differs) */
-    const char *note; /* what the differing components do not say, or NULL */
-    struct tl_ck_diff *diffs;
+    bool listed;              /* the log lists the components of its key */
+    bool new_graph;           /* the nearest entry is of another graph (gm differs) */
+    const char *note;         /* what the differing components do not say, or NULL */
+    struct tl_ck_diff *diffs; /* by component name */
     uint32_t ndiffs;
 };
 
@@ -128,8 +128,9 @@ void tl_cachekey_finish(struct tl_cachekey *ck);
 void tl_cachekey_read(struct tl_cachekey *ck, const struct tl_json *cache);
 
 /**
- * Compare miss with an earlier entry: how many components share their hash (*shared) and how
- * many differ, counting a tensor input by the fields of its metadata that differ (*cost).
+ * Compare miss with an earlier entry (both of a finished set): how many components share their hash
+ * (*shared) and how many differ, counting a tensor input by the fields of its metadata that differ
+ * (*cost).
  */
 void tl_cachekey_distance(const struct tl_ck_entry *miss, const struct tl_ck_entry *other,
                           uint32_t *shared, uint32_t *cost);
