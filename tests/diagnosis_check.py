@@ -89,7 +89,15 @@ SHAPE = {
                      "slowest": [{"compile_id": STR + OPT, "function": STR + OPT,
                                   "seconds": NUM}]},
     "cache": {"fx_graph": {"hit": INT, "miss": INT, "bypass": INT},
-              "aotautograd": {"hit": INT, "miss": INT, "bypass": INT}},
+              "aotautograd": {"hit": INT, "miss": INT, "bypass": INT},
+              # present when the log has a cache miss or bypass
+              "misses?": [{"compile_id": STR + OPT, "cache": STR, "graph": STR + OPT,
+                           "key": STR + OPT, "nearest": STR + OPT, "nearest_key": STR + OPT,
+                           "components_listed": BOOL, "new_graph": BOOL,
+                           "differs": [{"component": STR, "before": STR + OPT,
+                                        "after": STR + OPT, "words": STR}],
+                           "note": STR + OPT}],
+              "bypasses?": [{"compile_id": STR + OPT, "cache": STR, "reason": STR + OPT}]},
     "dynamic_dimensions": [{"symbol": STR + OPT, "source": STR + OPT, "value": STR + OPT,
                             "range": STR + OPT, "location": STR + OPT,
                             "function": STR + OPT, "compile_id": STR + OPT}],
@@ -107,13 +115,17 @@ def check_shape(v, shape, path, problems):
         if not isinstance(v, dict):
             problems.append(f"{path}: want an object, got {type(v).__name__}")
             return
-        for k in shape:
+        # a key written "name?" may be absent
+        for key in shape:
+            k = key.rstrip(OPT)
             if k not in v:
-                problems.append(f"{path}.{k}: missing")
+                if not key.endswith(OPT):
+                    problems.append(f"{path}.{k}: missing")
             else:
-                check_shape(v[k], shape[k], f"{path}.{k}", problems)
+                check_shape(v[k], shape[key], f"{path}.{k}", problems)
+        names = {key.rstrip(OPT) for key in shape}
         for k in v:
-            if k not in shape:
+            if k not in names:
                 problems.append(f"{path}.{k}: not in the schema (add it to SHAPE)")
         return
     if isinstance(shape, list):

@@ -95,9 +95,19 @@ run 0 step.log --json
 python3 - out.txt <<'PY' && ok || bad "step.log --json"
 import json, sys
 s = json.load(open(sys.argv[1]))
+# 2.13 lists the AOT autograd key's components only with DEBUG logging on: the miss is
+# named, with no components to compare
 got = (s.get("pytorch_version"), s["cache"], s["compile_ids"])
 want = ("2.13.0+cpu", {"fx_graph": {"hit": 1, "miss": 0, "bypass": 0},
-                       "aotautograd": {"hit": 0, "miss": 1, "bypass": 0}}, 2)
+                       "aotautograd": {"hit": 0, "miss": 1, "bypass": 0},
+                       "misses": [{"compile_id": "[0/0]", "cache": "aotautograd", "graph": None,
+                                   "key": "a1", "nearest": None, "nearest_key": None,
+                                   "components_listed": False, "new_graph": False,
+                                   "differs": [],
+                                   "note": "the log lists no components of this key (PyTorch "
+                                   "lists the AOT autograd key's components only with DEBUG "
+                                   "logging on)"}],
+                       "bypasses": []}, 2)
 if got != want:
     print("FAIL: want %s\n  got %s" % (want, got))
     sys.exit(1)
@@ -160,5 +170,60 @@ has oute/index.html "Export failed"
 has oute/index.html "torch.cond"
 hasnt oute/index.html "No issues were found"
 has oute/index.html "Logged by PyTorch <strong>2.13.0+cpu</strong>"
+
+# ---- why the caches missed: 2.13's cache artifacts list every component of the key; the
+# second compile flips max_autotune and gives input 0 another dtype, the third's key is the
+# second's but its shape guards fail, and a bypass's reason comes from the log (escaped)
+C1='"frame_id": 0, "frame_compile_id": 1, "attempt": 0'
+C2='"frame_id": 0, "frame_compile_id": 2, "attempt": 0'
+T32="TensorMetadata(dtype=torch.float32, shape=torch.Size([4]), stride=(1,), device=device(type='cpu'))"
+T64="TensorMetadata(dtype=torch.float64, shape=torch.Size([4]), stride=(1,), device=device(type='cpu'))"
+{
+    entry '{"artifact": {"name": "torch_version", "encoding": "json"}, "has_payload": "@MD5@"}' \
+        '{"pytorch_version": "2.13.0+cpu", "commit": "0123abcd", "oss": true}'
+    entry '{"artifact": {"name": "fx_graph_cache_miss", "encoding": "json"}, '"$CID"', "has_payload": "@MD5@"}' \
+        '{"cache_status_detailed": "full_miss", "key": "fk1", "cache_state": "miss", "components": ["[g1] gm: GraphModule()\n\ndef forward(self, arg0_1):\n    pass", "[t32] example_inputs[0]: '"$T32"'", "[f] fx_kwargs[is_inference]: True", "[f] inductor_config[max_autotune]: False", "[v1] torch_version: \u0001\u00ff"]}'
+    entry '{"artifact": {"name": "fx_graph_cache_miss", "encoding": "json"}, '"$C1"', "has_payload": "@MD5@"}' \
+        '{"cache_status_detailed": "full_miss", "key": "fk2", "cache_state": "miss", "components": ["[g1] gm: GraphModule()\n\ndef forward(self, arg0_1):\n    pass", "[t64] example_inputs[0]: '"$T64"'", "[f] fx_kwargs[is_inference]: True", "[t] inductor_config[max_autotune]: True", "[v1] torch_version: \u0001\u00ff"]}'
+    entry '{"artifact": {"name": "fx_graph_cache_miss", "encoding": "json"}, '"$C2"', "has_payload": "@MD5@"}' \
+        '{"cache_status_detailed": "guard_miss", "cache_status_guard_expr": "Eq(s0, 4)", "key": "fk2", "cache_state": "miss", "components": ["[g1] gm: x"]}'
+    entry '{"artifact": {"name": "fx_graph_cache_bypass", "encoding": "json"}, '"$C2"', "has_payload": "@MD5@"}' \
+        '{"cache_state": "bypass", "cache_bypass_reason": "<script>alert(1)</script>", "components": []}'
+} >cachemiss.log
+run 0 cachemiss.log --json
+python3 - out.txt <<'PY' && ok || bad "cachemiss.log --json"
+import json, sys
+c = json.load(open(sys.argv[1]))["cache"]
+got = ([(m["compile_id"], m["nearest"], [(d["component"], d["before"], d["after"], d["words"])
+                                         for d in m["differs"]], m["note"])
+        for m in c["misses"]], c["bypasses"])
+want = ([("[0/0]", None, [], None),
+         ("[0/1]", "[0/0]",
+          [("example_inputs[0]",
+            "TensorMetadata(dtype=torch.float32, shape=torch.Size([4]), stride=(1,), device=device(type='cpu'))",
+            "TensorMetadata(dtype=torch.float64, shape=torch.Size([4]), stride=(1,), device=device(type='cpu'))",
+            "input 0's dtype changed (torch.float32 -> torch.float64)"),
+           ("inductor_config[max_autotune]", "False", "True",
+            "inductor config `max_autotune` changed (False -> True)")], None),
+         ("[0/2]", "[0/1]", [],
+          "an entry with the same key is stored, but its shape guards failed: Eq(s0, 4)")],
+        [{"compile_id": "[0/2]", "cache": "fx_graph", "reason": "<script>alert(1)</script>"}])
+if got != want:
+    print("FAIL: want %s\n  got %s" % (want, got))
+    sys.exit(1)
+PY
+run 0 cachemiss.log --summary
+has out.txt "Cache miss [0/1] (FX graph, inference) against [0/0]: input 0's dtype changed (torch.float32 -> torch.float64); inductor config \`max_autotune\` changed (False -> True)"
+has out.txt "Cache miss [0/2] (FX graph) against [0/1]: an entry with the same key is stored, but its shape guards failed: Eq(s0, 4)"
+has out.txt "1 cache miss with no earlier entry in this log (a cold cache): [0/0] FX graph inference"
+has out.txt "Cache bypass [0/2] (FX graph): <script>alert(1)</script>"
+run 0 cachemiss.log -o outc --no-browser
+has outc/index.html "<li>inductor config \`max_autotune\` changed (False -&gt; True)</li>"
+has outc/index.html "Cache bypass <a class='cid' href=\"#[0/2]\">[0/2]</a> FX graph: &lt;script&gt;alert(1)&lt;/script&gt;"
+hasnt outc/index.html "<script>alert(1)"
+# the summary read back from the report says the same
+run 0 outc --summary
+has out.txt "Cache miss [0/1] (FX graph, inference) against [0/0]: input 0's dtype changed (torch.float32 -> torch.float64); inductor config \`max_autotune\` changed (False -> True)"
+has out.txt "Cache bypass [0/2] (FX graph): <script>alert(1)</script>"
 
 summary_line pytorch213

@@ -8,6 +8,7 @@
 #include "base/json.h"
 #include "base/xalloc.h"
 #include "model/advice.h"
+#include "model/cachekey.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -507,6 +508,12 @@ static void read_rest(struct tl_diag *d, const struct tl_json *root)
             d->cache[i][k] = ju32(c, results[k]);
             d->have_cache = d->have_cache || d->cache[i][k];
         }
+    }
+    /* Why they missed (cachekey.h), when the summary says it. */
+    if (tl_json_get(cache, "misses") || tl_json_get(cache, "bypasses")) {
+        d->cachekey = tl_xmalloc(sizeof(*d->cachekey));
+        tl_cachekey_init(d->cachekey);
+        tl_cachekey_read(d->cachekey, cache);
     }
     const struct tl_json *dyn = jarr(root, "dynamic_dimensions");
     for (size_t i = 0; i < jlen(dyn) && d->ndynamic < TL_DIAG_MAX_CIDS; i++) {

@@ -19,6 +19,7 @@
 #include "base/xalloc.h"
 #include "input/envelope.h"
 #include "input/pytext.h"
+#include "model/cachekey.h"
 
 #include <md5.h>
 #include <stdint.h>
@@ -875,8 +876,47 @@ bool tl_diag_trace_wants_payload(const struct tl_record *r)
     if (tl_record_has(r, TL_K_AOT_FORWARD_GRAPH) || tl_record_has(r, TL_K_AOT_JOINT_GRAPH) ||
         tl_record_has(r, TL_K_DYNAMO_OUTPUT_GRAPH))
         return true;
+    int cache, state;
+    if (tl_record_has(r, TL_K_CHROMIUM_EVENT) ||
+        (r->artifact_name.p && tl_cachekey_artifact(r->artifact_name, &cache, &state)))
+        return true; /* cache lookups (cachekey.h) */
     return r->artifact_name.p && (tl_str_eq_cstr(r->artifact_name, "recompile_reasons") ||
                                   tl_str_eq_cstr(r->artifact_name, "dynamo_graph_break_reason"));
+}
+
+/* A cache lookup with its key's components, for the misses' explanations (cachekey.h): a
+ * cache artifact, or a chromium event with an AOT autograd verdict (PyTorch 2.6). */
+static bool is_cache_lookup(const struct tl_record *r)
+{
+    int cache, state;
+    if (r->artifact_name.p)
+        return tl_cachekey_artifact(r->artifact_name, &cache, &state);
+    return tl_record_has(r, TL_K_CHROMIUM_EVENT) && r->has_payload &&
+           tl_str_find(r->payload, "\"autograd_cache_") >= 0;
+}
+
+static void cache_lookup(struct in *in, const struct tl_record *r)
+{
+    struct tl_json v;
+    if (!r->has_payload || tl_json_parse(in->scratch, r->payload.p, r->payload.n, &v, NULL) != 0)
+        return;
+    struct tl_diag *d = &in->model->diag;
+    if (!d->cachekey) {
+        d->cachekey = tl_xmalloc(sizeof(*d->cachekey));
+        tl_cachekey_init(d->cachekey);
+    }
+    struct tl_buf cid = TL_BUF_INIT;
+    if (r->cid_ok)
+        tl_cid_display(&cid, &r->cid);
+    const char *id = r->cid_ok ? cid.buf : NULL;
+    const struct tl_json *name = tl_json_get_type(&v, "name", TL_JSON_STRING);
+    if (!r->artifact_name.p) {
+        if (name)
+            tl_cachekey_add_event(d->cachekey, name->u.str, id, tl_json_get(&v, "args"));
+    } else {
+        tl_cachekey_add(d->cachekey, r->artifact_name, id, &v);
+    }
+    tl_buf_release(&cid);
 }
 
 void tl_diag_trace_record(struct tl_diag_trace *c, struct tl_model *model,
@@ -912,6 +952,8 @@ void tl_diag_trace_record(struct tl_diag_trace *c, struct tl_model *model,
         }
     }
     ledger_record(&d->ledger, in, r);
+    if (is_cache_lookup(r))
+        cache_lookup(in, r);
     const struct tl_json *v;
     if ((v = r->env->key[TL_K_SYMBOLIC_SHAPE_SPECIALIZATION]))
         shape_rec(in, r, v, true);
@@ -939,6 +981,8 @@ void tl_diag_trace_finish(struct tl_diag_trace *c, struct tl_model *model)
             tl_diag_recompile(d, &p->cid, NULL, p->guards, p->nguards);
     limits_hit(c, d);
     tl_ledger_finish(&d->ledger);
+    if (d->cachekey)
+        tl_cachekey_finish(d->cachekey);
     tl_diag_finish(d);
 }
 

@@ -12,6 +12,7 @@
 #include "input/pytext.h"
 #include "base/buf.h"
 #include "base/xalloc.h"
+#include "model/cachekey.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,9 @@ void tl_diag_release(struct tl_diag *d)
     tl_map_release(&d->shape_cids);
     tl_map_release(&d->skipped);
     tl_arena_release(&d->arena);
+    if (d->cachekey)
+        tl_cachekey_release(d->cachekey);
+    free(d->cachekey);
 }
 
 /* ---- strings ------------------------------------------------------------------------------ */

@@ -39,6 +39,8 @@
 #define TL_DIAG_MANY_COMPILES 4
 
 /* A place in the user's code; file NULL when unknown. */
+struct tl_cachekey;
+
 struct tl_diag_loc {
     const char *file;
     uint32_t line;
@@ -362,6 +364,9 @@ struct tl_diag {
     uint64_t ngraphs;
     uint32_t cache[2][3]; /* [fx_graph, aotautograd][hit, miss, bypass] */
     bool have_cache;
+    /* The cache lookups with their keys' components, and the misses explained (cachekey.h);
+     * NULL when the log has none (a text log, a summary read back). Owned. */
+    struct tl_cachekey *cachekey;
     /* The PyTorch that wrote the log ("2.13.0+cpu"): its torch_version artifact's, else the
      * first compilation_metrics' pytorch_version; NULL when the log does not say. */
     const char *pytorch_version;

@@ -7,6 +7,7 @@
  */
 #include "base/config.h"
 #include "report/summary.h"
+#include "report/cache_miss.h"
 #include "report/assets.h"
 #include "report/html.h"
 
@@ -517,6 +518,7 @@ static void totals(struct tl_buf *out, const struct tl_diag *d, const char *href
                     "%u miss, %u bypass.</p>\n",
                     d->cache[0][0], d->cache[0][1], d->cache[0][2], d->cache[1][0], d->cache[1][1],
                     d->cache[1][2]);
+    tl_cachemiss_html(out, d->cachekey, href); /* why they missed (cache_miss.c) */
     if (d->nlargest) {
         tl_buf_adds(out, "<p>Largest graphs:");
         for (uint32_t i = 0; i < d->nlargest && i < 5; i++) {

@@ -6,6 +6,7 @@
  */
 #include "base/config.h"
 #include "report/summary.h"
+#include "report/cache_miss.h"
 #include "base/json_write.h"
 #include "report/pages.h"
 
@@ -667,6 +668,7 @@ static void j_caches(struct tl_json_doc *w, const struct tl_diag *d)
     tl_json_doc_object(w);
     j_cache(w, "fx_graph", d->cache[0]);
     j_cache(w, "aotautograd", d->cache[1]);
+    tl_cachemiss_json(w, d->cachekey); /* why they missed (cache_miss.c) */
     tl_json_doc_end(w, '}');
 }
 

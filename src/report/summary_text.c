@@ -6,6 +6,7 @@
  */
 #include "base/config.h"
 #include "report/summary.h"
+#include "report/cache_miss.h"
 #include "report/terminal.h"
 
 #include <math.h>
@@ -696,6 +697,7 @@ static void text_caches(struct text *t, const struct tl_diag *d)
                 "bypass\n",
                 d->cache[0][0], d->cache[0][1], d->cache[0][2], d->cache[1][0], d->cache[1][1],
                 d->cache[1][2]);
+    tl_cachemiss_text(t->out, d->cachekey, t->color); /* why they missed (cache_miss.c) */
 }
 
 static void text_largest(struct text *t, const struct tl_diag *d)

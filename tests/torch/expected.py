@@ -16,9 +16,10 @@ what a careful engineer reading the script and the log concludes.
 # Facts that TORCH_LOGS="recompiles,graph_breaks,dynamic,guards" does not print: the restarts
 # (only the metrics of a trace record them), and for a function of PyTorch's own, the user's
 # line that called it (the text names the function, not its callers); the caches' hits and
-# misses ("cache": [hit, miss, bypass] of fx_graph and aotautograd, asserted only by the cases
-# that give it).
-TEXT_LACKS = ["restarts", "recompiles.called_from", "cache"]
+# misses ("cache": [hit, miss, bypass] of fx_graph and aotautograd; "cache_misses": each miss's
+# [compile id, cache, nearest earlier entry, components that differ]; "cache_bypasses": each
+# bypass's [compile id, cache, reason]; each asserted only by the cases that give it).
+TEXT_LACKS = ["restarts", "recompiles.called_from", "cache", "cache_misses", "cache_bypasses"]
 
 NONE = {"compile_ids": 0, "findings": [], "graph_breaks": [], "recompiles": [], "restarts": [],
         "specializations": [], "failures": [], "limits": [], "export": [], "dynamic": []}
@@ -61,7 +62,74 @@ CASES["builtin"]["2.13"] = {"trace": dict(CASES["builtin"]["trace"], graph_break
 # (PyTorch 2.6 says the AOT autograd verdicts by chromium events only, 2.13 by artifacts too.)
 CASES["cache"] = {"trace": case(
     compile_ids=1,
-    cache={"fx_graph": [2, 2, 0], "aotautograd": [1, 1, 0]})}
+    cache={"fx_graph": [2, 2, 0], "aotautograd": [1, 1, 0]},
+    # the three misses are the first of their kind: nothing to compare them with (the
+    # backward graph's miss is not compared with the forward's entry)
+    cache_misses=[["[0/0]", "fx_graph", None, []], ["[0/0]", "aotautograd", None, []],
+                  ["[0/0]", "fx_graph", None, []]])}
+# (2.13 writes the AOT autograd verdict before it compiles the graphs, 2.6 after the forward.)
+CASES["cache"]["2.13"] = {"trace": dict(CASES["cache"]["trace"], cache_misses=[
+    ["[0/0]", "aotautograd", None, []], ["[0/0]", "fx_graph", None, []],
+    ["[0/0]", "fx_graph", None, []]])}
+
+# The same function compiled twice over one cache folder, torch._dynamo.reset() between and
+# inductor's max_autotune flipped for the second: both compiles miss both caches; the second
+# FX graph miss differs from the first entry in max_autotune only. PyTorch 2.6 lists the AOT
+# autograd key's components too (the same difference); 2.13 lists them only with DEBUG logging
+# on, so its AOT autograd misses have nothing to compare.
+MAX_AUTOTUNE = "inductor config `max_autotune` changed (False -> True)"
+CASES["cache_config"] = {"trace": case(
+    compile_ids=1,
+    cache={"fx_graph": [0, 2, 0], "aotautograd": [0, 2, 0]},
+    cache_misses=[["[0/0]", "fx_graph", None, []], ["[0/0]", "aotautograd", None, []],
+                  ["[0/0]", "fx_graph", "[0/0]", [MAX_AUTOTUNE]],
+                  ["[0/0]", "aotautograd", "[0/0]", [MAX_AUTOTUNE]]])}
+CASES["cache_config"]["2.13"] = {"trace": dict(CASES["cache_config"]["trace"], cache_misses=[
+    ["[0/0]", "aotautograd", None, []], ["[0/0]", "fx_graph", None, []],
+    ["[0/0]", "aotautograd", None, []], ["[0/0]", "fx_graph", "[0/0]", [MAX_AUTOTUNE]]])}
+
+# float32, float64, then float32 transposed (automatic dynamic shapes off): f recompiles twice
+# (dtype, then stride), and each compile misses the FX graph cache: [0/1] against [0/0] on
+# input 0's dtype, [0/2] against [0/0] (not [0/1], whose dtype differs too) on its stride (and
+# the memory format that goes with it). 2.6 does not use the AOT autograd cache for inference
+# by default; 2.13 does, without components (as above).
+DTYPE_MISS = "input 0's dtype changed (torch.float32 -> torch.float64)"
+STRIDE_MISS = ("input 0's stride and memory_format changed (stride (4, 1) -> (1, 4); "
+               "memory_format torch.contiguous_format -> None)")
+CASES["cache_dtype"] = {"trace": case(
+    compile_ids=3,
+    findings=["recompile:dtype_changed"],
+    recompiles=[{"function": "f", "location": "cache_dtype.py:14", "resumes_after_line": None,
+                 "count": 2, "reasons": [["tensor 'L['x']' dtype mismatch", 2, "dtype_changed"],
+                                         ["tensor 'L['x']' stride mismatch at index 0", 1,
+                                          "layout_changed"]],
+                 "compile_ids": ["[0/1]", "[0/2]"], "called_from": None}],
+    cache={"fx_graph": [0, 3, 0], "aotautograd": [0, 0, 0]},
+    cache_misses=[["[0/0]", "fx_graph", None, []], ["[0/1]", "fx_graph", "[0/0]", [DTYPE_MISS]],
+                  ["[0/2]", "fx_graph", "[0/0]", [STRIDE_MISS]]])}
+CASES["cache_dtype"]["2.13"] = {"trace": dict(
+    CASES["cache_dtype"]["trace"],
+    recompiles=[dict(CASES["cache_dtype"]["trace"]["recompiles"][0], reasons=[
+        ["tensor 'x' dtype mismatch", 2, "dtype_changed"],
+        ["tensor 'x' stride mismatch at index 0", 1, "layout_changed"]])],
+    cache={"fx_graph": [0, 3, 0], "aotautograd": [0, 3, 0]},
+    cache_misses=[["[0/0]", "aotautograd", None, []], ["[0/0]", "fx_graph", None, []],
+                  ["[0/1]", "aotautograd", None, []],
+                  ["[0/1]", "fx_graph", "[0/0]", [DTYPE_MISS]],
+                  ["[0/2]", "aotautograd", None, []],
+                  ["[0/2]", "fx_graph", "[0/0]", [STRIDE_MISS]]])}
+
+# A custom post-grad pass without a uuid: Inductor cannot key it, so the FX graph cache is
+# bypassed with its reason (2.13: the AOT autograd cache too, for the same reason).
+CASES["cache_bypass"] = {"trace": case(
+    compile_ids=1,
+    cache={"fx_graph": [0, 0, 1], "aotautograd": [0, 0, 0]},
+    cache_bypasses=[["[0/0]", "fx_graph", "Unsupported post grad custom pass"]])}
+CASES["cache_bypass"]["2.13"] = {"trace": dict(
+    CASES["cache_bypass"]["trace"],
+    cache={"fx_graph": [0, 0, 1], "aotautograd": [0, 0, 1]},
+    cache_bypasses=[["[0/0]", "aotautograd", "Unsupported post grad custom pass"],
+                    ["[0/0]", "fx_graph", "Unsupported post grad custom pass"]])}
 
 # `if x.sum() > 0:` needs the tensor's value: a graph break that does not restart the frame
 # (PyTorch 2.6 logs it as a dynamo_graph_break_reason artifact, no restart reason).

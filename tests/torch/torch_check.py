@@ -155,7 +155,15 @@ def project(s):
         "dynamic": sorted({(x["symbol"], x["source"]) for x in s["dynamic_dimensions"]}),
         # [hit, miss, bypass] of each cache; asserted only by the cases that say "cache" (the
         # others share PyTorch's default cache folder, warm or not)
-        "cache": {k: [v["hit"], v["miss"], v["bypass"]] for k, v in s["cache"].items()},
+        "cache": {k: [v["hit"], v["miss"], v["bypass"]] for k, v in s["cache"].items()
+                  if k in ("fx_graph", "aotautograd")},
+        # each miss: [compile id, cache, the nearest earlier entry, what differs in words]
+        # and each bypass: [compile id, cache, reason]; asserted by the cases that give them
+        "cache_misses": [[m["compile_id"], m["cache"], m["nearest"],
+                          [d["words"] for d in m["differs"]]]
+                         for m in s["cache"].get("misses", [])],
+        "cache_bypasses": [[b["compile_id"], b["cache"], b["reason"]]
+                           for b in s["cache"].get("bypasses", [])],
     }
     return p
 
@@ -290,9 +298,10 @@ def check(tlparse, work, name, problems, dump=False, version=None):
         if key == "text":
             continue
         exp = want[key]
-        if "cache" not in exp:
-            proj = dict(proj)
-            proj.pop("cache", None)
+        for k in ("cache", "cache_misses", "cache_bypasses"):
+            if k not in exp:
+                proj = dict(proj)
+                proj.pop(k, None)
         if proj != exp:
             problems.append("%s: %s diagnosis differs from expected.py:\n%s" % (
                 name, key, diff_text(exp, proj)))

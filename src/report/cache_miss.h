@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Why the caches missed (model/cachekey.h), in the diagnosis's three forms: the "misses" and
+ * "bypasses" members of summary.json's "cache", lines of `--summary`, and a part of the
+ * Diagnosis section. They read the cache-key model only; everything from the log is escaped.
+ */
+#ifndef TL_CACHE_MISS_H
+#define TL_CACHE_MISS_H
+
+#include "base/config.h"
+#include "base/buf.h"
+#include "base/json_write.h"
+#include "model/cachekey.h"
+
+#include <stdbool.h>
+
+/** "misses": [...] and "bypasses": [...] into the open "cache" object; nothing when ck has
+ *  neither (ck may be NULL). */
+void tl_cachemiss_json(struct tl_json_doc *w, const struct tl_cachekey *ck);
+
+/** The --summary lines after "Caches:"; nothing when there is no miss or bypass. */
+void tl_cachemiss_text(struct tl_buf *out, const struct tl_cachekey *ck, bool color);
+
+/** The Diagnosis section's part; compile ids link to href + id (href NULL: named only). */
+void tl_cachemiss_html(struct tl_buf *out, const struct tl_cachekey *ck, const char *href);
+
+#endif
