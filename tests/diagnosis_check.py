@@ -29,6 +29,7 @@ import diagnosis_expected  # noqa: E402
 
 STR, INT, NUM, BOOL = "str", "int", "num", "bool"
 OPT = "?"  # suffix: may be null (for a list: [shape, OPT])
+NULLABLE = "?null"  # a key of an object's shape: the object may be null
 
 ADVICE = {"category": STR, "title": STR, "explanation": STR, "fix": STR}
 WHERE = {"file": STR + OPT, "line": INT + OPT, "function": STR + OPT, "code": STR + OPT,
@@ -87,7 +88,20 @@ SHAPE = {
         "advice": ADVICE}],
     "compile_time": {"total_s": NUM + OPT,
                      "slowest": [{"compile_id": STR + OPT, "function": STR + OPT,
-                                  "seconds": NUM}]},
+                                  "seconds": NUM}],
+                     "ledger": {NULLABLE: True, "source": STR, "span_s": NUM,
+                                "compiling_s": NUM, "runtime_s": NUM, "unaccounted_s": NUM,
+                                "overlap_s": NUM, "metrics_s": NUM, "backward_s": NUM,
+                                "phases": {k: NUM for k in (
+                                    "dynamo", "aot_autograd", "inductor", "codegen",
+                                    "compile_code", "autotune", "cache", "remote", "gc",
+                                    "backend", "other")},
+                                "cold": {"compile_ids": INT, "s": NUM},
+                                "warm": {"compile_ids": INT, "s": NUM},
+                                "compile_ids": [{"compile_id": STR, "s": NUM,
+                                                 "phases": {"?any": NUM},
+                                                 "metrics_s": NUM + OPT, "backward_s": NUM,
+                                                 "runtime_s": NUM, "cache": STR + OPT}]}},
     "cache": {"fx_graph": {"hit": INT, "miss": INT, "bypass": INT},
               "aotautograd": {"hit": INT, "miss": INT, "bypass": INT},
               # present when the log has a cache miss or bypass
@@ -112,18 +126,26 @@ SHAPE = {
 
 def check_shape(v, shape, path, problems):
     if isinstance(shape, dict):
+        if v is None and shape.get(NULLABLE):
+            return
+        if "?any" in shape and isinstance(v, dict):  # any keys, each of the one shape
+            for k, x in v.items():
+                check_shape(x, shape["?any"], f"{path}.{k}", problems)
+            return
         if not isinstance(v, dict):
             problems.append(f"{path}: want an object, got {type(v).__name__}")
             return
         # a key written "name?" may be absent
         for key in shape:
+            if key == NULLABLE:
+                continue
             k = key.rstrip(OPT)
             if k not in v:
                 if not key.endswith(OPT):
                     problems.append(f"{path}.{k}: missing")
             else:
                 check_shape(v[k], shape[key], f"{path}.{k}", problems)
-        names = {key.rstrip(OPT) for key in shape}
+        names = {key.rstrip(OPT) for key in shape if key != NULLABLE}
         for k in v:
             if k not in names:
                 problems.append(f"{path}.{k}: not in the schema (add it to SHAPE)")

@@ -70,6 +70,7 @@ same files.txt "./-_-_-_-/torch_version_0.json
 ./-_1_0_0/torch_dynamo_resume_in_step_at_14_ORIGINAL_BYTECODE_9.txt
 ./chromium_events.json
 ./compile_directory.json
+./compile_time.html
 ./failures_and_restarts.html
 ./index.html
 ./raw.jsonl
@@ -110,6 +111,15 @@ want = ("2.13.0+cpu", {"fx_graph": {"hit": 1, "miss": 0, "bypass": 0},
                        "bypasses": []}, 2)
 if got != want:
     print("FAIL: want %s\n  got %s" % (want, got))
+    sys.exit(1)
+# no timed events: the ledger is the metrics' (1.5 s of Dynamo: no backend time given) and the
+# first runs' (2500 + 900 us)
+led = s["compile_time"]["ledger"]
+got = (led["source"], led["compiling_s"], led["runtime_s"], led["phases"]["dynamo"],
+       [(c["compile_id"], c["s"], c["runtime_s"], c["cache"]) for c in led["compile_ids"]])
+want = ("compilation_metrics", 1.5, 0.0034, 1.5, [("[0/0]", 1.5, 0.0034, "miss")])
+if got != want:
+    print("FAIL: ledger want %s\n  got %s" % (want, got))
     sys.exit(1)
 PY
 run 0 step.log --summary
