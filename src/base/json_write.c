@@ -523,6 +523,9 @@ void tl_json_write_number(struct tl_buf *out, const struct tl_json *num)
 
 static int key_cmp(struct tl_str a, struct tl_str b)
 {
+    /* Most keys of an object differ in their first byte: no call then. */
+    if (a.n && b.n && a.p[0] != b.p[0])
+        return (unsigned char)a.p[0] < (unsigned char)b.p[0] ? -1 : 1;
     size_t n = a.n < b.n ? a.n : b.n;
     int c = n ? memcmp(a.p, b.p, n) : 0;
     if (c)

@@ -5,7 +5,8 @@
  * what the parser and the writer spent most of their time in. SSE2 (every
  * x86-64) when the compiler targets it; elsewhere two 64-bit words with the
  * classic "has a byte less than" bit trick, which is exact for the lowest
- * matching byte (a false hit can only lie above a true one).
+ * matching byte (a false hit can only lie above a true one). And finding a
+ * substring (tl_scan_find), 16 places at a time where SSE2 is.
  * Depends on nothing.
  */
 #ifndef TL_SCAN_H
@@ -78,6 +79,44 @@ static inline unsigned tl_scan16_json(const unsigned char *p, bool high)
     return tl_scan16_json_swar(p, high);
 #else
     return tl_scan16_json_bytes(p, high);
+#endif
+}
+
+/**
+ * The first occurrence of needle[0..n) in hay[0..hn), or NULL (n >= 1). With SSE2, 16 places
+ * are tried at once by the needle's first and last bytes and only places where both match are
+ * compared in full: several times faster than glibc's memmem, which the diagnosis and the model
+ * use on every chromium event and stack frame.
+ */
+static inline const char *tl_scan_find(const char *hay, size_t hn, const char *needle, size_t n)
+{
+    if (hn < n)
+        return NULL;
+    if (n == 1)
+        return memchr(hay, needle[0], hn);
+#if defined(__SSE2__)
+    size_t i = 0;
+    const __m128i first = _mm_set1_epi8(needle[0]);
+    const __m128i last = _mm_set1_epi8(needle[n - 1]);
+    for (; i + n - 1 + 16 <= hn; i += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(hay + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(hay + i + n - 1));
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
+        while (m) {
+            unsigned k = (unsigned)__builtin_ctz(m);
+            if (memcmp(hay + i + k + 1, needle + 1, n - 2) == 0)
+                return hay + i + k;
+            m &= m - 1;
+        }
+    }
+    /* The last places, fewer than 16: one by one. */
+    for (; i + n <= hn; i++)
+        if (hay[i] == needle[0] && memcmp(hay + i + 1, needle + 1, n - 1) == 0)
+            return hay + i;
+    return NULL;
+#else
+    return memmem(hay, hn, needle, n);
 #endif
 }
 

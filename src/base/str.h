@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * String views: a pointer and a length, not NUL-terminated, never owning.
- * Used for everything sliced out of the input. Depends on nothing.
+ * Used for everything sliced out of the input. Depends on scan.h (its search).
  */
 #ifndef TL_STR_H
 #define TL_STR_H
+
+#include "base/scan.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,7 +33,8 @@ static inline struct tl_str tl_str_cstr(const char *p)
 
 static inline bool tl_str_eq(struct tl_str a, struct tl_str b)
 {
-    return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
+    /* The first bytes first: most unequal strings of one length differ there. */
+    return a.n == b.n && (a.n == 0 || (a.p[0] == b.p[0] && memcmp(a.p, b.p, a.n) == 0));
 }
 
 static inline bool tl_str_eq_cstr(struct tl_str a, const char *b)
@@ -57,7 +60,7 @@ static inline long tl_str_find(struct tl_str hay, const char *needle)
     size_t n = strlen(needle);
     if (n == 0)
         return 0;
-    const char *r = hay.n >= n ? memmem(hay.p, hay.n, needle, n) : NULL;
+    const char *r = tl_scan_find(hay.p, hay.n, needle, n);
     return r ? (long)(r - hay.p) : -1;
 }
 

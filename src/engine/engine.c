@@ -378,13 +378,13 @@ static bool split_line(struct tl_engine *eng, struct tl_str line, uint64_t linen
 
 /* The first line of an entry: its prefix and envelope, decoded. Its payload lines, if any,
  * come next (ENTRY_SKIP: skipped, the entry being unusable). */
-static int entry_head(struct tl_engine *eng, struct tl_str line, uint64_t lineno,
+static int entry_head(struct tl_engine *eng, struct tl_str line, uint64_t lineno, bool utf8,
                       struct tl_err *err)
 {
     struct tl_record *rec = &eng->rec;
     tl_record_init(rec);
     eng->md5_due = false;
-    bool repaired = !tl_utf8_valid(line.p, line.n);
+    bool repaired = !utf8 && !tl_utf8_valid(line.p, line.n);
     if (repaired) {
         /* The reference skips the line and then fails the whole run; we replace the bad
          * bytes and keep the entry. It is counted once: below, unless a worse problem
@@ -440,7 +440,7 @@ static void payload_line(struct tl_engine *eng, const struct tl_line *l)
     if (eng->state != ENTRY_PAYLOAD || !eng->keep)
         return;
     struct tl_str t = l->text;
-    if (!tl_utf8_valid(t.p, t.n)) {
+    if (!l->utf8 && !tl_utf8_valid(t.p, t.n)) {
         /* The reference drops the line and then fails the whole run; we keep the bytes as
          * they are (the md5 is over what was written). */
         eng->stats.fail_utf8++;
@@ -502,7 +502,7 @@ static int on_line(void *ctx, const struct tl_line *l, struct tl_err *err)
     }
     if (l->len == 0)
         return 0;
-    return entry_head(eng, l->text, l->lineno, err);
+    return entry_head(eng, l->text, l->lineno, l->utf8, err);
 }
 
 /* The end of the input (truncated: the name of a compressed format whose data was cut off):

@@ -349,7 +349,9 @@ static int check_record(struct ctx *c, const char *path, const struct tl_json *v
     for (size_t i = 0; i < v->u.obj.n; i++) {
         const struct tl_json_member *m = &v->u.obj.items[i];
         for (size_t f = 0; fields[f].name; f++) {
-            if (!tl_str_eq_cstr(m->key, fields[f].name))
+            /* The first byte first: most names differ there (no name is empty). */
+            if (!m->key.n || m->key.p[0] != fields[f].name[0] ||
+                !tl_str_eq_cstr(m->key, fields[f].name))
                 continue;
             if (seen & (1ULL << f)) {
                 snprintf(c->msg, c->msglen, "duplicate field \"%s\" in \"%s\"", fields[f].name,
@@ -458,13 +460,16 @@ static int check(struct ctx *c, const char *path, const struct tl_json *v, enum 
 
 static int lookup_key(struct tl_str k)
 {
+    static const unsigned char key_lens[TL_K__COUNT] = {
+#define TL_X(id, name) sizeof(name) - 1,
+        TL_ENVELOPE_KEYS(TL_X)
+#undef TL_X
+    };
     /* A switch on length and first byte would be faster still; a linear
      * scan over 38 names with a length check first is cheap enough. */
-    for (int i = 0; i < TL_K__COUNT; i++) {
-        const char *n = key_names[i];
-        if (strlen(n) == k.n && memcmp(n, k.p, k.n) == 0)
+    for (int i = 0; i < TL_K__COUNT; i++)
+        if (key_lens[i] == k.n && memcmp(key_names[i], k.p, k.n) == 0)
             return i;
-    }
     return -1;
 }
 

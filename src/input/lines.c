@@ -5,6 +5,7 @@
  */
 #include "base/config.h"
 #include "input/lines.h"
+#include "base/utf8.h"
 
 #include <string.h>
 
@@ -25,11 +26,12 @@ bool tl_lines_pending(const struct tl_lines *l)
     return l->skipping || l->part.len > 0;
 }
 
-/* A line of len bytes at p (its "\n" not included; terminated: one came). */
-static int give(struct tl_lines *l, const char *p, size_t len, bool terminated, tl_line_fn fn,
-                void *ctx, struct tl_err *err)
+/* A line of len bytes at p (its "\n" not included; terminated: one came); utf8: known to be
+ * well-formed. */
+static int give(struct tl_lines *l, const char *p, size_t len, bool terminated, bool utf8,
+                tl_line_fn fn, void *ctx, struct tl_err *err)
 {
-    struct tl_line line = {.lineno = ++l->lineno, .len = len};
+    struct tl_line line = {.lineno = ++l->lineno, .len = len, .utf8 = utf8};
     l->last_unterminated = !terminated;
     if (len > l->max_line) {
         line.long_line = true;
@@ -79,11 +81,28 @@ static void carry(struct tl_lines *l, const char *p, size_t n)
     tl_buf_add(&l->part, p, n);
 }
 
+/*
+ * Whether the line p[0..len) of the chunk that ends at end is well-formed UTF-8. The chunk is
+ * checked ahead from a line's start to its first ill-formed byte, once: a line that ends before
+ * that byte is well-formed ("\n" is no part of any sequence, so none crosses it), and the next
+ * check starts at the line after the one that holds it. Linear in the chunk, whatever it holds.
+ */
+static bool chunk_valid(struct tl_lines *l, const char *p, size_t len, const char *end)
+{
+    if (p + len <= l->valid_end)
+        return true;
+    if (p < l->valid_end)
+        return false; /* the ill-formed byte is in this line */
+    l->valid_end = p + tl_utf8_valid_prefix(p, (size_t)(end - p));
+    return p + len <= l->valid_end;
+}
+
 int tl_lines_feed(struct tl_lines *l, const char *p, size_t n, tl_line_fn fn, void *ctx,
                   struct tl_err *err)
 {
     l->bytes += n;
     const char *end = p + n;
+    l->valid_end = p;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         if (!nl) {
@@ -100,11 +119,12 @@ int tl_lines_feed(struct tl_lines *l, const char *p, size_t n, tl_line_fn fn, vo
             if (l->skipping) {
                 rc = give_skipped(l, true, fn, ctx, err);
             } else {
-                rc = give(l, l->part.buf, l->part.len, true, fn, ctx, err);
+                rc = give(l, l->part.buf, l->part.len, true, false, fn, ctx, err);
                 tl_buf_reset(&l->part);
             }
         } else {
-            rc = give(l, p, len, true, fn, ctx, err);
+            rc = give(l, p, len, true, len <= l->max_line && chunk_valid(l, p, len, end), fn, ctx,
+                      err);
         }
         if (rc < 0)
             return -1;
@@ -119,7 +139,7 @@ int tl_lines_finish(struct tl_lines *l, tl_line_fn fn, void *ctx, struct tl_err 
         return give_skipped(l, false, fn, ctx, err);
     if (!l->part.len)
         return 0;
-    int rc = give(l, l->part.buf, l->part.len, false, fn, ctx, err);
+    int rc = give(l, l->part.buf, l->part.len, false, false, fn, ctx, err);
     tl_buf_reset(&l->part);
     return rc;
 }

@@ -3,7 +3,9 @@
  * Lines out of bytes fed as they arrive (a file read in chunks, a log still being written):
  * each complete line goes to a callback, without its "\n" and one "\r" before it; a line cut
  * by a chunk's end is carried to the next feed; a line longer than the limit is skipped
- * without being held (its length and first byte are given). Knows nothing of the log format.
+ * without being held (its length and first byte are given). Each chunk is checked for UTF-8 in
+ * one pass, so that its lines need no check of their own (the engine's was 8% of a run).
+ * Knows nothing of the log format.
  */
 #ifndef TL_INPUT_LINES_H
 #define TL_INPUT_LINES_H
@@ -23,6 +25,7 @@ struct tl_line {
     uint64_t len;       /* text's length (for a long line, the bytes skipped) */
     bool long_line;     /* over the limit: skipped */
     char first;         /* its first byte ('\0' for an empty line) */
+    bool utf8;          /* text is known to be well-formed UTF-8; false: not checked */
 };
 
 /** Called with each line; 0, or -1 with err filled to stop. */
@@ -36,6 +39,7 @@ struct tl_lines {
     char skip_first;
     uint64_t lineno;        /* lines given so far */
     uint64_t bytes;         /* bytes fed so far */
+    const char *valid_end;  /* the chunk being fed is well-formed UTF-8 up to here */
     bool last_unterminated; /* the last line given had no newline (tl_lines_finish) */
 };
 

@@ -538,13 +538,15 @@ static double opt_s(struct tl_opt_f64 v)
 
 /* What the ledger takes of a record: its time, a chromium event's span, a first run's time
  * (compilation_metrics_runtime), a cache's verdict. */
-static void ledger_record(struct tl_ledger *l, struct in *in, const struct tl_record *r)
+static void ledger_record(struct tl_ledger *l, const struct tl_record *r)
 {
     if (r->glog)
         tl_ledger_time(l, r->glog->month, r->glog->day, r->glog->time, r->glog->micros);
     const struct tl_compile_id *cid = r->cid_ok ? &r->cid : NULL;
-    if (tl_record_has(r, TL_K_CHROMIUM_EVENT))
-        tl_ledger_event(l, cid, tl_record_payload_json(r, in->scratch));
+    struct tl_chromium_peek ev;
+    if (tl_record_has(r, TL_K_CHROMIUM_EVENT) && r->has_payload &&
+        tl_chromium_peek(r->payload, &ev))
+        tl_ledger_event(l, cid, &ev);
     const struct tl_json *v = r->env->key[TL_K_COMPILATION_METRICS_RUNTIME];
     if (!v)
         v = r->env->key[TL_K_BWD_COMPILATION_METRICS_RUNTIME];
@@ -951,7 +953,7 @@ void tl_diag_trace_record(struct tl_diag_trace *c, struct tl_model *model,
                                                       : TL_LEDGER_BYPASS);
         }
     }
-    ledger_record(&d->ledger, in, r);
+    ledger_record(&d->ledger, r);
     if (is_cache_lookup(r))
         cache_lookup(in, r);
     const struct tl_json *v;

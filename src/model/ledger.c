@@ -289,74 +289,59 @@ static void end_span(struct tl_ledger *l, struct tl_ledger_thread *t, struct tl_
         close_span(l, t, end_us);
 }
 
-static void cache_state(struct tl_ledger_cid *c, const struct tl_json *args)
+static void cache_state(struct tl_ledger_cid *c, struct tl_str st)
 {
-    const struct tl_json *st = c ? tl_json_get_type(args, "cache_state", TL_JSON_STRING) : NULL;
-    if (!st)
+    if (!c || !st.p)
         return;
-    if (tl_str_eq_cstr(st->u.str, "hit"))
+    if (tl_str_eq_cstr(st, "hit"))
         c->cache |= TL_LEDGER_HIT;
-    else if (tl_str_eq_cstr(st->u.str, "miss"))
+    else if (tl_str_eq_cstr(st, "miss"))
         c->cache |= TL_LEDGER_MISS;
-    else if (tl_str_eq_cstr(st->u.str, "bypass"))
+    else if (tl_str_eq_cstr(st, "bypass"))
         c->cache |= TL_LEDGER_BYPASS;
 }
 
 /* A time in microseconds: finite, not negative, below 2^53 (epoch microseconds are 2^51). */
-static bool micros_of(const struct tl_json *ev, const char *key, double *out)
+static bool micros_ok(double v)
 {
-    const struct tl_json *v = tl_json_get_type(ev, key, TL_JSON_NUMBER);
-    if (!v || !isfinite(v->u.num.d) || v->u.num.d < 0 || v->u.num.d > 9e15)
-        return false;
-    *out = v->u.num.d;
-    return true;
+    return isfinite(v) && v >= 0 && v <= 9e15;
 }
 
-static int64_t int_of(const struct tl_json *ev, const char *key)
+void tl_ledger_event(struct tl_ledger *l, const struct tl_compile_id *cid,
+                     const struct tl_chromium_peek *ev)
 {
-    const struct tl_json *v = tl_json_get_type(ev, key, TL_JSON_NUMBER);
-    return v && isfinite(v->u.num.d) && fabs(v->u.num.d) < 9e15 ? (int64_t)v->u.num.d : 0;
-}
-
-void tl_ledger_event(struct tl_ledger *l, const struct tl_compile_id *cid, const struct tl_json *ev)
-{
-    if (!ev || ev->type != TL_JSON_OBJECT)
+    if (!ev || !ev->name.p || !ev->has_ts || !micros_ok(ev->ts))
         return;
-    const struct tl_json *ph = tl_json_get_type(ev, "ph", TL_JSON_STRING);
-    const struct tl_json *name = tl_json_get_type(ev, "name", TL_JSON_STRING);
-    double ts;
-    if (!ph || ph->u.str.n != 1 || !name || !micros_of(ev, "ts", &ts))
-        return;
-    char kind = ph->u.str.p[0];
+    char kind = ev->ph;
     if (kind != 'B' && kind != 'E' && kind != 'X')
         return;
-    struct tl_ledger_thread *t = thread_of(l, int_of(ev, "pid"), int_of(ev, "tid"));
+    struct tl_ledger_thread *t = thread_of(l, ev->pid, ev->tid);
     if (!t)
         return;
     struct tl_ledger_cid *c = cid_of(l, cid);
-    const struct tl_json *args = tl_json_get_type(ev, "args", TL_JSON_OBJECT);
+    double ts = ev->ts;
     l->seen = true;
     l->last_ts = fmax(l->last_ts, ts);
     if (kind == 'B') {
-        open_span(l, t, name->u.str, c, ts);
+        open_span(l, t, ev->name, c, ts);
         return;
     }
     if (kind == 'E') {
         struct tl_ledger_cid *owner = c;
         for (uint32_t k = t->depth; !owner && k > 0; k--)
             owner = t->stack[k - 1].cid;
-        cache_state(owner, args);
-        end_span(l, t, name->u.str, ts);
+        cache_state(owner, ev->cache_state);
+        end_span(l, t, ev->name, ts);
         return;
     }
     /* "X": a whole span at once, a leaf of the innermost open one. */
-    double dur;
-    if (!micros_of(ev, "dur", &dur))
+    if (!ev->has_dur || !micros_ok(ev->dur))
         return;
+    double dur = ev->dur;
     l->last_ts = fmax(l->last_ts, ts + dur);
     if (t->depth == TL_LEDGER_DEPTH)
         return;
-    open_span(l, t, name->u.str, c, ts);
+    open_span(l, t, ev->name, c, ts);
     close_span(l, t, ts + dur);
 }
 

@@ -26,6 +26,7 @@
 #include "base/arena.h"
 #include "base/json.h"
 #include "base/map.h"
+#include "input/chromium.h"
 #include "input/compile_id.h"
 
 #include <stdbool.h>
@@ -148,9 +149,10 @@ void tl_ledger_release(struct tl_ledger *l);
 /** A record's time from its glog prefix (MMDD, HH:MM:SS, microseconds as written). */
 void tl_ledger_time(struct tl_ledger *l, const char month[2], const char day[2], const char hms[8],
                     const char micros[6]);
-/** A chromium event (its parsed payload) of compile id cid (NULL: the envelope gave none). */
+/** A chromium event (the fields of its payload) of compile id cid (NULL: the envelope gave
+ * none). */
 void tl_ledger_event(struct tl_ledger *l, const struct tl_compile_id *cid,
-                     const struct tl_json *ev);
+                     const struct tl_chromium_peek *ev);
 /** A compilation_metrics record's times (seconds; negative: absent). */
 void tl_ledger_metrics(struct tl_ledger *l, const struct tl_compile_id *cid, double entire_s,
                        double backend_s, double inductor_s, double codegen_s);

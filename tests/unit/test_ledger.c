@@ -53,9 +53,9 @@ static void ev(struct fixture *f, const struct tl_compile_id *cid, const char *p
              "{\"name\": \"%s\", \"ts\": %.1f, \"args\": %s, \"ph\": \"%s\", \"cat\": "
              "\"dynamo_timed\", \"tid\": %d, \"pid\": 0}",
              name, ts, args ? args : "{}", ph, tid);
-    struct tl_json v;
-    assert_int_equal(tl_json_parse(&f->scratch, text, strlen(text), &v, NULL), 0);
-    tl_ledger_event(&f->l, cid, &v);
+    struct tl_chromium_peek e;
+    assert_true(tl_chromium_peek(tl_str_cstr(text), &e));
+    tl_ledger_event(&f->l, cid, &e);
 }
 
 static const struct tl_ledger_cid *find(const struct tl_ledger *l, const char *cid)
@@ -204,10 +204,10 @@ static void test_unbalanced(void **state)
     const struct tl_ledger_cid *c = find(&f->l, "[0/0]");
     assert_float_equal(c->us[TL_LP_CODEGEN], 400, 1e-6);
     assert_float_equal(c->us[TL_LP_DYNAMO], 100, 1e-6);
-    struct tl_json v;
+    struct tl_chromium_peek e;
     const char *x = "{\"name\": \"compile_file\", \"ph\": \"X\", \"ts\": 600, \"dur\": 50}";
-    assert_int_equal(tl_json_parse(&f->scratch, x, strlen(x), &v, NULL), 0);
-    tl_ledger_event(&f->l, &cid00, &v);
+    assert_true(tl_chromium_peek(tl_str_cstr(x), &e));
+    tl_ledger_event(&f->l, &cid00, &e);
     tl_ledger_finish(&f->l);
     assert_float_equal(c->us[TL_LP_COMPILE], 50, 1e-6);
     assert_float_equal(f->l.run.compiling_s, 0.00055, 1e-12);
@@ -242,6 +242,10 @@ static void test_nothing(void **state)
     struct fixture *f = *state;
     tl_ledger_time(&f->l, "01", "01", "00:00:00", "000000");
     tl_ledger_event(&f->l, &cid00, NULL);
+    struct tl_chromium_peek e;
+    assert_true(
+        tl_chromium_peek(tl_str_cstr("{\"name\": \"dynamo\", \"ph\": \"i\", \"ts\": 1}"), &e));
+    tl_ledger_event(&f->l, &cid00, &e); /* an instant: no span */
     tl_ledger_finish(&f->l);
     assert_false(f->l.present);
 }

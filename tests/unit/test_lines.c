@@ -11,6 +11,7 @@
 #include "report/summary.h"
 #include "sinks/sinks.h"
 #include "base/buf.h"
+#include "base/utf8.h"
 #include "testutil.h"
 
 #include <stdarg.h>
@@ -99,6 +100,62 @@ static void test_split_long(void **state)
     check_split("ok\n\tabcdefghij", 5, "1:ok\n2:LONG 11 \t\n", true);
 }
 
+/* Each line's UTF-8 flag as 'v' (known well-formed) or '-' (not checked); a line flagged that
+ * is not well-formed fails the test. */
+static int collect_utf8(void *ctx, const struct tl_line *l, struct tl_err *err)
+{
+    (void)err;
+    struct tl_buf *b = ctx;
+    if (l->utf8 && !tl_utf8_valid(l->text.p, l->text.n))
+        fail_msg("line %llu flagged well-formed", (unsigned long long)l->lineno);
+    tl_buf_addch(b, l->utf8 ? 'v' : '-');
+    return 0;
+}
+
+static void utf8_flags(struct tl_buf *out, const char *s, size_t n, size_t k)
+{
+    struct tl_lines l;
+    struct tl_err err = {TL_ERR_NONE, ""};
+    tl_lines_init(&l, 100);
+    size_t step = k ? k : (n ? n : 1);
+    for (size_t i = 0; i < n; i += step)
+        assert_int_equal(
+            tl_lines_feed(&l, s + i, n - i < step ? n - i : step, collect_utf8, out, &err), 0);
+    assert_int_equal(tl_lines_finish(&l, collect_utf8, out, &err), 0);
+    tl_lines_release(&l);
+}
+
+static void test_utf8_flag(void **state)
+{
+    (void)state;
+    /* Fed whole, each line inside the chunk is judged on its own: two ill-formed lines in a
+     * row, one cut short before its newline, one at the start, the last unterminated (held
+     * over, so not flagged); a long line is not checked. */
+    static const char log[] =
+        "\xff\n"
+        "caf\xc3\xa9\n"
+        "\xe2\x82\n"
+        "a\xc3\n"
+        "\n"
+        "ok \xf0\x9f\x98\x80\n"
+        "x\xc0\xafy\n"
+        "plain\r\n"
+        "0123456789012345678901234567890123456789012345678901234567890123456789"
+        "0123456789012345678901234567890123456789\n"
+        "end";
+    struct tl_buf b = TL_BUF_INIT;
+    utf8_flags(&b, log, sizeof(log) - 1, 0);
+    assert_string_equal(b.buf, "-v--vv-v--");
+    /* In chunks, lines cut by a chunk are held and not flagged; no flag is ever wrong. */
+    static const size_t chunks[] = {1, 2, 3, 5, 7, 16};
+    for (size_t i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
+        tl_buf_reset(&b);
+        utf8_flags(&b, log, sizeof(log) - 1, chunks[i]);
+        assert_int_equal(b.len, 10);
+    }
+    tl_buf_release(&b);
+}
+
 /* ---- the engine, fed in chunks ----------------------------------------------------------------
  */
 
@@ -182,9 +239,8 @@ static void test_engine_chunks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_split_plain),
-        cmocka_unit_test(test_split_crlf),
-        cmocka_unit_test(test_split_long),
+        cmocka_unit_test(test_split_plain),   cmocka_unit_test(test_split_crlf),
+        cmocka_unit_test(test_split_long),    cmocka_unit_test(test_utf8_flag),
         cmocka_unit_test(test_engine_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

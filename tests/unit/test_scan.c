@@ -91,11 +91,42 @@ static void test_noise(void **state)
     }
 }
 
+/* tl_scan_find against memmem: haystacks of a small alphabet (many near misses), needles of
+ * 1 to 20 bytes taken from them or not, every length of haystack around the 16-byte steps. */
+static void test_find(void **state)
+{
+    (void)state;
+    srand(11);
+    char hay[96];
+    char needle[24];
+    for (int t = 0; t < 100000; t++) {
+        size_t hn = (size_t)(rand() % (int)sizeof(hay));
+        for (size_t i = 0; i < hn; i++)
+            hay[i] = "aab_c"[rand() % 5];
+        size_t n = 1 + (size_t)(rand() % 20);
+        if (hn >= n && rand() % 2) {
+            memcpy(needle, hay + (size_t)rand() % (hn - n + 1), n);
+        } else {
+            for (size_t i = 0; i < n; i++)
+                needle[i] = "aab_c"[rand() % 5];
+        }
+        const char *want = memmem(hay, hn, needle, n);
+        const char *got = tl_scan_find(hay, hn, needle, n);
+        if (got != want)
+            fail_msg("hay %.*s needle %.*s: got %td want %td", (int)hn, hay, (int)n, needle,
+                     got ? got - hay : -1, want ? want - hay : -1);
+    }
+    assert_null(tl_scan_find("abc", 3, "abcd", 4));
+    static const char ev[] = "{\"name\": \"autograd_cache_miss\", \"ph\": \"i\", \"args\": {}}";
+    assert_ptr_equal(tl_scan_find(ev, sizeof(ev) - 1, "autograd_cache_", 15), ev + 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_byte_everywhere),
         cmocka_unit_test(test_noise),
+        cmocka_unit_test(test_find),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
