@@ -153,6 +153,23 @@ static void provenance_section(struct tl_buf *out, const struct tl_directory *di
     tl_buf_adds(out, "</ul>\n");
 }
 
+/* The pages of a compile id's runtime records (sinks/report.c writes them, numbered from 1 in
+ * its compile folder). */
+static void runtime_links(struct tl_buf *out, const struct tl_compile *c, int bwd)
+{
+    struct tl_buf folder = TL_BUF_INIT;
+    tl_cid_folder(&folder, &c->id);
+    tl_buf_adds(out, " (");
+    for (uint32_t k = 1; k <= c->runtime[bwd].n; k++) {
+        tl_buf_adds(out, k > 1 ? ", <a href=\"" : "<a href=\"");
+        tl_html_attr_cstr(out, folder.buf);
+        tl_buf_addf(out, "/%scompilation_metrics_runtime_%u.html\">%s%u</a>", bwd ? "bwd_" : "", k,
+                    k > 1 ? "" : "record ", k);
+    }
+    tl_buf_adds(out, ")");
+    tl_buf_release(&folder);
+}
+
 /* The first runs of each compiled graph (PyTorch 2.13's compilation_metrics_runtime): how long
  * they took, with the autotuning and CUDA-graph recording in them. */
 static void runtime_section(struct tl_buf *out, const struct tl_model *m)
@@ -178,6 +195,7 @@ static void runtime_section(struct tl_buf *out, const struct tl_model *m)
                 tl_buf_addf(out, ", autotuning %llu us", (unsigned long long)rt->autotune_us);
             if (rt->cudagraphify_us)
                 tl_buf_addf(out, ", CUDA graphs %llu us", (unsigned long long)rt->cudagraphify_us);
+            runtime_links(out, c, b);
             tl_buf_adds(out, "</li>\n");
         }
     }

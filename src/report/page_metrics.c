@@ -347,14 +347,12 @@ static void other_value(struct tl_buf *out, const struct tl_json *v)
     tl_buf_release(&text);
 }
 
-/*
- * "Other Metrics": every member of the record that the page does not know, so that what a
- * newer PyTorch logs is seen rather than dropped (the reference 0.4.8 has such a section; its
- * layout is not known here: a table of name and value, sorted by name as serde_json's map
- * keeps them). null members are left out: PyTorch writes every field it did not measure as
- * null. A name given twice counts once, with its last value.
- */
-static void other_section(struct tl_buf *out, const struct tl_json *raw)
+/* The members of an object that skip() lets through, null ones left out (PyTorch writes every
+ * field it did not measure as null), as a table under heading: sorted by name, as serde_json's
+ * map keeps them; a name given twice counts once, with its last value. Nothing when none is
+ * left. */
+static void member_table(struct tl_buf *out, const struct tl_json *raw, const char *heading,
+                         bool (*skip)(struct tl_str key))
 {
     if (!raw || raw->type != TL_JSON_OBJECT || !raw->u.obj.n)
         return;
@@ -362,7 +360,7 @@ static void other_section(struct tl_buf *out, const struct tl_json *raw)
     size_t n = 0;
     for (size_t i = 0; i < raw->u.obj.n; i++) {
         const struct tl_json_member *m = &raw->u.obj.items[i];
-        if (tl_json_is_null(&m->value) || page_field(m->key))
+        if (tl_json_is_null(&m->value) || skip(m->key))
             continue;
         bool later = false;
         for (size_t j = i + 1; j < raw->u.obj.n && !later; j++)
@@ -372,7 +370,8 @@ static void other_section(struct tl_buf *out, const struct tl_json *raw)
     }
     if (n) {
         qsort(rows, n, sizeof(*rows), member_cmp);
-        tl_buf_adds(out, "<h2>Other Metrics</h2>\n<table>\n");
+        tl_buf_adds(out, heading);
+        tl_buf_adds(out, "<table>\n");
         for (size_t i = 0; i < n; i++) {
             tl_buf_adds(out, "<tr><td>");
             tl_html_text(out, rows[i]->key.p, rows[i]->key.n);
@@ -383,6 +382,16 @@ static void other_section(struct tl_buf *out, const struct tl_json *raw)
         tl_buf_adds(out, "</table>\n");
     }
     free(rows);
+}
+
+/*
+ * "Other Metrics": every member of the record that the page does not know, so that what a
+ * newer PyTorch logs is seen rather than dropped. The reference 0.4.8 has such a section; its
+ * layout is not known here: this is a table of name and value.
+ */
+static void other_section(struct tl_buf *out, const struct tl_json *raw)
+{
+    member_table(out, raw, "<h2>Other Metrics</h2>\n", page_field);
 }
 
 void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p)
@@ -485,6 +494,27 @@ void tl_page_aot_bwd_metrics(struct tl_buf *out, const struct tl_aot_bwd_metrics
     tl_buf_adds(out, display ? display : "(unknown)");
     tl_buf_adds(out, " </h1>\n<h2>Failures</h2>\n");
     failure_section(out, &m->fail, false);
+    tl_page_query_script(out);
+    tl_buf_adds(out, "</body>\n</html>\n");
+}
+
+/* compile_id is the page's title. */
+static bool runtime_skip(struct tl_str key)
+{
+    return tl_str_eq_cstr(key, "compile_id");
+}
+
+void tl_page_runtime_metrics(struct tl_buf *out, const struct tl_json *raw, const char *display,
+                             bool bwd)
+{
+    head(out, bwd ? "Backward runtime compilation metrics" : "Runtime compilation metrics",
+         display);
+    tl_buf_adds(out, bwd ? "<h1>Backward Runtime Compilation Info for "
+                         : "<h1>Runtime Compilation Info for ");
+    tl_buf_adds(out, display ? display : "(unknown)");
+    tl_buf_adds(out, " </h1>\n<p>What PyTorch measured while the compiled code first ran "
+                     "(autotuning, CUDA graph recording), as it logged it.</p>\n");
+    member_table(out, raw, "<h2>Metrics</h2>\n", runtime_skip);
     tl_page_query_script(out);
     tl_buf_adds(out, "</body>\n</html>\n");
 }

@@ -127,6 +127,12 @@ void tl_page_bwd_metrics(struct tl_buf *out, const struct tl_bwd_metrics *m, con
 void tl_page_aot_bwd_metrics(struct tl_buf *out, const struct tl_aot_bwd_metrics *m,
                              const char *display);
 
+/** compilation_metrics_runtime_<k>.html (bwd: bwd_compilation_metrics_runtime_<k>.html) of
+ * one runtime metrics record raw (its members, null ones left out), titled with its compile
+ * id (display NULL: "(unknown)"). */
+void tl_page_runtime_metrics(struct tl_buf *out, const struct tl_json *raw, const char *display,
+                             bool bwd);
+
 /* ---- small pages (page_misc.c) ---- */
 
 /** dynamo_guards_N.html from a validated guard list (array of objects with "code"), titled

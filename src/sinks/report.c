@@ -39,7 +39,8 @@ struct report {
     size_t npages, apages;
     struct tl_outfile failures, chromium;
     uint64_t nfailures, nchromium;
-    struct tl_map listed; /* struct tl_dirkey * -> struct listed */
+    struct tl_map listed;  /* struct tl_dirkey * -> struct listed */
+    struct tl_map runtime; /* struct tl_dirkey * -> uint32_t[2], its runtime pages so far */
     struct tl_arena *arena;
 };
 
@@ -381,6 +382,42 @@ static int p_chromium(struct report *rp, struct tl_sink_ctx *ctx, struct tl_reco
     return tl_outfile_maybe_flush(&rp->chromium, err);
 }
 
+/* ---- compilation_metrics_runtime ----------------------------------------------------------- */
+
+/*
+ * A runtime metrics record (PyTorch 2.13 logs one per compiled graph's first runs) as its own
+ * page <folder>/<stem>_<k>.html, k = 1, 2, ... counting the folder's records of the kind, the
+ * same count as the model's (tl_compile.runtime[].n: the index links the pages by it). The
+ * reference 0.4.3 drops these records; how 0.4.8 shows them is not known here. The page takes
+ * no number of the listing and is not listed, so that every other file keeps the name the
+ * reference gives it; the index's "Runtime" section links it.
+ */
+static int p_runtime(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r, enum tl_key k,
+                     struct tl_err *err)
+{
+    const struct tl_json *v = r->env->key[k];
+    if (!r->cid_ok || !v || v->type != TL_JSON_OBJECT)
+        return 0; /* as the model: no compile id, nothing to file it under */
+    const bool bwd = k == TL_K_BWD_COMPILATION_METRICS_RUNTIME;
+    struct tl_dirkey *key = r->key;
+    struct tl_map_entry *e =
+        tl_map_upsert(&rp->runtime, tl_str_make((const char *)&key, sizeof(key)), NULL);
+    if (!e->value)
+        e->value = tl_arena_calloc(rp->arena, 2, sizeof(uint32_t));
+    uint32_t *count = e->value;
+    count[bwd]++;
+    struct tl_buf *page = next_page(rp);
+    tl_page_runtime_metrics(page, v, r->display, bwd);
+    struct tl_buf path = TL_BUF_INIT;
+    tl_dirkey_folder(&path, key);
+    tl_buf_addch(&path, '/');
+    tl_buf_adds(&path, tl_kind_stem(k));
+    tl_buf_addf(&path, "_%u.html", count[bwd]);
+    int rc = tl_outdir_write(ctx->out, path.buf, page->buf, page->len, NULL, err);
+    tl_buf_release(&path);
+    return rc;
+}
+
 /* The renderer of each page of model/kind.h, in the order of enum tl_kind_page (the assert
  * below fails on a page without one). */
 static const parser_fn renderers[] = {
@@ -396,6 +433,7 @@ static const parser_fn renderers[] = {
     p_dump_file,   /* TL_KIND_DUMP_FILE */
     p_metrics,     /* TL_KIND_METRICS */
     p_chromium,    /* TL_KIND_CHROMIUM */
+    p_runtime,     /* TL_KIND_RUNTIME_METRICS */
 };
 static_assert(TL_ARRAY_LEN(renderers) == TL_KIND_PAGE__COUNT, "a renderer for every page");
 
@@ -410,6 +448,7 @@ static void *report_create(struct tl_sink_ctx *ctx, const void *params)
     tl_outfile_init(&rp->chromium);
     rp->arena = ctx->arena;
     tl_map_init(&rp->listed, ctx->arena);
+    tl_map_init(&rp->runtime, ctx->arena);
     return rp;
 }
 
@@ -490,6 +529,7 @@ static void report_destroy(void *self)
     tl_outfile_close(&rp->failures, NULL);
     tl_outfile_close(&rp->chromium, NULL);
     tl_map_release(&rp->listed);
+    tl_map_release(&rp->runtime);
     for (size_t i = 0; i < rp->apages; i++)
         tl_buf_release(&rp->pages[i]);
     free(rp->pages);
