@@ -79,6 +79,10 @@ same files.txt "./-_-_-_-/torch_version_0.json
 ./summary.json"
 has out/index.html "<p class='pytorch-version'>Logged by PyTorch <strong>2.13.0+cpu</strong></p>"
 has out/index.html '<h2>Runtime</h2>'
+# the regional-inductor subgraph of an entry heads its run of the listing (reference 0.4.8)
+tr -d '\n' <out/index.html >flat.html
+has flat.html '<li style="list-style: none; margin-top: 0.8em">Subgraph Name: <strong>subgraph_0</strong></li><li><a href="-_0_0_0/triton_kernel_info_7.json">'
+has flat.html '<li style="list-style: none; margin-top: 0.8em">Subgraph Name: <strong>(none)</strong></li><li><a href="-_0_0_0/compilation_metrics_8.html">'
 has out/index.html '<li><a href="#[0/0]">[0/0]</a> forward: 1 record, 2500 us, autotuning 700 us (<a href="-_0_0_0/compilation_metrics_runtime_1.html">record 1</a>)</li>'
 has out/index.html '<li><a href="#[0/0]">[0/0]</a> backward: 1 record, 900 us, CUDA graphs 300 us (<a href="-_0_0_0/bwd_compilation_metrics_runtime_1.html">record 1</a>)</li>'
 # each runtime record its own page, unlisted (the listing's numbers stay the reference's)

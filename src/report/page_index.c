@@ -101,6 +101,22 @@ static void shapes_item(struct tl_buf *out, const struct tl_diag *d, const struc
     tl_buf_release(&id);
 }
 
+/* A "Subgraph Name:" header (with a top margin) before each run of entries whose
+ * regional-inductor subgraph differs from the previous entry's, as the reference 0.4.8 groups
+ * them; *group is the previous entry's. A run of entries of no subgraph after a named one is
+ * headed "(none)", so that it does not read as part of the run above it. */
+static void subgraph_header(struct tl_buf *out, const char **group, const char *name)
+{
+    const bool change = name ? !*group || strcmp(*group, name) : *group != NULL;
+    if (change) {
+        tl_buf_adds(out, "<li style=\"list-style: none; margin-top: 0.8em\">Subgraph Name: "
+                         "<strong>");
+        tl_html_text_cstr(out, name ? name : "(none)");
+        tl_buf_adds(out, "</strong></li>\n");
+    }
+    *group = name;
+}
+
 static void listing_key(struct tl_buf *out, const struct tl_directory *dir,
                         const struct tl_dirkey *k, const struct tl_diag *d)
 {
@@ -111,7 +127,9 @@ static void listing_key(struct tl_buf *out, const struct tl_directory *dir,
     tl_buf_adds(out, "\">");
     tl_html_attr_cstr(out, k->display);
     tl_buf_adds(out, "</a>\n<ul>\n");
+    const char *group = NULL;
     for (const struct tl_artifact *a = k->first; a; a = a->next) {
+        subgraph_header(out, &group, a->group);
         tl_buf_adds(out, "<li><a href=\"");
         tl_page_artifact_href(out, a);
         tl_buf_adds(out, "\">");

@@ -41,6 +41,7 @@ struct report {
     uint64_t nfailures, nchromium;
     struct tl_map listed;  /* struct tl_dirkey * -> struct listed */
     struct tl_map runtime; /* struct tl_dirkey * -> uint32_t[2], its runtime pages so far */
+    struct tl_map groups;  /* subgraph name -> its copy (char *) */
     struct tl_arena *arena;
 };
 
@@ -449,6 +450,7 @@ static void *report_create(struct tl_sink_ctx *ctx, const void *params)
     rp->arena = ctx->arena;
     tl_map_init(&rp->listed, ctx->arena);
     tl_map_init(&rp->runtime, ctx->arena);
+    tl_map_init(&rp->groups, ctx->arena);
     return rp;
 }
 
@@ -462,18 +464,39 @@ static int report_start(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
     return 0;
 }
 
+/* The entries the record listed (after `before`, its key's last entry before it) are of its
+ * subgraph_name, if it has one: the index groups them under "Subgraph Name:" headers, as the
+ * reference 0.4.8 does for regional inductor's subgraphs. The names are kept once each. */
+static void group_entries(struct report *rp, const struct tl_record *r,
+                          const struct tl_artifact *before)
+{
+    const struct tl_json *v = r->env && r->key ? r->env->key[TL_K_SUBGRAPH_NAME] : NULL;
+    if (!v || v->type != TL_JSON_STRING)
+        return;
+    struct tl_artifact *a = before ? before->next : r->key->first;
+    if (!a)
+        return;
+    struct tl_map_entry *e = tl_map_upsert(&rp->groups, v->u.str, NULL);
+    if (!e->value)
+        e->value = tl_arena_memdupz(rp->arena, v->u.str.p, v->u.str.n);
+    for (; a; a = a->next)
+        a->group = e->value;
+}
+
 /* Every page the record's keys make, in the table's order (spec core.md §3.2). */
 static int report_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r,
                          struct tl_err *err)
 {
     struct report *rp = self;
     rp->npages = 0; /* the previous record's files are done with */
+    struct tl_artifact *before = r->key ? r->key->last : NULL;
     for (size_t i = 0; i < tl_kind_norder; i++) {
         enum tl_key k = tl_kind_order[i];
         parser_fn fn = renderers[tl_kind_of(k)->page];
         if (fn && tl_record_has(r, k) && fn(rp, ctx, r, k, err) < 0)
             return -1;
     }
+    group_entries(rp, r, before);
     return 0;
 }
 
@@ -530,6 +553,7 @@ static void report_destroy(void *self)
     tl_outfile_close(&rp->chromium, NULL);
     tl_map_release(&rp->listed);
     tl_map_release(&rp->runtime);
+    tl_map_release(&rp->groups);
     for (size_t i = 0; i < rp->apages; i++)
         tl_buf_release(&rp->pages[i]);
     free(rp->pages);
