@@ -23,6 +23,7 @@
 #include "model/provenance.h"
 #include "model/runinfo.h"
 #include "model/stack_trie.h"
+#include "model/vllm.h"
 #include "model/strtab.h"
 
 #include <stdbool.h>
@@ -182,6 +183,15 @@ struct tl_index_page {
 
 /** index.html, streamed through sink (the listing can be large); -1 if a flush failed. */
 int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p);
+
+/* index.html of a vLLM run (page_vllm.c); the classic index is then tlparse_index.html. */
+struct tl_vllm_page {
+    const char *custom_header_html; /* raw, by design (documented) */
+    const struct tl_vllm *vllm;
+};
+
+/** The vLLM compilation summary, into sink; -1 if a flush failed. */
+int tl_page_vllm(const struct tl_page_sink *sink, const struct tl_vllm_page *p);
 
 /** compile_directory.json (pretty, keys sorted bytewise), streamed; -1 if a flush failed. */
 int tl_page_directory_json(const struct tl_page_sink *sink, const struct tl_directory *d);

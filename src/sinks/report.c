@@ -17,6 +17,7 @@
 #include "report/pages.h"
 #include "report/pyhl.h"
 #include "model/kind.h"
+#include "sinks/vllm.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@ struct report {
     struct tl_map listed;  /* struct tl_dirkey * -> struct listed */
     struct tl_map runtime; /* struct tl_dirkey * -> uint32_t[2], its runtime pages so far */
     struct tl_map groups;  /* subgraph name -> its copy (char *) */
+    struct tl_vllm vllm;   /* vLLM mode: seen, index.html is its summary */
     struct tl_arena *arena;
 };
 
@@ -451,6 +453,7 @@ static void *report_create(struct tl_sink_ctx *ctx, const void *params)
     tl_map_init(&rp->listed, ctx->arena);
     tl_map_init(&rp->runtime, ctx->arena);
     tl_map_init(&rp->groups, ctx->arena);
+    tl_vllm_init(&rp->vllm, ctx->arena);
     return rp;
 }
 
@@ -477,8 +480,13 @@ static void group_entries(struct report *rp, const struct tl_record *r,
     if (!a)
         return;
     struct tl_map_entry *e = tl_map_upsert(&rp->groups, v->u.str, NULL);
-    if (!e->value)
-        e->value = tl_arena_memdupz(rp->arena, v->u.str.p, v->u.str.n);
+    if (!e->value) {
+        /* A C string: a NUL of the name shows as U+FFFD, as everywhere else. */
+        struct tl_buf name = TL_BUF_INIT;
+        tl_buf_add_nonul(&name, v->u.str.p, v->u.str.n);
+        e->value = tl_arena_memdupz(rp->arena, name.buf, name.len);
+        tl_buf_release(&name);
+    }
     for (; a; a = a->next)
         a->group = e->value;
 }
@@ -496,6 +504,8 @@ static int report_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *
         if (fn && tl_record_has(r, k) && fn(rp, ctx, r, k, err) < 0)
             return -1;
     }
+    if (tl_vllm_record(&rp->vllm, ctx, r, before, err) < 0)
+        return -1;
     group_entries(rp, r, before);
     return 0;
 }
@@ -503,6 +513,11 @@ static int report_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *
 static int render_index(const struct tl_page_sink *sink, const void *arg)
 {
     return tl_page_index(sink, arg);
+}
+
+static int render_vllm(const struct tl_page_sink *sink, const void *arg)
+{
+    return tl_page_vllm(sink, arg);
 }
 
 static int render_directory(const struct tl_page_sink *sink, const void *arg)
@@ -526,7 +541,13 @@ static int report_pages(struct report *rp, struct tl_sink_ctx *ctx, struct tl_er
         .collectives_parity = rp->params.collectives_parity,
         .info = ctx->info,
     };
-    return tl_files_stream_page(ctx, "index.html", render_index, &ip, err);
+    if (!rp->vllm.seen)
+        return tl_files_stream_page(ctx, "index.html", render_index, &ip, err);
+    /* vLLM mode, as the reference: the summary is the index, the classic one moves. */
+    struct tl_vllm_page vp = {ctx->report->custom_header_html, &rp->vllm};
+    if (tl_files_stream_page(ctx, "tlparse_index.html", render_index, &ip, err) < 0)
+        return -1;
+    return tl_files_stream_page(ctx, "index.html", render_vllm, &vp, err);
 }
 
 static int report_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
