@@ -112,6 +112,28 @@ static void compile_groups(struct tl_buf *out, const struct tl_vllm *v)
     free(done);
 }
 
+/* The compile ids, each linking its files in the classic index. Their ids are the ones the
+ * classic index gives them ("[0/0]"), so that the other pages' links into index.html#[0/0]
+ * (the dynamic shapes page, a metrics page) land here, one click from the files. */
+static void compile_ids(struct tl_buf *out, const struct tl_directory *dir)
+{
+    size_t n = dir ? tl_map_len(&dir->keys) : 0;
+    if (!n)
+        return;
+    tl_buf_adds(out, "<p>Compile ids (their files in the classic view):");
+    for (size_t i = 0; i < n; i++) {
+        const struct tl_dirkey *k = tl_map_at(&dir->keys, i)->value;
+        tl_buf_adds(out, " <a id=\"");
+        tl_html_attr_cstr(out, k->display);
+        tl_buf_adds(out, "\" href=\"tlparse_index.html#");
+        tl_html_attr_cstr(out, k->display);
+        tl_buf_adds(out, "\">");
+        tl_html_attr_cstr(out, k->display);
+        tl_buf_adds(out, "</a>");
+    }
+    tl_buf_adds(out, "</p>\n");
+}
+
 int tl_page_vllm(const struct tl_page_sink *sink, const struct tl_vllm_page *p)
 {
     struct tl_buf *out = sink->buf;
@@ -125,6 +147,7 @@ int tl_page_vllm(const struct tl_page_sink *sink, const struct tl_vllm_page *p)
     tl_buf_adds(out, "<p class=\"vllm-note\">This is the vLLM compilation view. <a "
                      "href=\"tlparse_index.html\">View original tlparse output →</a></p>\n"
                      "<h1>vLLM Compilation Summary</h1>\n");
+    compile_ids(out, p->dir);
     if (v->has_config) {
         tl_buf_adds(out, "<h2>Compilation Configuration</h2>\n");
         config_table(out, v, 0, "Core Settings");

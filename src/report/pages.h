@@ -188,6 +188,7 @@ int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p
 struct tl_vllm_page {
     const char *custom_header_html; /* raw, by design (documented) */
     const struct tl_vllm *vllm;
+    const struct tl_directory *dir; /* its compile ids, anchors into the classic index */
 };
 
 /** The vLLM compilation summary, into sink; -1 if a flush failed. */

@@ -544,7 +544,7 @@ static int report_pages(struct report *rp, struct tl_sink_ctx *ctx, struct tl_er
     if (!rp->vllm.seen)
         return tl_files_stream_page(ctx, "index.html", render_index, &ip, err);
     /* vLLM mode, as the reference: the summary is the index, the classic one moves. */
-    struct tl_vllm_page vp = {ctx->report->custom_header_html, &rp->vllm};
+    struct tl_vllm_page vp = {ctx->report->custom_header_html, &rp->vllm, &ctx->model->dir};
     if (tl_files_stream_page(ctx, "tlparse_index.html", render_index, &ip, err) < 0)
         return -1;
     return tl_files_stream_page(ctx, "index.html", render_vllm, &vp, err);
