@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write tests/fixtures/newer.log: a small hand-made TORCH_TRACE log with what the reference
-tlparse 0.4.8 shows and 0.4.3 does not (issue 38): compilation_metrics members the page does
-not know ("Other Metrics"), compilation_metrics_runtime records, and entries with a top-level
+tlparse 0.4.8 shows and the version this tool conforms to does not (issue 38):
+compilation_metrics members the page does not know ("Other Metrics"),
+compilation_metrics_runtime records, and entries with a top-level
 subgraph_name (regional inductor's repeated_subgraph0, partitioned_bw_subgraph_1_0) that the
 index groups under "Subgraph Name:" headers. Names and values carry HTML to test escaping.
 

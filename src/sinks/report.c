@@ -391,9 +391,9 @@ static int p_chromium(struct report *rp, struct tl_sink_ctx *ctx, struct tl_reco
  * A runtime metrics record (PyTorch 2.13 logs one per compiled graph's first runs) as its own
  * page <folder>/<stem>_<k>.html, k = 1, 2, ... counting the folder's records of the kind, the
  * same count as the model's (tl_compile.runtime[].n: the index links the pages by it). The
- * reference 0.4.3 drops these records; how 0.4.8 shows them is not known here. The page takes
- * no number of the listing and is not listed, so that every other file keeps the name the
- * reference gives it; the index's "Runtime" section links it.
+ * reference this tool conforms to drops these records; how 0.4.8 shows them is not known
+ * here. The page takes no number of the listing and is not listed, so that every other file
+ * keeps the name the reference gives it; the index's "Runtime" section links it.
  */
 static int p_runtime(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r, enum tl_key k,
                      struct tl_err *err)
