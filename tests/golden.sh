@@ -37,10 +37,14 @@ for want in "$here"/golden/*/; do
     fi
     rm -f "$out/raw.log"
     cp "$tmp/$name.stderr" "$out/.stderr"
-    python3 - "$rev" "$ver" "$out/index.html" "$out/summary.json" <<'PY'
+    # (a vLLM log's classic index is tlparse_index.html, its footer the same)
+    python3 - "$rev" "$ver" "$out/index.html" "$out/summary.json" "$out/tlparse_index.html" <<'PY'
+import os
 import sys
 rev, ver = sys.argv[1].encode(), sys.argv[2].encode()
 for path in sys.argv[3:]:
+    if not os.path.exists(path):
+        continue
     with open(path, "rb") as f:
         data = f.read()
     # the index's footer and summary.json's generated_by

@@ -89,7 +89,7 @@ PY
 # ---- one log: the report's messages, --summary, --json ---------------------------------------
 t 0 "$log" -o rep --no-browser
 has err.txt "tlparse: warning: ZQfnm$Q.log:14: Failed to parse metadata JSON"
-has err.txt 'Stats { ok: 113, '
+has err.txt 'Stats { ok: 115, '
 has err.txt '"ZQx01a?[2J?[H", "ZQx01b?]0;ZZtitle?", "ZQx01c?]8;;http://x?\ZZlink?]8;;?\", "ZQx01d?ZZover?[K"'
 has err.txt "tlparse: rep/index.html: 7 compile ids, 13 graph breaks, 2 recompiles, 3 failures"
 t 0 "$log" --summary

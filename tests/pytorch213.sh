@@ -61,7 +61,9 @@ same files.txt "./-_-_-_-/torch_version_0.json
 ./-_0_0_0/after_post_grad_graph_2.txt
 ./-_0_0_0/aotautograd_cache_miss_4.json
 ./-_0_0_0/before_pre_grad_graph_1.txt
+./-_0_0_0/bwd_compilation_metrics_runtime_1.html
 ./-_0_0_0/compilation_metrics_8.html
+./-_0_0_0/compilation_metrics_runtime_1.html
 ./-_0_0_0/dynamo_side_effects_3.txt
 ./-_0_0_0/fx_graph_cache_hit_5.json
 ./-_0_0_0/inductor_runtime_and_tensor_meta_6.json
@@ -78,8 +80,18 @@ same files.txt "./-_-_-_-/torch_version_0.json
 ./summary.json"
 has out/index.html "<p class='pytorch-version'>Logged by PyTorch <strong>2.13.0+cpu</strong></p>"
 has out/index.html '<h2>Runtime</h2>'
-has out/index.html '<li><a href="#[0/0]">[0/0]</a> forward: 1 record, 2500 us, autotuning 700 us</li>'
-has out/index.html '<li><a href="#[0/0]">[0/0]</a> backward: 1 record, 900 us, CUDA graphs 300 us</li>'
+# the regional-inductor subgraph of an entry heads its run of the listing (reference 0.4.8)
+tr -d '\n' <out/index.html >flat.html
+has flat.html '<li style="list-style: none; margin-top: 0.8em">Subgraph Name: <strong>subgraph_0</strong></li><li><a href="-_0_0_0/triton_kernel_info_7.json">'
+has flat.html '<li style="list-style: none; margin-top: 0.8em">Subgraph Name: <strong>(none)</strong></li><li><a href="-_0_0_0/compilation_metrics_8.html">'
+has out/index.html '<li><a href="#[0/0]">[0/0]</a> forward: 1 record, 2500 us, autotuning 700 us (<a href="-_0_0_0/compilation_metrics_runtime_1.html">record 1</a>)</li>'
+has out/index.html '<li><a href="#[0/0]">[0/0]</a> backward: 1 record, 900 us, CUDA graphs 300 us (<a href="-_0_0_0/bwd_compilation_metrics_runtime_1.html">record 1</a>)</li>'
+# each runtime record its own page, unlisted (the listing's numbers stay the reference's)
+has out/-_0_0_0/compilation_metrics_runtime_1.html '<h1>Runtime Compilation Info for [0/0] </h1>'
+has out/-_0_0_0/compilation_metrics_runtime_1.html '<tr><td>runtime_triton_autotune_time_us</td><td><code>700</code></td></tr>'
+hasnt out/-_0_0_0/compilation_metrics_runtime_1.html 'runtime_cudagraphify_time_us' # null
+has out/-_0_0_0/bwd_compilation_metrics_runtime_1.html '<tr><td>runtime_cudagraphify_time_us</td><td><code>300</code></td></tr>'
+hasnt out/compile_directory.json 'metrics_runtime'
 m=out/-_0_0_0/compilation_metrics_8.html
 has "$m" '<h2>More from PyTorch</h2>'
 has "$m" '<tr><td>Graph breaks</td><td>1</td></tr>'

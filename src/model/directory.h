@@ -33,6 +33,7 @@ struct tl_artifact {
     const char *url;          /* relative path, or a link's URL */
     const char *name;         /* == url for files; a link's name */
     const char *readable_url; /* NULL: none; "" for a failed readable page */
+    const char *group;        /* the entry's subgraph_name (regional inductor), or NULL */
     uint32_t number;
     uint8_t suffix;  /* enum tl_cache_suffix */
     uint8_t is_link; /* url is a link from the log, not a file of the report */

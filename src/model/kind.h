@@ -40,6 +40,7 @@ enum tl_kind_page {
     TL_KIND_DUMP_FILE,       /* <stem><name>.html, highlighted, out of the compile folders */
     TL_KIND_METRICS,         /* the compile id's metrics page <stem>.html and its failures */
     TL_KIND_CHROMIUM,        /* an event of chromium_events.json */
+    TL_KIND_RUNTIME_METRICS, /* <stem>_<k>.html, k counting the compile folder's records of it */
     TL_KIND_PAGE__COUNT,
 };
 
@@ -69,6 +70,8 @@ enum tl_kind_page {
     X(ARTIFACT, ENCODED, ARTIFACT, "")                                                             \
     X(DUMP_FILE, SOURCE, DUMP_FILE, "dump_file/")                                                  \
     X(COMPILATION_METRICS, NO_PAYLOAD, METRICS, NULL)                                              \
+    X(COMPILATION_METRICS_RUNTIME, NO_PAYLOAD, RUNTIME_METRICS, NULL)                              \
+    X(BWD_COMPILATION_METRICS_RUNTIME, NO_PAYLOAD, RUNTIME_METRICS, NULL)                          \
     X(CHROMIUM_EVENT, JSON, CHROMIUM, NULL)                                                        \
     X(EXPORTED_PROGRAM, GRAPH, NO_PAGE, NULL)
 

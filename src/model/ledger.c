@@ -511,7 +511,7 @@ void tl_ledger_finish(struct tl_ledger *l)
      * that rounding. */
     if (r->span_s < r->compiling_s + r->runtime_s)
         r->span_s = r->compiling_s + r->runtime_s;
-    r->unaccounted_s = r->span_s - r->compiling_s - r->runtime_s;
+    r->unaccounted_s = fmax(0, r->span_s - r->compiling_s - r->runtime_s);
     l->present = l->seen && (sum > 0 || r->runtime_s > 0);
 }
 

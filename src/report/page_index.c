@@ -101,6 +101,22 @@ static void shapes_item(struct tl_buf *out, const struct tl_diag *d, const struc
     tl_buf_release(&id);
 }
 
+/* A "Subgraph Name:" header (with a top margin) before each run of entries whose
+ * regional-inductor subgraph differs from the previous entry's, as the reference 0.4.8 groups
+ * them; *group is the previous entry's. A run of entries of no subgraph after a named one is
+ * headed "(none)", so that it does not read as part of the run above it. */
+static void subgraph_header(struct tl_buf *out, const char **group, const char *name)
+{
+    const bool change = name ? !*group || strcmp(*group, name) : *group != NULL;
+    if (change) {
+        tl_buf_adds(out, "<li style=\"list-style: none; margin-top: 0.8em\">Subgraph Name: "
+                         "<strong>");
+        tl_html_text_cstr(out, name ? name : "(none)");
+        tl_buf_adds(out, "</strong></li>\n");
+    }
+    *group = name;
+}
+
 static void listing_key(struct tl_buf *out, const struct tl_directory *dir,
                         const struct tl_dirkey *k, const struct tl_diag *d)
 {
@@ -111,7 +127,9 @@ static void listing_key(struct tl_buf *out, const struct tl_directory *dir,
     tl_buf_adds(out, "\">");
     tl_html_attr_cstr(out, k->display);
     tl_buf_adds(out, "</a>\n<ul>\n");
+    const char *group = NULL;
     for (const struct tl_artifact *a = k->first; a; a = a->next) {
+        subgraph_header(out, &group, a->group);
         tl_buf_adds(out, "<li><a href=\"");
         tl_page_artifact_href(out, a);
         tl_buf_adds(out, "\">");
@@ -153,6 +171,23 @@ static void provenance_section(struct tl_buf *out, const struct tl_directory *di
     tl_buf_adds(out, "</ul>\n");
 }
 
+/* The pages of a compile id's runtime records (sinks/report.c writes them, numbered from 1 in
+ * its compile folder). */
+static void runtime_links(struct tl_buf *out, const struct tl_compile *c, int bwd)
+{
+    struct tl_buf folder = TL_BUF_INIT;
+    tl_cid_folder(&folder, &c->id);
+    tl_buf_adds(out, " (");
+    for (uint32_t k = 1; k <= c->runtime[bwd].n; k++) {
+        tl_buf_adds(out, k > 1 ? ", <a href=\"" : "<a href=\"");
+        tl_html_attr_cstr(out, folder.buf);
+        tl_buf_addf(out, "/%scompilation_metrics_runtime_%u.html\">%s%u</a>", bwd ? "bwd_" : "", k,
+                    k > 1 ? "" : "record ", k);
+    }
+    tl_buf_adds(out, ")");
+    tl_buf_release(&folder);
+}
+
 /* The first runs of each compiled graph (PyTorch 2.13's compilation_metrics_runtime): how long
  * they took, with the autotuning and CUDA-graph recording in them. */
 static void runtime_section(struct tl_buf *out, const struct tl_model *m)
@@ -178,6 +213,7 @@ static void runtime_section(struct tl_buf *out, const struct tl_model *m)
                 tl_buf_addf(out, ", autotuning %llu us", (unsigned long long)rt->autotune_us);
             if (rt->cudagraphify_us)
                 tl_buf_addf(out, ", CUDA graphs %llu us", (unsigned long long)rt->cudagraphify_us);
+            runtime_links(out, c, b);
             tl_buf_adds(out, "</li>\n");
         }
     }

@@ -9,7 +9,9 @@
 #include "base/json_write.h"
 #include "report/assets.h"
 #include "report/html.h"
+#include "base/xalloc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Template values (spec §0.2): floats always print as floats, absent ones as nothing. */
@@ -270,6 +272,128 @@ static void newer_section(struct tl_buf *out, const struct tl_json *raw)
         tl_buf_adds(out, "</table>\n");
 }
 
+/* The fields of compilation_metrics this page shows or means to leave out: the reference's
+ * typed ones (spec core.md §2.3; start_time is among them and not shown) and the newer ones
+ * above. compile_id is the page's title. */
+static const char *const page_fields[] = {
+    "compile_id",
+    "co_name",
+    "co_filename",
+    "co_firstlineno",
+    "cache_size",
+    "accumulated_cache_size",
+    "guard_count",
+    "shape_env_guard_count",
+    "graph_op_count",
+    "graph_node_count",
+    "graph_input_count",
+    "start_time",
+    "entire_frame_compile_time_s",
+    "backend_compile_time_s",
+    "inductor_compile_time_s",
+    "code_gen_time_s",
+    "fail_type",
+    "fail_reason",
+    "fail_user_frame_filename",
+    "fail_user_frame_lineno",
+    "non_compliant_ops",
+    "compliant_custom_ops",
+    "restart_reasons",
+    "dynamo_time_before_restart_s",
+};
+
+static bool page_field(struct tl_str key)
+{
+    for (size_t i = 0; i < TL_ARRAY_LEN(page_fields); i++)
+        if (tl_str_eq_cstr(key, page_fields[i]))
+            return true;
+    for (size_t i = 0; i < TL_ARRAY_LEN(newer_fields); i++)
+        if (tl_str_eq_cstr(key, newer_fields[i].name))
+            return true;
+    return false;
+}
+
+static int member_cmp(const void *a, const void *b)
+{
+    const struct tl_json_member *x = *(const struct tl_json_member *const *)a;
+    const struct tl_json_member *y = *(const struct tl_json_member *const *)b;
+    size_t n = x->key.n < y->key.n ? x->key.n : y->key.n;
+    int c = memcmp(x->key.p, y->key.p, n);
+    return c ? c : (x->key.n > y->key.n) - (x->key.n < y->key.n);
+}
+
+/* A value longer than this folds into a <details> (the config dumps run to 20 KB). */
+#define OTHER_FOLD 200
+
+/* One value of the "Other Metrics" table: a string as its text, anything else as JSON. */
+static void other_value(struct tl_buf *out, const struct tl_json *v)
+{
+    struct tl_buf text = TL_BUF_INIT;
+    if (v->type == TL_JSON_STRING)
+        tl_buf_add(&text, v->u.str.p, v->u.str.n);
+    else
+        tl_json_write_compact(&text, v);
+    if (text.len > OTHER_FOLD) {
+        tl_buf_adds(out, "<details><summary>");
+        tl_buf_addu(out, text.len);
+        tl_buf_adds(out, " characters</summary><pre>");
+        tl_html_text(out, text.buf, text.len);
+        tl_buf_adds(out, "</pre></details>");
+    } else {
+        tl_buf_adds(out, "<code>");
+        tl_html_text(out, text.buf, text.len);
+        tl_buf_adds(out, "</code>");
+    }
+    tl_buf_release(&text);
+}
+
+/* The members of an object that skip() lets through, null ones left out (PyTorch writes every
+ * field it did not measure as null), as a table under heading: sorted by name, as serde_json's
+ * map keeps them; a name given twice counts once, with its last value. Nothing when none is
+ * left. */
+static void member_table(struct tl_buf *out, const struct tl_json *raw, const char *heading,
+                         bool (*skip)(struct tl_str key))
+{
+    if (!raw || raw->type != TL_JSON_OBJECT || !raw->u.obj.n)
+        return;
+    const struct tl_json_member **rows = tl_xcalloc(raw->u.obj.n, sizeof(*rows));
+    size_t n = 0;
+    for (size_t i = 0; i < raw->u.obj.n; i++) {
+        const struct tl_json_member *m = &raw->u.obj.items[i];
+        if (tl_json_is_null(&m->value) || skip(m->key))
+            continue;
+        bool later = false;
+        for (size_t j = i + 1; j < raw->u.obj.n && !later; j++)
+            later = tl_str_eq(raw->u.obj.items[j].key, m->key);
+        if (!later)
+            rows[n++] = m;
+    }
+    if (n) {
+        qsort(rows, n, sizeof(*rows), member_cmp);
+        tl_buf_adds(out, heading);
+        tl_buf_adds(out, "<table>\n");
+        for (size_t i = 0; i < n; i++) {
+            tl_buf_adds(out, "<tr><td>");
+            tl_html_text(out, rows[i]->key.p, rows[i]->key.n);
+            tl_buf_adds(out, "</td><td>");
+            other_value(out, &rows[i]->value);
+            tl_buf_adds(out, "</td></tr>\n");
+        }
+        tl_buf_adds(out, "</table>\n");
+    }
+    free(rows);
+}
+
+/*
+ * "Other Metrics": every member of the record that the page does not know, so that what a
+ * newer PyTorch logs is seen rather than dropped. The reference 0.4.8 has such a section; its
+ * layout is not known here: this is a table of name and value.
+ */
+static void other_section(struct tl_buf *out, const struct tl_json *raw)
+{
+    member_table(out, raw, "<h2>Other Metrics</h2>\n", page_field);
+}
+
 void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p)
 {
     const struct tl_metrics *m = p->m;
@@ -339,6 +463,7 @@ void tl_page_metrics(struct tl_buf *out, const struct tl_metrics_page *p)
     str_list(out, &m->compliant_custom_ops, "Compliant Custom Ops:", NULL);
     str_list(out, &m->non_compliant_ops, "Non-Compliant Custom Ops:", NULL);
     newer_section(out, p->raw);
+    other_section(out, p->raw);
     shape_tables(out, p);
     tl_page_query_script(out);
     tl_buf_adds(out, "</body>\n</html>\n");
@@ -369,6 +494,27 @@ void tl_page_aot_bwd_metrics(struct tl_buf *out, const struct tl_aot_bwd_metrics
     tl_buf_adds(out, display ? display : "(unknown)");
     tl_buf_adds(out, " </h1>\n<h2>Failures</h2>\n");
     failure_section(out, &m->fail, false);
+    tl_page_query_script(out);
+    tl_buf_adds(out, "</body>\n</html>\n");
+}
+
+/* compile_id is the page's title. */
+static bool runtime_skip(struct tl_str key)
+{
+    return tl_str_eq_cstr(key, "compile_id");
+}
+
+void tl_page_runtime_metrics(struct tl_buf *out, const struct tl_json *raw, const char *display,
+                             bool bwd)
+{
+    head(out, bwd ? "Backward runtime compilation metrics" : "Runtime compilation metrics",
+         display);
+    tl_buf_adds(out, bwd ? "<h1>Backward Runtime Compilation Info for "
+                         : "<h1>Runtime Compilation Info for ");
+    tl_buf_adds(out, display ? display : "(unknown)");
+    tl_buf_adds(out, " </h1>\n<p>What PyTorch measured while the compiled code first ran "
+                     "(autotuning, CUDA graph recording), as it logged it.</p>\n");
+    member_table(out, raw, "<h2>Metrics</h2>\n", runtime_skip);
     tl_page_query_script(out);
     tl_buf_adds(out, "</body>\n</html>\n");
 }

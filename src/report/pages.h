@@ -23,6 +23,7 @@
 #include "model/provenance.h"
 #include "model/runinfo.h"
 #include "model/stack_trie.h"
+#include "model/vllm.h"
 #include "model/strtab.h"
 
 #include <stdbool.h>
@@ -127,6 +128,12 @@ void tl_page_bwd_metrics(struct tl_buf *out, const struct tl_bwd_metrics *m, con
 void tl_page_aot_bwd_metrics(struct tl_buf *out, const struct tl_aot_bwd_metrics *m,
                              const char *display);
 
+/** compilation_metrics_runtime_<k>.html (bwd: bwd_compilation_metrics_runtime_<k>.html) of
+ * one runtime metrics record raw (its members, null ones left out), titled with its compile
+ * id (display NULL: "(unknown)"). */
+void tl_page_runtime_metrics(struct tl_buf *out, const struct tl_json *raw, const char *display,
+                             bool bwd);
+
 /* ---- small pages (page_misc.c) ---- */
 
 /** dynamo_guards_N.html from a validated guard list (array of objects with "code"), titled
@@ -181,6 +188,16 @@ int tl_page_ledger(const struct tl_page_sink *sink, const struct tl_ledger *l);
 
 /** index.html, streamed through sink (the listing can be large); -1 if a flush failed. */
 int tl_page_index(const struct tl_page_sink *sink, const struct tl_index_page *p);
+
+/* index.html of a vLLM run (page_vllm.c); the classic index is then tlparse_index.html. */
+struct tl_vllm_page {
+    const char *custom_header_html; /* raw, by design (documented) */
+    const struct tl_vllm *vllm;
+    const struct tl_directory *dir; /* its compile ids, anchors into the classic index */
+};
+
+/** The vLLM compilation summary, into sink; -1 if a flush failed. */
+int tl_page_vllm(const struct tl_page_sink *sink, const struct tl_vllm_page *p);
 
 /** compile_directory.json (pretty, keys sorted bytewise), streamed; -1 if a flush failed. */
 int tl_page_directory_json(const struct tl_page_sink *sink, const struct tl_directory *d);

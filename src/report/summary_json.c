@@ -562,8 +562,9 @@ static void j_findings(struct tl_json_doc *w, const struct tl_diag *d)
 /* Seconds to the microsecond the events give. */
 static void j_secs(struct tl_json_doc *w, const char *key, double s)
 {
+    double v = round(s * 1e6) / 1e6;
     tl_json_doc_key(w, key);
-    tl_json_doc_f64(w, round(s * 1e6) / 1e6);
+    tl_json_doc_f64(w, v == 0 ? 0.0 : v); /* no -0.0 */
 }
 
 static const char *cache_word(unsigned cache)

@@ -18,6 +18,7 @@
 #include "report/pages.h"
 #include "report/pyhl.h"
 #include "model/kind.h"
+#include "sinks/vllm.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -51,6 +52,9 @@ struct report {
     struct tl_jobq *chromium_q;  /* NULL: the events are written here (no threads, or
                                   * params.chromium reads them) */
     struct tl_map listed;        /* struct tl_dirkey * -> struct listed */
+    struct tl_map runtime;       /* struct tl_dirkey * -> uint32_t[2], its runtime pages so far */
+    struct tl_map groups;        /* subgraph name -> its copy (char *) */
+    struct tl_vllm vllm;         /* vLLM mode: seen, index.html is its summary */
     struct tl_arena *arena;
 };
 
@@ -420,6 +424,42 @@ static uint64_t chromium_drain(struct report *rp)
     return rp->items.n;
 }
 
+/* ---- compilation_metrics_runtime ----------------------------------------------------------- */
+
+/*
+ * A runtime metrics record (PyTorch 2.13 logs one per compiled graph's first runs) as its own
+ * page <folder>/<stem>_<k>.html, k = 1, 2, ... counting the folder's records of the kind, the
+ * same count as the model's (tl_compile.runtime[].n: the index links the pages by it). The
+ * reference this tool conforms to drops these records; how 0.4.8 shows them is not known
+ * here. The page takes no number of the listing and is not listed, so that every other file
+ * keeps the name the reference gives it; the index's "Runtime" section links it.
+ */
+static int p_runtime(struct report *rp, struct tl_sink_ctx *ctx, struct tl_record *r, enum tl_key k,
+                     struct tl_err *err)
+{
+    const struct tl_json *v = r->env->key[k];
+    if (!r->cid_ok || !v || v->type != TL_JSON_OBJECT)
+        return 0; /* as the model: no compile id, nothing to file it under */
+    const bool bwd = k == TL_K_BWD_COMPILATION_METRICS_RUNTIME;
+    struct tl_dirkey *key = r->key;
+    struct tl_map_entry *e =
+        tl_map_upsert(&rp->runtime, tl_str_make((const char *)&key, sizeof(key)), NULL);
+    if (!e->value)
+        e->value = tl_arena_calloc(rp->arena, 2, sizeof(uint32_t));
+    uint32_t *count = e->value;
+    count[bwd]++;
+    struct tl_buf *page = next_page(rp);
+    tl_page_runtime_metrics(page, v, r->display, bwd);
+    struct tl_buf path = TL_BUF_INIT;
+    tl_dirkey_folder(&path, key);
+    tl_buf_addch(&path, '/');
+    tl_buf_adds(&path, tl_kind_stem(k));
+    tl_buf_addf(&path, "_%u.html", count[bwd]);
+    int rc = tl_outdir_write(ctx->out, path.buf, page->buf, page->len, NULL, err);
+    tl_buf_release(&path);
+    return rc;
+}
+
 /* The renderer of each page of model/kind.h, in the order of enum tl_kind_page (the assert
  * below fails on a page without one). */
 static const parser_fn renderers[] = {
@@ -435,6 +475,7 @@ static const parser_fn renderers[] = {
     p_dump_file,   /* TL_KIND_DUMP_FILE */
     p_metrics,     /* TL_KIND_METRICS */
     p_chromium,    /* TL_KIND_CHROMIUM */
+    p_runtime,     /* TL_KIND_RUNTIME_METRICS */
 };
 static_assert(TL_ARRAY_LEN(renderers) == TL_KIND_PAGE__COUNT, "a renderer for every page");
 
@@ -452,6 +493,9 @@ static void *report_create(struct tl_sink_ctx *ctx, const void *params)
         rp->chromium_q = tl_jobq_new(chromium_item, &rp->items, 4u << 20, true);
     rp->arena = ctx->arena;
     tl_map_init(&rp->listed, ctx->arena);
+    tl_map_init(&rp->runtime, ctx->arena);
+    tl_map_init(&rp->groups, ctx->arena);
+    tl_vllm_init(&rp->vllm, ctx->arena);
     return rp;
 }
 
@@ -465,24 +509,57 @@ static int report_start(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
     return 0;
 }
 
+/* The entries the record listed (after `before`, its key's last entry before it) are of its
+ * subgraph_name, if it has one: the index groups them under "Subgraph Name:" headers, as the
+ * reference 0.4.8 does for regional inductor's subgraphs. The names are kept once each. */
+static void group_entries(struct report *rp, const struct tl_record *r,
+                          const struct tl_artifact *before)
+{
+    const struct tl_json *v = r->env && r->key ? r->env->key[TL_K_SUBGRAPH_NAME] : NULL;
+    if (!v || v->type != TL_JSON_STRING)
+        return;
+    struct tl_artifact *a = before ? before->next : r->key->first;
+    if (!a)
+        return;
+    struct tl_map_entry *e = tl_map_upsert(&rp->groups, v->u.str, NULL);
+    if (!e->value) {
+        /* A C string: a NUL of the name shows as U+FFFD, as everywhere else. */
+        struct tl_buf name = TL_BUF_INIT;
+        tl_buf_add_nonul(&name, v->u.str.p, v->u.str.n);
+        e->value = tl_arena_memdupz(rp->arena, name.buf, name.len);
+        tl_buf_release(&name);
+    }
+    for (; a; a = a->next)
+        a->group = e->value;
+}
+
 /* Every page the record's keys make, in the table's order (spec core.md §3.2). */
 static int report_record(void *self, struct tl_sink_ctx *ctx, struct tl_record *r,
                          struct tl_err *err)
 {
     struct report *rp = self;
     rp->npages = 0; /* the previous record's files are done with */
+    struct tl_artifact *before = r->key ? r->key->last : NULL;
     for (size_t i = 0; i < tl_kind_norder; i++) {
         enum tl_key k = tl_kind_order[i];
         parser_fn fn = renderers[tl_kind_of(k)->page];
         if (fn && tl_record_has(r, k) && fn(rp, ctx, r, k, err) < 0)
             return -1;
     }
+    if (tl_vllm_record(&rp->vllm, ctx, r, before, err) < 0)
+        return -1;
+    group_entries(rp, r, before);
     return 0;
 }
 
 static int render_index(const struct tl_page_sink *sink, const void *arg)
 {
     return tl_page_index(sink, arg);
+}
+
+static int render_vllm(const struct tl_page_sink *sink, const void *arg)
+{
+    return tl_page_vllm(sink, arg);
 }
 
 static int render_directory(const struct tl_page_sink *sink, const void *arg)
@@ -517,7 +594,13 @@ static int report_pages(struct report *rp, struct tl_sink_ctx *ctx, struct tl_er
         .collectives_parity = rp->params.collectives_parity,
         .info = ctx->info,
     };
-    return tl_files_stream_page(ctx, "index.html", render_index, &ip, err);
+    if (!rp->vllm.seen)
+        return tl_files_stream_page(ctx, "index.html", render_index, &ip, err);
+    /* vLLM mode, as the reference: the summary is the index, the classic one moves. */
+    struct tl_vllm_page vp = {ctx->report->custom_header_html, &rp->vllm, &ctx->model->dir};
+    if (tl_files_stream_page(ctx, "tlparse_index.html", render_index, &ip, err) < 0)
+        return -1;
+    return tl_files_stream_page(ctx, "index.html", render_vllm, &vp, err);
 }
 
 static int report_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
@@ -545,6 +628,8 @@ static void report_destroy(void *self)
     tl_outfile_close(&rp->chromium, NULL);
     tl_arena_release(&rp->items.arena);
     tl_map_release(&rp->listed);
+    tl_map_release(&rp->runtime);
+    tl_map_release(&rp->groups);
     for (size_t i = 0; i < rp->apages; i++)
         tl_buf_release(&rp->pages[i]);
     free(rp->pages);

@@ -474,6 +474,18 @@ emit(dict(cid(1), compilation_metrics={"co_name": "g", "restart_reasons": [combo
 expect(FAIL, "failures page: [1/0] restart", markers_of("m10"), [combo("m10")])
 expect(r"^-_1_0_0/compilation_metrics_\d+\.html$", "metrics page of [1/0]", markers_of("m10") + markers_of("n03"))
 
+expect(M0, "metrics page: a member it does not know, under Other Metrics", markers_of("m09"),
+       [combo("m09")])
+
+# ---- what the reference 0.4.8 added: runtime metrics pages, subgraph names ---------------------
+R = {"compile_id": "0/0", "duration_us": 5,
+     combo("u91", "compilation_metrics_runtime: a member (name and value)"): combo("u91")}
+emit(dict(cid(0, attempt=None), compilation_metrics_runtime=R))
+expect(r"^-_0_0_0/compilation_metrics_runtime_1\.html$", "runtime metrics page: its members",
+       markers_of("u91"), [combo("u91")])
+emit(dict(cid(0), artifact={"name": "sg_entry", "encoding": "string"},
+          subgraph_name=combo("u92", "subgraph_name of an entry")), "x")
+expect(IDX, "index listing: the Subgraph Name header", markers_of("u92"), [combo("u92")])
 
 # ---- --term: what the diagnosis prints --------------------------------------------------------
 # A recompile with its failing guards, a graph break with its user frame and code, a recompile

@@ -15,7 +15,9 @@ Reports checked:
            ranks (--all-ranks-html on the logs of tests/make_rank_logs.py), an export report
            (--export on tests/fixtures/export_kinds.log), a provenance report
            (--inductor-provenance on a small tests/e2e/make_big_provenance_log.py log) and
-           the dynamic-shapes pages of tests/fixtures/shapes.log
+           the dynamic-shapes pages of tests/fixtures/shapes.log and the pages of what the
+           reference 0.4.8 added (tests/fixtures/newer.log: runtime metrics pages;
+           tests/fixtures/vllm.log: the vLLM summary as index.html, and tlparse_index.html)
   corpus   every case of ../shared/corpus/cases.tsv (or $TL_SHARED/corpus/cases.tsv), with
            its flags (multi-rank --all-ranks-html, --export, --inductor-provenance, ...).
            When the corpus is not beside the checkout (a user's clone), that part says so in
@@ -564,12 +566,21 @@ class Links(unittest.TestCase):
         cases = [("ranks", ranks, ["--all-ranks-html"]),
                  ("export_kinds", os.path.join(fixtures, "export_kinds.log"), ["--export"]),
                  ("provenance", prov, ["--inductor-provenance"]),
-                 ("shapes", os.path.join(fixtures, "shapes.log"), [])]
+                 ("shapes", os.path.join(fixtures, "shapes.log"), []),
+                 ("newer", os.path.join(fixtures, "newer.log"), []),
+                 ("vllm", os.path.join(fixtures, "vllm.log"), [])]
         # what each report must link, so that a report that lost its pages does not pass
         must = {"ranks": ["rank_0/index.html", "rank_2/index.html", "chromium_events.json"],
                 "export_kinds": ["summary.json", "-_-_-_-/symbolic_guard_information_0.html"],
                 "provenance": ["provenance_tracking_-_0_0_0.html"],
-                "shapes": ["dynamic_shapes.html"]}
+                "shapes": ["dynamic_shapes.html"],
+                "newer": ["-_0_0_0/compilation_metrics_runtime_1.html",
+                          "-_0_0_0/bwd_compilation_metrics_runtime_1.html",
+                          "-_1_0_0/compilation_metrics_runtime_1.html"],
+                "vllm": ["tlparse_index.html", "chromium_events.json",
+                         "-_0_0_0/vllm_piecewise_split_graph_4.txt",
+                         "-_0_0_0/vllm_submod_0_7.txt", "-_0_0_0/fx_graph_cache_miss_24.json",
+                         "-_0_0_0/compilation_metrics_25.html"]}
         for name, log, flags in cases:
             with self.subTest(case=name):
                 out = os.path.join(TMP, "own", name)

@@ -930,3 +930,53 @@ CASES["compile_time"] = {
     "trace": case(compile_ids=2),
     "ledger": {"wall": "wall.json", "phases": ["dynamo", "compile_code"]},
 }
+
+# ---- the reference 0.4.8's surface ----
+
+# vLLM's compile in small: one dynamo compile of Block ([0/0]) whose backend logs vLLM's
+# config and split graph, splits at softmax and compiles submod_0 and submod_2 with inductor
+# for the range [1, 64] and the CUDA-graph size 4, logging vllm_piecewise_compile_start before
+# each compile and each submodule's graph once. The report is vLLM's: index.html the vLLM
+# summary (groups "range [1, 64]" and "size 4", two subgraphs each), the classic index
+# tlparse_index.html. Inductor fakeifies the submodules' real inputs in dynamo's shape env
+# without a source (__meta_utils_unknown_tensor): 2.6 then specializes both sizes (4 and 8).
+CASES["vllm_like"] = {
+    "trace": case(
+        compile_ids=1,
+        findings=["specialization:dimension_specialized", "specialization:dimension_specialized"],
+        specializations=[
+            {"kind": "specialized", "expr": "Eq(s1, 8)",
+             "source": "__meta_utils_unknown_tensor6.size()[1]",
+             "symbols": [["s1", "__meta_utils_unknown_tensor6.size()[1]"]], "location": None,
+             "category": "dimension_specialized"},
+            {"kind": "specialized", "expr": "Eq(s0, 4)",
+             "source": "__meta_utils_unknown_tensor6.size()[0]",
+             "symbols": [["s0", "__meta_utils_unknown_tensor6.size()[0]"]], "location": None,
+             "category": "dimension_specialized"}],
+        dynamic=[["s0", "__meta_utils_unknown_tensor6.size()[0]"],
+                 ["s1", "__meta_utils_unknown_tensor6.size()[1]"]]),
+    "report_files": ["tlparse_index.html", "-_0_0_0/vllm_compilation_config_*.json",
+                     "-_0_0_0/vllm_piecewise_split_graph_*.txt",
+                     "-_0_0_0/vllm_piecewise_compile_start_*.json",
+                     "-_0_0_0/vllm_submod_0_*.txt", "-_0_0_0/vllm_submod_2_*.txt"],
+    "report_has": ["<title>vLLM Compilation Summary</title>",
+                   '<a href="tlparse_index.html">View original tlparse output',
+                   "<tr><td><strong>Model</strong></td><td>tiny-mlp</td></tr>",
+                   ">vllm_piecewise_split_graph</a>", "<h3>range [1, 64]</h3>", "<h3>size 4</h3>",
+                   "<h4>submod_0</h4>", "<h4>submod_2</h4>",
+                   "<h4>submod_2 <small>(CUDA graph capture size)</small></h4>"],
+}
+# 2.13 keeps the two sizes symbolic (no specialization).
+CASES["vllm_like"]["2.13"] = {"trace": case(
+    compile_ids=1,
+    dynamic=[["s26", "__meta_utils_unknown_tensor0.size()[0]"],
+             ["s49", "__meta_utils_unknown_tensor0.size()[1]"]])}
+
+# Two compiles, no finding: model ([0/0]) calls the nested compile region block twice, fn
+# ([1/0]) has lines annotated for regional inductor. Under 2.13 regional inductor compiles
+# them as a subgraph of their own and every entry logged meanwhile carries subgraph_name
+# "__marked_inductor_submod0": the index heads their run with it (the nested compile region
+# writes no subgraph_name). 2.6 has neither feature: both compile whole.
+CASES["nested_region"] = {"trace": case(compile_ids=2)}
+CASES["nested_region"]["2.13"] = {
+    "report_has": ['Subgraph Name: <strong>__marked_inductor_submod0</strong>']}
