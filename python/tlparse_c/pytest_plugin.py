@@ -94,6 +94,10 @@ def pytest_load_initial_conftests(early_config, parser, args):
     fail_on = getattr(ns, "tlparse_fail_on", None)
     if folder is None and fail_on is None:
         return
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # a pytest-xdist worker: the controller owns the folder; the worker's trace goes into
+        # its trace/ (TORCH_TRACE is inherited) unattributed
+        return
     kinds = _kinds(fail_on) if fail_on is not None else []
     v = _swallowed(args)
     if v is not None:
@@ -138,6 +142,8 @@ class _Trace:
         self.regions = {}         # nodeid -> [(begin, end)]
         self.compile_ids = {}     # nodeid -> compile ids, in order of their first record
         self.last_end = 0         # the end of the last test's end marker (or 0)
+        self.started = set()      # the tests whose start marker was read
+        self.loose = []           # compile ids read since last_end outside any started test
 
     def read(self):
         """Read what the log holds beyond self.offset (whole records only: the handler writes
@@ -184,11 +190,11 @@ class _Trace:
                 return
             if name == "torch_version" and self.version is None:
                 self.version = (at, end - at)
-            if self.current is not None and "frame_id" in env:
+            if "frame_id" in env:
                 cid = "[%s/%s]" % (env.get("frame_id"), env.get("frame_compile_id"))
                 if "compiled_autograd_id" in env:
                     cid = "!%s%s" % (env["compiled_autograd_id"], cid)
-                ids = self.compile_ids.setdefault(self.current, [])
+                ids = self.compile_ids.setdefault(self.current, []) if self.current else self.loose
                 if cid not in ids:
                     ids.append(cid)
 
@@ -198,13 +204,20 @@ class _Trace:
         if name == START:
             self.current = nodeid
             self.since = end
+            self.started.add(nodeid)
         elif nodeid is not None:
-            # a test with no start marker imported torch itself: what came since the last
-            # test ended is its own
-            since = self.since if self.current == nodeid else self.last_end
+            if self.current == nodeid:
+                since = self.since
+            else:
+                # a test with no start marker imported torch itself: what came since the last
+                # test ended is its own
+                since = self.last_end
+                ids = self.compile_ids.setdefault(nodeid, [])
+                ids += [c for c in self.loose if c not in ids]
             self.regions.setdefault(nodeid, []).append((since, at))
             self.current = None
             self.last_end = end
+        self.loose = []
 
     def _payload(self, at, end):
         with open(self.path, "rb") as f:
@@ -222,6 +235,8 @@ class _Trace:
         done = list(self.regions.get(nodeid, []))
         if self.current == nodeid:
             done.append((self.since, self.offset))
+        elif nodeid not in self.started and self.current is None:
+            done.append((self.last_end, self.offset))  # it imported torch itself
         return done
 
     def write_slice(self, ranges, path):
@@ -609,9 +624,15 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     tr.write_sep("-", "tlparse")
     for w in s.warnings:
         tr.write_line("warning: " + w)
+    others = [f for f in os.listdir(s.trace_dir)
+              if s.trace is None or os.path.join(s.trace_dir, f) != s.trace.path]
+    if others:
+        tr.write_line("%d trace log%s of other processes (subprocesses, pytest-xdist workers) "
+                      "in %s, not attributed to tests: `tlparse %s` reports on them"
+                      % (len(others), "" if len(others) == 1 else "s", s.trace_dir, s.trace_dir))
     if s.trace is None:
-        tr.write_line("no torch.compile trace was written (torch not imported, or nothing "
-                      "compiled); reports folder: %s" % s.folder)
+        tr.write_line("no torch.compile trace was written by this process (torch not imported, "
+                      "or nothing compiled); reports folder: %s" % s.folder)
         return
     tr.write_line("%d test%s compiled; reports in %s (session: %s)"
                   % (len(s.results), "" if len(s.results) == 1 else "s", s.folder,

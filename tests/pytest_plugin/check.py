@@ -186,7 +186,25 @@ def main():
         # the second parameter reuses the code the first compiled: it compiles nothing
         bad("the clean suite: the summary does not say 2 tests compiled:\n%s" % text[-1000:])
 
-    # 3. without --tlparse: the markers are registered, and only the test's own failure fails
+    # 3. torch imported inside the first test (no start marker for it): its compiles are its
+    # own, the next test's are the next's
+    late = os.path.join(a.work, "late")
+    rc, text = run(a.cmd, a.work, ["--tlparse=" + late, "--tlparse-fail-on", "graph-breaks",
+                                   "suite/test_late_import.py"])
+    where = "test_late_import.py:%d" % lines_of(os.path.join(suite, "test_late_import.py"))["late_import"]
+    if rc != 1 or not re.search(r"\b1 failed, 1 passed\b", text) or \
+            "tlparse compile budget: 1 graph break (budget 0)" not in section(text, "test_imports_torch") \
+            or where not in section(text, "test_imports_torch"):
+        bad("torch imported by a test: exit %d:\n%s" % (rc, text[-2000:]))
+    try:
+        tests = {t["nodeid"].split("::")[-1]: t["compile_ids"]
+                 for t in json.load(open(os.path.join(late, "tests.json")))["tests"]}
+    except (OSError, ValueError, KeyError) as e:
+        tests = str(e)
+    if tests != {"test_imports_torch": ["[0/0]", "[1/0]"], "test_after": ["[2/0]"]}:
+        bad("torch imported by a test: tests.json gives %s" % (tests,))
+
+    # 4. without --tlparse: the markers are registered, and only the test's own failure fails
     junit2 = os.path.join(a.work, "junit2.xml")
     rc, text = run(a.cmd, a.work, ["--strict-markers", "--junitxml", junit2,
                                    "suite/test_compile.py"])
@@ -198,7 +216,7 @@ def main():
     if "tlparse compile budget" in text:
         bad("without --tlparse, a budget was checked")
 
-    # 4. `--tlparse PATH` where PATH is a test file: a usage error, not a report into it
+    # 5. `--tlparse PATH` where PATH is a test file: a usage error, not a report into it
     rc, text = run(a.cmd, a.work, ["--tlparse", "suite/test_clean_only.py"])
     if rc != 4 or "write the folder as --tlparse=DIR" not in text:
         bad("--tlparse followed by a test path: exit %d:\n%s" % (rc, text[-1000:]))
