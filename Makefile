@@ -51,16 +51,18 @@ check: check-deps all format-check
 	@ninja -C build-clang
 	@ninja -C $(ASAN_BUILD)
 	@cd $(BUILD) && ctest --output-on-failure -j2 -L 'cli|golden|conformance|install|slurm'
-	@cd $(ASAN_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure -j2 -LE 'install|slurm'
+	@cd $(ASAN_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure -j2 -LE 'install|slurm|pytest'
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=3
 	@$(MAKE) --no-print-directory tsan
 
 # The diagnosis against real PyTorch (tests/torch.sh): 2.13 from a venv it makes in
 # $(BUILD)/torch-2.13 and 2.6 from ../shared/tools/torch-python, whose root it builds when
 # needed; $(TORCH_PYTHON) alone when set (any python3 with torch). `make check` runs the
-# versions that are ready; CI runs this on the host.
+# versions that are ready; CI runs this on the host. Then the wheel's pytest plugin under both
+# (tests/pytest_plugin.sh, ctest label "pytest", which `make check` leaves out).
 check-torch: all
-	@TL_TORCH_REQUIRED=1 tests/torch.sh $(BUILD)/tlparse
+	@rc=0; TL_TORCH_REQUIRED=1 tests/torch.sh $(BUILD)/tlparse || rc=1; \
+	TL_TORCH_REQUIRED=1 tests/pytest_plugin.sh $(BUILD)/tlparse || rc=1; exit $$rc
 
 # The CLI, man page, completions, libtlparse (static and shared), headers and tlparse.pc
 # into $(DESTDIR)$(PREFIX).

@@ -177,6 +177,10 @@ def main():
     files.append((f"{info_dir}/METADATA", metadata.encode("utf-8"), 0o644))
     files.append((f"{info_dir}/WHEEL", wheel.encode("utf-8"), 0o644))
     files.append((f"{info_dir}/top_level.txt", f"{NAME}\n".encode("utf-8"), 0o644))
+    # the pytest plugin (python/tlparse_c/pytest_plugin.py): pytest loads it from this entry
+    # point, so `pytest --tlparse` works wherever the wheel is installed
+    entry_points = "[pytest11]\ntlparse = tlparse_c.pytest_plugin\n"
+    files.append((f"{info_dir}/entry_points.txt", entry_points.encode("utf-8"), 0o644))
     record = "".join(f"{n},{record_hash(d)},{len(d)}\n" for n, d, _ in files)
     record += f"{info_dir}/RECORD,,\n"
     files.append((f"{info_dir}/RECORD", record.encode("utf-8"), 0o644))

@@ -348,10 +348,16 @@ void tl_pytext_graph_break(struct tl_str text, struct tl_arena *arena, struct tl
                 reason_end = l.p + l.n; /* a reason of several lines */
         } else if (state == TB && starts(l, "  File \"")) {
             struct tl_pytext_frame fr;
-            if (ntb == TL_PYTEXT_GB_FRAMES || !tl_pytext_frame_line(l, &fr))
+            if (!tl_pytext_frame_line(l, &fr))
                 continue;
             if (!tb)
                 tb = tl_arena_alloc(arena, TL_PYTEXT_GB_FRAMES * sizeof(*tb));
+            if (ntb == TL_PYTEXT_GB_FRAMES) {
+                /* keep the innermost frames: the user's line is there, below a test runner's
+                 * or a trainer's frames (pytest's alone are 40) */
+                memmove(tb, tb + 1, (TL_PYTEXT_GB_FRAMES - 1) * sizeof(*tb));
+                ntb--;
+            }
             tb[ntb++] = fr;
         } else if (state == TB && starts(l, "    ") && ntb && !tb[ntb - 1].code.p) {
             tb[ntb - 1].code = l;

@@ -120,7 +120,7 @@ struct tl_pytext_gb_note {
     size_t nhints;
 };
 
-/* At most this many frames of a graph break's user code traceback are read. */
+/* At most this many frames of a graph break's user code traceback are kept: the innermost. */
 #define TL_PYTEXT_GB_FRAMES 32
 
 /*

@@ -266,8 +266,11 @@ static void test_gb_hostile(void **state)
     assert_int_equal(gb.notes[0].explanation.n, 4 * 1024 * 1024);
     assert_int_equal(gb.notes[0].nhints, TL_PYTEXT_GB_HINTS);
     assert_int_equal(gb.nframes, TL_PYTEXT_GB_FRAMES);
-    assert_int_equal(gb.frames[31].line, 32);
-    assert_true(tl_str_eq_cstr(gb.frames[31].code, "    code 31"));
+    /* the innermost frames are kept: the user's line is at the bottom of a deep stack */
+    assert_int_equal(gb.frames[0].line, 1000 - TL_PYTEXT_GB_FRAMES + 1);
+    assert_true(tl_str_eq_cstr(gb.frames[0].file, "f968.py"));
+    assert_int_equal(gb.frames[31].line, 1000);
+    assert_true(tl_str_eq_cstr(gb.frames[31].code, "    code 999"));
     tl_buf_release(&b);
     tl_arena_release(&arena);
 }
