@@ -4,7 +4,8 @@
 # ../shared when present) in a normal and an ASan+UBSan build; `make demo` renders the
 # bundled sample trace; `make bench` measures.
 # `make install` (PREFIX, DESTDIR), `make deb` (build/deb/*.deb) and `make wheel`
-# (build/wheel/*.whl) package it.
+# (build/wheel/*.whl) package it. `make web` builds the web page (build-web/site/index.html:
+# the engine compiled to WebAssembly, in one file).
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 CMAKE_FLAGS ?=
@@ -15,13 +16,14 @@ VERSION := $(strip $(file <VERSION))
 DEB_DIR ?= $(BUILD)/deb
 WHEEL_BUILD ?= build-wheel
 WHEEL_DIR ?= $(BUILD)/wheel
+WEB_BUILD ?= build-web
 
 # The ctest labels `make test` runs (each suite's label is its name; the unit tests' is unit).
 TEST_LABELS ?= unit|golden|version|layers|cli|wronginput|badinput|names
 
-FORMAT_FILES = $(wildcard src/*/*.c src/*/*.h) include/tlparse/*.h tests/unit/*.c fuzz/*.c
+FORMAT_FILES = $(wildcard src/*/*.c src/*/*.h web/*.c web/compat/*.[ch] web/compat/*/*.h) include/tlparse/*.h tests/unit/*.c fuzz/*.c
 
-.PHONY: all deps check-deps test check check-torch demo bench fuzz tsan format format-check clean install deb wheel print-version
+.PHONY: all deps check-deps test check check-torch demo bench fuzz tsan format format-check clean install deb wheel web print-version
 
 # The plain build configures no tests, so it needs only what `scripts/deps.sh build` installs;
 # `make check` turns the tests on in the same tree once their packages are there.
@@ -43,7 +45,7 @@ test: all
 	@ninja -C $(BUILD)
 	@cd $(BUILD) && ctest --output-on-failure -j3 -L '^($(TEST_LABELS))$$'
 
-check: check-deps all format-check
+check: check-deps all format-check web
 	@grep -qs '^TL_TESTS:BOOL=ON' $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) -DTL_TESTS=ON >/dev/null
 	@[ -f $(ASAN_BUILD)/build.ninja ] || cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Asan -DTL_DEVELOPER=ON -DTL_TESTS=ON $(CMAKE_FLAGS)
 	@[ -f build-clang/build.ninja ] || cmake -S . -B build-clang -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DTL_DEVELOPER=ON -DTL_TESTS=ON $(CMAKE_FLAGS)
@@ -84,6 +86,16 @@ wheel: deps
 	@ninja -C $(WHEEL_BUILD) tlparse
 	@python3 scripts/build_wheel.py --binary $(WHEEL_BUILD)/tlparse --out $(WHEEL_DIR)
 
+# $(WEB_BUILD)/site/index.html: the page, its scripts and the engine (web/, compiled to
+# wasm32-wasi by Debian's clang with wasi-libc and Debian's zlib source) in one file that opens
+# from file:// or any static host.
+web:
+	@scripts/deps.sh web
+	@scripts/web-zlib.sh $(WEB_BUILD)/zlib-src
+	@[ -f $(WEB_BUILD)/build.ninja ] || cmake -S web -B $(WEB_BUILD) -G Ninja -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/web/wasi-toolchain.cmake -DTL_ZLIB_SRC=$(CURDIR)/$(WEB_BUILD)/zlib-src >/dev/null
+	@ninja -C $(WEB_BUILD)
+	@echo "web: $(WEB_BUILD)/site/index.html"
+
 demo: all
 	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then nb=; else nb=--no-browser; fi; \
 	$(BUILD)/tlparse tests/fixtures/demo.log -o $(OUT) --overwrite $$nb && \
@@ -119,4 +131,4 @@ format-check:
 	clang-format --dry-run --Werror $(FORMAT_FILES)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-clang build-fuzz build-tsan $(WHEEL_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) build-clang build-fuzz build-tsan $(WHEEL_BUILD) $(WEB_BUILD)

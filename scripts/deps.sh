@@ -6,6 +6,7 @@
 #   scripts/deps.sh bench   what `make bench` needs as well
 #   scripts/deps.sh deb     what `make deb` needs as well (the Debian tooling)
 #   scripts/deps.sh wheel   what `make wheel` needs as well
+#   scripts/deps.sh web     what `make web` needs as well (clang for wasm32-wasi, wasi-libc)
 # Uses apt-get (through sudo when not root). Does nothing when all are present.
 set -eu
 want="gcc make cmake ninja-build pkg-config libmd-dev zlib1g-dev libzstd-dev"
@@ -30,7 +31,10 @@ bench) want="$want python3 python3-venv time valgrind hyperfine procps" ;; # the
 fuzz) want="$want clang libclang-rt-14-dev" ;;
 deb) want="$want build-essential debhelper dpkg-dev fakeroot" ;; # dpkg-checkbuilddeps wants build-essential
 wheel) want="$want python3 binutils" ;;
-*) echo "usage: $0 build|test|check|bench|fuzz|deb|wheel" >&2; exit 2 ;;
+# The engine compiled to WebAssembly: clang's wasm32 target, its linker and builtins, WASI's
+# libc; dpkg-dev unpacks Debian's zlib source (scripts/web-zlib.sh) with its patches.
+web) want="$want clang lld wasi-libc libclang-rt-14-dev-wasm32 python3 dpkg-dev" ;;
+*) echo "usage: $0 build|test|check|bench|fuzz|deb|wheel|web" >&2; exit 2 ;;
 esac
 missing=
 for p in $want; do

@@ -24,12 +24,11 @@ void tl_progress_init(struct tl_progress *p, void (*fn)(void *ctx, uint64_t done
     p->told = false;
     p->total = total;
     p->last_ns = now_ns();
-    p->tick = 0;
 }
 
 void tl_progress_update(struct tl_progress *p, uint64_t pos)
 {
-    if (!p->fn || (p->told && (++p->tick & 255) != 0))
+    if (!p->fn)
         return;
     uint64_t t = now_ns();
     if (p->told && t - p->last_ns < TELL_NS)

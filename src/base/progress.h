@@ -20,13 +20,12 @@ struct tl_progress {
     bool told; /* fn was called */
     uint64_t total;
     uint64_t last_ns;
-    uint32_t tick;
 };
 
 void tl_progress_init(struct tl_progress *p, void (*fn)(void *ctx, uint64_t done, uint64_t total),
                       void *ctx, uint64_t total);
-/** pos bytes of total are read: told when a tenth of a second passed since the last time (the
- * clock is read every 256 calls). */
+/** pos bytes of total are read: told when a tenth of a second passed since the last time. Called
+ * once per piece the reader gives (1 MiB), so the clock is read at each call. */
 void tl_progress_update(struct tl_progress *p, uint64_t pos);
 
 #endif
