@@ -536,9 +536,6 @@ int tl_ranks_landing(struct multi *m, struct tl_outdir *out, bool live, struct t
     if (rc == 0) {
         tl_ranks_runtime_json(&b, &an);
         rc = root_file(out, "runtime_estimations.json", &b, an.has_runtime, err);
-        if (rc == 0 && an.has_runtime)
-            tl_say(&m->msg, TL_MSG_INFO, "Runtime estimations: %s/runtime_estimations.json",
-                   m->out_name);
     }
     if (rc == 0) {
         tl_buf_reset(&b);
@@ -549,9 +546,6 @@ int tl_ranks_landing(struct multi *m, struct tl_outdir *out, bool live, struct t
         tl_buf_reset(&b);
         tl_ranks_schedules_json(&b, &an);
         rc = root_file(out, "collective_schedules.json", &b, an.has_schedules, err);
-        if (rc == 0 && an.has_schedules)
-            tl_say(&m->msg, TL_MSG_INFO, "Collective schedules: %s/collective_schedules.json",
-                   m->out_name);
     }
     if (rc == 0) {
         tl_buf_reset(&b);
@@ -577,8 +571,11 @@ int tl_ranks_landing(struct multi *m, struct tl_outdir *out, bool live, struct t
         rc = root_file(out, "index.html", &b, true, err);
     }
     if (rc == 0 && !live) {
-        tl_say(&m->msg, TL_MSG_INFO, "Multi-rank report generated under %s", m->out_name);
-        tl_say(&m->msg, TL_MSG_INFO, "Individual pages: rank_*/index.html");
+        /* said once the folder is in place (tl_ranks_finish_run): a write that fails later
+         * takes the whole report back */
+        m->landed = true;
+        m->landed_runtime = an.has_runtime;
+        m->landed_schedules = an.has_schedules;
     }
     tl_buf_release(&b);
     tl_arena_release(&arena);
@@ -696,6 +693,16 @@ int tl_ranks_finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_r
 {
     if (tl_output_end(&m->root, rc, m->opt->cancel, err) < 0)
         return tl_report_error(m->opt, err);
+    if (m->landed_runtime)
+        tl_say(&m->msg, TL_MSG_INFO, "Runtime estimations: %s/runtime_estimations.json",
+               m->out_name);
+    if (m->landed_schedules)
+        tl_say(&m->msg, TL_MSG_INFO, "Collective schedules: %s/collective_schedules.json",
+               m->out_name);
+    if (m->landed) {
+        tl_say(&m->msg, TL_MSG_INFO, "Multi-rank report generated under %s", m->out_name);
+        tl_say(&m->msg, TL_MSG_INFO, "Individual pages: rank_*/index.html");
+    }
     if (res) {
         if (m->opt->bundle)
             res->bundle_path = tl_xstrdup(m->out_name);

@@ -74,6 +74,9 @@ struct multi {
     struct tl_arena carry_arena;
     struct tl_strtab carry; /* the string tables of the ranks settled, later ones on top */
     bool fatal;             /* an error that stops the run (err) */
+    /* The landing page was made (its files, runtime estimations and collective schedules
+     * among them): said once the folder is in place. */
+    bool landed, landed_runtime, landed_schedules;
     struct tl_err err;
     /* Counts only (tl_ranks_counts): no summary text; the log at known_path is not read, its
      * counts are known_counts. */
