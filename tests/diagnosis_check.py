@@ -98,22 +98,36 @@ SHAPE = {
     "frames": [{"frame": STR, "function": STR + OPT, "name": STR + OPT, "file": STR + OPT,
                 "line": INT + OPT, "callers": [STR, OPT], "compiles": INT, "compile_ids": [STR],
                 "compile_time_s": NUM + OPT,
-                "graphs": [{"compile_id": STR + OPT, "hash": STR + OPT, "nodes": INT + OPT}]}],
+                "graphs": [{"compile_id": STR + OPT, "hash": STR + OPT, "nodes": INT + OPT}],
+                # the recompile forecast: only of a frame compiled more than once or run in
+                # eager mode
+                "?entries": INT, "?limit": INT, "?limit_name": STR, "?limit_from": STR,
+                "?left": INT, "?ran_in_eager": BOOL,
+                "?eager": {"cause": STR, "compile_id": STR + OPT, "why": STR + OPT, OPT: OPT},
+                "?guards_differ": [{"compile_id": STR, "against": STR, "more": INT,
+                                    "changes": [{"change": STR, "guard": STR,
+                                                 "before": STR + OPT, "after": STR + OPT}]}],
+                "?guards_differ_more": INT}],
 }
 
 
 def check_shape(v, shape, path, problems):
     if isinstance(shape, dict):
+        if v is None and shape.get(OPT) == OPT:
+            return
         if not isinstance(v, dict):
             problems.append(f"{path}: want an object, got {type(v).__name__}")
             return
-        for k in shape:
+        # "?key": a key the object may lack; {OPT: OPT}: the object may be null
+        keys = {k.lstrip("?"): (k.startswith("?"), t) for k, t in shape.items() if k != OPT}
+        for k, (optional, t) in keys.items():
             if k not in v:
-                problems.append(f"{path}.{k}: missing")
+                if not optional:
+                    problems.append(f"{path}.{k}: missing")
             else:
-                check_shape(v[k], shape[k], f"{path}.{k}", problems)
+                check_shape(v[k], t, f"{path}.{k}", problems)
         for k in v:
-            if k not in shape:
+            if k not in keys:
                 problems.append(f"{path}.{k}: not in the schema (add it to SHAPE)")
         return
     if isinstance(shape, list):

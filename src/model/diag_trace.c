@@ -850,6 +850,8 @@ bool tl_diag_trace_wants_payload(const struct tl_record *r)
     if (tl_record_has(r, TL_K_AOT_FORWARD_GRAPH) || tl_record_has(r, TL_K_AOT_JOINT_GRAPH) ||
         tl_record_has(r, TL_K_DYNAMO_OUTPUT_GRAPH))
         return true;
+    if (tl_record_has(r, TL_K_DYNAMO_CPP_GUARDS_STR))
+        return true; /* the guards of a cache entry: the recompile forecast */
     return r->artifact_name.p && (tl_str_eq_cstr(r->artifact_name, "recompile_reasons") ||
                                   tl_str_eq_cstr(r->artifact_name, "dynamo_graph_break_reason"));
 }
@@ -893,6 +895,8 @@ void tl_diag_trace_record(struct tl_diag_trace *c, struct tl_model *model,
         create_symbol(c, in, r, v);
     if (tl_record_has(r, TL_K_DYNAMO_OUTPUT_GRAPH))
         graph_hash(d, r);
+    if (tl_record_has(r, TL_K_DYNAMO_CPP_GUARDS_STR) && r->cid_ok)
+        tl_diag_guards(d, &r->cid, r->payload);
     if (tl_record_has(r, TL_K_AOT_FORWARD_GRAPH) || tl_record_has(r, TL_K_AOT_JOINT_GRAPH))
         forward_graph(c, r);
 }
