@@ -105,6 +105,7 @@ SHAPE = {
                 "?left": INT, "?ran_in_eager": BOOL,
                 "?eager": {"cause": STR, "compile_id": STR + OPT, "why": STR + OPT, OPT: OPT},
                 "?guards_differ": [{"compile_id": STR, "against": STR, "more": INT,
+                                    "failed_guard": STR + OPT,
                                     "changes": [{"change": STR, "guard": STR,
                                                  "before": STR + OPT, "after": STR + OPT}]}],
                 "?guards_differ_more": INT}],

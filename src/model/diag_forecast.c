@@ -19,9 +19,13 @@
 /* A frame's guards as they come. */
 struct fguards {
     const char *key;
-    struct tl_guard_set prev; /* the last entry closed (prev_cid) */
+    /* The guards are kept as logged and normalized only once a second entry comes to be
+     * compared: most frames are compiled once, and their guards cost a copy. */
+    struct tl_buf prev_raw; /* the last entry closed (prev_cid) */
+    struct tl_guard_set prev;
+    bool prev_made; /* prev holds prev_raw's guards */
     const char *prev_cid;
-    struct tl_guard_set cur; /* an entry whose text-log lines are still coming */
+    struct tl_buf cur_raw; /* the entry being given (a text log's lines still coming) */
     const char *cur_cid;
     bool open;
     uint32_t entries; /* entries closed */
@@ -60,7 +64,8 @@ void tl_diag_forecast_free(struct tl_diag *d)
     for (size_t i = 0; i < tl_map_len(&f->frames); i++) {
         struct fguards *g = tl_map_at(&f->frames, i)->value;
         tl_guard_set_release(&g->prev);
-        tl_guard_set_release(&g->cur);
+        tl_buf_release(&g->prev_raw);
+        tl_buf_release(&g->cur_raw);
         free(g->diffs);
     }
     free(f->out);
@@ -124,7 +129,8 @@ static struct fguards *fguards_of(struct tl_diag_forecast *f, struct tl_str key)
         struct fguards *g = tl_arena_calloc(&f->arena, 1, sizeof(*g));
         g->key = e->key.p;
         tl_guard_set_init(&g->prev);
-        tl_guard_set_init(&g->cur);
+        tl_buf_init(&g->prev_raw, 0);
+        tl_buf_init(&g->cur_raw, 0);
         e->value = g;
     }
     return e->value;
@@ -145,6 +151,17 @@ static void diff_into(struct tl_arena *arena, struct tl_diag_entry_diff *x,
     x->n = x->total < TL_DIAG_GUARD_CHANGES ? x->total : TL_DIAG_GUARD_CHANGES;
 }
 
+/* The guards of the entry before, normalized. */
+static void prev_guards(struct fguards *g)
+{
+    if (g->prev_made)
+        return;
+    tl_guard_set_release(&g->prev);
+    tl_guard_set_init(&g->prev);
+    tl_guard_set_add_tree(&g->prev, tl_buf_str(&g->prev_raw));
+    g->prev_made = true;
+}
+
 /* The open entry is complete: compared with the one before, it becomes the one before. A later
  * attempt of the same compile id replaces that entry's guards. */
 static void close_entry(struct tl_diag_forecast *f, struct fguards *g)
@@ -152,28 +169,37 @@ static void close_entry(struct tl_diag_forecast *f, struct fguards *g)
     if (!g->open)
         return;
     g->open = false;
-    if (g->prev_cid && !strcmp(g->prev_cid, g->cur_cid)) {
-        struct tl_guard_set t = g->prev;
-        g->prev = g->cur;
-        g->cur = t;
-    } else {
+    bool again = g->prev_cid && !strcmp(g->prev_cid, g->cur_cid);
+    struct tl_guard_set cur;
+    tl_guard_set_init(&cur);
+    bool made = false;
+    if (!again) {
         if (g->prev_cid) {
             g->ndiffs_all++;
             if (g->ndiffs < TL_DIAG_MAX_ENTRIES) {
+                prev_guards(g);
+                tl_guard_set_add_tree(&cur, tl_buf_str(&g->cur_raw));
+                made = true;
                 TL_GROW(g->diffs, g->ndiffs + 1, g->diffs_alloc);
-                diff_into(&f->arena, &g->diffs[g->ndiffs], &g->prev, &g->cur, g->prev_cid,
-                          g->cur_cid);
+                diff_into(&f->arena, &g->diffs[g->ndiffs], &g->prev, &cur, g->prev_cid, g->cur_cid);
                 g->ndiffs++;
             }
         }
         g->entries++;
-        struct tl_guard_set t = g->prev;
-        g->prev = g->cur;
-        g->cur = t;
         g->prev_cid = g->cur_cid;
     }
-    tl_guard_set_release(&g->cur);
-    tl_guard_set_init(&g->cur);
+    /* the entry just closed is the one before the next */
+    struct tl_buf t = g->prev_raw;
+    g->prev_raw = g->cur_raw;
+    g->cur_raw = t;
+    tl_buf_reset(&g->cur_raw);
+    tl_guard_set_release(&g->prev);
+    g->prev = cur;
+    g->prev_made = made;
+    if (!made) {
+        tl_guard_set_release(&g->prev);
+        tl_guard_set_init(&g->prev);
+    }
 }
 
 /* The entry of cid, open for its guards (the frame's open entry of another compile id is
@@ -190,8 +216,7 @@ static struct fguards *open_entry(struct tl_diag *d, const struct tl_compile_id 
         if (!g->open) {
             g->open = true;
             g->cur_cid = tl_arena_memdupz(&f->arena, display.buf, display.len);
-            tl_guard_set_release(&g->cur);
-            tl_guard_set_init(&g->cur);
+            tl_buf_reset(&g->cur_raw);
         }
     }
     tl_buf_release(&display);
@@ -204,15 +229,17 @@ void tl_diag_guards(struct tl_diag *d, const struct tl_compile_id *cid, struct t
     struct fguards *g = open_entry(d, cid);
     if (!g)
         return;
-    tl_guard_set_add_tree(&g->cur, tree);
+    tl_buf_addstr(&g->cur_raw, tree);
     close_entry(d->forecast, g);
 }
 
 void tl_diag_guard_line(struct tl_diag *d, const struct tl_compile_id *cid, struct tl_str line)
 {
     struct fguards *g = open_entry(d, cid);
-    if (g)
-        tl_guard_set_add_line(&g->cur, line);
+    if (g) {
+        tl_buf_addstr(&g->cur_raw, line);
+        tl_buf_addch(&g->cur_raw, '\n');
+    }
 }
 
 void tl_diag_guards_end(struct tl_diag *d, const struct tl_compile_id *cid)
@@ -376,6 +403,15 @@ static void gather_all(struct finish *fin)
     }
 }
 
+/* The guard the recompile reasons of cid ("[0/1]") name first, as logged. */
+static const char *failed_guard(const struct tl_diag *d, const char *cid)
+{
+    for (uint32_t i = 0; cid && i < d->nearly; i++)
+        if (d->early[i].cid && !strcmp(d->early[i].cid, cid))
+            return d->early[i].example;
+    return NULL;
+}
+
 void tl_diag_forecast_finish(struct tl_diag *d, const char *limit_name)
 {
     struct finish fin;
@@ -442,12 +478,19 @@ void tl_diag_forecast_finish(struct tl_diag *d, const char *limit_name)
             if (g->open && g->prev_cid && strcmp(g->prev_cid, g->cur_cid)) {
                 o.ndiffs_all++;
                 if (o.ndiffs < TL_DIAG_MAX_ENTRIES) {
-                    diff_into(&f->scratch, &f->outdiffs[used++], &g->prev, &g->cur, g->prev_cid,
+                    prev_guards(g);
+                    struct tl_guard_set cur;
+                    tl_guard_set_init(&cur);
+                    tl_guard_set_add_tree(&cur, tl_buf_str(&g->cur_raw));
+                    diff_into(&f->scratch, &f->outdiffs[used++], &g->prev, &cur, g->prev_cid,
                               g->cur_cid);
+                    tl_guard_set_release(&cur);
                     o.ndiffs++;
                 }
             }
         }
+        for (uint32_t k = 0; k < o.ndiffs; k++)
+            f->outdiffs[o.diffs - f->outdiffs + k].failed = failed_guard(d, o.diffs[k].cid);
         TL_GROW(f->out, f->nout + 1, f->out_alloc);
         f->out[f->nout++] = o;
     }
@@ -528,6 +571,7 @@ static void read_diffs(struct tl_diag *d, struct tl_diag_fframe *o, const struct
         }
         x[i].changes = ch;
         x[i].n = kept;
+        x[i].failed = rstr(d, e, "failed_guard");
         uint64_t total = kept + tl_json_get_u64(e, "more", 0);
         x[i].total = total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
     }

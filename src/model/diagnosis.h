@@ -618,6 +618,7 @@ struct tl_diag_entry_diff {
     const char *cid, *against;
     const struct tl_guard_change *changes; /* the first TL_DIAG_GUARD_CHANGES */
     uint32_t n, total;                     /* kept, and in all */
+    const char *failed; /* the guard its recompile reasons name first, NULL when not said */
 };
 
 /* A frame compiled more than once, or run in eager mode. */

@@ -39,47 +39,63 @@ struct scan {
     bool escaped;
 };
 
+/* What a character is to the scan: most are nothing (0). */
+enum { C_QUOTE = 1, C_OPEN, C_CLOSE, C_ESCAPE };
+static const unsigned char cls[256] = {
+    ['\''] = C_QUOTE, ['"'] = C_QUOTE, ['('] = C_OPEN,  ['['] = C_OPEN,    ['{'] = C_OPEN,
+    [')'] = C_CLOSE,  [']'] = C_CLOSE, ['}'] = C_CLOSE, ['\\'] = C_ESCAPE,
+};
+
 /* Take c into the state; true when c is at the top level (outside strings and brackets, the
  * brackets themselves not included). */
-static bool step(struct scan *s, char c)
+static inline bool step(struct scan *s, char c)
 {
+    unsigned k = cls[(unsigned char)c];
     if (s->quote) {
         if (s->escaped)
             s->escaped = false;
-        else if (c == '\\')
+        else if (k == C_ESCAPE)
             s->escaped = true;
         else if (c == s->quote)
             s->quote = 0;
         return false;
     }
-    if (c == '\'' || c == '"') {
+    if (!k)
+        return s->depth == 0;
+    if (k == C_QUOTE)
         s->quote = c;
-        return false;
-    }
-    if (c == '(' || c == '[' || c == '{') {
+    else if (k == C_OPEN)
         s->depth++;
-        return false;
-    }
-    if (c == ')' || c == ']' || c == '}') {
-        if (s->depth > 0)
-            s->depth--;
-        return false;
-    }
-    return s->depth == 0;
+    else if (k == C_CLOSE && s->depth > 0)
+        s->depth--;
+    return false;
 }
 
-/* The first top-level occurrence of needle in s, or -1. */
-static long find_top(struct tl_str s, const char *needle)
+/* The comparisons a guard's expression may be, at its top level. */
+static const char *const ops[] = {" == ", " != ", " is not ", " is "};
+
+/* One pass over s: where its top-level " against " is (-1: none), and its first top-level
+ * comparison (*op: its index in ops, -1: none). */
+static void top_level(struct tl_str s, long *against, long *op_at, int *op)
 {
-    size_t n = strlen(needle);
+    *against = *op_at = -1;
+    *op = -1;
     struct scan sc = {0, 0, false};
     for (size_t i = 0; i < s.n; i++) {
-        bool top = sc.depth == 0 && !sc.quote;
-        if (top && i + n <= s.n && !memcmp(s.p + i, needle, n))
-            return (long)i;
+        char next = i + 1 < s.n ? s.p[i + 1] : 0;
+        if (s.p[i] == ' ' && (next == 'a' || next == '=' || next == '!' || next == 'i') &&
+            sc.depth == 0 && !sc.quote) {
+            struct tl_str rest = tl_str_make(s.p + i, s.n - i);
+            if (*against < 0 && tl_str_has_prefix(rest, " against "))
+                *against = (long)i;
+            for (int k = 0; *op < 0 && k < (int)TL_ARRAY_LEN(ops); k++)
+                if (tl_str_has_prefix(rest, ops[k])) {
+                    *op_at = (long)i;
+                    *op = k;
+                }
+        }
         step(&sc, s.p[i]);
     }
-    return -1;
 }
 
 static struct tl_str trim(struct tl_str s)
@@ -133,30 +149,36 @@ static bool is_ident(char c)
  */
 static void base_form(struct tl_buf *out, struct tl_str s)
 {
-    for (size_t i = 0; i < s.n;) {
-        if (i + 3 < s.n && !memcmp(s.p + i, "___", 3) && is_digit(s.p[i + 3])) {
+    size_t done = 0; /* s up to here is in out */
+    for (size_t i = 0; i < s.n; i++) {
+        char c = s.p[i];
+        if (c != '_' && c != '0')
+            continue;
+        if (c == '_' && i + 3 < s.n && s.p[i + 1] == '_' && s.p[i + 2] == '_' &&
+            is_digit(s.p[i + 3])) {
             size_t j = i + 3;
             while (j < s.n && is_digit(s.p[j]))
                 j++;
             if (j == s.n || !is_ident(s.p[j])) {
+                tl_buf_add(out, s.p + done, i - done);
                 tl_buf_adds(out, "___N");
-                i = j;
-                continue;
+                done = j;
+                i = j - 1;
             }
-        }
-        if (i + 2 < s.n && s.p[i] == '0' && s.p[i + 1] == 'x' &&
-            (i == 0 || !is_ident(s.p[i - 1]))) {
+        } else if (c == '0' && i + 2 < s.n && s.p[i + 1] == 'x' &&
+                   (i == 0 || !is_ident(s.p[i - 1]))) {
             size_t j = i + 2;
             while (j < s.n && is_hex(s.p[j]))
                 j++;
             if (j - i - 2 >= 4 && (j == s.n || !is_ident(s.p[j]))) {
+                tl_buf_add(out, s.p + done, i - done);
                 tl_buf_adds(out, "<addr>");
-                i = j;
-                continue;
+                done = j;
+                i = j - 1;
             }
         }
-        tl_buf_addch(out, s.p[i++]);
     }
+    tl_buf_add(out, s.p + done, s.n - done);
 }
 
 /* s with the object ids of ___check_obj_id(x, 1402...) and ___check_type_id(x, 9490...) masked
@@ -210,7 +232,10 @@ static void masked(struct tl_buf *out, struct tl_str s)
 
 static void masked_str(struct tl_buf *out, struct tl_str s)
 {
-    masked(out, s);
+    if (tl_str_find(s, "___check_") < 0)
+        tl_buf_addstr(out, s); /* nothing to mask: most guards */
+    else
+        masked(out, s);
 }
 
 /* What is left of a tree line once the tree, the kind and the comment are gone; empty when
@@ -259,20 +284,19 @@ bool tl_guard_normalize(struct tl_str line, struct tl_buf *text, struct tl_buf *
     base_form(&base, e);
     struct tl_str b = tl_buf_str(&base);
     masked_str(text, b);
-    static const char *const ops[] = {" == ", " != ", " is not ", " is "};
-    long at;
-    if ((at = find_top(b, " against ")) > 0) {
-        masked_str(key, tl_str_make(b.p, (size_t)at));
-        tl_buf_add(value, b.p + at + 9, b.n - (size_t)at - 9);
+    long against, at;
+    int op;
+    top_level(b, &against, &at, &op);
+    if (against > 0) {
+        masked_str(key, tl_str_make(b.p, (size_t)against));
+        tl_buf_add(value, b.p + against + 9, b.n - (size_t)against - 9);
         tl_buf_release(&base);
         return true;
     }
-    for (size_t i = 0; i < TL_ARRAY_LEN(ops); i++) {
-        if ((at = find_top(b, ops[i])) <= 0)
-            continue;
+    if (op >= 0 && at > 0) {
         masked_str(key, tl_str_make(b.p, (size_t)at));
-        tl_buf_add(key, ops[i], strlen(ops[i]) - 1);
-        size_t from = (size_t)at + strlen(ops[i]);
+        tl_buf_add(key, ops[op], strlen(ops[op]) - 1);
+        size_t from = (size_t)at + strlen(ops[op]);
         tl_buf_add(value, b.p + from, b.n - from);
         tl_buf_release(&base);
         return true;

@@ -85,6 +85,7 @@ void tl_summary_forecast_json(struct tl_json_doc *w, const struct tl_diag *d, co
         }
         tl_json_doc_end(w, ']');
         tl_json_doc_ku64(w, "more", x->total - x->n);
+        tl_json_doc_kstr(w, "failed_guard", x->failed);
         tl_json_doc_end(w, '}');
     }
     tl_json_doc_end(w, ']');
@@ -140,7 +141,7 @@ static void t_eager(struct tl_buf *out, const struct tl_diag_fframe *f)
         tl_buf_adds(out, "Dynamo skipped the frame");
         break;
     case TL_EAGER_FAILED:
-        tl_buf_adds(out, "its compilation failed and suppress_errors ran it so");
+        tl_buf_adds(out, "its compilation failed");
         break;
     case TL_EAGER_NO:
         return;
@@ -155,6 +156,15 @@ static void t_eager(struct tl_buf *out, const struct tl_diag_fframe *f)
         if (f->eager == TL_EAGER_FAILED)
             tl_buf_addch(out, ')');
     }
+    if (f->eager == TL_EAGER_FAILED)
+        tl_buf_adds(out, " and suppress_errors ran it in eager mode");
+}
+
+/* "2 cache entries, 6 recompiles left before recompile_limit = 8 (...)"; of a frame that made
+ * no entry and ran in eager mode for another reason than the limit, only that. */
+static bool no_entry_eager(const struct tl_diag_fframe *f)
+{
+    return !f->entries && f->eager != TL_EAGER_NO && f->eager != TL_EAGER_LIMIT;
 }
 
 static void t_change(struct tl_buf *out, const struct tl_guard_change *c)
@@ -192,12 +202,16 @@ void tl_summary_forecast_text(struct tl_buf *out, const struct tl_diag *d, bool 
             tl_buf_addch(out, ')');
             tl_buf_release(&loc);
         }
-        tl_buf_addf(out, ": %u cache entr%s, %llu recompile%s left before ", f->entries,
-                    f->entries == 1 ? "y" : "ies", (unsigned long long)f->left,
-                    f->left == 1 ? "" : "s");
-        tl_term_safe(out, f->limit_name);
-        tl_buf_addf(out, " = %llu (%s)\n", (unsigned long long)f->limit,
-                    limit_from(f->limit_from, true));
+        if (no_entry_eager(f)) {
+            tl_buf_adds(out, ": no cache entry\n");
+        } else {
+            tl_buf_addf(out, ": %u cache entr%s, %llu recompile%s left before ", f->entries,
+                        f->entries == 1 ? "y" : "ies", (unsigned long long)f->left,
+                        f->left == 1 ? "" : "s");
+            tl_term_safe(out, f->limit_name);
+            tl_buf_addf(out, " = %llu (%s)\n", (unsigned long long)f->limit,
+                        limit_from(f->limit_from, true));
+        }
         if (f->eager != TL_EAGER_NO) {
             tl_buf_adds(out, "     ");
             tl_term_paint(out, color, "1;31", "RAN IN EAGER MODE:");
@@ -212,8 +226,13 @@ void tl_summary_forecast_text(struct tl_buf *out, const struct tl_diag *d, bool 
             tl_buf_adds(out, " against ");
             tl_term_safe(out, x->against);
             if (!x->total) {
-                tl_buf_adds(out, ": the same guards (what failed is not in the guards logged; "
-                                 "its recompile reason names it)\n");
+                tl_buf_adds(out, ": the same guards as logged (what failed is not printed in "
+                                 "them");
+                if (x->failed) {
+                    tl_buf_adds(out, "; its recompile reason: ");
+                    tl_term_safe(out, x->failed);
+                }
+                tl_buf_adds(out, ")\n");
                 continue;
             }
             tl_buf_addf(out, ": %u guard%s differ%s\n", x->total, x->total == 1 ? "" : "s",
@@ -284,18 +303,22 @@ static void h_frame(struct tl_buf *out, const struct tl_diag_fframe *f, const ch
         tl_buf_addch(out, ')');
         tl_buf_release(&loc);
     }
-    tl_buf_addf(out, "\n<p>%u cache entr%s, %llu recompile%s left before ", f->entries,
-                f->entries == 1 ? "y" : "ies", (unsigned long long)f->left,
-                f->left == 1 ? "" : "s");
-    h_code(out, f->limit_name);
-    tl_buf_addf(out, " = %llu (%s).</p>\n", (unsigned long long)f->limit,
-                limit_from(f->limit_from, true));
+    if (no_entry_eager(f)) {
+        tl_buf_adds(out, "\n<p>No cache entry.</p>\n");
+    } else {
+        tl_buf_addf(out, "\n<p>%u cache entr%s, %llu recompile%s left before ", f->entries,
+                    f->entries == 1 ? "y" : "ies", (unsigned long long)f->left,
+                    f->left == 1 ? "" : "s");
+        h_code(out, f->limit_name);
+        tl_buf_addf(out, " = %llu (%s).</p>\n", (unsigned long long)f->limit,
+                    limit_from(f->limit_from, true));
+    }
     if (f->eager != TL_EAGER_NO) {
         tl_buf_adds(out, "<p><strong>Ran in eager mode:</strong> ");
         tl_buf_adds(out, f->eager == TL_EAGER_LIMIT     ? "the recompile limit was hit"
                          : f->eager == TL_EAGER_SKIPPED ? "Dynamo skipped the frame"
-                                                        : "its compilation failed and "
-                                                          "suppress_errors ran it so");
+                                                        : "its compilation failed (and "
+                                                          "suppress_errors ran it so)");
         if (f->eager_cid) {
             tl_buf_adds(out, " at ");
             h_cid(out, href, f->eager_cid);
@@ -325,8 +348,13 @@ static void h_frame(struct tl_buf *out, const struct tl_diag_fframe *f, const ch
                 tl_buf_adds(out, "</td>");
             }
             if (!x->total) {
-                tl_buf_adds(out, "<td colspan='4'>The same guards: what failed is not in the "
-                                 "guards logged (its recompile reason names it).</td></tr>\n");
+                tl_buf_adds(out, "<td colspan='4'>The same guards as logged: what failed is "
+                                 "not printed in them");
+                if (x->failed) {
+                    tl_buf_adds(out, "; its recompile reason: ");
+                    h_code(out, x->failed);
+                }
+                tl_buf_adds(out, ".</td></tr>\n");
                 continue;
             }
             if (c == x->n) {
