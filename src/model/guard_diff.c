@@ -145,7 +145,8 @@ static bool is_ident(char c)
 /*
  * The base form of a guard's expression: numbers that only name this compilation's globals
  * ("__builtins_dict___2", the ___N suffix Dynamo gives the globals it installs) become N, and
- * addresses ("0x7f3a12c0") become <addr>: neither says anything about what is guarded.
+ * addresses ("0x7f3a12c0") become <addr>: neither says anything about what is guarded. A NUL
+ * byte becomes U+FFFD (the guard is kept as a C string).
  */
 static void base_form(struct tl_buf *out, struct tl_str s)
 {
@@ -160,7 +161,7 @@ static void base_form(struct tl_buf *out, struct tl_str s)
             while (j < s.n && is_digit(s.p[j]))
                 j++;
             if (j == s.n || !is_ident(s.p[j])) {
-                tl_buf_add(out, s.p + done, i - done);
+                tl_buf_add_nonul(out, s.p + done, i - done);
                 tl_buf_adds(out, "___N");
                 done = j;
                 i = j - 1;
@@ -171,14 +172,14 @@ static void base_form(struct tl_buf *out, struct tl_str s)
             while (j < s.n && is_hex(s.p[j]))
                 j++;
             if (j - i - 2 >= 4 && (j == s.n || !is_ident(s.p[j]))) {
-                tl_buf_add(out, s.p + done, i - done);
+                tl_buf_add_nonul(out, s.p + done, i - done);
                 tl_buf_adds(out, "<addr>");
                 done = j;
                 i = j - 1;
             }
         }
     }
-    tl_buf_add(out, s.p + done, s.n - done);
+    tl_buf_add_nonul(out, s.p + done, s.n - done);
 }
 
 /* s with the object ids of ___check_obj_id(x, 1402...) and ___check_type_id(x, 9490...) masked
