@@ -471,7 +471,8 @@ void tl_diag_forecast_finish(struct tl_diag *d, const char *limit_name)
             continue;
         if (g) {
             o.diffs = &f->outdiffs[used];
-            memcpy(&f->outdiffs[used], g->diffs, g->ndiffs * sizeof(*g->diffs));
+            if (g->ndiffs)
+                memcpy(&f->outdiffs[used], g->diffs, g->ndiffs * sizeof(*g->diffs));
             used += g->ndiffs;
             o.ndiffs = g->ndiffs;
             o.ndiffs_all = g->ndiffs_all;
@@ -501,7 +502,8 @@ void tl_diag_forecast_finish(struct tl_diag *d, const char *limit_name)
         for (uint32_t i = 0; i < f->nout; i++)
             if ((f->out[i].eager != TL_EAGER_NO) == (pass == 0))
                 sorted[k++] = f->out[i];
-    memcpy(f->out, sorted, f->nout * sizeof(*sorted));
+    if (f->nout)
+        memcpy(f->out, sorted, f->nout * sizeof(*sorted));
     free(sorted);
     d->fframes = f->out;
     d->nfframes = f->nout;
