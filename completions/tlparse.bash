@@ -96,7 +96,7 @@ _tlparse()
         --all-ranks-html --jobs --rank-only --rank --rank-failed --from-summaries --name-order --summary
         --json --progress --no-progress --fail-on --run --watch --serve --port --bind --help --version
         -o -v -p -e -i -j -h -V"
-    local kinds="graph-breaks recompiles failures specializations export any"
+    local kinds="graph-breaks recompiles failures specializations export eager any"
     COMPREPLY=()
 
     if ((cword > 1)) && [[ ${COMP_WORDS[1]} == diff ]]; then

@@ -394,6 +394,23 @@ done
 same err.txt "$full_msg"
 "$bin" "$here/fixtures/canary.log" --json 2>/dev/null | wc -c >size.txt
 [ "$(cat size.txt)" -gt 8192 ] && ok || bad "canary.log's --json is $(cat size.txt) bytes: no larger than stdio's buffer"
+# --fail-on eager: a frame that ran in eager mode (bump compiled 3 times, the recompile_limit
+# its dynamo config sets) fails the check, with or without a report; a log without one passes
+limit="$here/fixtures/pt213_trace_limit.log"
+run 1 "$limit" --summary --fail-on eager
+same err.txt "tlparse: --fail-on: the trace has 1 frame run in eager mode"
+has out.txt "  frame 0 bump (/home/ana/w/bump.py:9): 3 cache entries, 0 recompiles left before recompile_limit = 3 (the log's dynamo config)"
+has out.txt "     RAN IN EAGER MODE: the recompile limit was hit"
+run 1 "$limit" --json --fail-on eager,recompiles
+same err.txt "tlparse: --fail-on: the trace has 1 frame run in eager mode, 2 recompiles"
+run 1 "$limit" -o eager_out --no-browser --fail-on eager
+has err.txt "tlparse: --fail-on: the trace has 1 frame run in eager mode"
+exists eager_out/index.html
+run 0 "$demo" --summary --fail-on eager
+same err.txt ""
+run 2 "$demo" --summary --fail-on eagerly
+has err.txt "tlparse: error: --fail-on wants a comma-separated list of graph-breaks, recompiles, failures, specializations, export, eager or any, not eagerly"
+
 # --fail-on keeps its own exit code and message; the failed write is said too
 "$bin" "$demo" --summary --fail-on any >/dev/full 2>err.txt
 [ $? = 1 ] && ok || bad "--summary --fail-on any >/dev/full: not exit 1"

@@ -29,7 +29,6 @@ import diagnosis_expected  # noqa: E402
 
 STR, INT, NUM, BOOL = "str", "int", "num", "bool"
 OPT = "?"  # suffix: may be null (for a list: [shape, OPT])
-NULLABLE = "?null"  # a key of an object's shape: the object may be null
 
 ADVICE = {"category": STR, "title": STR, "explanation": STR, "fix": STR}
 WHERE = {"file": STR + OPT, "line": INT + OPT, "function": STR + OPT, "code": STR + OPT,
@@ -89,7 +88,7 @@ SHAPE = {
     "compile_time": {"total_s": NUM + OPT,
                      "slowest": [{"compile_id": STR + OPT, "function": STR + OPT,
                                   "seconds": NUM}],
-                     "ledger": {NULLABLE: True, "source": STR, "span_s": NUM,
+                     "ledger": {OPT: OPT, "source": STR, "span_s": NUM,
                                 "compiling_s": NUM, "runtime_s": NUM, "unaccounted_s": NUM,
                                 "overlap_s": NUM, "metrics_s": NUM, "backward_s": NUM,
                                 "phases": {k: NUM for k in (
@@ -99,19 +98,19 @@ SHAPE = {
                                 "cold": {"compile_ids": INT, "s": NUM},
                                 "warm": {"compile_ids": INT, "s": NUM},
                                 "compile_ids": [{"compile_id": STR, "s": NUM,
-                                                 "phases": {"?any": NUM},
+                                                 "phases": {"*": NUM},
                                                  "metrics_s": NUM + OPT, "backward_s": NUM,
                                                  "runtime_s": NUM, "cache": STR + OPT}]}},
     "cache": {"fx_graph": {"hit": INT, "miss": INT, "bypass": INT},
               "aotautograd": {"hit": INT, "miss": INT, "bypass": INT},
               # present when the log has a cache miss or bypass
-              "misses?": [{"compile_id": STR + OPT, "cache": STR, "graph": STR + OPT,
+              "?misses": [{"compile_id": STR + OPT, "cache": STR, "graph": STR + OPT,
                            "key": STR + OPT, "nearest": STR + OPT, "nearest_key": STR + OPT,
                            "components_listed": BOOL, "new_graph": BOOL,
                            "differs": [{"component": STR, "before": STR + OPT,
                                         "after": STR + OPT, "words": STR}],
                            "note": STR + OPT}],
-              "bypasses?": [{"compile_id": STR + OPT, "cache": STR, "reason": STR + OPT}]},
+              "?bypasses": [{"compile_id": STR + OPT, "cache": STR, "reason": STR + OPT}]},
     "dynamic_dimensions": [{"symbol": STR + OPT, "source": STR + OPT, "value": STR + OPT,
                             "range": STR + OPT, "location": STR + OPT,
                             "function": STR + OPT, "compile_id": STR + OPT}],
@@ -120,34 +119,41 @@ SHAPE = {
     "frames": [{"frame": STR, "function": STR + OPT, "name": STR + OPT, "file": STR + OPT,
                 "line": INT + OPT, "callers": [STR, OPT], "compiles": INT, "compile_ids": [STR],
                 "compile_time_s": NUM + OPT,
-                "graphs": [{"compile_id": STR + OPT, "hash": STR + OPT, "nodes": INT + OPT}]}],
+                "graphs": [{"compile_id": STR + OPT, "hash": STR + OPT, "nodes": INT + OPT}],
+                # the recompile forecast: only of a frame compiled more than once or run in
+                # eager mode
+                "?entries": INT, "?limit": INT, "?limit_name": STR, "?limit_from": STR,
+                "?left": INT, "?ran_in_eager": BOOL,
+                "?eager": {"cause": STR, "compile_id": STR + OPT, "why": STR + OPT, OPT: OPT},
+                "?guards_differ": [{"compile_id": STR, "against": STR, "more": INT,
+                                    "failed_guard": STR + OPT,
+                                    "changes": [{"change": STR, "guard": STR,
+                                                 "before": STR + OPT, "after": STR + OPT}]}],
+                "?guards_differ_more": INT}],
 }
 
 
 def check_shape(v, shape, path, problems):
     if isinstance(shape, dict):
-        if v is None and shape.get(NULLABLE):
-            return
-        if "?any" in shape and isinstance(v, dict):  # any keys, each of the one shape
-            for k, x in v.items():
-                check_shape(x, shape["?any"], f"{path}.{k}", problems)
+        if v is None and shape.get(OPT) == OPT:
             return
         if not isinstance(v, dict):
             problems.append(f"{path}: want an object, got {type(v).__name__}")
             return
-        # a key written "name?" may be absent
-        for key in shape:
-            if key == NULLABLE:
-                continue
-            k = key.rstrip(OPT)
+        if "*" in shape:  # any keys, each of the one shape
+            for k, x in v.items():
+                check_shape(x, shape["*"], f"{path}.{k}", problems)
+            return
+        # "?key": a key the object may lack; {OPT: OPT}: the object may be null
+        keys = {k.lstrip("?"): (k.startswith("?"), t) for k, t in shape.items() if k != OPT}
+        for k, (optional, t) in keys.items():
             if k not in v:
-                if not key.endswith(OPT):
+                if not optional:
                     problems.append(f"{path}.{k}: missing")
             else:
-                check_shape(v[k], shape[key], f"{path}.{k}", problems)
-        names = {key.rstrip(OPT) for key in shape if key != NULLABLE}
+                check_shape(v[k], t, f"{path}.{k}", problems)
         for k in v:
-            if k not in names:
+            if k not in keys:
                 problems.append(f"{path}.{k}: not in the schema (add it to SHAPE)")
         return
     if isinstance(shape, list):

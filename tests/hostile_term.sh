@@ -138,7 +138,7 @@ has out.txt "tlparse diagnosis of folder/ZQfnm$Q.log (torch_trace)"
 
 # ---- --fail-on, --strict, --bundle, --redact, --export ----------------------------------------
 t 1 "$log" --summary --fail-on any
-has err.txt "tlparse: --fail-on: the trace has 3 failed compilations, 13 graph breaks, 2 recompiles"
+has err.txt "tlparse: --fail-on: the trace has 1 frame run in eager mode, 3 failed compilations, 13 graph breaks, 2 recompiles"
 t 1 "$log" -o strict --no-browser --strict
 has err.txt "tlparse: error: Something went wrong (--strict: the log has problems; see the Stats line)"
 t 0 "$log" -o bz --no-browser --bundle "b$E.zip"

@@ -29,7 +29,7 @@ run 1 --fail-on any "$demo" -o rep --no-browser
 has err.txt "tlparse: --fail-on: the trace has 1 failed compilation, 1 graph break, 1 recompile, 1 specialization"
 exists rep/index.html # the report is written all the same
 run 2 --fail-on graph-breaks,bogus "$demo"
-has err.txt "tlparse: error: --fail-on wants a comma-separated list of graph-breaks, recompiles, failures, specializations, export or any, not graph-breaks,bogus"
+has err.txt "tlparse: error: --fail-on wants a comma-separated list of graph-breaks, recompiles, failures, specializations, export, eager or any, not graph-breaks,bogus"
 run 2 --fail-on "" "$demo"
 # a trace without any of them passes
 printf 'V1121 10:00:00.000000 1 torch/x.py:1] {"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0}\n' >clean.log

@@ -186,6 +186,7 @@ struct tl_counts {
     uint64_t recompile_limits;
     uint64_t export_problems;
     double compile_time_s; /* summed; negative when the log recorded no compile times */
+    uint64_t eager_frames; /* frames that ran in eager mode: the recompile limit hit, skipped */
 };
 
 /* What a run did (tl_run, tl_watch, tl_feed_finish): zeroed by the run, then filled; release

@@ -120,7 +120,7 @@ static const struct option_spec specs[] = {
     {O_NO_PROGRESS, 0, "no-progress", NULL, "no progress bar"},
     {O_FAIL_ON, 0, "fail-on", "KINDS",
      "exit 1 when the trace has any of KINDS (comma-separated: graph-breaks, recompiles, "
-     "failures, specializations, export, any), with or without a report; a folder of rank "
+     "failures, specializations, export, eager, any), with or without a report; a folder of rank "
      "logs fails when any rank does, or could not be read; a log with nothing to check "
      "(empty) fails it"},
     {O_RUN, 0, "run", NULL,
@@ -218,15 +218,21 @@ enum fail_kind {
     F_FAILURES = 1 << 2,
     F_SPECIALIZATIONS = 1 << 3,
     F_EXPORT = 1 << 4,
-    F_ANY = (1 << 5) - 1,
+    F_EAGER = 1 << 5, /* frames that ran in eager mode (the recompile limit, a skipped frame) */
+    F_ANY = (1 << 6) - 1,
 };
 
 static const struct {
     const char *name;
     unsigned kind;
 } fail_names[] = {
-    {"graph-breaks", F_GRAPH_BREAKS},       {"recompiles", F_RECOMPILES}, {"failures", F_FAILURES},
-    {"specializations", F_SPECIALIZATIONS}, {"export", F_EXPORT},         {"any", F_ANY},
+    {"graph-breaks", F_GRAPH_BREAKS},
+    {"recompiles", F_RECOMPILES},
+    {"failures", F_FAILURES},
+    {"specializations", F_SPECIALIZATIONS},
+    {"export", F_EXPORT},
+    {"eager", F_EAGER},
+    {"any", F_ANY},
 };
 
 /* ---- --fail-on ------------------------------------------------------------------------------ */
@@ -240,6 +246,7 @@ static int fail_on(unsigned kinds, const struct tl_counts *c, uint32_t ranks)
         uint64_t n;
         const char *one, *many;
     } found[] = {
+        {F_EAGER, c->eager_frames, "frame run in eager mode", "frames run in eager mode"},
         {F_FAILURES, c->failures, "failed compilation", "failed compilations"},
         {F_GRAPH_BREAKS, c->graph_breaks, "graph break", "graph breaks"},
         {F_RECOMPILES, c->recompiles, "recompile", "recompiles"},
@@ -429,7 +436,8 @@ static void apply(struct cli *c, enum opt_id id, const char *value)
     case O_FAIL_ON:
         if (!parse_fail_on(value, &c->fail_on))
             c->exit_now = usage_error("--fail-on wants a comma-separated list of graph-breaks, "
-                                      "recompiles, failures, specializations, export or any, not",
+                                      "recompiles, failures, specializations, export, eager or "
+                                      "any, not",
                                       value);
         o->check_content = true;    /* a trace with nothing in it passes no check */
         o->all_ranks_counts = true; /* of a folder's newest log: every rank is judged */

@@ -933,6 +933,7 @@ void tl_counts_of(struct tl_counts *out, const struct tl_diag *d)
     out->failures = c.failures;
     out->recompile_limits = c.limits;
     out->export_problems = c.export_problems;
+    out->eager_frames = c.eager_frames;
     out->compile_time_s = c.have_times ? c.total_s : -1;
 }
 
@@ -945,6 +946,7 @@ void tl_counts_add(struct tl_counts *sum, const struct tl_counts *c)
     sum->failures += c->failures;
     sum->recompile_limits += c->recompile_limits;
     sum->export_problems += c->export_problems;
+    sum->eager_frames += c->eager_frames;
     if (c->compile_time_s >= 0)
         sum->compile_time_s =
             (sum->compile_time_s < 0 ? 0 : sum->compile_time_s) + c->compile_time_s;

@@ -117,10 +117,14 @@ static int cmp_guard(const void *a, const void *b)
     return x->count != y->count ? (x->count < y->count ? 1 : -1) : 0;
 }
 
+/* The cost of the findings of frames that ran in eager mode: above every other. */
+#define EAGER 1.3e9
+
 /*
- * The cost of a finding orders the list: an export problem first (the export the user asked
- * for produced no sound graph), then a failure or a hit limit (a function not compiled at all),
- * then recompiles and graph breaks by how often they happened, then the
+ * The cost of a finding orders the list: a frame that ran in eager mode first (the limit hit,
+ * a frame skipped, a failure suppress_errors ran in eager mode), then an export problem (the
+ * export the user asked for produced no sound graph), then a failure (a function not compiled
+ * at all), then recompiles and graph breaks by how often they happened, then the
  * specializations and the functions compiled many times.
  */
 /* A guard on dynamic sizes that PyTorch adds as a matter of course, or that holds for every
@@ -473,12 +477,13 @@ void tl_diag_finish(struct tl_diag *d)
     parameter_shapes(d);
     for (uint32_t i = 0; i < d->nexports; i++)
         add_finding(d, TL_FIND_EXPORT, i, 1.2e9 + d->exports[i].count, &alloc);
+    /* A frame that ran in eager mode loses its speed silently: first of all (EAGER). */
     for (uint32_t i = 0; i < d->nfailures; i++)
-        add_finding(d, TL_FIND_FAILURE, i, 1e9 + (d->failures[i].fell_back_to_eager ? 1e8 : 0),
+        add_finding(d, TL_FIND_FAILURE, i, d->failures[i].fell_back_to_eager ? EAGER + 1e7 : 1e9,
                     &alloc);
     for (uint32_t i = 0; i < d->nlimits; i++) {
         finish_limit(d, &d->limits[i]);
-        add_finding(d, TL_FIND_LIMIT, i, 1e9 + 5e7, &alloc);
+        add_finding(d, TL_FIND_LIMIT, i, EAGER + 3e7, &alloc);
     }
     for (uint32_t i = 0; i < d->nrecompiles; i++) {
         struct tl_diag_recompile *r = &d->recompiles[i];
@@ -508,7 +513,10 @@ void tl_diag_finish(struct tl_diag *d)
         add_finding(d, TL_FIND_RECOMPILE, i, 1e6 + 1e3 * r->count, &alloc);
     }
     for (uint32_t i = 0; i < d->nbreaks; i++)
-        add_finding(d, TL_FIND_BREAK, i, 1e6 + 1e3 * d->breaks[i].count - 1, &alloc);
+        add_finding(d, TL_FIND_BREAK, i,
+                    d->breaks[i].fell_back ? EAGER + 2e7 + d->breaks[i].count
+                                           : 1e6 + 1e3 * d->breaks[i].count - 1,
+                    &alloc);
     for (uint32_t i = 0; i < d->nspecs; i++) {
         struct tl_diag_spec *x = &d->specs[i];
         if (branch_taken(d, x))
@@ -539,6 +547,7 @@ void tl_diag_finish(struct tl_diag *d)
     }
     if (d->nfindings)
         qsort(d->findings, d->nfindings, sizeof(*d->findings), cmp_finding);
+    tl_diag_forecast_finish(d, tl_diag_limit_setting(d));
 }
 
 void tl_diag_counts(const struct tl_diag *d, struct tl_diag_counts *c)
@@ -558,6 +567,8 @@ void tl_diag_counts(const struct tl_diag *d, struct tl_diag_counts *c)
         c->restarts += d->restarts[i].count;
     for (uint32_t i = 0; i < d->nexports; i++)
         c->export_problems += d->exports[i].count;
+    for (uint32_t i = 0; i < d->nfframes; i++)
+        c->eager_frames += d->fframes[i].eager != TL_EAGER_NO;
     c->total_s = d->total_s;
     c->have_times = d->have_times;
 }

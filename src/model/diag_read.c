@@ -353,6 +353,7 @@ static void read_frames(struct tl_diag *d, const struct tl_json *root)
         f->cids = strs_of(d, o, "compile_ids");
         f->have_time = tl_json_get_seconds(o, "compile_time_s", &f->seconds);
     }
+    tl_diag_forecast_read(d, a);
 }
 
 static const struct {

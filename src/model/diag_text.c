@@ -485,6 +485,19 @@ struct tl_diag_text *tl_diag_text_new(struct tl_model *model)
     return t;
 }
 
+/* A line of TORCH_LOGS "guards" ("[0/1] [__guards] | +- EQUALS_MATCH: L['k'] == 1"): the tree
+ * of a cache entry's guards, for the recompile forecast; its blank line ends it. */
+static void guard_tree_line(struct tl_diag_text *t, const struct tl_tlog_line *l)
+{
+    struct tl_str rest = l->body;
+    while (rest.n && (rest.p[rest.n - 1] == ' ' || rest.p[rest.n - 1] == '\r'))
+        rest.n--;
+    if (tl_str_find(rest, "+- ") >= 0)
+        tl_diag_guard_line(t->diag, &l->cid, rest);
+    else if (!rest.n)
+        tl_diag_guards_end(t->diag, &l->cid);
+}
+
 void tl_diag_text_feed(struct tl_diag_text *t, uint64_t lineno, struct tl_str line)
 {
     /* "[0/0] create_env", "[0/0] produce_guards" end their line: a suffix, no search */
@@ -499,6 +512,8 @@ void tl_diag_text_feed(struct tl_diag_text *t, uint64_t lineno, struct tl_str li
         if (l.has_cid && (guards || tl_str_has_prefix(l.body, "produce_guards"))) {
             t->guards_on = t->guards_on || guards;
             note_cid(&t->guarded, &l.cid);
+            if (guards)
+                guard_tree_line(t, &l);
         } else if (l.has_cid && tl_str_has_prefix(l.body, "create_env")) {
             note_cid(&t->started, &l.cid);
         }

@@ -862,6 +862,30 @@ static void backward_failure(struct tl_diag_trace *c, struct in *in, const struc
     tl_diag_failure(&in->model->diag, r->cid_ok ? &r->cid : NULL, &f);
 }
 
+/* The older form of a cache entry's guards (dynamo_guards): a JSON list of objects whose
+ * "code" is a guard; made into the lines of a tree for the recompile forecast. */
+static void guard_list(struct in *in, const struct tl_record *r)
+{
+    struct tl_json v;
+    if (tl_json_parse(in->scratch, r->payload.p, r->payload.n, &v, NULL) != 0 ||
+        v.type != TL_JSON_ARRAY)
+        return;
+    struct tl_buf tree = TL_BUF_INIT;
+    for (size_t i = 0; i < v.u.arr.n; i++) {
+        struct tl_str code = tl_env_str(&v.u.arr.items[i], "code");
+        for (const char *p = code.p, *end = code.p + code.n; p && p < end;) {
+            /* a guard's code of several lines: each its own */
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            tl_buf_adds(&tree, "+- ");
+            tl_buf_add(&tree, p, (size_t)((nl ? nl : end) - p));
+            tl_buf_addch(&tree, '\n');
+            p = nl ? nl + 1 : end;
+        }
+    }
+    tl_diag_guards(&in->model->diag, &r->cid, tl_buf_str(&tree));
+    tl_buf_release(&tree);
+}
+
 /* ---- the record stream ------------------------------------------------------------------- */
 
 struct tl_diag_trace *tl_diag_trace_new(void)
@@ -882,6 +906,8 @@ bool tl_diag_trace_wants_payload(const struct tl_record *r)
     if (tl_record_has(r, TL_K_CHROMIUM_EVENT) ||
         (r->artifact_name.p && tl_cachekey_artifact(r->artifact_name, &cache, &state)))
         return true; /* cache lookups (cachekey.h) */
+    if (tl_record_has(r, TL_K_DYNAMO_CPP_GUARDS_STR) || tl_record_has(r, TL_K_DYNAMO_GUARDS))
+        return true; /* the guards of a cache entry: the recompile forecast */
     return r->artifact_name.p && (tl_str_eq_cstr(r->artifact_name, "recompile_reasons") ||
                                   tl_str_eq_cstr(r->artifact_name, "dynamo_graph_break_reason"));
 }
@@ -968,6 +994,10 @@ void tl_diag_trace_record(struct tl_diag_trace *c, struct tl_model *model,
         create_symbol(c, in, r, v);
     if (tl_record_has(r, TL_K_DYNAMO_OUTPUT_GRAPH))
         graph_hash(d, r);
+    if (tl_record_has(r, TL_K_DYNAMO_CPP_GUARDS_STR) && r->cid_ok)
+        tl_diag_guards(d, &r->cid, r->payload);
+    if (tl_record_has(r, TL_K_DYNAMO_GUARDS) && r->cid_ok)
+        guard_list(in, r);
     if (tl_record_has(r, TL_K_AOT_FORWARD_GRAPH) || tl_record_has(r, TL_K_AOT_JOINT_GRAPH))
         forward_graph(c, r);
 }

@@ -57,6 +57,7 @@ void tl_diag_release(struct tl_diag *d)
     tl_map_release(&d->unbacked);
     tl_map_release(&d->shape_cids);
     tl_map_release(&d->skipped);
+    tl_diag_forecast_free(d);
     tl_arena_release(&d->arena);
     if (d->cachekey)
         tl_cachekey_release(d->cachekey);

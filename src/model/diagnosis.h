@@ -23,6 +23,7 @@
 #include "input/compile_id.h"
 #include "model/advice.h"
 #include "model/export.h"
+#include "model/guard_diff.h"
 #include "model/ledger.h"
 
 #include <stdbool.h>
@@ -407,6 +408,13 @@ struct tl_diag {
     /* The rank the facts being added come from ("[rank1]:" of a text log, the envelope's rank
      * of a trace), set like at_line; findings list the ranks they were seen on. -1: unknown. */
     int32_t at_rank;
+
+    /* The recompile forecast (diag_forecast.c): the guard sets it compares (NULL until a
+     * guard comes), and after tl_diag_finish() the frames compiled more than once or run in
+     * eager mode, those that ran in eager mode first. */
+    struct tl_diag_forecast *forecast;
+    const struct tl_diag_fframe *fframes;
+    uint32_t nfframes;
 };
 
 void tl_diag_init(struct tl_diag *d);
@@ -592,6 +600,70 @@ struct tl_str tl_diag_last_reason(const struct tl_diag *d, const struct tl_str *
  * (its finding gives that advice, so the limit's need not repeat it). */
 bool tl_diag_limit_listed(const struct tl_diag *d, const struct tl_diag_limit *l);
 
+/* ---- the recompile forecast (diag_forecast.c) ---- */
+
+/* At most this many guard differences are kept per cache entry, and entries per frame. */
+#define TL_DIAG_GUARD_CHANGES 20
+#define TL_DIAG_MAX_ENTRIES 64
+/* PyTorch's recompile limit when the log does not say it (2.6 and 2.13 alike). */
+#define TL_DIAG_DEFAULT_LIMIT 8
+
+/* Why a frame ran in eager mode. */
+enum tl_diag_eager {
+    TL_EAGER_NO,
+    TL_EAGER_LIMIT,   /* the recompile limit was hit: calls its entries do not match */
+    TL_EAGER_SKIPPED, /* Dynamo skipped the frame (a graph break in a loop, an error it skips) */
+    TL_EAGER_FAILED,  /* its compilation failed and suppress_errors ran it in eager mode */
+};
+
+/* Where a frame's recompile limit comes from. */
+enum tl_diag_limit_from {
+    TL_LIMIT_DEFAULT, /* nothing in the log says it: PyTorch's default */
+    TL_LIMIT_CONFIG,  /* the dynamo config of the log's compilation metrics */
+    TL_LIMIT_MESSAGE, /* the message of the limit being hit */
+};
+
+/* The guards of a cache entry against those of the frame's entry before it. */
+struct tl_diag_entry_diff {
+    const char *cid, *against;
+    const struct tl_guard_change *changes; /* the first TL_DIAG_GUARD_CHANGES */
+    uint32_t n, total;                     /* kept, and in all */
+    const char *failed; /* the guard its recompile reasons name first, NULL when not said */
+};
+
+/* A frame compiled more than once, or run in eager mode. */
+struct tl_diag_fframe {
+    const char *frame;    /* "0", "!1/3" */
+    const char *function; /* NULL when the log does not say */
+    const char *name;     /* the code object's name, NULL when unknown */
+    struct tl_diag_loc where;
+    uint32_t compiles; /* compile ids of the frame (its attempts at compiling) */
+    uint32_t entries;  /* cache entries it made: compilations that gave guarded code */
+    uint64_t limit, left;
+    const char *limit_name; /* "recompile_limit", "cache_size_limit" */
+    enum tl_diag_limit_from limit_from;
+    enum tl_diag_eager eager;
+    const char *eager_cid; /* the compile id that ran in eager mode, NULL when unknown */
+    const char *eager_why; /* "graph break in a loop", a failure's type; NULL for the limit */
+    const struct tl_diag_entry_diff *diffs;
+    uint32_t ndiffs, ndiffs_all; /* kept (TL_DIAG_MAX_ENTRIES), in all */
+};
+
+/** The guard tree cid's cache entry was built with (dynamo_cpp_guards_str's payload), whole. */
+void tl_diag_guards(struct tl_diag *d, const struct tl_compile_id *cid, struct tl_str tree);
+/** A line of cid's guard tree as TORCH_LOGS "guards" prints it, one log line each. */
+void tl_diag_guard_line(struct tl_diag *d, const struct tl_compile_id *cid, struct tl_str line);
+/** The end of cid's guard tree in TORCH_LOGS text (its blank line). */
+void tl_diag_guards_end(struct tl_diag *d, const struct tl_compile_id *cid);
+/** Fill d->fframes (tl_diag_finish calls it; limit_name: tl_diag_limit_setting()'s). */
+void tl_diag_forecast_finish(struct tl_diag *d, const char *limit_name);
+/** Free d->forecast (tl_diag_release calls it). */
+void tl_diag_forecast_free(struct tl_diag *d);
+struct tl_json;
+/** d->fframes from a summary's "frames" (the forecast fields of its entries; d->frames read
+ * from the same array first, in its order); strings and arrays in d's arena. */
+void tl_diag_forecast_read(struct tl_diag *d, const struct tl_json *frames);
+
 /** Group what came in into findings, most costly first. */
 void tl_diag_finish(struct tl_diag *d);
 
@@ -609,8 +681,9 @@ struct tl_diag_counts {
     uint64_t limits;          /* recompile limits hit */
     uint64_t restarts;        /* analyses restarted for a reason other than a graph break */
     uint64_t export_problems;
-    double total_s;  /* compile time, summed */
-    bool have_times; /* the log recorded compile times */
+    uint64_t eager_frames; /* frames that ran in eager mode (d->fframes) */
+    double total_s;        /* compile time, summed */
+    bool have_times;       /* the log recorded compile times */
 };
 
 /** Count what d holds. */

@@ -600,6 +600,7 @@ void tl_page_diagnosis(struct tl_buf *out, const struct tl_diag *d, const char *
     }
     if (d->nfindings)
         tl_buf_adds(out, normal ? "</ol>\n</details>\n" : "</ol>\n");
+    tl_page_forecast(out, d, cid_href);
     totals(out, d, cid_href);
     tl_buf_adds(out, "<p class='more'>The same as JSON: <a href=\"summary.json\">summary.json</a>; "
                      "in a terminal: <code>tlparse --summary LOG</code>.</p>\n</div>\n");

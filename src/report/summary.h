@@ -119,6 +119,19 @@ static inline bool tl_page_shapes_wanted(const struct tl_diag *d)
 /** The paragraph of an index that links dynamic_shapes.html (nothing when there is none). */
 void tl_page_shapes_link(struct tl_buf *out, const struct tl_diag *d);
 
+/* ---- the recompile forecast (forecast.c): d->fframes in each form ---- */
+
+/** The forecast fields of frame key's entry of summary JSON's "frames" (nothing when the frame
+ * was neither compiled more than once nor run in eager mode). */
+void tl_summary_forecast_json(struct tl_json_doc *w, const struct tl_diag *d, const char *key);
+/** The entries of "frames" for the frames d->fframes has and d->frames not (a TORCH_LOGS text
+ * says a frame ran in eager mode, not that it was compiled). */
+void tl_summary_forecast_json_frames(struct tl_json_doc *w, const struct tl_diag *d);
+/** --summary's section on the frames compiled more than once or run in eager mode. */
+void tl_summary_forecast_text(struct tl_buf *out, const struct tl_diag *d, bool color);
+/** The Diagnosis section's part on them: per frame, its guard differences as a table. */
+void tl_page_forecast(struct tl_buf *out, const struct tl_diag *d, const char *cid_href);
+
 /* ---- what they share (summary.c) ---- */
 
 /** The advice of a rule with its placeholders filled. */

@@ -388,8 +388,10 @@ static void j_all_frames(struct tl_json_doc *w, const struct tl_diag *d)
             tl_json_doc_end(w, '}');
         }
         tl_json_doc_end(w, ']');
+        tl_summary_forecast_json(w, d, f->key); /* compiled more than once, or run in eager */
         tl_json_doc_end(w, '}');
     }
+    tl_summary_forecast_json_frames(w, d);
     tl_json_doc_end(w, ']');
 }
 

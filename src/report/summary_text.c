@@ -724,6 +724,7 @@ void tl_summary_text(struct tl_buf *out, const struct tl_diag *d,
     struct text t = {out, color, false};
     text_header(&t, d, src);
     text_findings(&t, d);
+    tl_summary_forecast_text(out, d, color);
     text_dynamic(&t, d);
     text_slowest(&t, d);
     text_ledger(&t, d);

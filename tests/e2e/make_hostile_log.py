@@ -487,6 +487,25 @@ emit(dict(cid(0), artifact={"name": "sg_entry", "encoding": "string"},
           subgraph_name=combo("u92", "subgraph_name of an entry")), "x")
 expect(IDX, "index listing: the Subgraph Name header", markers_of("u92"), [combo("u92")])
 
+# ---- the recompile forecast: two cache entries of frame 9 whose guards differ ----------------
+# A guard on the same source with another value (changed), one added and one removed: the
+# Diagnosis section's table per entry shows each, escaped.
+if not TERM:
+    Q1 = combo("q01", "guard tree: the source of a guard of two entries")
+    Q2 = combo("q02", "guard tree: its value in the first entry")
+    Q3 = combo("q03", "guard tree: its value in the second entry")
+    Q4 = combo("q04", "guard tree: a guard of the first entry only")
+    Q5 = combo("q05", "guard tree: a guard of the second entry only")
+    for k, (value, only) in enumerate(((Q2, Q4), (Q3, Q5))):
+        tree = ("\nTREE_GUARD_MANAGER:\n+- RootGuardManager\n"
+                "| +- EQUALS_MATCH: L['%s'] == %s  # f(x)  # m.py:3 in f\n"
+                "| +- LAMBDA_GUARD: %s\n" % (Q1, value, only))
+        emit(dict(cid(9, k), dynamo_cpp_guards_str={}), tree)
+    expect(IDX, "diagnosis: the guards that differ between frame 9's entries",
+           markers_of("q01") + markers_of("q02") + markers_of("q03") + markers_of("q04")
+           + markers_of("q05"))
+
+
 # ---- --term: what the diagnosis prints --------------------------------------------------------
 # A recompile with its failing guards, a graph break with its user frame and code, a recompile
 # limit with its last reason: the findings whose text --summary, --watch and the ranks' summary

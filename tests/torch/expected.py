@@ -18,8 +18,12 @@ what a careful engineer reading the script and the log concludes.
 # line that called it (the text names the function, not its callers); the caches' hits and
 # misses ("cache": [hit, miss, bypass] of fx_graph and aotautograd; "cache_misses": each miss's
 # [compile id, cache, nearest earlier entry, components that differ]; "cache_bypasses": each
-# bypass's [compile id, cache, reason]; each asserted only by the cases that give it).
-TEXT_LACKS = ["restarts", "recompiles.called_from", "cache", "cache_misses", "cache_bypasses"]
+# bypass's [compile id, cache, reason]; each asserted only by the cases that give it); where a
+# frame's recompile limit comes from (the text has no dynamo config: the limit's message, or
+# PyTorch's default). "forecast" (the frames compiled more than once or run in eager mode) is
+# asserted only by the cases that give it.
+TEXT_LACKS = ["restarts", "recompiles.called_from", "cache", "cache_misses", "cache_bypasses",
+              "forecast.limit_from"]
 
 NONE = {"compile_ids": 0, "findings": [], "graph_breaks": [], "recompiles": [], "restarts": [],
         "specializations": [], "failures": [], "limits": [], "export": [], "dynamic": []}
@@ -980,3 +984,97 @@ CASES["vllm_like"]["2.13"] = {"trace": case(
 CASES["nested_region"] = {"trace": case(compile_ids=2)}
 CASES["nested_region"]["2.13"] = {
     "report_has": ['Subgraph Name: <strong>__marked_inductor_submod0</strong>']}
+
+
+# ---- the recompile forecast (guards that differ between a frame's cache entries) ----
+#
+# "forecast": per frame compiled more than once or run in eager mode, its cache entries, its
+# recompile limit, where the limit comes from, the recompiles left, why it ran in eager mode
+# ([cause, compile id]) and per entry the guards that differ from the entry before
+# ([entry, against, [[change, guard, before, after]], more]). A TORCH_LOGS text has no dynamo
+# config: its limit is the limit's message or PyTorch's default, 8 (TEXT_LACKS: limit_from).
+
+def forecast(frame, function, entries, limit, left, eager, diffs, limit_from="config"):
+    return {"frame": frame, "function": function, "entries": entries, "limit": limit,
+            "limit_from": limit_from, "left": left, "eager": eager, "guards_differ": diffs}
+
+
+def sizes(first, last):
+    """limit_static's entries: each against the one before, the size one larger."""
+    return [["[0/%d]" % k, "[0/%d]" % (k - 1),
+             [["changed", "check_tensor(L['x'], ...)", "size=[%d]" % (k + 1), "size=[%d]" % (k + 2)]],
+             0] for k in range(first, last + 1)]
+
+
+# limit: bump's two entries differ in the int k (0, then 1); the limit of 2 (the config's) is hit
+# at [0/2], from which calls with a new k run in eager mode. The same in 2.6 and 2.13 (whose
+# guard tree names the source L['k'] too).
+LIMIT_FORECAST = [forecast("0", "bump", 2, 2, 0, ["recompile_limit", "[0/2]"],
+                           [["[0/1]", "[0/0]", [["changed", "L['k'] ==", "0", "1"]], 0]])]
+CASES["limit"]["trace"]["forecast"] = LIMIT_FORECAST
+CASES["limit"]["2.13"]["trace"]["forecast"] = LIMIT_FORECAST
+
+# limit_static: eight entries, each a size one larger than the one before (2 to 9); the default
+# limit of 8 (the config says it) is hit at [0/8], sizes 10 to 12 run in eager mode.
+LIMIT_STATIC_FORECAST = [forecast("0", "scale", 8, 8, 0, ["recompile_limit", "[0/8]"],
+                                  sizes(1, 7))]
+CASES["limit_static"]["trace"]["forecast"] = LIMIT_STATIC_FORECAST
+CASES["limit_static"]["2.13"]["trace"]["forecast"] = LIMIT_STATIC_FORECAST
+
+# train_eval: the entry of eval() differs from the one of train() in the dropout's training flag
+# only; 2.13 guards its value (True, then False), 2.6 the identity of the object (True's id,
+# then False's). Six recompiles left of the default 8 that the config states.
+CASES["train_eval"]["trace"]["forecast"] = [forecast(
+    "0", "forward", 2, 8, 6, None,
+    [["[0/1]", "[0/0]", [["changed", "___check_obj_id(L['self']._modules['drop'].training, ...)",
+                          "<id>", "<id>"]], 0]])]
+CASES["train_eval"]["2.13"]["trace"]["forecast"] = [forecast(
+    "0", "forward", 2, 8, 6, None,
+    [["[0/1]", "[0/0]", [["changed", "L['self']._modules['drop'].training ==", "True", "False"]],
+      0]])]
+
+# train_eval_nograd: the no_grad entry differs in the global state's grad_mode, which 2.13's
+# guard tree prints (true, then false); 2.6 prints ___check_global_state() without the state, so
+# its two entries' guards are the same as logged (its recompile reason names grad_mode).
+CASES["train_eval_nograd"]["trace"]["forecast"] = [forecast(
+    "0", "inner", 2, 8, 6, None, [["[0/1]", "[0/0]", [], 0]])]
+CASES["train_eval_nograd"]["2.13"]["trace"]["forecast"] = [forecast(
+    "0", "inner", 2, 8, 6, None,
+    [["[0/1]", "[0/0]", [["changed", "___check_global_state()", '"grad_mode":true',
+                          '"grad_mode":false']], 0]])]
+
+# loop_break: accumulate was skipped at [0/0] (the break inside its loop) and ran in eager mode,
+# with no cache entry. The text does not name the skipped frame's function (no metrics).
+LOOP_FORECAST = [forecast("0", "accumulate", 0, 8, 8, ["skipped", "[0/0]"], [])]
+CASES["loop_break"]["trace"]["forecast"] = LOOP_FORECAST
+CASES["loop_break"]["2.13"]["trace"]["forecast"] = LOOP_FORECAST
+CASES["loop_break"]["text"] = dict(CASES["loop_break"]["trace"],
+                                   forecast=[dict(LOOP_FORECAST[0], function=None)])
+CASES["loop_break"]["2.13"]["text"] = dict(CASES["loop_break"]["2.13"]["trace"],
+                                           forecast=[dict(LOOP_FORECAST[0], function=None)])
+
+# recompiles_left: a recompile limit of 6 (the config's) and k = 1, 2, 3, 1, 2: three entries,
+# each differing from the one before in k; three recompiles left, nothing in eager mode. The
+# text has no config: it counts against the default 8 (5 left).
+CASES["recompiles_left"] = {
+    "trace": case(
+        compile_ids=3,
+        findings=["recompile:constant_number"],
+        recompiles=[{"function": "shift", "location": "recompiles_left.py:10",
+                     "resumes_after_line": None, "count": 2,
+                     "reasons": [["L['k'] == <value>", 2, "constant_number"]],
+                     "compile_ids": ["[0/1]", "[0/2]"], "called_from": None}],
+        forecast=[forecast("0", "shift", 3, 6, 3, None,
+                           [["[0/1]", "[0/0]", [["changed", "L['k'] ==", "1", "2"]], 0],
+                            ["[0/2]", "[0/1]", [["changed", "L['k'] ==", "2", "3"]], 0]])]),
+}
+CASES["recompiles_left"]["text"] = dict(
+    CASES["recompiles_left"]["trace"],
+    forecast=[dict(CASES["recompiles_left"]["trace"]["forecast"][0], limit=8, left=5)])
+CASES["recompiles_left"]["2.13"] = {"trace": dict(
+    CASES["recompiles_left"]["trace"],
+    recompiles=[dict(CASES["recompiles_left"]["trace"]["recompiles"][0],
+                     reasons=[["k == <value>", 2, "constant_number"]])])}
+CASES["recompiles_left"]["2.13"]["text"] = dict(
+    CASES["recompiles_left"]["2.13"]["trace"],
+    forecast=CASES["recompiles_left"]["text"]["forecast"])
