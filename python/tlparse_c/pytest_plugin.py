@@ -484,15 +484,38 @@ def _fix(x):
     return advice.get("fix") or advice.get("title") or ""
 
 
+def _eager_finding(frame, eager_fails, limits):
+    """(what, where, fix) of a frame that ran in eager mode: its cause, with the failure's or
+    the limit's advice when the diagnosis has one for the frame's compile ids."""
+    cause = (frame.get("eager") or {}).get("cause") or "eager"
+    where = "%s:%s" % (frame["file"], frame["line"]) if frame.get("file") and frame.get("line") \
+        else frame.get("file")
+    cids = set(frame.get("compile_ids") or [])
+    fix = ""
+    for x in eager_fails:
+        if x.get("compile_id") in cids:
+            fix = _fix(x)
+    for x in limits:
+        if x.get("function") == frame.get("function"):
+            fix = _fix(x)
+    what = "%s ran in eager mode (%s)" % (frame.get("function") or "frame " + frame["frame"],
+                                          cause.replace("_", " "))
+    if cause == "recompile_limit" and frame.get("limit") is not None:
+        what += ": %s entries, the limit %s" % (frame.get("entries"), frame["limit"])
+    return (what, _loc(where), fix)
+
+
 def _counts(s):
     """kind -> (count, findings) of a tlparse-summary/1, counted as tlparse --fail-on counts;
-    eager: failures that fell back to eager, and recompile limits hit."""
+    eager: the frames that ran in eager mode (the recompile limit hit, a frame skipped, a
+    failure that fell back), as --fail-on eager counts them."""
     breaks = s.get("graph_breaks") or []
     recs = s.get("recompiles") or []
     specs = [x for x in s.get("specializations") or [] if x.get("kind") == "specialized"]
     fails = s.get("failures") or []
     limits = s.get("limits_hit") or []
     eager_fails = [x for x in fails if x.get("fell_back_to_eager")]
+    eager_frames = [f for f in s.get("frames") or [] if f.get("ran_in_eager")]
 
     def rec_what(r):
         reason = (r.get("reasons") or [{}])[0]
@@ -514,12 +537,8 @@ def _counts(s):
         "failures": (len(fails), [("failure %s: %s: %s" % (x.get("compile_id"), x.get("type"),
                                                             x.get("reason")),
                                    _loc(x.get("location")), _fix(x)) for x in fails]),
-        "eager": (len(eager_fails) + len(limits),
-                  [("ran in eager mode after failure %s: %s" % (x.get("compile_id"), x.get("reason")),
-                    _loc(x.get("location")), _fix(x)) for x in eager_fails]
-                  + [("recompile limit hit (%s) by %s: %s" % (x.get("limit_name"), x.get("function"),
-                                                              x.get("last_reason")),
-                      _loc(x.get("location")), _fix(x)) for x in limits]),
+        "eager": (len(eager_frames), [_eager_finding(f, eager_fails, limits)
+                                      for f in eager_frames]),
     }
 
 
