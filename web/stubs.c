@@ -2,12 +2,14 @@
 /*
  * What the WebAssembly build leaves out (web/CMakeLists.txt) or wasm32-wasi's libc lacks,
  * stood in for: the thread pool runs its jobs on the calling thread; a report folder (and so
- * --watch) is refused, as the page's entry writes only a bundle; and the few POSIX calls the
+ * --watch) is refused, as the page's entry writes only a bundle; so is --serve (no sockets);
+ * and the few POSIX calls the
  * library makes that wasi-libc has not (temporary files, dup through the worker, qsort_r).
  */
 #include "base/config.h"
 #include "base/err.h"
 #include "base/pool.h"
+#include "output/httpd.h"
 #include "output/outdir.h"
 
 #include <errno.h>
@@ -170,4 +172,41 @@ void qsort_r(void *base, size_t n, size_t size, int (*cmp)(const void *, const v
         memcpy(a, tmp, n * size);
     }
     free(tmp);
+}
+
+/* --serve: no sockets in the page (the page's entry never asks for it). */
+int tl_httpd_open(struct tl_httpd **out, const struct tl_httpd_config *c, struct tl_err *err)
+{
+    (void)c;
+    *out = NULL;
+    return tl_error_code(err, TL_ERR_USAGE, "--serve is not available in the web page");
+}
+
+const char *tl_httpd_url(const struct tl_httpd *h)
+{
+    (void)h;
+    return "";
+}
+
+const char *tl_httpd_address(const struct tl_httpd *h)
+{
+    (void)h;
+    return "";
+}
+
+bool tl_httpd_loopback(const struct tl_httpd *h)
+{
+    (void)h;
+    return true;
+}
+
+void tl_httpd_serve(struct tl_httpd *h, volatile sig_atomic_t *stop)
+{
+    (void)h;
+    (void)stop;
+}
+
+void tl_httpd_free(struct tl_httpd *h)
+{
+    (void)h;
 }
