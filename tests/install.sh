@@ -298,14 +298,14 @@ complete_words() { # complete_words WORD...: the last word is the one being comp
 # with the default COMP_WORDBREAKS, bash splits "--fail-on=gr" into "--fail-on" "=" "gr"
 same "complete --fail-on=gr" "$(complete_words tlparse --fail-on = gr)" graph-breaks
 same "complete --fail-on=" "$(complete_words tlparse --fail-on =)" \
-    "any export failures graph-breaks recompiles specializations"
+    "any eager export failures graph-breaks recompiles specializations"
 same "complete --fail-on gr" "$(complete_words tlparse --fail-on gr)" graph-breaks
 same "complete --fail-on=gr (unsplit)" "$(complete_words tlparse --fail-on=gr)" --fail-on=graph-breaks
 same "complete --fail-on a list" "$(complete_words tlparse x.log --fail-on graph-breaks,re)" \
     graph-breaks,recompiles
 same "complete --no-b" "$(complete_words tlparse --no-b)" --no-browser
 same "complete --js" "$(complete_words tlparse demo.log --js)" --json
-same "complete --s" "$(complete_words tlparse --s)" "--strict --strict-compile-id --summary"
+same "complete --s" "$(complete_words tlparse --s)" "--serve --strict --strict-compile-id --summary"
 same "complete --run -" "$(complete_words tlparse --run -)" --
 mkdir -p "$tmp/c/sub" && : >"$tmp/c/trace.log"
 same "complete -o DIR" "$(complete_words tlparse -o "$tmp/c/")" "$tmp/c/sub"
