@@ -447,7 +447,8 @@ static uint32_t close_open(struct tl_ledger *l, double end_us, double (*extra)[2
 /* The length of the union of n intervals (sorted here). */
 static double union_len(double (*iv)[2], uint32_t n)
 {
-    qsort(iv, n, sizeof(*iv), by_start);
+    if (n > 1)
+        qsort(iv, n, sizeof(*iv), by_start);
     double covered = 0, s = 0, e = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (i == 0 || iv[i][0] > e) {
