@@ -37,6 +37,18 @@ struct folder {
     bool deferred;   /* files were given to the writer to create (see folder_write) */
     struct tl_arena arena;
     struct tl_map dirs; /* sub-folders already created */
+    /* Files write_once created: name -> struct once (what they hold), so that a name that
+     * comes again is compared with what was written, not read back (and waited for). */
+    struct tl_map once;
+};
+
+/* What write_once wrote under a name: its length and tl_hash. A name comes again with the
+ * same payload (content-addressed names); other bytes under it (a log's wrong has_payload)
+ * differ in length or hash. Two payloads that agree in both under one name are taken for the
+ * same: that needs a wrong name and a 64-bit collision of tl_hash, in a log made for it, and
+ * costs that record's link the earlier bytes. */
+struct once {
+    uint64_t n, hash;
 };
 
 static const struct tl_output_ops folder_ops;
@@ -52,6 +64,7 @@ static struct folder *new_folder(void)
     d->dirfd = -1;
     tl_arena_init(&d->arena, 16 * 1024);
     tl_map_init(&d->dirs, &d->arena);
+    tl_map_init(&d->once, &d->arena);
     return d;
 }
 
@@ -71,6 +84,7 @@ static void free_folder(struct folder *d)
         close(d->dirfd);
     free(d->tmp);
     tl_map_release(&d->dirs);
+    tl_map_release(&d->once);
     tl_arena_release(&d->arena);
     free(d);
 }
@@ -515,16 +529,25 @@ static int folder_write_once(struct tl_outdir *o, const char *rel, const void *p
             failed_io = true;
             break;
         }
+        const struct once *known = r == 1 ? tl_map_get(&d->once, tl_buf_str(&name)) : NULL;
         if (r == 0) {
             o->files++;
             rc = write_close(o, fd, name.buf, p, n, err);
             failed_io = rc < 0;
-        } else if (tl_writer_sync_file(o->writer, name.buf, err) < 0) {
+            if (rc == 0) {
+                struct once *w = tl_arena_alloc(&d->arena, sizeof(*w));
+                *w = (struct once){n, tl_hash(p, n)};
+                tl_map_put(&d->once, tl_buf_str(&name), w);
+            }
+        } else if (known && known->n == n && known->hash == tl_hash(p, n)) {
+            rc = 0; /* written before, with these bytes */
+        } else if (!known && tl_writer_sync_file(o->writer, name.buf, err) < 0) {
             failed_io = true; /* the file may not be written yet */
             break;
-        } else if (same_content(d, name.buf, p, n)) {
+        } else if (!known && same_content(d, name.buf, p, n)) {
             rc = 0; /* already there: content-addressed names repeat */
         } else if (k == 0 && rightful && rightful(p, n, ctx)) {
+            tl_map_put(&d->once, tl_str_cstr(rel), NULL); /* its bytes move: read them */
             if (move_aside(o, rel, err) < 0) {
                 failed_io = true;
                 break;
