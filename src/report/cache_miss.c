@@ -199,22 +199,10 @@ void tl_cachemiss_text(struct tl_buf *out, const struct tl_cachekey *ck, bool co
 
 static void cid_html(struct tl_buf *out, const char *href, const char *cid)
 {
-    if (!cid) {
+    if (cid)
+        tl_html_cid_link(out, href, cid);
+    else
         tl_buf_adds(out, "<code class='cid'>?</code>");
-        return;
-    }
-    if (!href) {
-        tl_buf_adds(out, "<code class='cid'>");
-        tl_html_text_cstr(out, cid);
-        tl_buf_adds(out, "</code>");
-        return;
-    }
-    tl_buf_adds(out, "<a class='cid' href=\"");
-    tl_html_attr_cstr(out, href);
-    tl_html_attr_cstr(out, cid);
-    tl_buf_adds(out, "\">");
-    tl_html_text_cstr(out, cid);
-    tl_buf_adds(out, "</a>");
 }
 
 static void lookup_html(struct tl_buf *out, const char *cid, int cache, const char *role,

@@ -255,24 +255,6 @@ static void h_text(struct tl_buf *out, const char *s)
         tl_html_text_cstr(out, s);
 }
 
-static void h_cid(struct tl_buf *out, const char *href, const char *cid)
-{
-    if (!cid)
-        return;
-    if (!href) {
-        tl_buf_adds(out, "<code class='cid'>");
-        tl_html_text_cstr(out, cid);
-        tl_buf_adds(out, "</code>");
-        return;
-    }
-    tl_buf_adds(out, "<a class='cid' href=\"");
-    tl_html_attr_cstr(out, href);
-    tl_html_attr_cstr(out, cid);
-    tl_buf_adds(out, "\">");
-    tl_html_text_cstr(out, cid);
-    tl_buf_adds(out, "</a>");
-}
-
 static void h_code(struct tl_buf *out, const char *s)
 {
     if (!s)
@@ -321,7 +303,7 @@ static void h_frame(struct tl_buf *out, const struct tl_diag_fframe *f, const ch
                                                           "suppress_errors ran it so)");
         if (f->eager_cid) {
             tl_buf_adds(out, " at ");
-            h_cid(out, href, f->eager_cid);
+            tl_html_cid_link(out, href, f->eager_cid);
         }
         if (f->eager_why) {
             tl_buf_adds(out, ": ");
@@ -342,9 +324,9 @@ static void h_frame(struct tl_buf *out, const struct tl_diag_fframe *f, const ch
             tl_buf_adds(out, "<tr>");
             if (c == 0) {
                 tl_buf_addf(out, "<td rowspan='%u'>", rows);
-                h_cid(out, href, x->cid);
+                tl_html_cid_link(out, href, x->cid);
                 tl_buf_addf(out, "</td><td rowspan='%u'>", rows);
-                h_cid(out, href, x->against);
+                tl_html_cid_link(out, href, x->against);
                 tl_buf_adds(out, "</td>");
             }
             if (!x->total) {

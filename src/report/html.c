@@ -208,3 +208,21 @@ void tl_html_path(struct tl_buf *out, const char *p, size_t n)
         }
     }
 }
+
+void tl_html_cid_link(struct tl_buf *out, const char *href, const char *cid)
+{
+    if (!cid)
+        return;
+    if (!href) {
+        tl_buf_adds(out, "<code class='cid'>");
+        tl_html_text_cstr(out, cid);
+        tl_buf_adds(out, "</code>");
+        return;
+    }
+    tl_buf_adds(out, "<a class='cid' href=\"");
+    tl_html_attr_cstr(out, href);
+    tl_html_attr_cstr(out, cid);
+    tl_buf_adds(out, "\">");
+    tl_html_text_cstr(out, cid);
+    tl_buf_adds(out, "</a>");
+}

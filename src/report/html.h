@@ -46,6 +46,13 @@ void tl_html_url(struct tl_buf *out, const char *p, size_t n);
  */
 void tl_html_path(struct tl_buf *out, const char *p, size_t n);
 
+/**
+ * A compile id ("[0/1]") as a link to href followed by the id (href "#": an anchor of this
+ * page; "index.html#": of the index), both escaped; href NULL: named only, in <code>. A NULL
+ * cid writes nothing.
+ */
+void tl_html_cid_link(struct tl_buf *out, const char *href, const char *cid);
+
 static inline void tl_html_text_cstr(struct tl_buf *out, const char *s)
 {
     tl_html_text(out, s, strlen(s));

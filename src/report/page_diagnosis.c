@@ -20,25 +20,6 @@ static void text(struct tl_buf *out, const char *s)
         tl_html_text_cstr(out, s);
 }
 
-/* href NULL: the page lists no compile ids to link to; the id is named only. */
-static void cid_link(struct tl_buf *out, const char *href, const char *cid)
-{
-    if (!cid)
-        return;
-    if (!href) {
-        tl_buf_adds(out, "<code class='cid'>");
-        tl_html_text_cstr(out, cid);
-        tl_buf_adds(out, "</code>");
-        return;
-    }
-    tl_buf_adds(out, "<a class='cid' href=\"");
-    tl_html_attr_cstr(out, href);
-    tl_html_attr_cstr(out, cid);
-    tl_buf_adds(out, "\">");
-    tl_html_text_cstr(out, cid);
-    tl_buf_adds(out, "</a>");
-}
-
 static void cid_list(struct tl_buf *out, const char *href, const struct tl_diag_strs *l)
 {
     if (!l->kept)
@@ -46,7 +27,7 @@ static void cid_list(struct tl_buf *out, const char *href, const struct tl_diag_
     tl_buf_adds(out, "<p class='cids'>Compile ids:");
     for (uint32_t i = 0; i < l->kept; i++) {
         tl_buf_addch(out, ' ');
-        cid_link(out, href, l->s[i]);
+        tl_html_cid_link(out, href, l->s[i]);
     }
     if (l->n > l->kept)
         tl_buf_addf(out, " &hellip; (%u in all)", l->n);
@@ -122,7 +103,7 @@ static void failure(struct tl_buf *out, const struct tl_diag_failure *x, const c
 {
     open_finding(out, "sev-failure", x->fell_back_to_eager ? "Failed, ran in eager" : "Failed",
                  x->log_line, lines);
-    cid_link(out, href, x->cid);
+    tl_html_cid_link(out, href, x->cid);
     tl_buf_adds(out, " <code>");
     text(out, x->type);
     tl_buf_adds(out, "</code>");
@@ -249,7 +230,7 @@ static void limit(struct tl_buf *out, const struct tl_diag_limit *x, const char 
         tl_buf_addf(out, "</code>%s%s)", num[0] ? " = " : "", num);
     }
     tl_buf_adds(out, " ");
-    cid_link(out, href, x->cid);
+    tl_html_cid_link(out, href, x->cid);
     if (x->last_reason) {
         tl_buf_adds(out, "\n<p>Last reason: <code>");
         text(out, x->last_reason);
@@ -467,7 +448,7 @@ static void spec(struct tl_buf *out, const struct tl_diag_spec *x, const char *h
         loc(out, &x->where);
     }
     tl_buf_addch(out, ' ');
-    cid_link(out, href, x->cid);
+    tl_html_cid_link(out, href, x->cid);
     if (x->where.code) {
         tl_buf_adds(out, "\n<pre>");
         text(out, x->where.code);
@@ -502,7 +483,7 @@ static void totals(struct tl_buf *out, const struct tl_diag *d, const char *href
             tl_buf_adds(out, " Slowest:");
         for (uint32_t i = 0; i < d->nslowest && i < 5; i++) {
             tl_buf_adds(out, i ? ", " : " ");
-            cid_link(out, href, d->slowest[i].cid);
+            tl_html_cid_link(out, href, d->slowest[i].cid);
             if (d->slowest[i].function) {
                 tl_buf_adds(out, " <code>");
                 text(out, d->slowest[i].function);
@@ -524,7 +505,7 @@ static void totals(struct tl_buf *out, const struct tl_diag *d, const char *href
         for (uint32_t i = 0; i < d->nlargest && i < 5; i++) {
             tl_buf_adds(out, i ? ", " : " ");
             if (d->largest[i].cid)
-                cid_link(out, href, d->largest[i].cid);
+                tl_html_cid_link(out, href, d->largest[i].cid);
             if (d->largest[i].name) {
                 tl_buf_adds(out, d->largest[i].cid ? " <code>" : "<code>");
                 text(out, d->largest[i].name);
