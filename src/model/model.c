@@ -76,6 +76,11 @@ const struct tl_compile *tl_model_compile_at(const struct tl_model *m, size_t i)
     return tl_map_at(&m->compiles, i)->value;
 }
 
+void tl_compile_folder(struct tl_buf *out, const struct tl_compile *c)
+{
+    tl_cid_folder(out, &c->id);
+}
+
 const char *tl_model_intern(struct tl_model *m, struct tl_str s)
 {
     if (!s.p)

@@ -152,6 +152,9 @@ const struct tl_compile *tl_model_find(const struct tl_model *m, const struct tl
 size_t tl_model_ncompiles(const struct tl_model *m);
 const struct tl_compile *tl_model_compile_at(const struct tl_model *m, size_t i);
 
+/** Append the folder name of c's compile id ("-_0_0_0"), where its pages are written. */
+void tl_compile_folder(struct tl_buf *out, const struct tl_compile *c);
+
 /** An interned C string copy of s (NULL for s.p == NULL; NUL bytes as tl_buf_add_nonul). */
 const char *tl_model_intern(struct tl_model *m, struct tl_str s);
 

@@ -176,7 +176,7 @@ static void provenance_section(struct tl_buf *out, const struct tl_directory *di
 static void runtime_links(struct tl_buf *out, const struct tl_compile *c, int bwd)
 {
     struct tl_buf folder = TL_BUF_INIT;
-    tl_cid_folder(&folder, &c->id);
+    tl_compile_folder(&folder, c);
     tl_buf_adds(out, " (");
     for (uint32_t k = 1; k <= c->runtime[bwd].n; k++) {
         tl_buf_adds(out, k > 1 ? ", <a href=\"" : "<a href=\"");
