@@ -20,8 +20,8 @@
 #   BENCH_CALLGRIND=0        do not count instructions on a 20 MiB log with callgrind (compared with
 #                            bench/baseline.txt, and the diagnosis's share of them);
 #                            BENCH_UPDATE_BASELINE=1 rewrites that file
-#   BENCH_SUMMARY_SIZES="1024"  log sizes for the diagnosis-only rows (--json, no report)
-#   BENCH_DIFF_SIZES="1024"  log sizes for the `tlparse diff --json` rows (a log and a copy of it)
+#   BENCH_SUMMARY_SIZES="1024"  log sizes for the diagnosis-only rows (--json, no report; "": none)
+#   BENCH_DIFF_SIZES="1024"  log sizes for the `tlparse diff --json` rows (a log and a copy; "": none)
 #   BENCH_RANKS="8"          multi-rank rows: this many rank logs (0: none) of
 #   BENCH_RANK_MB=100        this many MiB each, parsed with --all-ranks-html at
 #   BENCH_RANK_JOBS="1 2"    these -j values (wall time and peak RSS, best of BENCH_RUNS)
@@ -317,7 +317,7 @@ printf '%s\n' "${rows[@]}"
 echo
 echo "diagnosis only (--json, no report), best of $RUNS:"
 printf '%-24s %8s %8s %8s %12s\n' binary size_MB wall_s MB/s peak_RSS_MB
-for mb in ${BENCH_SUMMARY_SIZES:-1024}; do
+for mb in ${BENCH_SUMMARY_SIZES-1024}; do
     case $mb in '' | *[!0-9]*) die "BENCH_SUMMARY_SIZES must hold whole MiB numbers, got '$mb'" ;; esac
     log="$OUT/big$mb.log"
     make_log "$mb" "$log"
@@ -350,7 +350,7 @@ done
 echo
 echo "diff of two logs (diff --json A B, against --json A alone), best of $RUNS:"
 printf '%-24s %8s %10s %10s %8s %12s\n' binary size_MB diff_s one_s ratio peak_RSS_MB
-for mb in ${BENCH_DIFF_SIZES:-1024}; do
+for mb in ${BENCH_DIFF_SIZES-1024}; do
     case $mb in '' | *[!0-9]*) die "BENCH_DIFF_SIZES must hold whole MiB numbers, got '$mb'" ;; esac
     log="$OUT/big$mb.log"
     make_log "$mb" "$log"
