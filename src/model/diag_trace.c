@@ -925,8 +925,9 @@ static bool is_cache_lookup(const struct tl_record *r)
 
 static void cache_lookup(struct in *in, const struct tl_record *r)
 {
-    struct tl_json v;
-    if (!r->has_payload || tl_json_parse(in->scratch, r->payload.p, r->payload.n, &v, NULL) != 0)
+    /* the model reads an autograd_cache_* event too: one parse for both (record.h) */
+    const struct tl_json *v = tl_record_payload_json(r, in->scratch);
+    if (!v)
         return;
     struct tl_diag *d = &in->model->diag;
     if (!d->cachekey) {
@@ -937,12 +938,12 @@ static void cache_lookup(struct in *in, const struct tl_record *r)
     if (r->cid_ok)
         tl_cid_display(&cid, &r->cid);
     const char *id = r->cid_ok ? cid.buf : NULL;
-    const struct tl_json *name = tl_json_get_type(&v, "name", TL_JSON_STRING);
+    const struct tl_json *name = tl_json_get_type(v, "name", TL_JSON_STRING);
     if (!r->artifact_name.p) {
         if (name)
-            tl_cachekey_add_event(d->cachekey, name->u.str, id, tl_json_get(&v, "args"));
+            tl_cachekey_add_event(d->cachekey, name->u.str, id, tl_json_get(v, "args"));
     } else {
-        tl_cachekey_add(d->cachekey, r->artifact_name, id, &v);
+        tl_cachekey_add(d->cachekey, r->artifact_name, id, v);
     }
     tl_buf_release(&cid);
 }

@@ -99,6 +99,17 @@ static const char *cache_words(int cache)
 }
 
 /* The compile ids of the misses of one kind, ", "-separated; how many. */
+/* The misses listed by compile id only, in groups, with what each group says. */
+static const struct {
+    enum kind k;
+    const char *what;
+} groups[] = {
+    {NEW_GRAPH, "of graphs this log had not cached before"},
+    {COLD, "with no earlier entry in this log (a cold cache)"},
+    {UNLISTED, "whose keys' components the log does not list (PyTorch lists the AOT "
+               "autograd key's only with DEBUG logging on)"},
+};
+
 static uint32_t cids_of(const struct tl_cachekey *ck, enum kind k, struct tl_buf *ids)
 {
     uint32_t n = 0;
@@ -164,15 +175,6 @@ void tl_cachemiss_text(struct tl_buf *out, const struct tl_cachekey *ck, bool co
         }
         tl_buf_addch(out, '\n');
     }
-    static const struct {
-        enum kind k;
-        const char *what;
-    } groups[] = {
-        {NEW_GRAPH, "of graphs this log had not cached before"},
-        {COLD, "with no earlier entry in this log (a cold cache)"},
-        {UNLISTED, "whose keys' components the log does not list (PyTorch lists the AOT "
-                   "autograd key's only with DEBUG logging on)"},
-    };
     for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
         struct tl_buf ids = TL_BUF_INIT;
         uint32_t n = cids_of(ck, groups[g].k, &ids);
@@ -252,15 +254,6 @@ void tl_cachemiss_html(struct tl_buf *out, const struct tl_cachekey *ck, const c
         }
         tl_buf_adds(out, "</ul>\n");
     }
-    static const struct {
-        enum kind k;
-        const char *what;
-    } groups[] = {
-        {NEW_GRAPH, "of graphs this log had not cached before"},
-        {COLD, "with no earlier entry in this log (a cold cache)"},
-        {UNLISTED, "whose keys' components the log does not list (PyTorch lists the AOT "
-                   "autograd key's only with DEBUG logging on)"},
-    };
     for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
         uint32_t n = 0;
         for (uint32_t i = 0; i < ck->nmisses; i++) {

@@ -248,11 +248,12 @@ static int p_artifact(struct report *rp, struct tl_sink_ctx *ctx, struct tl_reco
         return 0;
     }
     stem_name(&name, k, r->artifact_name, true, ".json");
-    struct tl_json v;
-    if (tl_json_parse(ctx->scratch, r->payload.p, r->payload.n, &v, NULL) < 0)
+    /* parsed once for the diagnosis too (a cache lookup's artifact: record.h) */
+    const struct tl_json *v = tl_record_payload_json(r, ctx->scratch);
+    if (!v)
         return emit_payload_as(ctx, r, k, &name, err);
     struct tl_buf *page = next_page(rp);
-    tl_json_write_pretty(page, &v, 0);
+    tl_json_write_pretty(page, v, 0);
     int rc = emit(ctx, r, k, tl_buf_str(&name), tl_buf_str(page), true, NULL, err);
     tl_buf_release(&name);
     return rc;
