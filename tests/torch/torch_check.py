@@ -67,7 +67,12 @@ def run_scenario(py, name, work, reuse):
     env.update(USE_LIBUV="0", GLOO_SOCKET_IFNAME="lo", PYTHONDONTWRITEBYTECODE="1")
     t0 = time.time()
     for kind in ("trace", "text"):
-        e = dict(env, PORT=free_port())
+        # A cache of its own per run, empty: what inductor decides may differ on a warm
+        # cache (2.13 keeps vllm_like's sizes symbolic when its graphs are cached), and a
+        # shared cache makes a run depend on what ran before it on this machine.
+        e = dict(env, PORT=free_port(),
+                 TORCHINDUCTOR_CACHE_DIR=os.path.join(d, "inductor-" + kind),
+                 TRITON_CACHE_DIR=os.path.join(d, "triton-" + kind))
         if kind == "trace":
             e["TORCH_TRACE"] = os.path.join(d, "trace")
         else:
