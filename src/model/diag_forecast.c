@@ -16,14 +16,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * A guard text kept: the last entry of one or more frames, as logged (normalized only once a
+ * later entry comes to be compared, since most frames are compiled once). Frames whose entries
+ * logged the same text share it (a per-layer loop compiles the same guards for every layer's
+ * frame), and all texts kept together stay under a budget: past it, the frames whose last
+ * entry is oldest lose their text, and a later entry of theirs is counted, not compared.
+ */
+struct kept {
+    uint64_t hash;
+    uint32_t refs;
+    size_t len;
+    char text[];
+};
+
 /* A frame's guards as they come. */
 struct fguards {
     const char *key;
-    /* The guards are kept as logged and normalized only once a second entry comes to be
-     * compared: most frames are compiled once, and their guards cost a copy. */
-    struct tl_buf prev_raw; /* the last entry closed (prev_cid) */
-    struct tl_guard_set prev;
-    bool prev_made; /* prev holds prev_raw's guards */
+    struct kept *prev; /* the last entry closed (prev_cid); NULL when none, or dropped */
+    uint64_t prev_seq; /* when prev was kept (the order of drops) */
     const char *prev_cid;
     struct tl_buf cur_raw; /* the entry being given (a text log's lines still coming) */
     const char *cur_cid;
@@ -33,11 +44,25 @@ struct fguards {
     uint32_t ndiffs, ndiffs_all, diffs_alloc;
 };
 
+/* The guard texts kept, by hash (open addressing, linear probing, backward-shift deletion),
+ * and the order they were kept in, oldest first, for dropping. */
+struct kept_set {
+    struct kept **slot;
+    size_t nslots, n, bytes, budget;
+    struct {
+        struct fguards *g;
+        uint64_t seq;
+    } * order;
+    size_t head, len, alloc;
+    uint64_t seq;
+};
+
 struct tl_diag_forecast {
     struct tl_arena arena;   /* keys, compile ids, the differences closed */
     struct tl_arena scratch; /* the differences of open entries: reset by every finish */
     struct tl_map frames;    /* key -> struct fguards * */
     struct tl_map keys;      /* the frames' keys d->fframes names, kept for the diagnosis */
+    struct kept_set kept;
     struct tl_diag_fframe *out;
     uint32_t nout, out_alloc;
     struct tl_diag_entry_diff *outdiffs; /* the tentative differences appended, per finish */
@@ -51,6 +76,7 @@ static struct tl_diag_forecast *forecast_of(struct tl_diag *d)
         tl_arena_init(&f->scratch, 4 * 1024);
         tl_map_init(&f->frames, &f->arena);
         tl_map_init(&f->keys, &f->arena);
+        f->kept.budget = d->guards_budget ? d->guards_budget : TL_DIAG_GUARDS_BUDGET;
         d->forecast = f;
     }
     return d->forecast;
@@ -63,11 +89,13 @@ void tl_diag_forecast_free(struct tl_diag *d)
         return;
     for (size_t i = 0; i < tl_map_len(&f->frames); i++) {
         struct fguards *g = tl_map_at(&f->frames, i)->value;
-        tl_guard_set_release(&g->prev);
-        tl_buf_release(&g->prev_raw);
         tl_buf_release(&g->cur_raw);
         free(g->diffs);
     }
+    for (size_t i = 0; i < f->kept.nslots; i++)
+        free(f->kept.slot[i]);
+    free(f->kept.slot);
+    free(f->kept.order);
     free(f->out);
     free(f->outdiffs);
     tl_map_release(&f->frames);
@@ -78,6 +106,103 @@ void tl_diag_forecast_free(struct tl_diag *d)
     d->forecast = NULL;
     d->fframes = NULL;
     d->nfframes = 0;
+}
+
+/* ---- the guard texts kept ----------------------------------------------------------------- */
+
+static void kept_grow(struct kept_set *k)
+{
+    size_t n = k->nslots ? k->nslots * 2 : 64;
+    struct kept **slot = tl_xcalloc(n, sizeof(*slot));
+    for (size_t i = 0; i < k->nslots; i++) {
+        struct kept *e = k->slot[i];
+        if (!e)
+            continue;
+        size_t j = (size_t)e->hash & (n - 1);
+        while (slot[j])
+            j = (j + 1) & (n - 1);
+        slot[j] = e;
+    }
+    free(k->slot);
+    k->slot = slot;
+    k->nslots = n;
+}
+
+/* The text kept for s, shared with those that logged the same (one more reference). */
+static struct kept *kept_ref(struct kept_set *k, struct tl_str s)
+{
+    if ((k->n + 1) * 4 > k->nslots * 3)
+        kept_grow(k);
+    uint64_t h = tl_hash(s.p, s.n);
+    size_t j = (size_t)h & (k->nslots - 1);
+    for (struct kept *e; (e = k->slot[j]); j = (j + 1) & (k->nslots - 1))
+        if (e->hash == h && e->len == s.n && !memcmp(e->text, s.p, s.n)) {
+            e->refs++;
+            return e;
+        }
+    struct kept *e = tl_xmalloc(sizeof(*e) + s.n + 1);
+    e->hash = h;
+    e->refs = 1;
+    e->len = s.n;
+    if (s.n)
+        memcpy(e->text, s.p, s.n);
+    e->text[s.n] = '\0';
+    k->slot[j] = e;
+    k->n++;
+    k->bytes += s.n;
+    return e;
+}
+
+/* One reference less; the text goes with the last. */
+static void kept_unref(struct kept_set *k, struct kept *e)
+{
+    if (!e || --e->refs)
+        return;
+    size_t mask = k->nslots - 1, i = (size_t)e->hash & mask;
+    while (k->slot[i] != e)
+        i = (i + 1) & mask;
+    /* backward shift: move up every later entry of the run that may take the hole */
+    for (size_t j = (i + 1) & mask; k->slot[j]; j = (j + 1) & mask) {
+        size_t home = (size_t)k->slot[j]->hash & mask;
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            k->slot[i] = k->slot[j];
+            i = j;
+        }
+    }
+    k->slot[i] = NULL;
+    k->n--;
+    k->bytes -= e->len;
+    free(e);
+}
+
+/* g's last entry is text s from now on; texts of the frames kept longest are dropped while
+ * the texts kept are over the budget (g's own is kept, whatever its size). */
+static void keep_prev(struct kept_set *k, struct fguards *g, struct tl_str s)
+{
+    struct kept *e = kept_ref(k, s);
+    kept_unref(k, g->prev);
+    g->prev = e;
+    g->prev_seq = ++k->seq;
+    if (k->head > 64 && k->head * 2 > k->len) {
+        memmove(k->order, k->order + k->head, (k->len - k->head) * sizeof(*k->order));
+        k->len -= k->head;
+        k->head = 0;
+    }
+    TL_GROW(k->order, k->len + 1, k->alloc);
+    k->order[k->len].g = g;
+    k->order[k->len].seq = g->prev_seq;
+    k->len++;
+    while (k->bytes > k->budget && k->head < k->len) {
+        struct fguards *old = k->order[k->head].g;
+        uint64_t seq = k->order[k->head].seq;
+        if (old == g && seq == g->prev_seq)
+            break; /* the newest: everything older has been dropped */
+        k->head++;
+        if (old->prev && old->prev_seq == seq) {
+            kept_unref(k, old->prev);
+            old->prev = NULL;
+        }
+    }
 }
 
 /* ---- compile ids --------------------------------------------------------------------------- */
@@ -128,8 +253,6 @@ static struct fguards *fguards_of(struct tl_diag_forecast *f, struct tl_str key)
     if (created) {
         struct fguards *g = tl_arena_calloc(&f->arena, 1, sizeof(*g));
         g->key = e->key.p;
-        tl_guard_set_init(&g->prev);
-        tl_buf_init(&g->prev_raw, 0);
         tl_buf_init(&g->cur_raw, 0);
         e->value = g;
     }
@@ -151,55 +274,46 @@ static void diff_into(struct tl_arena *arena, struct tl_diag_entry_diff *x,
     x->n = x->total < TL_DIAG_GUARD_CHANGES ? x->total : TL_DIAG_GUARD_CHANGES;
 }
 
-/* The guards of the entry before, normalized. */
-static void prev_guards(struct fguards *g)
+/* The differences of entry cur (text) from g's entry before, into x; false when that entry's
+ * text was dropped (the entry is counted, not compared). */
+static bool diff_prev(struct tl_arena *arena, struct tl_diag_entry_diff *x, const struct fguards *g,
+                      struct tl_str cur)
 {
-    if (g->prev_made)
-        return;
-    tl_guard_set_release(&g->prev);
-    tl_guard_set_init(&g->prev);
-    tl_guard_set_add_tree(&g->prev, tl_buf_str(&g->prev_raw));
-    g->prev_made = true;
+    if (!g->prev)
+        return false;
+    struct tl_guard_set a, b;
+    tl_guard_set_init(&a);
+    tl_guard_set_init(&b);
+    tl_guard_set_add_tree(&a, (struct tl_str){g->prev->text, g->prev->len});
+    tl_guard_set_add_tree(&b, cur);
+    diff_into(arena, x, &a, &b, g->prev_cid, g->cur_cid);
+    tl_guard_set_release(&a);
+    tl_guard_set_release(&b);
+    return true;
 }
 
-/* The open entry is complete: compared with the one before, it becomes the one before. A later
- * attempt of the same compile id replaces that entry's guards. */
-static void close_entry(struct tl_diag_forecast *f, struct fguards *g)
+/* The open entry (text cur) is complete: compared with the one before, it becomes the one
+ * before. A later attempt of the same compile id replaces that entry's guards. */
+static void close_entry(struct tl_diag_forecast *f, struct fguards *g, struct tl_str cur)
 {
     if (!g->open)
         return;
     g->open = false;
     bool again = g->prev_cid && !strcmp(g->prev_cid, g->cur_cid);
-    struct tl_guard_set cur;
-    tl_guard_set_init(&cur);
-    bool made = false;
     if (!again) {
         if (g->prev_cid) {
             g->ndiffs_all++;
             if (g->ndiffs < TL_DIAG_MAX_ENTRIES) {
-                prev_guards(g);
-                tl_guard_set_add_tree(&cur, tl_buf_str(&g->cur_raw));
-                made = true;
                 TL_GROW(g->diffs, g->ndiffs + 1, g->diffs_alloc);
-                diff_into(&f->arena, &g->diffs[g->ndiffs], &g->prev, &cur, g->prev_cid, g->cur_cid);
-                g->ndiffs++;
+                if (diff_prev(&f->arena, &g->diffs[g->ndiffs], g, cur))
+                    g->ndiffs++;
             }
         }
         g->entries++;
         g->prev_cid = g->cur_cid;
     }
-    /* the entry just closed is the one before the next */
-    struct tl_buf t = g->prev_raw;
-    g->prev_raw = g->cur_raw;
-    g->cur_raw = t;
-    tl_buf_reset(&g->cur_raw);
-    tl_guard_set_release(&g->prev);
-    g->prev = cur;
-    g->prev_made = made;
-    if (!made) {
-        tl_guard_set_release(&g->prev);
-        tl_guard_set_init(&g->prev);
-    }
+    keep_prev(&f->kept, g, cur);
+    tl_buf_release(&g->cur_raw);
 }
 
 /* The entry of cid, open for its guards (the frame's open entry of another compile id is
@@ -212,7 +326,7 @@ static struct fguards *open_entry(struct tl_diag *d, const struct tl_compile_id 
         struct tl_diag_forecast *f = forecast_of(d);
         g = fguards_of(f, tl_buf_str(&frame));
         if (g->open && strcmp(g->cur_cid, display.buf))
-            close_entry(f, g);
+            close_entry(f, g, tl_buf_str(&g->cur_raw));
         if (!g->open) {
             g->open = true;
             g->cur_cid = tl_arena_memdupz(&f->arena, display.buf, display.len);
@@ -229,8 +343,12 @@ void tl_diag_guards(struct tl_diag *d, const struct tl_compile_id *cid, struct t
     struct fguards *g = open_entry(d, cid);
     if (!g)
         return;
-    tl_buf_addstr(&g->cur_raw, tree);
-    close_entry(d->forecast, g);
+    if (g->cur_raw.len) { /* lines of a text log came first */
+        tl_buf_addstr(&g->cur_raw, tree);
+        close_entry(d->forecast, g, tl_buf_str(&g->cur_raw));
+    } else {
+        close_entry(d->forecast, g, tree);
+    }
 }
 
 void tl_diag_guard_line(struct tl_diag *d, const struct tl_compile_id *cid, struct tl_str line)
@@ -248,7 +366,7 @@ void tl_diag_guards_end(struct tl_diag *d, const struct tl_compile_id *cid)
     if (d->forecast && cid_parts(cid, &display, &frame)) {
         struct fguards *g = tl_map_get(&d->forecast->frames, tl_buf_str(&frame));
         if (g && g->open && !strcmp(g->cur_cid, display.buf))
-            close_entry(d->forecast, g);
+            close_entry(d->forecast, g, tl_buf_str(&g->cur_raw));
     }
     tl_buf_release(&display);
     tl_buf_release(&frame);
@@ -478,14 +596,9 @@ void tl_diag_forecast_finish(struct tl_diag *d, const char *limit_name)
             o.ndiffs_all = g->ndiffs_all;
             if (g->open && g->prev_cid && strcmp(g->prev_cid, g->cur_cid)) {
                 o.ndiffs_all++;
-                if (o.ndiffs < TL_DIAG_MAX_ENTRIES) {
-                    prev_guards(g);
-                    struct tl_guard_set cur;
-                    tl_guard_set_init(&cur);
-                    tl_guard_set_add_tree(&cur, tl_buf_str(&g->cur_raw));
-                    diff_into(&f->scratch, &f->outdiffs[used++], &g->prev, &cur, g->prev_cid,
-                              g->cur_cid);
-                    tl_guard_set_release(&cur);
+                if (o.ndiffs < TL_DIAG_MAX_ENTRIES &&
+                    diff_prev(&f->scratch, &f->outdiffs[used], g, tl_buf_str(&g->cur_raw))) {
+                    used++;
                     o.ndiffs++;
                 }
             }

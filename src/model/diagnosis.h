@@ -413,6 +413,7 @@ struct tl_diag {
      * guard comes), and after tl_diag_finish() the frames compiled more than once or run in
      * eager mode, those that ran in eager mode first. */
     struct tl_diag_forecast *forecast;
+    size_t guards_budget; /* TL_DIAG_GUARDS_BUDGET when 0; set before the first guard */
     const struct tl_diag_fframe *fframes;
     uint32_t nfframes;
 };
@@ -605,6 +606,9 @@ bool tl_diag_limit_listed(const struct tl_diag *d, const struct tl_diag_limit *l
 /* At most this many guard differences are kept per cache entry, and entries per frame. */
 #define TL_DIAG_GUARD_CHANGES 20
 #define TL_DIAG_MAX_ENTRIES 64
+/* The guard texts kept to compare a frame's next entry with its last, in bytes (the same text
+ * counts once); past it the frames whose last entry is oldest are not compared. */
+#define TL_DIAG_GUARDS_BUDGET ((size_t)16 << 20)
 /* PyTorch's recompile limit when the log does not say it (2.6 and 2.13 alike). */
 #define TL_DIAG_DEFAULT_LIMIT 8
 

@@ -273,6 +273,45 @@ static void test_forecast(void **state)
     tl_buf_release(&again);
 }
 
+/* The guard texts kept stay under the budget: frames that logged the same text share it, and
+ * past the budget the frames whose last entry is oldest are counted, not compared. */
+static void test_guards_budget(void **state)
+{
+    (void)state;
+    struct tl_diag d;
+    tl_diag_init(&d);
+    d.guards_budget = 100;
+    char tree[96];
+    /* frames 0..2 log one text (29 bytes, kept once); frames 3 and 4 each their own (66) */
+    for (uint32_t f = 0; f < 5; f++) {
+        struct tl_compile_id c = cid(f, 0);
+        tl_diag_compile_id(&d, &c);
+        snprintf(tree, sizeof(tree), "+- EQUALS_MATCH: L['n'] == %u%s\n", f < 3 ? 0 : f,
+                 f < 3 ? "" : " and a longer text to fill the budget");
+        tl_diag_guards(&d, &c, tl_str_cstr(tree));
+    }
+    /* 29 + 2 * 66 bytes > 100: frames 0..2's shared text went, then frame 3's; the second
+     * entries come newest frame first */
+    for (uint32_t f = 5; f-- > 0;) {
+        struct tl_compile_id c = cid(f, 1);
+        tl_diag_compile_id(&d, &c);
+        snprintf(tree, sizeof(tree), "+- EQUALS_MATCH: L['n'] == %u\n", 10 + f);
+        tl_diag_guards(&d, &c, tl_str_cstr(tree));
+    }
+    tl_diag_finish(&d);
+    assert_int_equal(d.nfframes, 5);
+    for (uint32_t f = 0; f < 5; f++) {
+        const struct tl_diag_fframe *x = &d.fframes[f];
+        assert_int_equal(x->entries, 2);
+        assert_int_equal(x->ndiffs_all, 1);
+        /* only frame 4's first text was still kept when its second entry came */
+        assert_int_equal(x->ndiffs, f == 4 ? 1 : 0);
+    }
+    assert_string_equal(d.fframes[4].diffs[0].changes[0].before,
+                        "4 and a longer text to fill the budget");
+    tl_diag_release(&d);
+}
+
 /* Without a limit in the log, PyTorch's default (8), said as such; a frame Dynamo skipped ran
  * in eager mode though it was compiled once. */
 static void test_default_limit(void **state)
@@ -306,9 +345,8 @@ static void test_default_limit(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_normalize),
-        cmocka_unit_test(test_diff),
-        cmocka_unit_test(test_forecast),
+        cmocka_unit_test(test_normalize),     cmocka_unit_test(test_diff),
+        cmocka_unit_test(test_forecast),      cmocka_unit_test(test_guards_budget),
         cmocka_unit_test(test_default_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
