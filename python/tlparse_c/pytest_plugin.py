@@ -159,6 +159,7 @@ class _Trace:
         self.last_end = 0         # the end of the last test's end marker (or 0)
         self.started = set()      # the tests whose start marker was read
         self.loose = []           # compile ids read since last_end outside any started test
+        self.worker = None        # the pytest-xdist worker that wrote it (its markers say)
 
     def read(self):
         """Read what the log holds beyond self.offset (whole records only: the handler writes
@@ -241,8 +242,11 @@ class _Trace:
         lines = rec.split(b"\n")[1:]
         text = b"".join(ln[1:] for ln in lines if ln.startswith(b"\t"))
         try:
-            return json.loads(text)["nodeid"]
-        except (ValueError, KeyError, TypeError):
+            payload = json.loads(text)
+            if self.worker is None and isinstance(payload.get("worker"), str):
+                self.worker = payload["worker"]
+            return payload["nodeid"]
+        except (ValueError, KeyError, TypeError, AttributeError):
             return None
 
     def running(self, nodeid):
@@ -318,6 +322,7 @@ class _Session:
         self.workers = {}   # there: worker id -> what it handed back (_finish_worker)
         self.order = []     # there: the node ids in collection order
         self.trace_logs = []  # there: the workers' trace logs, relative to the folder
+        self.salvage = False  # reading the log of a worker that crashed (_salvage)
         self.failed_budget = []
         self.tlparse = None
         self.warnings = []
@@ -397,6 +402,8 @@ class _Session:
         if logging_mod is None or not hasattr(logging_mod, "trace_structured"):
             return
         payload = {"nodeid": nodeid}
+        if self.worker is not None:
+            payload["worker"] = self.worker  # so that the controller can read a crashed worker's
         try:
             logging_mod.trace_structured(
                 "artifact",
@@ -421,7 +428,9 @@ class _Session:
                 try:
                     os.mkdir(os.path.join(self.folder, name))
                 except FileExistsError:
-                    continue
+                    # the folders left empty are the claims of a worker that crashed
+                    if not (self.salvage and not os.listdir(os.path.join(self.folder, name))):
+                        continue
                 self.names[nodeid] = name
                 break
         return self.names[nodeid]
@@ -544,9 +553,41 @@ class _Session:
                    report=os.path.join("session", wid, "index.html"))
         return out
 
+    def _salvage(self):
+        """The trace logs of workers that crashed (their markers name the worker; those of
+        other processes have none): sliced here as the worker would have, the test that
+        was running given what it wrote until the crash."""
+        known = {w["trace"] for w in self.workers.values()}
+        try:
+            files = sorted(os.listdir(self.trace_dir))
+        except OSError:
+            return
+        for f in files:
+            if os.path.join("trace", f) in known:
+                continue
+            t = _Trace(os.path.join(self.trace_dir, f))
+            t.read()
+            if t.worker is None or t.worker in self.workers:
+                continue
+            if t.current is not None:
+                t.regions.setdefault(t.current, []).append((t.since, t.offset))
+            sub = _Session(self.folder, self.kinds, worker=t.worker)
+            sub.trace, sub.salvage, sub.tlparse = t, True, self.tlparse
+            sub.failed_budget = list(self.failed_budget)
+            sub._finish_tests()
+            out = sub._finish_worker(True)
+            out["warnings"].append("it crashed: its tests' reports were made from its trace log")
+            self.workers[t.worker] = out
+            for name in os.listdir(self.folder):  # its claims for tests that compiled nothing
+                try:
+                    os.rmdir(os.path.join(self.folder, name))
+                except OSError:
+                    pass
+
     def _finish_controller(self):
         """tests.json over every worker's tests (in collection order) and session/index.html,
         the workers' session reports with their counts."""
+        self._salvage()
         order = {n: i for i, n in enumerate(self.order)}
         workers = sorted(self.workers.values(), key=lambda w: (len(w["worker"]), w["worker"]))
         tests = []
@@ -802,6 +843,17 @@ def pytest_xdist_node_collection_finished(node, ids):
         s.order = list(ids)
 
 
+def pytest_runtest_logreport(report):
+    # in the controller of pytest-xdist: the tests the workers failed on their budget, for the
+    # log of a worker that crashes before it hands them back
+    if report.when == "call" and report.failed and getattr(report, "node", None) is not None:
+        s = _session(report.node.config)
+        said = str(report.longrepr).startswith("tlparse compile budget") or any(
+            name == "tlparse compile budget" for name, _ in report.sections)
+        if s is not None and said:
+            s.failed_budget.append(report.nodeid)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node, error):
     s = _session(node.config)
@@ -809,8 +861,8 @@ def pytest_testnodedown(node, error):
         return
     out = getattr(node, "workeroutput", {}).get("tlparse")
     if out is None:
-        s.warnings.append("worker %s ended without handing back its results%s: its tests have "
-                          "no reports" % (node.gateway.id, " (%s)" % error if error else ""))
+        s.warnings.append("worker %s ended without handing back its results%s"
+                          % (node.gateway.id, " (%s)" % error if error else ""))
     else:
         s.workers[out["worker"]] = out
 

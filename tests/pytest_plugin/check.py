@@ -266,6 +266,35 @@ def main():
         if tests != {"test_imports_torch": ["[0/0]", "[1/0]"], "test_after": ["[2/0]"]}:
             bad("%s: tests.json gives %s" % (how, tests))
 
+    # 3x. a pytest-xdist worker dies in a test: its tests' reports are made from its trace log
+    died = os.path.join(a.work, "died")
+    rc, text = run(a.cmd, a.work, ["-n", "2", "--dist", "loadfile", "--max-worker-restart", "0",
+                                   "--tlparse=" + died,
+                                   "--tlparse-fail-on", "graph-breaks",
+                                   "suite/test_worker_crash.py"])
+    where = "test_worker_crash.py:%d" % lines_of(
+        os.path.join(suite, "test_worker_crash.py"))["before"]
+    if rc != 1 or not re.search(r"\b2 failed, 1 passed\b", text) or \
+            "tlparse compile budget: 1 graph break (budget 0)" not in section(text, "test_before") \
+            or where not in section(text, "test_before") or \
+            not re.search(r"warning: gw\d: it crashed: its tests' reports were made from its "
+                          r"trace log\n", text):
+        bad("a worker that dies: exit %d:\n%s" % (rc, text[-2000:]))
+    try:
+        got = json.load(open(os.path.join(died, "tests.json")))
+        tests = {t["nodeid"].split("::")[-1]: (len(t["compile_ids"]), t["broke_budget"])
+                 for t in got["tests"]}
+        for t in got["tests"]:
+            if not os.path.isfile(os.path.join(died, t["report"])):
+                bad("a worker that dies: no report %s" % t["report"])
+        dead = {t["worker"] for t in got["tests"] if t["nodeid"].endswith("::test_dies")}
+        if {t["worker"] for t in got["tests"] if t["nodeid"].endswith("::test_before")} != dead:
+            bad("a worker that dies: test_before and test_dies ran on different workers")
+    except (OSError, ValueError, KeyError) as e:
+        tests = str(e)
+    if tests != {"test_before": (2, True), "test_dies": (1, False), "test_also": (1, False)}:
+        bad("a worker that dies: tests.json gives %s" % (tests,))
+
     # 4. without --tlparse: the markers are registered, and only the test's own failure fails
     junit2 = os.path.join(a.work, "junit2.xml")
     rc, text = run(a.cmd, a.work, ["--strict-markers", "--junitxml", junit2,
