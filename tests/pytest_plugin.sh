@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The wheel's pytest plugin (python/tlparse_c/pytest_plugin.py) under a real pytest and a real
 # PyTorch (tests/pytest_plugin/check.py says what is checked): `make wheel`, then
-#   - PyTorch 2.13: a venv beside the binary (build/pytest-2.13) with pytest from PyPI and the
-#     wheel, reading torch from the venv tests/torch.sh makes (build/torch-2.13, pinned
-#     torch==2.13.0; made here when missing and TL_TORCH_REQUIRED is set, as torch.sh does)
-#     through a .pth file, so torch is installed once; $TL_TORCH213_PYTHON names another
-#     python with torch 2.13;
+#   - PyTorch 2.13: a venv beside the binary (build/pytest-2.13) with pytest and pytest-xdist
+#     from PyPI and the wheel, reading torch from the venv tests/torch.sh makes
+#     (build/torch-2.13, pinned torch==2.13.0; made here when missing and TL_TORCH_REQUIRED is
+#     set, as torch.sh does) through a .pth file, so torch is installed once;
+#     $TL_TORCH213_PYTHON names another python with torch 2.13;
 #   - PyTorch 2.6: ../shared/tools/torch-python (Debian 13's python3-torch in a root), with
-#     pytest and the wheel put in a folder of ours by `pip install --target` and named by
-#     PYTHONPATH and PATH: the shared root itself is never changed.
+#     pytest, pytest-xdist and the wheel put in a folder of ours by `pip install --target` and
+#     named by PYTHONPATH and PATH: the shared root itself is never changed.
+# Each version runs the suite plainly and under `pytest -n 2` (pytest-xdist).
 # Label "pytest", out of `make check`'s default set: `make check-torch` runs it after
 # tests/torch.sh. Like torch.sh, a version that is not ready here is said in one line and
 # skipped unless TL_TORCH_REQUIRED is set (then it fails).
@@ -53,15 +54,16 @@ fi
 if [ -x "$torch213" ] && { [ -n "${TL_TORCH213_PYTHON:-}" ] || [ -e "$build/torch-2.13/.ready" ]; }; then
     venv=$build/pytest-2.13
     purelib=$("$torch213" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-    if [ ! -e "$venv/.ready" ] || [ "$(cat "$venv/.ready")" != "$purelib" ]; then
+    stamp="$purelib pytest pytest-xdist" # a venv made for other packages is made again
+    if [ ! -e "$venv/.ready" ] || [ "$(cat "$venv/.ready")" != "$stamp" ]; then
         rm -rf "$venv"
         if "$torch213" -m venv "$venv" >"$scratch/venv.log" 2>&1 &&
             echo "$purelib" >"$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/torch-2.13.pth" &&
-            "$venv/bin/pip" install "${quiet_pip[@]}" pytest >>"$scratch/venv.log" 2>&1; then
-            echo "$purelib" >"$venv/.ready"
+            "$venv/bin/pip" install "${quiet_pip[@]}" pytest pytest-xdist >>"$scratch/venv.log" 2>&1; then
+            echo "$stamp" >"$venv/.ready"
         else
             cat "$scratch/venv.log"
-            echo "pytest_plugin: FAIL: cannot make $venv (a venv with pytest from PyPI)"
+            echo "pytest_plugin: FAIL: cannot make $venv (a venv with pytest and pytest-xdist from PyPI)"
             exit 1
         fi
     fi
@@ -99,9 +101,9 @@ else
         echo "pytest_plugin: FAIL: ../shared/tools/torch-python does not run"
         rc=1
     elif ! "${pip[@]}" install "${quiet_pip[@]}" --target "$site" --python-version "$pyver" \
-        --only-binary=:all: pytest "$whl" >"$scratch/site.log" 2>&1; then
+        --only-binary=:all: pytest pytest-xdist "$whl" >"$scratch/site.log" 2>&1; then
         grep -v 'is ignored' "$scratch/site.log"
-        echo "pytest_plugin: FAIL: cannot put pytest (for Python $pyver) and the wheel in $site"
+        echo "pytest_plugin: FAIL: cannot put pytest, pytest-xdist (for Python $pyver) and the wheel in $site"
         rc=1
     else
         PYTHONPATH=$site PATH=$site/bin:$PATH python3 "$here/pytest_plugin/check.py" --label 2.6 \

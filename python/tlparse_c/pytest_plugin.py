@@ -18,9 +18,19 @@ the same handler, lock and file as the compile records: their order with them is
 follow the handler wherever it writes, and the trace kept in DIR/trace/ can be split again
 later by anyone. The log is read incrementally, at test boundaries only (the handler flushes
 every record), so a long session is read once.
+
+Under pytest-xdist (`pytest -n 2 --tlparse`) the controller makes the folder and sets
+TORCH_TRACE before it starts the workers, which inherit it; it hands each worker the folder and
+the kinds through workerinput. Each worker is a process with a trace log of its own in trace/,
+marks and attributes its own tests as above, checks their budgets (its failure reports reach
+the controller as pytest's own), writes their reports and its session's report into
+session/<worker>/, and hands its results back through workeroutput; the controller writes
+tests.json and session/index.html, an index of the workers' session reports. Compile ids
+are a worker's own: [0/0] of gw0 and [0/0] of gw1 are different compiles.
 """
 
 import hashlib
+import html
 import json
 import logging
 import os
@@ -95,8 +105,8 @@ def pytest_load_initial_conftests(early_config, parser, args):
     if folder is None and fail_on is None:
         return
     if os.environ.get("PYTEST_XDIST_WORKER"):
-        # a pytest-xdist worker: the controller owns the folder; the worker's trace goes into
-        # its trace/ (TORCH_TRACE is inherited) unattributed
+        # a pytest-xdist worker: the controller owns the folder and has set TORCH_TRACE, which
+        # the worker inherits; pytest_configure gets the rest from workerinput
         return
     kinds = _kinds(fail_on) if fail_on is not None else []
     v = _swallowed(args)
@@ -117,6 +127,11 @@ def _session(config):
 
 
 def pytest_configure(config):
+    given = getattr(config, "workerinput", {}).get("tlparse")
+    if given is not None:
+        s = _Session(given["folder"], given["kinds"], worker=config.workerinput["workerid"])
+        s.attach()
+        config.stash[_KEY] = s
     config.addinivalue_line(
         "markers",
         "compile_budget(recompiles=0, graph_breaks=0, eager=0, failures=None, "
@@ -144,6 +159,7 @@ class _Trace:
         self.last_end = 0         # the end of the last test's end marker (or 0)
         self.started = set()      # the tests whose start marker was read
         self.loose = []           # compile ids read since last_end outside any started test
+        self.worker = None        # the pytest-xdist worker that wrote it (its markers say)
 
     def read(self):
         """Read what the log holds beyond self.offset (whole records only: the handler writes
@@ -226,8 +242,11 @@ class _Trace:
         lines = rec.split(b"\n")[1:]
         text = b"".join(ln[1:] for ln in lines if ln.startswith(b"\t"))
         try:
-            return json.loads(text)["nodeid"]
-        except (ValueError, KeyError, TypeError):
+            payload = json.loads(text)
+            if self.worker is None and isinstance(payload.get("worker"), str):
+                self.worker = payload["worker"]
+            return payload["nodeid"]
+        except (ValueError, KeyError, TypeError, AttributeError):
             return None
 
     def running(self, nodeid):
@@ -276,25 +295,34 @@ class _Trace:
 
 # ---- the session ----------------------------------------------------------------------------
 
-def _sanitize(nodeid, taken):
-    """A folder name for nodeid: [A-Za-z0-9._-], at most 120 bytes, unique among taken and the
-    plugin's own names."""
+def _names(nodeid):
+    """The folder names nodeid may take, in order: [A-Za-z0-9._-], at most 120 bytes, none of
+    the plugin's own names; the first one free is taken (_Session.name)."""
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", nodeid).strip("._") or "test"
-    if len(name) > 120 or name in taken or name in ("session", "trace", "logs"):
-        name = name[:100] + "-" + hashlib.sha256(nodeid.encode("utf-8")).hexdigest()[:10]
-    taken.add(name)
-    return name
+    hashed = name[:100] + "-" + hashlib.sha256(nodeid.encode("utf-8")).hexdigest()[:10]
+    if len(name) <= 120 and name not in ("session", "trace", "logs"):
+        yield name
+    yield hashed
+    n = 2
+    while True:  # the same node id run again by another worker (--dist each)
+        yield "%s-%d" % (hashed, n)
+        n += 1
 
 
 class _Session:
-    def __init__(self, folder, kinds):
+    def __init__(self, folder, kinds, worker=None):
         self.folder = folder
         self.kinds = kinds
+        self.worker = worker  # the pytest-xdist worker id ("gw0") in a worker, else None
         self.trace_dir = os.path.join(folder, "trace")
         self.trace = None
         self.names = {}     # nodeid -> folder name
-        self.taken = set()
         self.results = {}   # nodeid -> {"compile_ids", "counts", "report", "broke"}
+        self.xdist = False  # the controller of pytest-xdist workers
+        self.workers = {}   # there: worker id -> what it handed back (_finish_worker)
+        self.order = []     # there: the node ids in collection order
+        self.trace_logs = []  # there: the workers' trace logs, relative to the folder
+        self.salvage = False  # reading the log of a worker that crashed (_salvage)
         self.failed_budget = []
         self.tlparse = None
         self.warnings = []
@@ -315,6 +343,11 @@ class _Session:
             self.warnings.append("TORCH_TRACE=%s was set: this session traces into %s instead"
                                  % (os.environ["TORCH_TRACE"], self.trace_dir))
         os.environ["TORCH_TRACE"] = self.trace_dir
+        if "torch" in sys.modules:
+            self._retarget()
+
+    def attach(self):
+        """In a pytest-xdist worker: the controller made the folder and set TORCH_TRACE."""
         if "torch" in sys.modules:
             self._retarget()
 
@@ -369,6 +402,8 @@ class _Session:
         if logging_mod is None or not hasattr(logging_mod, "trace_structured"):
             return
         payload = {"nodeid": nodeid}
+        if self.worker is not None:
+            payload["worker"] = self.worker  # so that the controller can read a crashed worker's
         try:
             logging_mod.trace_structured(
                 "artifact",
@@ -386,8 +421,18 @@ class _Session:
     # -- per test
 
     def name(self, nodeid):
+        """nodeid's folder name, claimed by making DIR/<name>: the workers of pytest-xdist
+        share the folder, and the first to make a name has it."""
         if nodeid not in self.names:
-            self.names[nodeid] = _sanitize(nodeid, self.taken)
+            for name in _names(nodeid):
+                try:
+                    os.mkdir(os.path.join(self.folder, name))
+                except FileExistsError:
+                    # the folders left empty are the claims of a worker that crashed
+                    if not (self.salvage and not os.listdir(os.path.join(self.folder, name))):
+                        continue
+                self.names[nodeid] = name
+                break
         return self.names[nodeid]
 
     def binary(self):
@@ -436,9 +481,37 @@ class _Session:
                 if k in budget and found[k][0] > budget[k]]
 
     def finish(self):
-        """After the last test: the per-test and session reports, DIR/tests.json."""
-        if not self._sync():
-            return
+        """After the last test: the per-test and session reports, DIR/tests.json. In a worker
+        of pytest-xdist: its tests' reports and its session's, and what it hands back to the
+        controller (returned); in the controller: tests.json and the index of the sessions."""
+        if self.xdist:
+            return self._finish_controller()
+        traced = self._sync()
+        if traced:
+            self._finish_tests()
+        # the folders claimed for tests that turned out to compile nothing
+        reported = {os.path.dirname(r["report"]) for r in self.results.values()}
+        for name in set(self.names.values()) - reported:
+            try:
+                os.rmdir(os.path.join(self.folder, name))
+            except OSError:
+                pass
+        if self.worker is not None:
+            return self._finish_worker(traced)
+        if not traced:
+            return None
+        t = self.trace
+        session_log = os.path.join(self.folder, "logs", "session.log")
+        t.write_session(session_log)
+        self._report(session_log, os.path.join(self.folder, "session"))
+        with open(os.path.join(self.folder, "tests.json"), "w", encoding="utf-8") as f:
+            json.dump({"schema": "tlparse-pytest/1", "trace": os.path.relpath(t.path, self.folder),
+                       "session": os.path.join("session", "index.html"),
+                       "tests": list(self.results.values())}, f, indent=1)
+            f.write("\n")
+        return None
+
+    def _finish_tests(self):
         t = self.trace
         for nodeid, ranges in t.regions.items():
             name = self.name(nodeid)
@@ -459,20 +532,135 @@ class _Session:
                 "counts": {k: counts[k][0] for k in KINDS},
                 "broke_budget": nodeid in self.failed_budget,
             }
-        session_log = os.path.join(self.folder, "logs", "session.log")
-        t.write_session(session_log)
-        self._report(session_log, os.path.join(self.folder, "session"))
+            if self.worker is not None:
+                self.results[nodeid]["worker"] = self.worker
+
+    def _finish_worker(self, traced):
+        """The worker's session log and report (session/<worker>/), and its results for the
+        controller: plain values, as execnet carries them."""
+        out = {"worker": self.worker, "trace": None, "log": None, "report": None,
+               "tests": list(self.results.values()), "warnings": list(self.warnings)}
+        if not traced:
+            return out
+        wid = re.sub(r"[^A-Za-z0-9._-]+", "_", self.worker)
+        os.makedirs(os.path.join(self.folder, "logs", "session"), exist_ok=True)
+        os.makedirs(os.path.join(self.folder, "session"), exist_ok=True)
+        log = os.path.join("logs", "session", wid + ".log")
+        self.trace.write_session(os.path.join(self.folder, log))
+        self._report(os.path.join(self.folder, log), os.path.join(self.folder, "session", wid))
+        out["warnings"] = list(self.warnings)
+        out.update(trace=os.path.relpath(self.trace.path, self.folder), log=log,
+                   report=os.path.join("session", wid, "index.html"))
+        return out
+
+    def _salvage(self):
+        """The trace logs of workers that crashed (their markers name the worker; those of
+        other processes have none): sliced here as the worker would have, the test that
+        was running given what it wrote until the crash."""
+        known = {w["trace"] for w in self.workers.values()}
+        try:
+            files = sorted(os.listdir(self.trace_dir))
+        except OSError:
+            return
+        for f in files:
+            if os.path.join("trace", f) in known:
+                continue
+            t = _Trace(os.path.join(self.trace_dir, f))
+            t.read()
+            if t.worker is None or t.worker in self.workers:
+                continue
+            if t.current is not None:
+                t.regions.setdefault(t.current, []).append((t.since, t.offset))
+            sub = _Session(self.folder, self.kinds, worker=t.worker)
+            sub.trace, sub.salvage, sub.tlparse = t, True, self.tlparse
+            sub.failed_budget = list(self.failed_budget)
+            sub._finish_tests()
+            out = sub._finish_worker(True)
+            out["warnings"].append("it crashed: its tests' reports were made from its trace log")
+            self.workers[t.worker] = out
+            for name in os.listdir(self.folder):  # its claims for tests that compiled nothing
+                try:
+                    os.rmdir(os.path.join(self.folder, name))
+                except OSError:
+                    pass
+
+    def _finish_controller(self):
+        """tests.json over every worker's tests (in collection order) and session/index.html,
+        the workers' session reports with their counts."""
+        self._salvage()
+        order = {n: i for i, n in enumerate(self.order)}
+        workers = sorted(self.workers.values(), key=lambda w: (len(w["worker"]), w["worker"]))
+        tests = []
+        for w in workers:
+            tests += w["tests"]
+            self.warnings += ["%s: %s" % (w["worker"], x) for x in w["warnings"]]
+        tests.sort(key=lambda r: order.get(r["nodeid"], len(order)))
+        self.results = {(r["worker"], r["nodeid"]): r for r in tests}
+        traced = [w for w in workers if w["report"]]
+        if not traced:
+            return None
+        rows = []
+        for w in traced:
+            try:
+                with open(os.path.join(self.folder, os.path.dirname(w["report"]), "summary.json"),
+                          encoding="utf-8") as f:
+                    s = json.load(f)
+                w["compile_ids"] = s.get("compile_ids")
+                counts = _counts(s)
+                w["counts"] = {k: counts[k][0] for k in KINDS}
+            except (OSError, ValueError, AttributeError):
+                w["compile_ids"], w["counts"] = None, {}
+            rows.append(w)
+        self.trace_logs = [w["trace"] for w in traced]
+        _write_index(os.path.join(self.folder, "session", "index.html"), rows, tests)
         with open(os.path.join(self.folder, "tests.json"), "w", encoding="utf-8") as f:
-            json.dump({"schema": "tlparse-pytest/1", "trace": os.path.relpath(t.path, self.folder),
+            json.dump({"schema": "tlparse-pytest/1", "trace": "trace",
                        "session": os.path.join("session", "index.html"),
-                       "tests": list(self.results.values())}, f, indent=1)
+                       "workers": [{k: w[k] for k in ("worker", "trace", "log", "report",
+                                                      "compile_ids", "counts")} for w in rows],
+                       "tests": tests}, f, indent=1)
             f.write("\n")
+        return None
 
     def _report(self, log, out):
         proc = subprocess.run([self.binary(), log, "-o", out, "--overwrite", "--no-browser"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if proc.returncode != 0:
             self.warnings.append("tlparse %s: %s" % (log, proc.stderr.decode("utf-8", "replace").strip()))
+
+
+def _write_index(path, workers, tests):
+    """session/index.html under pytest-xdist: a row per worker that traced, linking its session
+    report (session/<worker>/), with its counts and the tests it ran that compiled. Every name
+    (worker ids, node ids) is escaped."""
+    e = html.escape
+    rows = []
+    for w in workers:
+        c = w["counts"]
+        ran = [t for t in tests if t["worker"] == w["worker"]]
+        rows.append(
+            "<tr><td><a href=\"%s\">%s</a></td><td>%s</td>%s<td>%s</td></tr>"
+            % (e(os.path.relpath(w["report"], "session")), e(w["worker"]),
+               "?" if w["compile_ids"] is None else w["compile_ids"],
+               "".join("<td>%s</td>" % c.get(k, "?") for k in KINDS),
+               "<br>".join('<a href="../%s">%s</a>' % (e(t["report"]), e(t["nodeid"]))
+                           for t in ran) or "none"))
+    page = ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+            "<title>tlparse: pytest session</title>\n"
+            "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+            "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}"
+            "</style></head><body>\n"
+            "<h1>pytest session: %d worker%s</h1>\n"
+            "<p>Each pytest-xdist worker is a process with a trace log of its own, and compile "
+            "ids of its own: a worker's report covers what it compiled. Per test: "
+            "<a href=\"../tests.json\">tests.json</a>.</p>\n"
+            "<table><tr><th>worker</th><th>compile ids</th>%s<th>tests that compiled</th></tr>\n"
+            "%s\n</table></body></html>\n"
+            % (len(workers), "" if len(workers) == 1 else "s",
+               "".join("<th>%s</th>" % e(k) for k in KINDS), "\n".join(rows)))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(page)
 
 
 def _loc(x):
@@ -632,26 +820,73 @@ def pytest_runtest_makereport(item, call):
 def pytest_sessionfinish(session, exitstatus):
     s = _session(session.config)
     if s is not None:
-        s.finish()
+        out = s.finish()
+        if s.worker is not None:
+            # xdist's own pytest_sessionfinish wrapper sends workeroutput after this
+            session.config.workeroutput["tlparse"] = out
+
+
+# ---- pytest-xdist, in the controller (optional hooks: xdist may not be installed) ---------
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    s = _session(node.config)
+    if s is not None:
+        s.xdist = True
+        node.workerinput["tlparse"] = {"folder": s.folder, "kinds": list(s.kinds)}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    s = _session(node.config)
+    if s is not None and not s.order:
+        s.order = list(ids)
+
+
+def pytest_runtest_logreport(report):
+    # in the controller of pytest-xdist: the tests the workers failed on their budget, for the
+    # log of a worker that crashes before it hands them back
+    if report.when == "call" and report.failed and getattr(report, "node", None) is not None:
+        s = _session(report.node.config)
+        said = str(report.longrepr).startswith("tlparse compile budget") or any(
+            name == "tlparse compile budget" for name, _ in report.sections)
+        if s is not None and said:
+            s.failed_budget.append(report.nodeid)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    s = _session(node.config)
+    if s is None:
+        return
+    out = getattr(node, "workeroutput", {}).get("tlparse")
+    if out is None:
+        s.warnings.append("worker %s ended without handing back its results%s"
+                          % (node.gateway.id, " (%s)" % error if error else ""))
+    else:
+        s.workers[out["worker"]] = out
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     s = _session(config)
-    if s is None:
+    if s is None or s.worker is not None:
         return
     tr = terminalreporter
     tr.write_sep("-", "tlparse")
     for w in s.warnings:
         tr.write_line("warning: " + w)
-    others = [f for f in os.listdir(s.trace_dir)
-              if s.trace is None or os.path.join(s.trace_dir, f) != s.trace.path]
+    ours = {os.path.join(s.folder, p) for p in s.trace_logs}
+    if s.trace is not None:
+        ours.add(s.trace.path)
+    others = [f for f in os.listdir(s.trace_dir) if os.path.join(s.trace_dir, f) not in ours]
     if others:
-        tr.write_line("%d trace log%s of other processes (subprocesses, pytest-xdist workers) "
-                      "in %s, not attributed to tests: `tlparse %s` reports on them"
+        tr.write_line("%d trace log%s of other processes (subprocesses) in %s, not attributed "
+                      "to tests: `tlparse %s` reports on them"
                       % (len(others), "" if len(others) == 1 else "s", s.trace_dir, s.trace_dir))
-    if s.trace is None:
-        tr.write_line("no torch.compile trace was written by this process (torch not imported, "
-                      "or nothing compiled); reports folder: %s" % s.folder)
+    if s.trace is None and not s.trace_logs:
+        tr.write_line("no torch.compile trace was written by %s (torch not imported, or "
+                      "nothing compiled); reports folder: %s"
+                      % ("the workers" if s.xdist else "this process", s.folder))
         return
     tr.write_line("%d test%s compiled; reports in %s (session: %s)"
                   % (len(s.results), "" if len(s.results) == 1 else "s", s.folder,
@@ -662,3 +897,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         tr.write_line("  %s: %d compile id%s%s -> %s"
                       % (r["nodeid"], len(r["compile_ids"]), "" if len(r["compile_ids"]) == 1 else "s",
                          (", " + said) if said else "", os.path.join(s.folder, r["report"])))
+    if s.xdist:
+        tr.write_line("%d pytest-xdist worker%s traced (compile ids are per worker); each "
+                      "one's session report is linked from %s"
+                      % (len(s.trace_logs), "" if len(s.trace_logs) == 1 else "s",
+                         os.path.join(s.folder, "session", "index.html")))
