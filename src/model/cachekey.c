@@ -954,10 +954,14 @@ static bool group_has(const struct group *g, uint32_t log)
 static void load_digest(struct tl_cachekey *ck, const struct tl_ck_digest *dg, uint32_t origin)
 {
     const char **names = tl_xcalloc(dg->ncomps ? dg->ncomps : 1, 3 * sizeof(*names));
+    /* a component read back wrong has NULL members, and no lookup names it */
     for (uint32_t i = 0; i < dg->ncomps; i++) {
-        names[3 * i] = intern(ck, tl_str_cstr(dg->comps[i].name));
-        names[3 * i + 1] = intern(ck, tl_str_cstr(dg->comps[i].hash));
-        names[3 * i + 2] = intern(ck, tl_str_cstr(dg->comps[i].value));
+        const struct tl_ck_comp *c = &dg->comps[i];
+        if (!c->name || !c->hash || !c->value)
+            continue;
+        names[3 * i] = intern(ck, tl_str_cstr(c->name));
+        names[3 * i + 1] = intern(ck, tl_str_cstr(c->hash));
+        names[3 * i + 2] = intern(ck, tl_str_cstr(c->value));
     }
     for (uint32_t i = 0; i < dg->nentries; i++) {
         const struct tl_ck_digest_entry *d = &dg->entries[i];
