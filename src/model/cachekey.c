@@ -1056,6 +1056,7 @@ void tl_cachekey_across(struct tl_ck_across *out, const struct tl_ck_digest *con
     }
     /* at most one result per group: the array in the arena at once */
     out->misses = tl_arena_calloc(arena, ngroups ? ngroups : 1, sizeof(*out->misses));
+    uint32_t compared = 0;
     for (uint32_t i = 0; i < ngroups; i++) {
         struct group *g = &groups[i];
         bool on_first = false; /* FIRST: the key is on the first log's side too */
@@ -1064,6 +1065,11 @@ void tl_cachekey_across(struct tl_ck_across *out, const struct tl_ck_digest *con
                        ck.entries[j].cache == g->first->cache;
         if ((how == TL_CK_ACROSS_ANY && g->hit) || on_first)
             continue;
+        if (compared == TL_CK_ACROSS_MAX) {
+            out->uncompared++;
+            continue;
+        }
+        compared++;
         const struct tl_ck_entry *o = nearest_elsewhere(&ck, g, how);
         struct tl_ck_miss m = {.e = g->first, .nearest = o};
         if (o)

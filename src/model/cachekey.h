@@ -205,7 +205,12 @@ struct tl_ck_across {
     uint32_t unexplained; /* keys that missed with no like entry elsewhere (only other graphs,
                              or none of that cache and kind of graph) */
     uint32_t dropped;     /* lookups the digests left out, summed */
+    uint32_t uncompared;  /* keys that missed over the first TL_CK_ACROSS_MAX, not compared */
 };
+
+/* At most this many keys that missed are compared with the other logs' entries (each costs a
+ * pass over them all). */
+#define TL_CK_ACROSS_MAX 128
 
 enum {
     TL_CK_ACROSS_ANY,   /* a miss of any log against the entries of every other log */

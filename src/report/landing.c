@@ -569,6 +569,9 @@ static void cache_miss_section(struct tl_buf *out, const struct tl_ranks *r)
                      "entry another rank hit or stored: the components of the key that "
                      "differ.\n</p>\n");
     tl_cachemiss_across_html(out, a, true);
+    if (a->uncompared)
+        tl_buf_addf(out, "<p>%u more keys missed: not compared (over %u).</p>\n", a->uncompared,
+                    (unsigned)TL_CK_ACROSS_MAX);
     if (a->dropped)
         tl_buf_addf(out,
                     "<p>The ranks' summaries left out %u cache lookups (over %u a "

@@ -475,6 +475,25 @@ static void test_across_ranks(void **state)
     tl_cachekey_release(&c0);
     tl_cachekey_release(&c1);
     tl_cachekey_release(&c2);
+    /* a key per log, more than are compared: the first TL_CK_ACROSS_MAX, the rest counted */
+    enum { N = TL_CK_ACROSS_MAX + 2 };
+    const struct tl_ck_digest *many[N];
+    uint32_t numbers[N];
+    for (int i = 0; i < N; i++) {
+        struct tl_cachekey ck;
+        char key[16], value[16];
+        snprintf(key, sizeof(key), "k%d", i);
+        snprintf(value, sizeof(value), "v%d", i);
+        many[i] = log_of(&ck, &arena, TL_CK_MISS, key, value);
+        numbers[i] = (uint32_t)i;
+        tl_cachekey_release(&ck); /* the digest lives in the arena */
+    }
+    tl_cachekey_across(&a, many, numbers, N, TL_CK_ACROSS_ANY, &arena);
+    assert_int_equal(a.nmisses, TL_CK_ACROSS_MAX);
+    assert_int_equal(a.uncompared, 2);
+    assert_int_equal(a.misses[1].against, 0);
+    assert_string_equal(a.misses[1].diffs[0].words,
+                        "inductor config `max_autotune` changed (v0 -> v1)");
     tl_arena_release(&arena);
 }
 
