@@ -110,7 +110,12 @@ SHAPE = {
                            "differs": [{"component": STR, "before": STR + OPT,
                                         "after": STR + OPT, "words": STR}],
                            "note": STR + OPT}],
-              "?bypasses": [{"compile_id": STR + OPT, "cache": STR, "reason": STR + OPT}]},
+              "?bypasses": [{"compile_id": STR + OPT, "cache": STR, "reason": STR + OPT}],
+              # present when the log lists the components of a hit's or a miss's key
+              "?keys": {"lookups_dropped": INT, "components": [[STR]],
+                        "lookups": [{"compile_id": STR + OPT, "cache": STR, "state": STR,
+                                     "graph": STR + OPT, "key": STR + OPT,
+                                     "components": [INT]}]}},
     "dynamic_dimensions": [{"symbol": STR + OPT, "source": STR + OPT, "value": STR + OPT,
                             "range": STR + OPT, "location": STR + OPT,
                             "function": STR + OPT, "compile_id": STR + OPT}],

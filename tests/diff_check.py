@@ -461,12 +461,50 @@ def errors(tl, tmp):
     check(p.stdout.startswith("Usage: tlparse diff"), "diff --help")
 
 
+def cache_pairs(tl, tmp):
+    """A config flipped between two runs (tests/make_rank_logs.py's --autotune: rank 1 of the
+    run is the after side, rank 0 the before): the after side's FX graph misses name it, in
+    every kind of side, in the JSON, the text and the page."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    run([sys.executable, os.path.join(here, "make_rank_logs.py"), os.path.join(tmp, "cache_runs"),
+         "--ranks", "2", "--hit", "0", "--autotune", "1"])
+    logs = [os.path.join(tmp, "cache_runs", "dedicated_log_torch_trace_rank_%d.log" % r)
+            for r in (0, 1)]
+    a = Kinds(tl, tmp, "cache_before", logs[0])
+    b = Kinds(tl, tmp, "cache_after", logs[1])
+    d = diff_all_kinds(tl, a, b, "cache config")
+    on = "inductor config `max_autotune` changed (False -> True)"
+    got = [(m["compile_ids"], m["graph"], m["against"]["compile_id"], m["against"]["state"],
+            m["differs"]) for m in d["cache"].get("after_misses", [])]
+    want_differs = [{"component": "inductor_config[max_autotune]", "before": "False",
+                     "after": "True", "words": on}]
+    check(got == [(["[0/0]"], "inference", "[0/0]", "hit", want_differs),
+                  (["[0/1]"], "inference", "[0/1]", "stored", want_differs)],
+          "cache config: after_misses %r" % (got,))
+    text = run([tl, "diff", "--summary", logs[0], logs[1]]).stdout
+    check("Cache misses after, against the before side:\n  Cache miss [0/0] (FX graph, "
+          "inference) against the before side's [0/0] (hit): " + on + "\n  Cache miss [0/1] "
+          "(FX graph, inference) against the before side's [0/1] (stored): " + on + "\n" in text,
+          "cache config: the text: %r" % text[-600:])
+    out = os.path.join(tmp, "cache_diff")
+    run([tl, "diff", logs[0], logs[1], "-o", out, "--no-browser"])
+    page = open(os.path.join(out, "index.html"), encoding="utf-8").read()
+    check("<section id='cache-misses'>" in page and
+          "<p>Cache miss [0/1] (FX graph, inference), against the before side's [0/1] "
+          "(stored):</p>\n<ul>\n<li>inductor config `max_autotune` changed (False -&gt; "
+          "True)</li>" in page, "cache config: the page")
+    # the same run on both sides: nothing to explain
+    d = json.loads(run([tl, "diff", "--json", logs[0], logs[0]]).stdout)
+    check("after_misses" not in d["cache"], "cache config: the same run explains misses")
+
+
 def main():
     tl, shared = os.path.abspath(sys.argv[1]), sys.argv[2]
     tmp = tempfile.mkdtemp(prefix="tl-diff-")
     try:
         os.chdir(tmp)
         trace_pairs(tl, tmp)
+        cache_pairs(tl, tmp)
         text_pairs(tl, tmp)
         corpus_pairs(tl, tmp, shared)
         errors(tl, tmp)

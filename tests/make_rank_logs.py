@@ -6,7 +6,7 @@ fixture, so that the multi-rank modes are tested on a clone with nothing beside 
     make_rank_logs.py OUTDIR [--ranks N] [--pad-kb K] [--short R,..] [--extra R,..]
                              [--gather R,..] [--hit R,..] [--no-wait R,..] [--slow R,..]
                              [--strings R:N,..] [--more R:N,..] [--idless R,..]
-                             [--no-inductor]
+                             [--no-inductor] [--autotune R,..]
 
 Writes OUTDIR/dedicated_log_torch_trace_rank_<r>.log for r in 0..N-1 (default 4). Each rank
 compiles `step` (frame 0) twice, as distributed code does: [0/0], then [0/1] after a guard
@@ -28,6 +28,8 @@ artifact (the order the graphs ran). Ranks diverge on request:
                 [0/9]: the order of compile ids as numbers, not as strings)
   --idless R    rank R also logs an artifact outside any compilation (no compile id: the
                 report's [-/-] key), as a job's start-up logging does
+  --autotune R  every rank's FX graph cache lookups list their keys' components (the graph,
+                compile arguments, max_autotune), and rank R's have max_autotune on: another key
 --no-inductor leaves out what Inductor writes (output code, schedules, runtimes, cache and
 execution order), as a run with backend="eager" would. --pad-kb K pads every output code
 with K KiB of comment lines (bigger logs, same findings).
@@ -143,9 +145,19 @@ def compile_one(log, opt, frame, compile_, fn, line, t0):
         chromium(log, ids, "dynamo", "E", t0 + 1500000)
         return
     hit = compile_ == 0 and frame == 0 and r in opt["hit"]
+    components = []
+    if opt["autotune"]:
+        on = r in opt["autotune"]
+        key += "+autotune" if on else ""
+        components = ["[gm%s] gm: GraphModule()" % hashlib.md5(graph.encode()).hexdigest()[:20],
+                      "[fkbackward0000] fx_kwargs[is_backward]: False",
+                      "[fkinference000] fx_kwargs[is_inference]: True",
+                      "[%s] inductor_config[max_autotune]: %s"
+                      % ("autotuneon000" if on else "autotuneoff00", on)]
     artifact(log, ids, "fx_graph_cache_hit" if hit else "fx_graph_cache_miss",
              {"key": "f%s%02d" % (hashlib.md5(key.encode()).hexdigest()[:20], compile_),
-              "cache_state": "hit" if hit else "miss", "components": [], "time_saved_ns": 0},
+              "cache_state": "hit" if hit else "miss", "components": components,
+              "time_saved_ns": 0},
              "torch/_inductor/codecache.py:1150")
     collective = GATHER if r in opt["gather"] else REDUCE
     folder = "%d_%d_%d" % (frame, compile_, 0)
@@ -201,7 +213,7 @@ def ranks_of(text):
 def main(argv):
     opt = {"ranks": 4, "pad_kb": 0, "short": set(), "extra": set(), "gather": set(),
            "hit": set(), "no_wait": set(), "slow": set(), "idless": set(), "strings": {},
-           "more": {}, "inductor": True}
+           "more": {}, "inductor": True, "autotune": set()}
     out = None
     it = iter(argv[1:])
     for a in it:
@@ -210,7 +222,7 @@ def main(argv):
         elif a == "--pad-kb":
             opt["pad_kb"] = int(next(it))
         elif a in ("--short", "--extra", "--gather", "--hit", "--no-wait", "--slow",
-                   "--idless"):
+                   "--idless", "--autotune"):
             opt[a[2:].replace("-", "_")] = ranks_of(next(it))
         elif a == "--no-inductor":
             opt["inductor"] = False

@@ -412,6 +412,49 @@ PY
 gen strings --ranks 4 --strings 0:8,1:3,2:5,3:2 --no-inductor
 string_tables strings strings 3 8
 
+# ---- cache misses across ranks ------------------------------------------------------------------
+# rank 1 turns max_autotune on: its FX graph lookups miss where rank 0's [0/0] hit and where
+# ranks 0 and 2 stored [0/1]; rank 2's [0/0] missed the key rank 0 hit (a cold cache, not a
+# difference). The landing page, its summary.json (also made from the summaries alone), and
+# --summary and --json of the folder name the config.
+gen acache --ranks 3 --hit 0 --autotune 1
+"$bin" --all-ranks-html acache -o acache.out --no-browser >/dev/null 2>acache.err ||
+    bad "cache across ranks: exit $?: $(tail -3 acache.err)"
+mkdir -p acache.sum && cp -r acache.out/rank_* acache.sum/
+"$bin" --all-ranks-html --from-summaries acache.sum --no-browser >/dev/null 2>>acache.err ||
+    bad "cache across ranks: --from-summaries: exit $?: $(tail -3 acache.err)"
+"$bin" acache --json >acache.json 2>>acache.err || bad "cache across ranks: --json: exit $?"
+python3 - <<'PY' || bad "cache across ranks: summary.json, --json"
+import json
+on = "inductor config `max_autotune` changed (False -> True)"
+off = "inductor config `max_autotune` changed (True -> False)"
+want = [([0, 2], ["[0/1]", "[0/1]"], 1, "[0/1]", "stored", off),
+        ([1], ["[0/0]"], 0, "[0/0]", "hit", on),
+        ([1], ["[0/1]"], 0, "[0/1]", "stored", on)]
+for f in ("acache.out/summary.json", "acache.sum/summary.json", "acache.json"):
+    s = json.load(open(f))
+    got = [(m["ranks"], m["compile_ids"], m["against"]["rank"], m["against"]["compile_id"],
+            m["against"]["state"], [d["words"] for d in m["differs"]]) for m in s["cache_misses"]]
+    assert got == [w[:5] + ([w[5]],) for w in want], (f, got)
+    assert s["cache_misses"][1]["differs"][0] == {
+        "component": "inductor_config[max_autotune]", "before": "False", "after": "True",
+        "words": on}, f
+    assert s["cache_lookups_dropped"] == 0, f
+PY
+"$bin" acache --summary >acache.txt 2>>acache.err || bad "cache across ranks: --summary: exit $?"
+grep -qxF '  Cache miss on rank 1 [0/0] (FX graph, inference) against rank 0'"'"'s [0/0] (hit): inductor config `max_autotune` changed (False -> True)' acache.txt ||
+    bad "cache across ranks: --summary: $(grep 'Cache miss on' acache.txt | head -3)"
+for page in acache.out/index.html acache.sum/index.html; do
+    grep -qF "<p>Cache miss on ranks 0 [0/1], 2 [0/1] (FX graph, inference), against rank 1's [0/1] (stored):</p>" "$page" &&
+        grep -qF '<li>inductor config `max_autotune` changed (False -&gt; True)</li>' "$page" ||
+        bad "cache across ranks: $page lacks the misses"
+done
+# the same ranks without the config apart: nothing across ranks
+gen acache2 --ranks 3 --hit 0 --autotune 7
+"$bin" acache2 --json >acache2.json 2>/dev/null || bad "cache alike across ranks: exit $?"
+python3 -c 'import json,sys; s=json.load(open("acache2.json")); sys.exit("cache_misses" in s)' ||
+    bad "cache alike across ranks: misses said"
+
 # ---- the corpus's multi-rank logs, when ../shared is here --------------------------------------
 logs=$shared/corpus/logs
 if [ -d "$logs/multi_rank_runtime" ] && [ -d "$logs/multi_rank_logs" ]; then

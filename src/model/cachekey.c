@@ -737,5 +737,380 @@ void tl_cachekey_read(struct tl_cachekey *ck, const struct tl_json *cache)
         ck->bypasses[ck->nbypasses++] = (struct tl_ck_bypass){
             jstr(ck, o, "compile_id"), jstr(ck, o, "reason"), (uint8_t)cache_of(ck, o)};
     }
+    ck->digest = tl_cachekey_digest_read(tl_json_get(cache, "keys"), &ck->arena);
     ck->finished = true;
+}
+
+/* ---- digests: a log's lookups in brief, to compare across logs ---------------------------- */
+
+/* A component's value as a digest keeps it: only what a reader is shown ("" for the rest). */
+static const char *digest_value(const char *v)
+{
+    struct field f[MAX_FIELDS];
+    return v && (shown(v) || tensor_fields(v, f)) ? v : "";
+}
+
+static int by_name_text(const void *a, const void *b)
+{
+    return strcmp(((const struct tl_ck_comp *)a)->name, ((const struct tl_ck_comp *)b)->name);
+}
+
+static bool digest_takes(const struct tl_ck_entry *e)
+{
+    return e->state != TL_CK_BYPASS && e->ncomps;
+}
+
+static char *adup(struct tl_arena *a, const char *s)
+{
+    return s ? tl_arena_memdupz(a, s, strlen(s)) : NULL;
+}
+
+const struct tl_ck_digest *tl_cachekey_digest(const struct tl_cachekey *ck, struct tl_arena *arena)
+{
+    if (ck->digest)
+        return ck->digest;
+    uint32_t want = 0;
+    for (uint32_t i = 0; i < ck->nentries; i++)
+        want += digest_takes(&ck->entries[i]);
+    if (!want)
+        return NULL;
+    struct tl_ck_digest *dg = tl_arena_calloc(arena, 1, sizeof(*dg));
+    uint32_t cap = want < TL_CK_DIGEST_MAX ? want : TL_CK_DIGEST_MAX;
+    dg->entries = tl_arena_calloc(arena, cap, sizeof(*dg->entries));
+    /* the distinct components: (name, hash, value) interned, so their pointers say it */
+    struct tl_arena own;
+    struct tl_map seen;
+    tl_arena_init(&own, 16 * 1024);
+    tl_map_init(&seen, &own);
+    uint32_t comps_alloc = 0;
+    for (uint32_t i = 0; i < ck->nentries; i++) {
+        const struct tl_ck_entry *e = &ck->entries[i];
+        if (!digest_takes(e))
+            continue;
+        bool again = false; /* the same key and state as a lookup kept: its components too */
+        for (uint32_t k = 0; e->key && k < dg->nentries && !again; k++)
+            again = dg->entries[k].key && !strcmp(dg->entries[k].key, e->key) &&
+                    dg->entries[k].state == e->state && dg->entries[k].cache == e->cache;
+        if (again)
+            continue;
+        if (dg->nentries == cap) {
+            dg->dropped++;
+            continue;
+        }
+        struct tl_ck_digest_entry *d = &dg->entries[dg->nentries++];
+        d->cid = adup(arena, e->cid);
+        d->key = adup(arena, e->key);
+        d->role = e->role;
+        d->cache = e->cache;
+        d->state = e->state;
+        d->ncomps = e->ncomps < TL_CK_DIGEST_MAX_COMPS ? e->ncomps : TL_CK_DIGEST_MAX_COMPS;
+        uint32_t *idx = tl_arena_calloc(arena, d->ncomps, sizeof(*idx));
+        /* in the order of their names' text (the entry's is that of addresses) */
+        struct tl_ck_comp *sorted = tl_xmalloc(e->ncomps * sizeof(*sorted));
+        memcpy(sorted, e->comps, e->ncomps * sizeof(*sorted));
+        qsort(sorted, e->ncomps, sizeof(*sorted), by_name_text);
+        for (uint32_t j = 0; j < d->ncomps; j++) {
+            const struct tl_ck_comp *c = &sorted[j];
+            const char *v = digest_value(c->value);
+            const char *triple[3] = {c->name, c->hash, v};
+            struct tl_map_entry *x =
+                tl_map_upsert(&seen, tl_str_make((const char *)triple, sizeof(triple)), NULL);
+            if (!x->value) {
+                TL_GROW(dg->comps, dg->ncomps + 1, comps_alloc);
+                dg->comps[dg->ncomps] = (struct tl_ck_comp){c->name, c->hash, v};
+                x->value = (void *)(uintptr_t)(++dg->ncomps);
+            }
+            idx[j] = (uint32_t)((uintptr_t)x->value - 1);
+        }
+        free(sorted);
+        d->comps = idx;
+    }
+    tl_map_release(&seen);
+    tl_arena_release(&own);
+    /* the table into the arena, its strings copied */
+    struct tl_ck_comp *table = tl_arena_calloc(arena, dg->ncomps ? dg->ncomps : 1, sizeof(*table));
+    for (uint32_t i = 0; i < dg->ncomps; i++)
+        table[i] =
+            (struct tl_ck_comp){adup(arena, dg->comps[i].name), adup(arena, dg->comps[i].hash),
+                                adup(arena, dg->comps[i].value)};
+    free(dg->comps);
+    dg->comps = table;
+    for (uint32_t i = 0; i < dg->nentries; i++)
+        dg->entries[i].role = adup(arena, dg->entries[i].role);
+    return dg;
+}
+
+static const char *jdup(struct tl_arena *a, const struct tl_json *o, const char *k)
+{
+    const struct tl_json *v = tl_json_get_type(o, k, TL_JSON_STRING);
+    return v ? tl_arena_memdupz(a, v->u.str.p, v->u.str.n) : NULL;
+}
+
+static const char *json_item_str(struct tl_arena *a, const struct tl_json *arr, size_t i)
+{
+    if (i >= arr->u.arr.n || arr->u.arr.items[i].type != TL_JSON_STRING)
+        return NULL;
+    return tl_arena_memdupz(a, arr->u.arr.items[i].u.str.p, arr->u.arr.items[i].u.str.n);
+}
+
+const struct tl_ck_digest *tl_cachekey_digest_read(const struct tl_json *keys,
+                                                   struct tl_arena *arena)
+{
+    if (!keys || keys->type != TL_JSON_OBJECT)
+        return NULL;
+    const struct tl_json *comps = tl_json_get_type(keys, "components", TL_JSON_ARRAY);
+    const struct tl_json *lookups = tl_json_get_type(keys, "lookups", TL_JSON_ARRAY);
+    if (!comps || !lookups)
+        return NULL;
+    struct tl_ck_digest *dg = tl_arena_calloc(arena, 1, sizeof(*dg));
+    dg->comps = tl_arena_calloc(arena, comps->u.arr.n ? comps->u.arr.n : 1, sizeof(*dg->comps));
+    /* a component that is not [name, hash, value] keeps its place (the indexes count it) and
+     * is left out of the lookups that name it */
+    bool *bad = tl_arena_calloc(arena, comps->u.arr.n ? comps->u.arr.n : 1, sizeof(*bad));
+    for (size_t i = 0; i < comps->u.arr.n && i < UINT32_MAX; i++) {
+        const struct tl_json *c = &comps->u.arr.items[i];
+        struct tl_ck_comp *t = &dg->comps[dg->ncomps++];
+        if (c->type == TL_JSON_ARRAY && c->u.arr.n == 3) {
+            t->name = json_item_str(arena, c, 0);
+            t->hash = json_item_str(arena, c, 1);
+            t->value = json_item_str(arena, c, 2);
+        }
+        bad[i] = !t->name || !t->hash || !t->value;
+    }
+    dg->entries =
+        tl_arena_calloc(arena, lookups->u.arr.n ? lookups->u.arr.n : 1, sizeof(*dg->entries));
+    for (size_t i = 0; i < lookups->u.arr.n && dg->nentries < TL_CK_DIGEST_MAX; i++) {
+        const struct tl_json *o = &lookups->u.arr.items[i];
+        const struct tl_json *idx = tl_json_get_type(o, "components", TL_JSON_ARRAY);
+        const char *state = jdup(arena, o, "state");
+        const char *cache = jdup(arena, o, "cache");
+        if (o->type != TL_JSON_OBJECT || !idx || !state || !cache)
+            continue;
+        struct tl_ck_digest_entry *d = &dg->entries[dg->nentries];
+        if (!strcmp(state, "hit"))
+            d->state = TL_CK_HIT;
+        else if (!strcmp(state, "miss"))
+            d->state = TL_CK_MISS;
+        else
+            continue;
+        if (!strcmp(cache, "fx_graph"))
+            d->cache = TL_CK_FX_GRAPH;
+        else if (!strcmp(cache, "aotautograd"))
+            d->cache = TL_CK_AOTAUTOGRAD;
+        else
+            continue;
+        d->cid = jdup(arena, o, "compile_id");
+        d->key = jdup(arena, o, "key");
+        d->role = jdup(arena, o, "graph");
+        uint32_t *v = tl_arena_calloc(arena, idx->u.arr.n ? idx->u.arr.n : 1, sizeof(*v));
+        for (size_t j = 0; j < idx->u.arr.n && d->ncomps < TL_CK_DIGEST_MAX_COMPS; j++) {
+            const struct tl_json *x = &idx->u.arr.items[j];
+            if (x->type == TL_JSON_NUMBER && x->u.num.kind == TL_JSON_UINT &&
+                x->u.num.u < dg->ncomps && !bad[x->u.num.u])
+                v[d->ncomps++] = (uint32_t)x->u.num.u;
+        }
+        d->comps = v;
+        dg->nentries++;
+    }
+    const struct tl_json *dropped = tl_json_get_type(keys, "lookups_dropped", TL_JSON_NUMBER);
+    if (dropped && dropped->u.num.kind == TL_JSON_UINT)
+        dg->dropped = dropped->u.num.u > UINT32_MAX ? UINT32_MAX : (uint32_t)dropped->u.num.u;
+    return dg;
+}
+
+/* ---- across logs ---------------------------------------------------------------------------- */
+
+/* A key that missed, with the logs it missed in. */
+struct group {
+    const struct tl_ck_entry *first; /* the first miss */
+    uint32_t *logs;                  /* digest indexes, ascending */
+    const char **cids;
+    uint32_t nlogs, alloc;
+    bool hit; /* the key hit in some log */
+};
+
+static void group_add(struct group *g, uint32_t log, const char *cid)
+{
+    if (g->nlogs && g->logs[g->nlogs - 1] == log)
+        return;
+    if (g->nlogs == g->alloc) {
+        g->alloc = g->alloc ? 2 * g->alloc : 4;
+        g->logs = tl_xrealloc(g->logs, g->alloc * sizeof(*g->logs));
+        g->cids = tl_xrealloc(g->cids, g->alloc * sizeof(*g->cids));
+    }
+    g->logs[g->nlogs] = log;
+    g->cids[g->nlogs++] = cid;
+}
+
+/* Whether log is one of the group's. */
+static bool group_has(const struct group *g, uint32_t log)
+{
+    for (uint32_t i = 0; i < g->nlogs; i++)
+        if (g->logs[i] == log)
+            return true;
+    return false;
+}
+
+static void load_digest(struct tl_cachekey *ck, const struct tl_ck_digest *dg, uint32_t origin)
+{
+    const char **names = tl_xcalloc(dg->ncomps ? dg->ncomps : 1, 3 * sizeof(*names));
+    /* a component read back wrong has NULL members, and no lookup names it */
+    for (uint32_t i = 0; i < dg->ncomps; i++) {
+        const struct tl_ck_comp *c = &dg->comps[i];
+        if (!c->name || !c->hash || !c->value)
+            continue;
+        names[3 * i] = intern(ck, tl_str_cstr(c->name));
+        names[3 * i + 1] = intern(ck, tl_str_cstr(c->hash));
+        names[3 * i + 2] = intern(ck, tl_str_cstr(c->value));
+    }
+    for (uint32_t i = 0; i < dg->nentries; i++) {
+        const struct tl_ck_digest_entry *d = &dg->entries[i];
+        struct tl_ck_entry *e = tl_cachekey_entry(ck, d->cache, d->state, d->cid, d->key);
+        e->origin = origin;
+        e->role = d->role ? intern(ck, tl_str_cstr(d->role)) : NULL;
+        e->comps = tl_xcalloc(d->ncomps ? d->ncomps : 1, sizeof(*e->comps));
+        e->ncomps = e->comps_alloc = d->ncomps;
+        for (uint32_t j = 0; j < d->ncomps; j++) {
+            const char **t = &names[3 * d->comps[j]];
+            e->comps[j] = (struct tl_ck_comp){t[0], t[1], t[2]};
+        }
+        /* one name once: a digest read back may say one twice */
+        qsort(e->comps, e->ncomps, sizeof(*e->comps), by_name);
+        uint32_t kept = 0;
+        for (uint32_t j = 0; j < e->ncomps; j++)
+            if (!kept || e->comps[kept - 1].name != e->comps[j].name)
+                e->comps[kept++] = e->comps[j];
+        e->ncomps = kept;
+    }
+    free(names);
+}
+
+/* The group's nearest entry of another key in a log it may be compared with. */
+static const struct tl_ck_entry *nearest_elsewhere(const struct tl_cachekey *ck,
+                                                   const struct group *g, int how)
+{
+    const struct tl_ck_entry *e = g->first, *best = NULL;
+    uint32_t best_shared = 0, best_cost = UINT32_MAX;
+    for (uint32_t j = 0; j < ck->nentries; j++) {
+        const struct tl_ck_entry *o = &ck->entries[j];
+        if (how == TL_CK_ACROSS_FIRST ? o->origin != 0 : group_has(g, o->origin))
+            continue;
+        if (o->cache != e->cache || o->key == e->key || !o->ncomps ||
+            (o->role && e->role && strcmp(o->role, e->role)))
+            continue;
+        uint32_t shared, cost;
+        tl_cachekey_distance(e, o, &shared, &cost);
+        if (!best || shared > best_shared || (shared == best_shared && cost < best_cost)) {
+            best = o;
+            best_shared = shared;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+void tl_cachekey_across(struct tl_ck_across *out, const struct tl_ck_digest *const *digests,
+                        const uint32_t *origins, size_t n, int how, struct tl_arena *arena)
+{
+    memset(out, 0, sizeof(*out));
+    struct tl_cachekey ck;
+    tl_cachekey_init(&ck);
+    for (size_t i = 0; i < n && i < UINT32_MAX; i++)
+        if (digests[i]) {
+            load_digest(&ck, digests[i], (uint32_t)i);
+            out->dropped += digests[i]->dropped;
+        }
+    /* the misses, key by key (a key is interned: its pointer says it) */
+    struct group *groups = NULL;
+    uint32_t ngroups = 0, groups_alloc = 0;
+    struct tl_arena own;
+    struct tl_map by_key;
+    tl_arena_init(&own, 4096);
+    tl_map_init(&by_key, &own);
+    for (uint32_t i = 0; i < ck.nentries; i++) {
+        const struct tl_ck_entry *e = &ck.entries[i];
+        if (!e->key || !e->ncomps || (how == TL_CK_ACROSS_FIRST && e->origin == 0))
+            continue;
+        const void *id[2] = {e->key, (const void *)(uintptr_t)e->cache};
+        struct tl_map_entry *x =
+            tl_map_upsert(&by_key, tl_str_make((const char *)id, sizeof(id)), NULL);
+        if (e->state != TL_CK_MISS)
+            continue; /* hits are marked below */
+        if (!x->value) {
+            TL_GROW(groups, ngroups + 1, groups_alloc);
+            memset(&groups[ngroups], 0, sizeof(*groups));
+            groups[ngroups].first = e;
+            x->value = (void *)(uintptr_t)(++ngroups);
+        }
+        group_add(&groups[(uintptr_t)x->value - 1], e->origin, e->cid);
+    }
+    /* a key that hit in some log: its misses were a cold cache */
+    for (uint32_t i = 0; how == TL_CK_ACROSS_ANY && i < ck.nentries; i++) {
+        const struct tl_ck_entry *e = &ck.entries[i];
+        if (!e->key || e->state != TL_CK_HIT)
+            continue;
+        const void *id[2] = {e->key, (const void *)(uintptr_t)e->cache};
+        void *v = tl_map_get(&by_key, tl_str_make((const char *)id, sizeof(id)));
+        if (v)
+            groups[(uintptr_t)v - 1].hit = true;
+    }
+    /* at most one result per group: the array in the arena at once */
+    out->misses = tl_arena_calloc(arena, ngroups ? ngroups : 1, sizeof(*out->misses));
+    uint32_t compared = 0;
+    for (uint32_t i = 0; i < ngroups; i++) {
+        struct group *g = &groups[i];
+        bool on_first = false; /* FIRST: the key is on the first log's side too */
+        for (uint32_t j = 0; how == TL_CK_ACROSS_FIRST && j < ck.nentries && !on_first; j++)
+            on_first = ck.entries[j].origin == 0 && ck.entries[j].key == g->first->key &&
+                       ck.entries[j].cache == g->first->cache;
+        if ((how == TL_CK_ACROSS_ANY && g->hit) || on_first)
+            continue;
+        if (compared == TL_CK_ACROSS_MAX) {
+            out->uncompared++;
+            continue;
+        }
+        compared++;
+        const struct tl_ck_entry *o = nearest_elsewhere(&ck, g, how);
+        struct tl_ck_miss m = {.e = g->first, .nearest = o};
+        if (o)
+            diff_entries(&ck, &m);
+        if (!o || m.new_graph || !m.ndiffs) {
+            out->unexplained += !o || m.new_graph;
+            free(m.diffs);
+            continue;
+        }
+        qsort(m.diffs, m.ndiffs, sizeof(*m.diffs), diff_by_name);
+        struct tl_ck_across_miss *r = &out->misses[out->nmisses++];
+        uint32_t *logs = tl_arena_calloc(arena, g->nlogs, sizeof(*logs));
+        const char **cids = tl_arena_calloc(arena, g->nlogs, sizeof(*cids));
+        for (uint32_t k = 0; k < g->nlogs; k++) {
+            logs[k] = origins[g->logs[k]];
+            cids[k] = adup(arena, g->cids[k]);
+        }
+        r->origins = logs;
+        r->cids = cids;
+        r->nlogs = g->nlogs;
+        r->role = adup(arena, g->first->role);
+        r->key = adup(arena, g->first->key);
+        r->cache = g->first->cache;
+        r->against = origins[o->origin];
+        r->against_state = o->state;
+        r->against_cid = adup(arena, o->cid);
+        r->against_key = adup(arena, o->key);
+        r->diffs = tl_arena_calloc(arena, m.ndiffs, sizeof(*r->diffs));
+        for (uint32_t k = 0; k < m.ndiffs; k++)
+            r->diffs[k] = (struct tl_ck_diff){
+                adup(arena, m.diffs[k].component), adup(arena, m.diffs[k].before),
+                adup(arena, m.diffs[k].after), adup(arena, m.diffs[k].words)};
+        r->ndiffs = m.ndiffs;
+        free(m.diffs);
+    }
+    for (uint32_t i = 0; i < ngroups; i++) {
+        free(groups[i].logs);
+        free(groups[i].cids);
+    }
+    free(groups);
+    tl_map_release(&by_key);
+    tl_arena_release(&own);
+    tl_cachekey_release(&ck);
 }

@@ -43,6 +43,7 @@ struct tl_ck_entry {
     uint32_t ncomps, comps_alloc;
     bool from_event;  /* said by a chromium event (PyTorch 2.6's AOT autograd verdicts) */
     const char *role; /* tl_cachekey_role(), set by tl_cachekey_finish() */
+    uint32_t origin;  /* the log it is of, when several are compared (tl_cachekey_across) */
 };
 
 /* A component that differs between a miss and its nearest entry. */
@@ -75,6 +76,8 @@ struct tl_ck_bypass {
     uint8_t cache;
 };
 
+struct tl_ck_digest;
+
 struct tl_cachekey {
     struct tl_arena arena;
     struct tl_map strings;
@@ -85,6 +88,7 @@ struct tl_cachekey {
     struct tl_ck_bypass *bypasses; /* the same */
     uint32_t nbypasses, bypasses_alloc;
     bool finished;
+    const struct tl_ck_digest *digest; /* read back (tl_cachekey_read): the summary's "keys" */
 };
 
 void tl_cachekey_init(struct tl_cachekey *ck);
@@ -143,5 +147,87 @@ void tl_cachekey_words(struct tl_buf *out, const char *component, const char *be
 const char *tl_cachekey_cache_name(int cache);
 /** The graph a lookup is for, from its fx_kwargs: "forward", "backward", "inference", or NULL. */
 const char *tl_cachekey_role(const struct tl_ck_entry *e);
+
+/* ---- across logs: the ranks of a run, the two sides of a diff ---------------------------- */
+
+/* At most this many lookups of a log are kept in its digest (the first, in log order, of each
+ * key and state); the others are counted as dropped. */
+#define TL_CK_DIGEST_MAX 64
+/* At most this many components of a lookup are kept. */
+#define TL_CK_DIGEST_MAX_COMPS 1024
+
+/* A lookup of a digest: its components by index into the digest's table. */
+struct tl_ck_digest_entry {
+    const char *cid, *key, *role; /* NULL when not given */
+    uint8_t cache, state;         /* TL_CK_*; never a bypass */
+    const uint32_t *comps;
+    uint32_t ncomps;
+};
+
+/* A log's hits and misses with the components of their keys, compactly: each distinct
+ * component once (its value only when short enough to be said in words, else ""), each
+ * lookup by indexes; what summary.json's "cache"."keys" holds, so that a log can be compared
+ * with another from its summary alone. All of it lives in the arena it was made in. */
+struct tl_ck_digest {
+    struct tl_ck_comp *comps;
+    uint32_t ncomps;
+    struct tl_ck_digest_entry *entries;
+    uint32_t nentries;
+    uint32_t dropped; /* lookups with components left out (over TL_CK_DIGEST_MAX) */
+};
+
+/** The digest of a finished set (NULL: ck has no hit or miss with components; a set read back
+ *  gives its digest read back); allocated in arena. */
+const struct tl_ck_digest *tl_cachekey_digest(const struct tl_cachekey *ck, struct tl_arena *arena);
+
+/** A digest from summary.json's "cache"."keys" (NULL: not there, or not a digest); allocated
+ *  in arena. Indexes out of range and members of the wrong type are skipped. */
+const struct tl_ck_digest *tl_cachekey_digest_read(const struct tl_json *keys,
+                                                   struct tl_arena *arena);
+
+/* The misses of one key in one or more logs, explained against the nearest entry of another
+ * log. */
+struct tl_ck_across_miss {
+    const uint32_t *origins; /* the logs that missed with this key, ascending */
+    const char **cids;       /* the compile id of each log's first such miss (NULL: none) */
+    uint32_t nlogs;
+    const char *role, *key;       /* the key's */
+    uint8_t cache, against_state; /* TL_CK_*: the other entry hit (TL_CK_HIT) or was stored */
+    uint32_t against;             /* the other entry's log */
+    const char *against_cid, *against_key;
+    struct tl_ck_diff *diffs; /* by component name; never empty */
+    uint32_t ndiffs;
+};
+
+struct tl_ck_across {
+    struct tl_ck_across_miss *misses; /* by the first log that missed, then log order */
+    uint32_t nmisses;
+    uint32_t unexplained; /* keys that missed with no like entry elsewhere (only other graphs,
+                             or none of that cache and kind of graph) */
+    uint32_t dropped;     /* lookups the digests left out, summed */
+    uint32_t uncompared;  /* keys that missed over the first TL_CK_ACROSS_MAX, not compared */
+};
+
+/* At most this many keys that missed are compared with the other logs' entries (each costs a
+ * pass over them all). */
+#define TL_CK_ACROSS_MAX 128
+
+enum {
+    TL_CK_ACROSS_ANY,   /* a miss of any log against the entries of every other log */
+    TL_CK_ACROSS_FIRST, /* a miss of the later logs against the entries of the first only */
+};
+
+/**
+ * Explain the misses of the digests (of logs named origins[i]) against each other's entries,
+ * key by key, as within a log: the nearest entry of the same cache and kind of graph, with
+ * another key, that hit or was stored in another log (most components alike; then fewest
+ * tensor fields apart; then the first log, the first entry). A key is left out when another
+ * log allowed to be compared with has it too (TL_CK_ACROSS_FIRST), or when it hit in some
+ * log (TL_CK_ACROSS_ANY: its misses were a cold cache, not a difference), or when its nearest
+ * entry is of another graph (counted as unexplained). NULL digests are skipped. Everything
+ * out points to is in arena.
+ */
+void tl_cachekey_across(struct tl_ck_across *out, const struct tl_ck_digest *const *digests,
+                        const uint32_t *origins, size_t n, int how, struct tl_arena *arena);
 
 #endif

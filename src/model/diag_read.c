@@ -511,7 +511,8 @@ static void read_rest(struct tl_diag *d, const struct tl_json *root)
         }
     }
     /* Why they missed (cachekey.h), when the summary says it. */
-    if (tl_json_get(cache, "misses") || tl_json_get(cache, "bypasses")) {
+    if (tl_json_get(cache, "misses") || tl_json_get(cache, "bypasses") ||
+        tl_json_get(cache, "keys")) {
         d->cachekey = tl_xmalloc(sizeof(*d->cachekey));
         tl_cachekey_init(d->cachekey);
         tl_cachekey_read(d->cachekey, cache);

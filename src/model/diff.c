@@ -554,6 +554,8 @@ int tl_diff_side_read(struct tl_diff_side *side, const char *path, const char *k
             side->cache[i][k] = ju64(tl_json_get(cache, caches[i]), results[k], 0);
             side->has_cache = side->has_cache || side->cache[i][k];
         }
+    if (cache && cache->type == TL_JSON_OBJECT)
+        side->cache_keys = tl_cachekey_digest_read(tl_json_get(cache, "keys"), &side->arena);
 
     struct reader r;
     memset(&r, 0, sizeof(r));
@@ -855,6 +857,10 @@ void tl_diff_compute(struct tl_diff *d, const struct tl_diff_side *before,
     memset(d, 0, sizeof(*d));
     d->before = before;
     d->after = after;
+    tl_arena_init(&d->cache_arena, 16 * 1024);
+    const struct tl_ck_digest *digests[2] = {before->cache_keys, after->cache_keys};
+    static const uint32_t sides[2] = {0, 1};
+    tl_cachekey_across(&d->cache_misses, digests, sides, 2, TL_CK_ACROSS_FIRST, &d->cache_arena);
     for (int c = 0; c < TL_DIFF_NCATS; c++) {
         uint32_t na = before->nitems[c], nb = after->nitems[c];
         uint32_t *to = tl_xcalloc(na + 1u, sizeof(*to));
@@ -915,6 +921,7 @@ void tl_diff_release(struct tl_diff *d)
         free(d->pairs[c]);
     free(d->frames);
     free(d->graphs);
+    tl_arena_release(&d->cache_arena);
     memset(d, 0, sizeof(*d));
 }
 

@@ -9,7 +9,8 @@
  * exact to looser (a line moved) so that an edit above a function does not make its findings
  * look fixed and new.
  *
- * Memory is that of the two summaries. Depends on base only (the JSON DOM of a summary).
+ * Memory is that of the two summaries. Depends on base (the JSON DOM of a summary) and on
+ * model/cachekey.h for the cache misses of the after side against the before side.
  */
 #ifndef TL_DIFF_H
 #define TL_DIFF_H
@@ -18,6 +19,7 @@
 #include "base/arena.h"
 #include "base/err.h"
 #include "base/json.h"
+#include "model/cachekey.h"
 #include "model/ledger.h"
 
 #include <stdbool.h>
@@ -95,6 +97,7 @@ struct tl_diff_side {
     bool has_time;
     uint64_t cache[2][3]; /* [fx_graph, aotautograd][hit, miss, bypass] */
     bool has_cache;
+    const struct tl_ck_digest *cache_keys; /* the lookups' keys (cache.keys); NULL: none */
     struct tl_diff_ledger ledger;
     struct tl_diff_item *items[TL_DIFF_NCATS];
     uint32_t nitems[TL_DIFF_NCATS];
@@ -153,6 +156,10 @@ struct tl_diff {
     struct tl_diff_gpair *graphs;
     uint32_t ngraphs;
     uint32_t graphs_matched, graphs_same, graphs_by_hash;
+    /* The after side's cache misses against the before side's entries (TL_CK_ACROSS_FIRST),
+     * in cache_arena. */
+    struct tl_ck_across cache_misses;
+    struct tl_arena cache_arena;
 };
 
 /** Compare two sides (borrowed: they must outlive d). Release d with tl_diff_release(). */

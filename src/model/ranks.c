@@ -8,6 +8,7 @@
  */
 #include "base/config.h"
 #include "model/ranks.h"
+#include "model/cachekey.h"
 #include "base/buf.h"
 #include "base/map.h"
 #include "base/xalloc.h"
@@ -1051,6 +1052,7 @@ void tl_ranks_analyze(struct tl_ranks *out, const struct tl_rank_summary *ranks,
     memset(out, 0, sizeof(*out));
     out->ranks = ranks;
     out->nranks = n;
+    out->cache_across = tl_ranks_cache_across(ranks, n, arena);
     out->exec.ranks_schedule = "";
     out->exec.ranks_cache = "";
     if (!ranks)
@@ -1312,4 +1314,20 @@ void tl_parity_compare(const struct tl_parity_counts *schedule, const struct tl_
     }
     *offset = off;
     *missing_waits = total > code->waits ? total - code->waits : 0;
+}
+
+const struct tl_ck_across *tl_ranks_cache_across(const struct tl_rank_summary *ranks, size_t n,
+                                                 struct tl_arena *arena)
+{
+    const struct tl_ck_digest **dg = tl_xcalloc(n ? n : 1, sizeof(*dg));
+    uint32_t *numbers = tl_xcalloc(n ? n : 1, sizeof(*numbers));
+    for (size_t i = 0; i < n; i++) {
+        dg[i] = usable(&ranks[i]) ? ranks[i].cache_keys : NULL;
+        numbers[i] = ranks[i].rank;
+    }
+    struct tl_ck_across *out = tl_arena_calloc(arena, 1, sizeof(*out));
+    tl_cachekey_across(out, dg, numbers, n, TL_CK_ACROSS_ANY, arena);
+    free(dg);
+    free(numbers);
+    return out;
 }

@@ -10,7 +10,8 @@
  * are borrowed from the summaries (and from the arena given to tl_ranks_analyze()).
  * A rank whose `error` is set has no report: it is listed on the landing page but takes no
  * part in any analysis (its empty data would otherwise show as a divergence). NULL strings
- * in a summary read as "". Depends on base only.
+ * in a summary read as "". Depends on base, and on model/cachekey.h for the cache misses
+ * across ranks.
  */
 #ifndef TL_RANKS_H
 #define TL_RANKS_H
@@ -71,6 +72,9 @@ struct tl_rank_diag {
     const char *detail[4];
 };
 
+struct tl_ck_digest;
+struct tl_ck_across;
+
 struct tl_rank_summary {
     uint32_t rank;
     const char *log;   /* the log's file name (no folder) */
@@ -97,6 +101,9 @@ struct tl_rank_summary {
     size_t nfolders;
 
     struct tl_rank_diag diag;
+    /* The rank's cache hits and misses with their keys' components (model/cachekey.h; its
+     * summary.json's "cache"."keys"); NULL: none */
+    const struct tl_ck_digest *cache_keys;
 };
 
 /* ---- compile keys ---------------------------------------------------------------------------- */
@@ -236,6 +243,10 @@ struct tl_ranks {
     struct tl_rank_first *cids_first, *cache_first, *schedules_first, *meta_first;
     uint8_t *apart; /* per summary: the TL_RANK_APART_* kinds where it is not in the main
                      * group (0 for a rank without a report) */
+
+    /* The cache misses of a rank explained against another rank's entries
+     * (tl_ranks_cache_across); never NULL. */
+    const struct tl_ck_across *cache_across;
 };
 
 /**
@@ -246,6 +257,13 @@ struct tl_ranks {
  */
 void tl_ranks_analyze(struct tl_ranks *out, const struct tl_rank_summary *ranks, size_t n,
                       struct tl_arena *arena);
+
+/**
+ * The cache misses of the ranks with a report explained against each other's entries
+ * (tl_cachekey_across, TL_CK_ACROSS_ANY, by rank number); in arena.
+ */
+const struct tl_ck_across *tl_ranks_cache_across(const struct tl_rank_summary *ranks, size_t n,
+                                                 struct tl_arena *arena);
 
 /** ms = round(ns / 1e6 * 1000) / 1000, half away from zero (§1.9). */
 double tl_ranks_ms(double ns);

@@ -6,6 +6,7 @@
 #include "base/config.h"
 #include "model/ranks_read.h"
 #include "base/json.h"
+#include "model/cachekey.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -257,6 +258,11 @@ int tl_rank_summary_parse(const char *text, size_t n, struct tl_rank_summary *ou
         }
         folders(&r, rank, out);
         diagnosis(&r, rank, out);
+        /* the keys of the rank's cache lookups: the summary's own "cache" member holds them
+         * once (a summary without them, of an older tlparse, has none) */
+        const struct tl_json *cache = tl_json_get(&root, "cache");
+        if (!r.failed && cache && cache->type == TL_JSON_OBJECT)
+            out->cache_keys = tl_cachekey_digest_read(tl_json_get(cache, "keys"), arena);
     }
     tl_arena_release(&scratch);
     return r.failed ? -1 : 0;

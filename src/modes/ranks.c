@@ -24,6 +24,8 @@
 #include "base/xalloc.h"
 #include "input/json_elements.h"
 #include "input/rankfiles.h"
+#include "model/cachekey.h"
+#include "model/model.h"
 #include "model/ranks_read.h"
 #include "model/strtab.h"
 #include "output/writer.h"
@@ -317,6 +319,46 @@ static void parse_rank(struct multi *m, struct rank *r)
     tl_ranks_rank_end(m, r, rc, &sum, &err);
 }
 
+/* The diagnosis's own hook, then the keys of the rank's cache lookups kept in its summary (for
+ * the misses across ranks). */
+struct keys_hook {
+    void (*done)(void *ctx, const struct tl_model *model, const struct tl_runinfo *info);
+    void *done_ctx;
+    struct rank *r;
+};
+
+static void keep_keys(void *ctx, const struct tl_model *model, const struct tl_runinfo *info)
+{
+    struct keys_hook *h = ctx;
+    if (h->done)
+        h->done(h->done_ctx, model, info);
+    if (model->diag.cachekey)
+        h->r->s.cache_keys = tl_cachekey_digest(model->diag.cachekey, &h->r->arena);
+}
+
+/* tl_run_log() of the rank's log, its cache lookups' keys kept. */
+static int run_rank_log(struct rank *r, struct tl_reader *reader, struct tl_engine_result *sum,
+                        struct tl_err *err)
+{
+    const char *name = r->log.path;
+    enum tl_sniff_kind kind;
+    struct tl_log_run lr;
+    if (tl_log_sniff(reader, name, &kind, err) < 0 ||
+        tl_log_run_init(&lr, &r->opt, reader, name, name, NULL, kind == TL_SNIFF_TEXT, err) < 0) {
+        memset(sum, 0, sizeof(*sum));
+        tl_reader_free(reader);
+        return -1;
+    }
+    struct keys_hook h = {lr.job.done, lr.job.done_ctx, r};
+    lr.job.done = keep_keys;
+    lr.job.done_ctx = &h;
+    int rc = tl_engine_run(&lr.job, sum, err);
+    sum->summary = lr.summary;
+    if (rc < 0)
+        return -1;
+    return tl_log_check_entries(name, sum, err);
+}
+
 /* --summary, --json: the rank's diagnosis, and no report. A log that cannot be read is the
  * rank's error (said, and its exit code 1). */
 static void diagnose_rank(struct multi *m, struct rank *r)
@@ -326,7 +368,7 @@ static void diagnose_rank(struct multi *m, struct rank *r)
     struct tl_engine_result sum;
     int rc = tl_log_open_file(&r->opt, r->log.path, &reader, &err);
     if (rc == 0)
-        rc = tl_run_log(&r->opt, reader, r->log.path, NULL, &sum, &err);
+        rc = run_rank_log(r, reader, &sum, &err);
     if (rc < 0 && (err.code == TL_ERR_SIGNAL || tl_stop_asked(m->opt->cancel))) {
         set_fatal(m, &err);
         return;
@@ -855,8 +897,12 @@ static void rank_folder_summary(struct tl_buf *b, const struct multi *m, const s
                                 bool json)
 {
     struct tl_summary_rank_diag *v = tl_xcalloc(m->n ? m->n : 1, sizeof(*v));
+    struct tl_rank_summary *keys = tl_xcalloc(m->n ? m->n : 1, sizeof(*keys));
     for (size_t i = 0; i < m->n; i++) {
         const struct rank *r = m->ranks[i];
+        keys[i] = (struct tl_rank_summary){.rank = r->log.rank,
+                                           .error = r->parsed ? NULL : "not read",
+                                           .cache_keys = r->s.cache_keys};
         v[i].rank = r->log.rank;
         v[i].log = r->log.name;
         v[i].error = r->s.error;
@@ -864,12 +910,17 @@ static void rank_folder_summary(struct tl_buf *b, const struct multi *m, const s
         v[i].read = r->parsed;
         summary_counts(&v[i].counts, &r->counts);
     }
+    struct tl_arena arena;
+    tl_arena_init(&arena, 16 * 1024);
     struct tl_summary_rank_folder f = {.path = m->opt->path, .ranks = v, .n = m->n};
+    f.cache_across = tl_ranks_cache_across(keys, m->n, &arena);
     summary_counts(&f.total, c);
     if (json)
         tl_summary_json_rank_folder(b, &f);
     else
         tl_summary_text_rank_folder(b, &f);
+    tl_arena_release(&arena);
+    free(keys);
     free(v);
 }
 

@@ -45,8 +45,59 @@ static void kstr_or_null(struct tl_json_doc *w, const char *k, const char *v)
         tl_json_doc_null(w);
 }
 
+static const char *state_name(int state)
+{
+    return state == TL_CK_HIT ? "hit" : state == TL_CK_MISS ? "miss" : "bypass";
+}
+
+/* "keys": the hits and misses with their components (model/cachekey.h's digest), for
+ * comparing this log with another from its summary. */
+static void keys_json(struct tl_json_doc *w, const struct tl_cachekey *ck)
+{
+    struct tl_arena arena;
+    tl_arena_init(&arena, 64 * 1024);
+    const struct tl_ck_digest *dg = tl_cachekey_digest(ck, &arena);
+    if (dg) {
+        tl_json_doc_key(w, "keys");
+        tl_json_doc_object(w);
+        tl_json_doc_ku64(w, "lookups_dropped", dg->dropped);
+        tl_json_doc_key(w, "components");
+        tl_json_doc_array(w);
+        for (uint32_t i = 0; i < dg->ncomps; i++) {
+            tl_json_doc_array_inline(w);
+            tl_json_doc_str(w, dg->comps[i].name);
+            tl_json_doc_str(w, dg->comps[i].hash);
+            tl_json_doc_str(w, dg->comps[i].value);
+            tl_json_doc_end(w, ']');
+        }
+        tl_json_doc_end(w, ']');
+        tl_json_doc_key(w, "lookups");
+        tl_json_doc_array(w);
+        for (uint32_t i = 0; i < dg->nentries; i++) {
+            const struct tl_ck_digest_entry *e = &dg->entries[i];
+            tl_json_doc_object(w);
+            kstr_or_null(w, "compile_id", e->cid);
+            tl_json_doc_kstr(w, "cache", tl_cachekey_cache_name(e->cache));
+            tl_json_doc_kstr(w, "state", state_name(e->state));
+            kstr_or_null(w, "graph", e->role);
+            kstr_or_null(w, "key", e->key);
+            tl_json_doc_key(w, "components");
+            tl_json_doc_array_inline(w);
+            for (uint32_t j = 0; j < e->ncomps; j++)
+                tl_json_doc_u64(w, e->comps[j]);
+            tl_json_doc_end(w, ']');
+            tl_json_doc_end(w, '}');
+        }
+        tl_json_doc_end(w, ']');
+        tl_json_doc_end(w, '}');
+    }
+    tl_arena_release(&arena);
+}
+
 void tl_cachemiss_json(struct tl_json_doc *w, const struct tl_cachekey *ck)
 {
+    if (ck && !anything(ck))
+        keys_json(w, ck);
     if (!anything(ck))
         return;
     tl_json_doc_key(w, "misses");
@@ -89,6 +140,7 @@ void tl_cachemiss_json(struct tl_json_doc *w, const struct tl_cachekey *ck)
         tl_json_doc_end(w, '}');
     }
     tl_json_doc_end(w, ']');
+    keys_json(w, ck);
 }
 
 /* ---- text ---- */
@@ -282,4 +334,153 @@ void tl_cachemiss_html(struct tl_buf *out, const struct tl_cachekey *ck, const c
         tl_buf_adds(out, "</p>\n");
     }
     tl_buf_adds(out, "</div>\n");
+}
+
+/* ---- across logs ---------------------------------------------------------------------------- */
+
+static const char *against_state(const struct tl_ck_across_miss *m)
+{
+    return m->against_state == TL_CK_HIT ? "hit" : "stored";
+}
+
+void tl_cachemiss_across_json(struct tl_json_doc *w, const struct tl_ck_across *a, bool ranks)
+{
+    for (uint32_t i = 0; a && i < a->nmisses; i++) {
+        const struct tl_ck_across_miss *m = &a->misses[i];
+        tl_json_doc_object(w);
+        if (ranks) {
+            tl_json_doc_key(w, "ranks");
+            tl_json_doc_array_inline(w);
+            for (uint32_t k = 0; k < m->nlogs; k++)
+                tl_json_doc_u64(w, m->origins[k]);
+            tl_json_doc_end(w, ']');
+        }
+        tl_json_doc_key(w, "compile_ids");
+        tl_json_doc_array_inline(w);
+        for (uint32_t k = 0; k < m->nlogs; k++)
+            tl_json_doc_str(w, m->cids[k]);
+        tl_json_doc_end(w, ']');
+        tl_json_doc_kstr(w, "cache", tl_cachekey_cache_name(m->cache));
+        kstr_or_null(w, "graph", m->role);
+        kstr_or_null(w, "key", m->key);
+        tl_json_doc_key(w, "against");
+        tl_json_doc_object(w);
+        if (ranks)
+            tl_json_doc_ku64(w, "rank", m->against);
+        kstr_or_null(w, "compile_id", m->against_cid);
+        kstr_or_null(w, "key", m->against_key);
+        tl_json_doc_kstr(w, "state", against_state(m));
+        tl_json_doc_end(w, '}');
+        tl_json_doc_key(w, "differs");
+        tl_json_doc_array(w);
+        for (uint32_t j = 0; j < m->ndiffs; j++) {
+            const struct tl_ck_diff *d = &m->diffs[j];
+            tl_json_doc_object(w);
+            tl_json_doc_kstr(w, "component", d->component);
+            kstr_or_null(w, "before", d->before);
+            kstr_or_null(w, "after", d->after);
+            tl_json_doc_kstr(w, "words", d->words);
+            tl_json_doc_end(w, '}');
+        }
+        tl_json_doc_end(w, ']');
+        tl_json_doc_end(w, '}');
+    }
+}
+
+/* "rank 1 [0/0]", "ranks 1 [0/0], 3 [0/2]", or "[0/0]" (a diff's after side) */
+static void missed_on(struct tl_buf *b, const struct tl_ck_across_miss *m, bool ranks)
+{
+    if (ranks)
+        tl_buf_adds(b, m->nlogs == 1 ? "rank " : "ranks ");
+    for (uint32_t k = 0; k < m->nlogs && k < MAX_SHOWN_MISSES; k++) {
+        if (k)
+            tl_buf_adds(b, ", ");
+        if (ranks)
+            tl_buf_addf(b, "%u ", m->origins[k]);
+        tl_buf_adds(b, m->cids[k] ? m->cids[k] : "?");
+    }
+    if (m->nlogs > MAX_SHOWN_MISSES)
+        tl_buf_adds(b, ", ...");
+}
+
+/* "rank 0's [0/0] (stored)", "before's [0/0] (hit)" */
+static void against_words(struct tl_buf *b, const struct tl_ck_across_miss *m, bool ranks)
+{
+    if (ranks)
+        tl_buf_addf(b, "rank %u's ", m->against);
+    else
+        tl_buf_adds(b, "the before side's ");
+    tl_buf_adds(b, m->against_cid ? m->against_cid : "?");
+    tl_buf_addf(b, " (%s)", against_state(m));
+}
+
+static void lookup_words(struct tl_buf *b, const struct tl_ck_across_miss *m)
+{
+    tl_buf_adds(b, cache_words(m->cache));
+    if (m->role) {
+        tl_buf_adds(b, ", ");
+        tl_buf_adds(b, m->role);
+    }
+}
+
+void tl_cachemiss_across_text(struct tl_buf *out, const struct tl_ck_across *a, bool ranks,
+                              bool color)
+{
+    for (uint32_t i = 0; a && i < a->nmisses; i++) {
+        const struct tl_ck_across_miss *m = &a->misses[i];
+        if (i == MAX_SHOWN_MISSES) {
+            tl_buf_adds(out, "  ... (--json lists every miss)\n");
+            break;
+        }
+        struct tl_buf b = TL_BUF_INIT;
+        tl_buf_adds(out, "  ");
+        tl_term_paint(out, color, "1", "Cache miss");
+        tl_buf_adds(&b, ranks ? " on " : " ");
+        missed_on(&b, m, ranks);
+        tl_buf_adds(&b, " (");
+        lookup_words(&b, m);
+        tl_buf_adds(&b, ") against ");
+        against_words(&b, m, ranks);
+        tl_buf_addch(&b, ':');
+        for (uint32_t j = 0; j < m->ndiffs && j < MAX_SHOWN_DIFFS; j++) {
+            tl_buf_adds(&b, j ? "; " : " ");
+            tl_buf_adds(&b, m->diffs[j].words);
+        }
+        if (m->ndiffs > MAX_SHOWN_DIFFS)
+            tl_buf_addf(&b, "; and %u more", m->ndiffs - MAX_SHOWN_DIFFS);
+        tl_term_safe(out, b.buf);
+        tl_buf_addch(out, '\n');
+        tl_buf_release(&b);
+    }
+}
+
+void tl_cachemiss_across_html(struct tl_buf *out, const struct tl_ck_across *a, bool ranks)
+{
+    for (uint32_t i = 0; a && i < a->nmisses; i++) {
+        const struct tl_ck_across_miss *m = &a->misses[i];
+        if (i == MAX_SHOWN_MISSES) {
+            tl_buf_adds(out, "<p>&hellip; (summary.json lists every miss)</p>\n");
+            break;
+        }
+        struct tl_buf b = TL_BUF_INIT;
+        tl_buf_adds(&b, ranks ? "Cache miss on " : "Cache miss ");
+        missed_on(&b, m, ranks);
+        tl_buf_adds(&b, " (");
+        lookup_words(&b, m);
+        tl_buf_adds(&b, "), against ");
+        against_words(&b, m, ranks);
+        tl_buf_addch(&b, ':');
+        tl_buf_adds(out, "<p>");
+        tl_html_text_cstr(out, b.buf);
+        tl_buf_adds(out, "</p>\n<ul>\n");
+        for (uint32_t j = 0; j < m->ndiffs && j < MAX_SHOWN_DIFFS; j++) {
+            tl_buf_adds(out, "<li>");
+            tl_html_text_cstr(out, m->diffs[j].words);
+            tl_buf_adds(out, "</li>\n");
+        }
+        if (m->ndiffs > MAX_SHOWN_DIFFS)
+            tl_buf_addf(out, "<li>and %u more</li>\n", m->ndiffs - MAX_SHOWN_DIFFS);
+        tl_buf_adds(out, "</ul>\n");
+        tl_buf_release(&b);
+    }
 }

@@ -24,4 +24,19 @@ void tl_cachemiss_text(struct tl_buf *out, const struct tl_cachekey *ck, bool co
 /** The Diagnosis section's part; compile ids link to href + id (href NULL: named only). */
 void tl_cachemiss_html(struct tl_buf *out, const struct tl_cachekey *ck, const char *href);
 
+/*
+ * The misses of one log explained against another's entries (tl_cachekey_across): of the
+ * ranks of a run (ranks true: the logs are rank numbers) or of the after side of a diff
+ * against its before side. Nothing when a has no miss (a may be NULL).
+ */
+/** The items of an array: {"ranks", "compile_ids", "cache", "graph", "key", "against",
+ *  "differs"} ("ranks" and against's "rank" only when ranks). */
+void tl_cachemiss_across_json(struct tl_json_doc *w, const struct tl_ck_across *a, bool ranks);
+/** A line per miss, "  Cache miss on rank 1 [0/0] (FX graph) against rank 0's [0/0]
+ *  (stored): words; words". */
+void tl_cachemiss_across_text(struct tl_buf *out, const struct tl_ck_across *a, bool ranks,
+                              bool color);
+/** A paragraph and a list per miss. */
+void tl_cachemiss_across_html(struct tl_buf *out, const struct tl_ck_across *a, bool ranks);
+
 #endif

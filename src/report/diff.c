@@ -10,6 +10,7 @@
 #include "base/json_write.h"
 #include "base/xalloc.h"
 #include "report/assets.h"
+#include "report/cache_miss.h"
 #include "report/html.h"
 #include "report/terminal.h"
 #include "report/pages.h"
@@ -544,6 +545,13 @@ void tl_diff_json(struct tl_buf *out, const struct tl_diff *d)
     tl_json_doc_object(&w);
     j_cache(&w, "before", d->before);
     j_cache(&w, "after", d->after);
+    if (d->cache_misses.nmisses) {
+        /* why the after side missed, against the before side's entries */
+        tl_json_doc_key(&w, "after_misses");
+        tl_json_doc_array(&w);
+        tl_cachemiss_across_json(&w, &d->cache_misses, false);
+        tl_json_doc_end(&w, ']');
+    }
     tl_json_doc_end(&w, '}');
     j_graphs(&w, d);
     tl_json_doc_end(&w, '}');
@@ -907,6 +915,11 @@ void tl_diff_text(struct tl_buf *out, const struct tl_diff *d, bool color)
     text_frames(&t, d);
     text_times(&t, d);
     text_cache(&t, d);
+    if (d->cache_misses.nmisses) {
+        text_heading(&t, "Cache misses after, against the before side:");
+        tl_buf_addch(out, '\n');
+        tl_cachemiss_across_text(out, &d->cache_misses, false, color);
+    }
     text_graphs(&t, d);
 }
 
@@ -1358,6 +1371,12 @@ void tl_diff_page(struct tl_buf *out, const struct tl_diff *d, const struct tl_d
     h_frames(&pg);
     h_times(&pg);
     h_cache(&pg);
+    if (d->cache_misses.nmisses) {
+        tl_buf_adds(out, "<section id='cache-misses'>\n<h2>Cache misses after, against the before "
+                         "side</h2>\n");
+        tl_cachemiss_across_html(out, &d->cache_misses, false);
+        tl_buf_adds(out, "</section>\n");
+    }
     h_graphs(&pg);
     tl_buf_adds(out, "</div>\n");
     tl_page_footer(out, info);

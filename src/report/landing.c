@@ -11,6 +11,7 @@
 #include "base/json_write.h"
 #include "base/xalloc.h"
 #include "report/assets.h"
+#include "report/cache_miss.h"
 #include "report/html.h"
 #include "report/pages.h"
 
@@ -557,6 +558,27 @@ static void divergence_section(struct tl_buf *out, const struct tl_ranks *r)
     tl_buf_adds(out, "</ul>\n");
 }
 
+/* The cache misses of a rank that another rank's entries explain (model/cachekey.h). */
+static void cache_miss_section(struct tl_buf *out, const struct tl_ranks *r)
+{
+    const struct tl_ck_across *a = r->cache_across;
+    if (!a || !a->nmisses)
+        return;
+    tl_buf_adds(out, "<h3 id='cache-misses'>Cache misses across ranks</h3>\n"
+                     "<p>\nThe keys some ranks missed the cache with, against the nearest "
+                     "entry another rank hit or stored: the components of the key that "
+                     "differ.\n</p>\n");
+    tl_cachemiss_across_html(out, a, true);
+    if (a->uncompared)
+        tl_buf_addf(out, "<p>%u more keys missed: not compared (over %u).</p>\n", a->uncompared,
+                    (unsigned)TL_CK_ACROSS_MAX);
+    if (a->dropped)
+        tl_buf_addf(out,
+                    "<p>The ranks' summaries left out %u cache lookups (over %u a "
+                    "rank): not compared.</p>\n",
+                    a->dropped, (unsigned)TL_CK_DIGEST_MAX);
+}
+
 void tl_page_landing(struct tl_buf *out, const struct tl_landing *p)
 {
     const struct tl_ranks *r = p->ranks;
@@ -604,6 +626,7 @@ void tl_page_landing(struct tl_buf *out, const struct tl_landing *p)
     exec_section(out, &r->exec);
     meta_section(out, r);
     divergence_section(out, r);
+    cache_miss_section(out, r);
     tl_page_footer(out, p->info);
     tl_buf_adds(out, "</div>\n");
     tl_page_query_script(out);

@@ -74,11 +74,14 @@ struct tl_summary_rank_diag {
 };
 
 /* The folder: its path as given, its ranks in rank order and their counts summed. */
+struct tl_ck_across;
+
 struct tl_summary_rank_folder {
     const char *path;
     const struct tl_summary_rank_diag *ranks;
     size_t n;
     struct tl_summary_counts total;
+    const struct tl_ck_across *cache_across; /* the misses across ranks; NULL: none */
 };
 
 /** --json of the folder: schema "tlparse-ranks-diagnosis/1" (see README), each rank's own

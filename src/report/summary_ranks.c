@@ -7,6 +7,7 @@
 #include "base/config.h"
 #include "report/summary.h"
 #include "base/json_write.h"
+#include "report/cache_miss.h"
 #include "report/terminal.h"
 
 #include <stddef.h>
@@ -224,6 +225,14 @@ void tl_summary_json_ranks(struct tl_buf *out, const struct tl_ranks *r)
     } else {
         tl_json_doc_null(&w);
     }
+    /* the cache misses that another rank's entries explain, when there are some */
+    if (r->cache_across && r->cache_across->nmisses) {
+        tl_json_doc_key(&w, "cache_misses");
+        tl_json_doc_array(&w);
+        tl_cachemiss_across_json(&w, r->cache_across, true);
+        tl_json_doc_end(&w, ']');
+        tl_json_doc_ku64(&w, "cache_lookups_dropped", r->cache_across->dropped);
+    }
     tl_json_doc_end(&w, '}');
     tl_buf_addch(out, '\n');
 }
@@ -307,6 +316,7 @@ void tl_summary_text_rank_folder(struct tl_buf *b, const struct tl_summary_rank_
     if (!any)
         tl_buf_adds(b, "  No rank differs from the others in whether it recompiled, broke graphs, "
                        "failed or hit the recompile limit.\n");
+    tl_cachemiss_across_text(b, f->cache_across, true, false);
     for (size_t i = 0; i < f->n; i++)
         if (f->ranks[i].error) {
             tl_buf_addf(b, "  Rank %u was not read: ", f->ranks[i].rank);
@@ -363,6 +373,13 @@ void tl_summary_json_rank_folder(struct tl_buf *b, const struct tl_summary_rank_
         tl_json_doc_end(&w, '}');
     }
     tl_json_doc_end(&w, ']');
+    if (f->cache_across && f->cache_across->nmisses) {
+        tl_json_doc_key(&w, "cache_misses");
+        tl_json_doc_array(&w);
+        tl_cachemiss_across_json(&w, f->cache_across, true);
+        tl_json_doc_end(&w, ']');
+        tl_json_doc_ku64(&w, "cache_lookups_dropped", f->cache_across->dropped);
+    }
     tl_json_doc_key(&w, "ranks");
     tl_json_doc_array(&w);
     for (size_t i = 0; i < f->n; i++) {

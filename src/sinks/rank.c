@@ -15,6 +15,7 @@
 #include "base/json.h"
 #include "base/json_write.h"
 #include "base/xalloc.h"
+#include "model/cachekey.h"
 #include "model/kind.h"
 #include "report/landing.h"
 #include "report/summary.h"
@@ -628,6 +629,9 @@ static int rank_finish(void *self, struct tl_sink_ctx *ctx, struct tl_err *err)
     tl_outdir_list_free(names, nnames);
     free(keys);
     diag_counts(rk, &s->diag, &ctx->model->diag);
+    /* the cache lookups' keys, for the misses across ranks (model/cachekey.h) */
+    if (ctx->model->diag.cachekey)
+        s->cache_keys = tl_cachekey_digest(ctx->model->diag.cachekey, rk->arena);
     if (rk->notes.len)
         s->notes = sdup(rk, rk->notes.buf, rk->notes.len);
     if (rc == 0)

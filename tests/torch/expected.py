@@ -430,6 +430,26 @@ CASES["ranks"]["2.13"] = {"trace_rank1": dict(
                      reasons=[["tensor 'x' size mismatch at index 0", 1, "shape_changed"]])],
     dynamic=[["s77", "L['x'].size()[0]"]])}
 
+# Two ranks over one cache folder, rank 1 with max_autotune on, rank 0 compiling first: each
+# rank's FX graph lookup misses (a cold cache within its own log), and across ranks each miss
+# is named against the other rank's stored entry by that config. Diffed, rank 0's log before
+# and rank 1's after (two runs, two configs): the after side's miss, named the same way.
+# 2.13 also misses the AOT autograd cache, whose components it does not list.
+AUTOTUNE_OFF = "inductor config `max_autotune` changed (True -> False)"
+CASES["ranks_cache"] = {
+    "trace_rank0": case(compile_ids=1, cache={"fx_graph": [0, 1, 0], "aotautograd": [0, 0, 0]},
+                        cache_misses=[["[0/0]", "fx_graph", None, []]]),
+    "ranks_summary": {"ranks": [[0, 1, 0, 0], [1, 1, 0, 0]], "divergences": []},
+    "ranks_cache_misses": [[[0], ["[0/0]"], 1, "[0/0]", "stored", [AUTOTUNE_OFF]],
+                           [[1], ["[0/0]"], 0, "[0/0]", "stored", [MAX_AUTOTUNE]]],
+    "diff_cache_misses": [[["[0/0]"], "[0/0]", "stored", [MAX_AUTOTUNE]]],
+}
+CASES["ranks_cache"]["trace_rank1"] = CASES["ranks_cache"]["trace_rank0"]
+CASES["ranks_cache"]["2.13"] = {"trace_rank%d" % r: dict(
+    CASES["ranks_cache"]["trace_rank0"], cache={"fx_graph": [0, 1, 0], "aotautograd": [0, 1, 0]},
+    cache_misses=[["[0/0]", "aotautograd", None, []], ["[0/0]", "fx_graph", None, []]])
+    for r in (0, 1)}
+
 # forward prints between two parts (line 13): each call breaks there. The second call, with
 # another batch size, recompiles forward and its resume function (the part after line 13).
 CASES["resume"] = {"trace": case(

@@ -433,6 +433,27 @@ def check_ranks(tlparse, d, name, want, problems):
     if got != want["ranks_summary"]:
         problems.append("%s: --all-ranks-html summary.json:\n%s" % (
             name, diff_text(want["ranks_summary"], got)))
+    # the cache misses across ranks, named (when the case says them)
+    if "ranks_cache_misses" in want:
+        got = plain([[m["ranks"], m["compile_ids"], m["against"]["rank"],
+                      m["against"]["compile_id"], m["against"]["state"],
+                      [x["words"] for x in m["differs"]]] for m in s.get("cache_misses", [])])
+        if got != want["ranks_cache_misses"]:
+            problems.append("%s: --all-ranks-html summary.json cache_misses:\n%s" % (
+                name, diff_text(want["ranks_cache_misses"], got)))
+    # the first rank's log against the second's, diffed: the after side's misses named
+    if "diff_cache_misses" in want:
+        logs = rank_logs(d)
+        p = subprocess.run([tlparse, "diff", "--json", logs[0], logs[1]], capture_output=True,
+                           text=True)
+        got = None
+        if p.returncode == 0:
+            got = plain([[m["compile_ids"], m["against"]["compile_id"], m["against"]["state"],
+                          [x["words"] for x in m["differs"]]]
+                         for m in json.loads(p.stdout)["cache"].get("after_misses", [])])
+        if got != want["diff_cache_misses"]:
+            problems.append("%s: diff of rank 0's log and rank 1's: exit %d, after_misses:\n%s"
+                            % (name, p.returncode, diff_text(want["diff_cache_misses"], got)))
     for pr in check_links(out):
         problems.append("%s: --all-ranks-html: %s" % (name, pr))
 

@@ -11,6 +11,7 @@
 #include "base/arena.h"
 #include "base/json.h"
 #include "model/cachekey.h"
+#include "report/cache_miss.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -305,6 +306,197 @@ static void test_words(void **state)
     tl_buf_release(&b);
 }
 
+/* One log of one lookup: the graph, input 0, and max_autotune as given. */
+static const struct tl_ck_digest *log_of(struct tl_cachekey *ck, struct tl_arena *arena, int state,
+                                         const char *key, const char *autotune)
+{
+    tl_cachekey_init(ck);
+    struct tl_ck_entry *e = tl_cachekey_entry(ck, TL_CK_FX_GRAPH, state, "[0/0]", key);
+    char line[128];
+    comp(ck, e, "[gmhash0000000] gm: GraphModule()\n\ndef forward(self, arg0_1):\n    pass");
+    comp(ck, e, "[in0] example_inputs[0]: " T32);
+    comp(ck, e, "[falsehash] fx_kwargs[is_backward]: False");
+    snprintf(line, sizeof(line), "[%s] inductor_config[max_autotune]: %s", autotune, autotune);
+    comp(ck, e, line);
+    comp(ck, e, "[tv] torch_version: <bytes>");
+    tl_cachekey_finish(ck);
+    return tl_cachekey_digest(ck, arena);
+}
+
+static void test_digest(void **state)
+{
+    (void)state;
+    struct tl_arena arena;
+    tl_arena_init(&arena, 4096);
+    struct tl_cachekey ck;
+    const struct tl_ck_digest *dg = log_of(&ck, &arena, TL_CK_MISS, "k0", "False");
+    assert_non_null(dg);
+    assert_int_equal(dg->nentries, 1);
+    assert_int_equal(dg->dropped, 0);
+    assert_int_equal(dg->ncomps, 5);
+    /* by the text of their names; the graph's code and <bytes> kept by hash only */
+    const char *names[5] = {"example_inputs[0]", "fx_kwargs[is_backward]", "gm",
+                            "inductor_config[max_autotune]", "torch_version"};
+    const char *values[5] = {T32, "False", "", "False", ""};
+    for (int i = 0; i < 5; i++) {
+        const struct tl_ck_comp *c = &dg->comps[dg->entries[0].comps[i]];
+        assert_string_equal(c->name, names[i]);
+        assert_string_equal(c->value, values[i]);
+    }
+    assert_string_equal(dg->entries[0].role, "forward");
+    /* written as summary.json's cache.keys and read back: the same digest */
+    struct tl_buf out = TL_BUF_INIT;
+    struct tl_json_doc w;
+    tl_json_doc_init(&w, &out, TL_JSON_DOC_PRETTY);
+    tl_json_doc_object(&w);
+    tl_cachemiss_json(&w, &ck);
+    tl_json_doc_end(&w, '}');
+    struct tl_json root;
+    assert_int_equal(tl_json_parse(&arena, out.buf, out.len, &root, NULL), 0);
+    const struct tl_ck_digest *back = tl_cachekey_digest_read(tl_json_get(&root, "keys"), &arena);
+    assert_non_null(back);
+    assert_int_equal(back->nentries, 1);
+    assert_int_equal(back->ncomps, 5);
+    assert_string_equal(back->entries[0].cid, "[0/0]");
+    assert_string_equal(back->entries[0].key, "k0");
+    assert_string_equal(back->entries[0].role, "forward");
+    assert_int_equal(back->entries[0].state, TL_CK_MISS);
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(back->entries[0].comps[i], dg->entries[0].comps[i]);
+        assert_string_equal(back->comps[i].hash, dg->comps[i].hash);
+    }
+    tl_buf_release(&out);
+    tl_cachekey_release(&ck);
+    /* over the cap: the first TL_CK_DIGEST_MAX keys kept, the others counted */
+    tl_cachekey_init(&ck);
+    for (int i = 0; i < TL_CK_DIGEST_MAX + 6; i++) {
+        char key[16], line[64];
+        snprintf(key, sizeof(key), "k%d", i);
+        struct tl_ck_entry *e = tl_cachekey_entry(&ck, TL_CK_FX_GRAPH, TL_CK_MISS, "[0/0]", key);
+        snprintf(line, sizeof(line), "[h%d] inductor_config[x]: %d", i, i);
+        comp(&ck, e, line);
+    }
+    /* the same key and state again adds nothing; a bypass is never kept */
+    comp(&ck, tl_cachekey_entry(&ck, TL_CK_FX_GRAPH, TL_CK_MISS, "[1/0]", "k0"),
+         "[h0] inductor_config[x]: 0");
+    tl_cachekey_entry(&ck, TL_CK_FX_GRAPH, TL_CK_BYPASS, "[2/0]", NULL);
+    tl_cachekey_finish(&ck);
+    dg = tl_cachekey_digest(&ck, &arena);
+    assert_int_equal(dg->nentries, TL_CK_DIGEST_MAX);
+    assert_int_equal(dg->dropped, 6);
+    tl_cachekey_release(&ck);
+    /* what is not a digest reads as none, and bad members are skipped */
+    static const char bad[] =
+        "{\"keys\": {\"components\": [[\"a\", \"h\", \"v\"], 3], \"lookups\": "
+        "[{\"cache\": \"fx_graph\", \"state\": \"miss\", \"components\": "
+        "[0, 1, 7, -1, \"x\"]}, {\"cache\": \"other\", \"state\": \"hit\", "
+        "\"components\": []}, 5]}}";
+    assert_int_equal(tl_json_parse(&arena, bad, sizeof(bad) - 1, &root, NULL), 0);
+    back = tl_cachekey_digest_read(tl_json_get(&root, "keys"), &arena);
+    assert_int_equal(back->nentries, 1);
+    assert_int_equal(back->entries[0].ncomps, 1);
+    assert_null(back->entries[0].key);
+    assert_null(tl_cachekey_digest_read(&root, &arena));
+    tl_arena_release(&arena);
+}
+
+static void test_across_ranks(void **state)
+{
+    (void)state;
+    struct tl_arena arena;
+    tl_arena_init(&arena, 4096);
+    struct tl_cachekey c0, c1, c2;
+    const struct tl_ck_digest *dg[3] = {log_of(&c0, &arena, TL_CK_MISS, "kA", "False"),
+                                        log_of(&c1, &arena, TL_CK_MISS, "kB", "True"),
+                                        log_of(&c2, &arena, TL_CK_MISS, "kA", "False")};
+    const uint32_t ranks[3] = {0, 1, 2};
+    struct tl_ck_across a;
+    /* ranks 0 and 2 missed a cold cache with key A, rank 1 with key B: each key against the
+     * other, the ranks that missed with it together */
+    tl_cachekey_across(&a, dg, ranks, 3, TL_CK_ACROSS_ANY, &arena);
+    assert_int_equal(a.nmisses, 2);
+    assert_int_equal(a.misses[0].nlogs, 2);
+    assert_int_equal(a.misses[0].origins[0], 0);
+    assert_int_equal(a.misses[0].origins[1], 2);
+    assert_int_equal(a.misses[0].against, 1);
+    assert_int_equal(a.misses[1].nlogs, 1);
+    assert_int_equal(a.misses[1].origins[0], 1);
+    assert_int_equal(a.misses[1].against, 0);
+    assert_int_equal(a.misses[1].against_state, TL_CK_MISS);
+    assert_string_equal(a.misses[1].against_key, "kA");
+    assert_int_equal(a.misses[1].ndiffs, 1);
+    assert_string_equal(a.misses[1].diffs[0].words,
+                        "inductor config `max_autotune` changed (False -> True)");
+    struct tl_buf out = TL_BUF_INIT;
+    tl_cachemiss_across_text(&out, &a, true, false);
+    assert_string_equal(out.buf, "  Cache miss on ranks 0 [0/0], 2 [0/0] (FX graph, forward) "
+                                 "against rank 1's [0/0] (stored): inductor config "
+                                 "`max_autotune` changed (True -> False)\n"
+                                 "  Cache miss on rank 1 [0/0] (FX graph, forward) against rank "
+                                 "0's [0/0] (stored): inductor config `max_autotune` changed "
+                                 "(False -> True)\n");
+    tl_buf_reset(&out);
+    tl_cachemiss_across_html(&out, &a, true);
+    assert_non_null(strstr(out.buf, "<li>inductor config `max_autotune` changed (False -&gt; "
+                                    "True)</li>"));
+    tl_cachekey_release(&c0);
+    tl_cachekey_release(&c2);
+    /* rank 0 hit key A (a warm cache), rank 2 missed it: only rank 1's miss is a difference */
+    dg[0] = log_of(&c0, &arena, TL_CK_HIT, "kA", "False");
+    dg[2] = log_of(&c2, &arena, TL_CK_MISS, "kA", "False");
+    tl_cachekey_across(&a, dg, ranks, 3, TL_CK_ACROSS_ANY, &arena);
+    assert_int_equal(a.nmisses, 1);
+    assert_int_equal(a.misses[0].origins[0], 1);
+    assert_int_equal(a.misses[0].against_state, TL_CK_HIT);
+    tl_buf_reset(&out);
+    tl_cachemiss_across_text(&out, &a, true, false);
+    assert_string_equal(out.buf, "  Cache miss on rank 1 [0/0] (FX graph, forward) against rank "
+                                 "0's [0/0] (hit): inductor config `max_autotune` changed "
+                                 "(False -> True)\n");
+    /* the two sides of a diff: only the after side's misses, against the before side */
+    tl_cachekey_across(&a, dg, ranks, 2, TL_CK_ACROSS_FIRST, &arena);
+    assert_int_equal(a.nmisses, 1);
+    assert_int_equal(a.misses[0].origins[0], 1);
+    tl_buf_reset(&out);
+    tl_cachemiss_across_text(&out, &a, false, false);
+    assert_string_equal(out.buf, "  Cache miss [0/0] (FX graph, forward) against the before "
+                                 "side's [0/0] (hit): inductor config `max_autotune` changed "
+                                 "(False -> True)\n");
+    /* the after side with the before side's key: no difference to name */
+    const struct tl_ck_digest *same[2] = {dg[0], dg[2]};
+    tl_cachekey_across(&a, same, ranks, 2, TL_CK_ACROSS_FIRST, &arena);
+    assert_int_equal(a.nmisses, 0);
+    /* no digest on a side: nothing, nothing unexplained */
+    const struct tl_ck_digest *none[2] = {NULL, dg[1]};
+    tl_cachekey_across(&a, none, ranks, 2, TL_CK_ACROSS_FIRST, &arena);
+    assert_int_equal(a.nmisses, 0);
+    assert_int_equal(a.unexplained, 1);
+    tl_buf_release(&out);
+    tl_cachekey_release(&c0);
+    tl_cachekey_release(&c1);
+    tl_cachekey_release(&c2);
+    /* a key per log, more than are compared: the first TL_CK_ACROSS_MAX, the rest counted */
+    enum { N = TL_CK_ACROSS_MAX + 2 };
+    const struct tl_ck_digest *many[N];
+    uint32_t numbers[N];
+    for (int i = 0; i < N; i++) {
+        struct tl_cachekey ck;
+        char key[16], value[16];
+        snprintf(key, sizeof(key), "k%d", i);
+        snprintf(value, sizeof(value), "v%d", i);
+        many[i] = log_of(&ck, &arena, TL_CK_MISS, key, value);
+        numbers[i] = (uint32_t)i;
+        tl_cachekey_release(&ck); /* the digest lives in the arena */
+    }
+    tl_cachekey_across(&a, many, numbers, N, TL_CK_ACROSS_ANY, &arena);
+    assert_int_equal(a.nmisses, TL_CK_ACROSS_MAX);
+    assert_int_equal(a.uncompared, 2);
+    assert_int_equal(a.misses[1].against, 0);
+    assert_string_equal(a.misses[1].diffs[0].words,
+                        "inductor config `max_autotune` changed (v0 -> v1)");
+    tl_arena_release(&arena);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -316,6 +508,8 @@ int main(void)
         cmocka_unit_test(test_payload),
         cmocka_unit_test(test_words),
         cmocka_unit_test(test_same_role),
+        cmocka_unit_test(test_digest),
+        cmocka_unit_test(test_across_ranks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
