@@ -25,17 +25,20 @@ void tl_cachekey_init(struct tl_cachekey *ck)
     memset(ck, 0, sizeof(*ck));
     tl_arena_init(&ck->arena, 64 * 1024);
     tl_map_init(&ck->strings, &ck->arena);
+    tl_map_init(&ck->by_key, &ck->arena);
 }
 
 void tl_cachekey_release(struct tl_cachekey *ck)
 {
     for (uint32_t i = 0; i < ck->nentries; i++)
-        free(ck->entries[i].comps);
+        if (!ck->entries[i].comps_shared)
+            free(ck->entries[i].comps);
     free(ck->entries);
     for (uint32_t i = 0; i < ck->nmisses; i++)
         free(ck->misses[i].diffs);
     free(ck->misses);
     free(ck->bypasses);
+    tl_map_release(&ck->by_key);
     tl_map_release(&ck->strings);
     tl_arena_release(&ck->arena);
     memset(ck, 0, sizeof(*ck));
@@ -153,8 +156,38 @@ static const char *jstr(struct tl_cachekey *ck, const struct tl_json *o, const c
     return v ? intern(ck, v->u.str) : NULL;
 }
 
-int tl_cachekey_add(struct tl_cachekey *ck, struct tl_str name, const char *cid,
-                    const struct tl_json *payload)
+/* e's components, when the latest earlier entry with its key, cache and source logged the
+ * very same list (a graph compiled again, a cache hit after its miss): that entry's, shared
+ * rather than copied, so that a long run's memory grows with its distinct keys only. */
+static void share_comps(struct tl_cachekey *ck, struct tl_ck_entry *e)
+{
+    if (!e->key || !e->ncomps)
+        return;
+    struct {
+        const char *key;
+        uint8_t cache, from_event;
+    } id;
+    memset(&id, 0, sizeof(id));
+    id.key = e->key;
+    id.cache = e->cache;
+    id.from_event = e->from_event;
+    struct tl_map_entry *x =
+        tl_map_upsert(&ck->by_key, tl_str_make((const char *)&id, sizeof(id)), NULL);
+    if (x->value) {
+        const struct tl_ck_entry *o = &ck->entries[(uintptr_t)x->value - 1];
+        if (o->ncomps == e->ncomps && !memcmp(o->comps, e->comps, e->ncomps * sizeof(*e->comps))) {
+            free(e->comps);
+            e->comps = o->comps;
+            e->comps_alloc = 0;
+            e->comps_shared = true;
+            return;
+        }
+    }
+    x->value = (void *)(uintptr_t)(e - ck->entries + 1);
+}
+
+static int add(struct tl_cachekey *ck, struct tl_str name, const char *cid,
+               const struct tl_json *payload, bool from_event)
 {
     int cache, state;
     if (!tl_cachekey_artifact(name, &cache, &state) || !payload || payload->type != TL_JSON_OBJECT)
@@ -173,6 +206,7 @@ int tl_cachekey_add(struct tl_cachekey *ck, struct tl_str name, const char *cid,
             return -1;
     }
     struct tl_ck_entry *e = tl_cachekey_entry(ck, cache, state, cid, NULL);
+    e->from_event = from_event;
     e->key = jstr(ck, payload, "key");
     e->detail = jstr(ck, payload, "cache_status_detailed");
     e->guard_expr = jstr(ck, payload, "cache_status_guard_expr");
@@ -181,7 +215,14 @@ int tl_cachekey_add(struct tl_cachekey *ck, struct tl_str name, const char *cid,
     for (size_t i = 0; comps && i < comps->u.arr.n; i++)
         if (comps->u.arr.items[i].type == TL_JSON_STRING)
             tl_cachekey_component(ck, e, comps->u.arr.items[i].u.str);
+    share_comps(ck, e);
     return state;
+}
+
+int tl_cachekey_add(struct tl_cachekey *ck, struct tl_str name, const char *cid,
+                    const struct tl_json *payload)
+{
+    return add(ck, name, cid, payload, false);
 }
 
 void tl_cachekey_add_event(struct tl_cachekey *ck, struct tl_str event_name, const char *cid,
@@ -194,13 +235,9 @@ void tl_cachekey_add_event(struct tl_cachekey *ck, struct tl_str event_name, con
     };
     static const struct tl_json empty = {.type = TL_JSON_OBJECT};
     for (size_t i = 0; i < 3; i++)
-        if (tl_str_eq_cstr(event_name, names[i][0])) {
-            uint32_t before = ck->nentries;
-            tl_cachekey_add(ck, tl_str_cstr(names[i][1]), cid,
-                            args && args->type == TL_JSON_OBJECT ? args : &empty);
-            if (ck->nentries > before)
-                ck->entries[before].from_event = true;
-        }
+        if (tl_str_eq_cstr(event_name, names[i][0]))
+            add(ck, tl_str_cstr(names[i][1]), cid,
+                args && args->type == TL_JSON_OBJECT ? args : &empty, true);
 }
 
 /* ---- tensor metadata ------------------------------------------------------------------------ */
@@ -626,14 +663,18 @@ void tl_cachekey_finish(struct tl_cachekey *ck)
             artifacts || (ck->entries[i].cache == TL_CK_AOTAUTOGRAD && !ck->entries[i].from_event);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < ck->nentries; i++) {
-        if (artifacts && ck->entries[i].from_event)
-            free(ck->entries[i].comps);
-        else
+        if (!(artifacts && ck->entries[i].from_event))
             ck->entries[kept++] = ck->entries[i];
+        else if (!ck->entries[i].comps_shared) /* shared with events only, gone too */
+            free(ck->entries[i].comps);
+    }
+    if (kept < ck->nentries) { /* the owners' indices moved: no sharing with what went before */
+        tl_map_release(&ck->by_key);
+        tl_map_init(&ck->by_key, &ck->arena);
     }
     ck->nentries = kept;
     for (uint32_t i = 0; i < ck->nentries; i++) {
-        if (ck->entries[i].ncomps)
+        if (ck->entries[i].ncomps && !ck->entries[i].comps_shared)
             qsort(ck->entries[i].comps, ck->entries[i].ncomps, sizeof(struct tl_ck_comp), by_name);
         ck->entries[i].role = tl_cachekey_role(&ck->entries[i]);
     }

@@ -41,9 +41,10 @@ struct tl_ck_entry {
     const char *reason;                    /* a bypass's reason, or NULL */
     struct tl_ck_comp *comps;              /* by interned name (pointer order) once finished */
     uint32_t ncomps, comps_alloc;
-    bool from_event;  /* said by a chromium event (PyTorch 2.6's AOT autograd verdicts) */
-    const char *role; /* tl_cachekey_role(), set by tl_cachekey_finish() */
-    uint32_t origin;  /* the log it is of, when several are compared (tl_cachekey_across) */
+    bool from_event;   /* said by a chromium event (PyTorch 2.6's AOT autograd verdicts) */
+    bool comps_shared; /* comps is an earlier entry's (the same key, the same components) */
+    const char *role;  /* tl_cachekey_role(), set by tl_cachekey_finish() */
+    uint32_t origin;   /* the log it is of, when several are compared (tl_cachekey_across) */
 };
 
 /* A component that differs between a miss and its nearest entry. */
@@ -83,6 +84,7 @@ struct tl_cachekey {
     struct tl_map strings;
     struct tl_ck_entry *entries; /* log order */
     uint32_t nentries, entries_alloc;
+    struct tl_map by_key;      /* (key, cache, from_event) -> index + 1 of its entry owning comps */
     struct tl_ck_miss *misses; /* after tl_cachekey_finish(), log order */
     uint32_t nmisses, misses_alloc;
     struct tl_ck_bypass *bypasses; /* the same */
