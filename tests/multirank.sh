@@ -172,7 +172,34 @@ for r in (0, 5, 9, 11):
 # every rank's own summary carries its rank section
 r0 = json.load(open(sys.argv[1] + "/rank_0/summary.json"))
 assert r0["rank"]["number"] == 0 and r0["source"]["path"] == "dedicated_log_torch_trace_rank_0.log"
+# where each rank's time went: its own ledger's lines (the empty rank 12, the broken rank 13
+# and the crafted rank 14 time nothing); every compile takes 1.5 s, rank 9 compiles 3 times
+lines = ("span_s", "compiling_s", "runtime_s", "unaccounted_s")
+led = {x["rank"]: x for x in s["ledger"]["ranks"]}
+assert sorted(led) == [r for r in range(16) if r not in (12, 13, 14)], sorted(led)
+for r, x in led.items():
+    own = json.load(open("%s/rank_%d/summary.json" % (sys.argv[1], r)))["compile_time"]["ledger"]
+    assert all(x[k] == own[k] for k in lines), (r, x, own)
+    assert x["compiling_s"] == {5: 1.5, 9: 4.5}.get(r, 3.0), (r, x)
+assert s["ledger"]["straggler"] == 9, s["ledger"]["straggler"]
 PY
+grep -q "<strong>Rank 9 compiled longest</strong>: 4.50 s, 3.00 s more than Rank 5;" j1/index.html ||
+    bad "landing: the straggler is not called out"
+grep -q '<a href="rank_9/compile_time.html">Rank 9</a> <strong>(longest)</strong>' j1/index.html ||
+    bad "landing: rank 9's ledger row"
+grep -q 'href="rank_12/compile_time.html"' j1/index.html && bad "landing: rank 12 timed nothing, yet its ledger is linked"
+# --summary and --json of the folder: the same lines, the straggler
+"$bin" ranks --summary >fsum.txt 2>/dev/null
+grep -qx '    Rank 5: the log spans 1.50 s; compiling 1.50 s (100%), unaccounted 0.00 s (0%)' fsum.txt ||
+    bad "--summary of the folder: rank 5's time: $(grep -n 'Rank 5:' fsum.txt)"
+grep -qx '  Rank 9 compiled longest: 4.50 s, 3.00 s more than Rank 5.' fsum.txt ||
+    bad "--summary of the folder: no straggler"
+# (it exits 1: rank 13 cannot be read)
+{ "$bin" ranks --json 2>/dev/null || true; } | python3 -c '
+import json, sys
+f = json.load(sys.stdin)
+s = json.load(open("j1/summary.json"))
+assert f["ledger"] == s["ledger"], (f["ledger"], s["ledger"])' || bad "--json of the folder: its ledger"
 # the combined trace: every event of every rank with pid = the rank
 python3 - j1 <<'PY' || bad "combined chromium_events.json"
 import json, sys, collections

@@ -5,7 +5,8 @@
 # tlparse_index.html; vLLM's entries get a second, numbered file as the reference writes
 # them. On tests/fixtures/vllm.log (scripts/make_vllm_trace.py) and on small logs written
 # below: the file names, what the summary groups and links, escaping, a config the
-# reference cannot read, and a log without vLLM entries (no summary).
+# reference cannot read, several compile calls (tests/fixtures/vllm_calls.log; a config they
+# share), and a log without vLLM entries (no summary).
 # Usage: tests/vllm.sh path/to/tlparse
 set -uo pipefail
 # shellcheck source=tests/lib.sh
@@ -62,6 +63,40 @@ hasnt odd/index.html '<div class="vllm-group">'
 exists odd/-_0_0_0/vllm_compilation_config_1.json
 exists odd/-_0_0_0/vllm_compilation_config_0.json
 absent odd/-_0_0_0/vllm_compilation_config_3.json
+
+# ---- several compile calls (tests/fixtures/vllm_calls.log): a section per call of vLLM's
+# backend, the first open, labelled with its prefix (escaped); the second call's config
+# differs (its prefix), so each shows its own; its vllm_compile_event marks a cache hit; its
+# pieces, numbered from 0 again, are its own
+run 0 "$here/fixtures/vllm_calls.log" -o calls --no-browser
+tr -d '\n' <calls/index.html >calls.html
+has calls.html '<details class="vllm-call" open><summary><h2>Compile Call 1</h2></summary><div class="vllm-call-body"><h2>Compilation Configuration</h2>'
+has calls.html '<details class="vllm-call"><summary><h2>Compile Call 2: eagle_head&lt;i&gt; <span title="loaded from vLLM'"'"'s compile cache">✅</span></h2></summary><div class="vllm-call-body"><h2>Compilation Configuration</h2>'
+hasnt calls.html 'eagle_head<i>'
+hasnt calls.html 'Compilation Configuration (shared)'
+[ "$(grep -c '<h2>Piecewise Split Graph</h2>' calls/index.html)" = 2 ] || bad "two calls: not two split graphs"
+has calls.html '<li><a href="-_1_0_0/vllm_piecewise_split_graph_31.txt">vllm_piecewise_split_graph</a></li></ul><h2>Inductor Compilation</h2><div class="vllm-group"><h3>range [1, 8192]</h3><details open><summary>Subgraphs (1)</summary>'
+# the second call's ordinary files before its first piece go where the reference puts them:
+# to the first call's last subgraph (its config's vLLM copy to the call it starts)
+has calls.html '<li><a href="-_1_0_0/vllm_compilation_config_28.json">vllm_compilation_config_28</a> </li></ul>'
+hasnt calls.html 'vllm_compilation_config_29.json">'
+
+# ---- two calls with the same config: shown once, above the calls; a piece before any config
+# makes a call without one, which the first config completes
+cfg='{"model": "m", "prefix": "p", "backend": "inductor"}'
+start='{"piecewise_index": 0, "submod_name": "submod_0", "compile_range_start": 1, "compile_range_end": 8, "is_single_size": false, "is_cudagraph_capture_size": false}'
+{
+    entry '{"artifact": {"name": "vllm_piecewise_compile_start", "encoding": "json"}, '"$CID"', "has_payload": "@MD5@"}' "$start"
+    entry '{"artifact": {"name": "vllm_compilation_config", "encoding": "json"}, '"$CID"', "has_payload": "@MD5@"}' "$cfg"
+    entry '{"artifact": {"name": "vllm_compilation_config", "encoding": "json"}, '"$CID"', "has_payload": "@MD5@"}' "$cfg"
+    entry '{"artifact": {"name": "vllm_piecewise_compile_start", "encoding": "json"}, '"$CID"', "has_payload": "@MD5@"}' "$start"
+} >shared.log
+run 0 shared.log -o shared --no-browser
+tr -d '\n' <shared/index.html >shared.html
+has shared.html '<h2>Compilation Configuration (shared)</h2><details open><summary><strong>Core Settings</strong></summary><table><tr><td><strong>Model</strong></td><td>m</td></tr>'
+[ "$(grep -c '<h2>Compilation Configuration' shared/index.html)" = 1 ] || bad "a shared config: shown more than once"
+[ "$(grep -c '<summary><h2>Compile Call' shared/index.html)" = 2 ] || bad "a shared config: not two calls"
+has shared.html '<h2>Compile Call 1: p</h2></summary><div class="vllm-call-body"><h2>Inductor Compilation</h2><div class="vllm-group"><h3>range [1, 8]</h3>'
 
 # ---- no vLLM entry: the classic index, no tlparse_index.html
 run 0 "$here/fixtures/newer.log" -o plain --no-browser

@@ -880,8 +880,10 @@ int tl_engine_finish(struct tl_engine *eng, const char *truncated, int rc,
     if (rc == 0 && !(eng->opt->summary && said && !strict_fails))
         print_stats(eng, res->bytes_in);
     res->stats = eng->stats;
-    if (rc == 0)
+    if (rc == 0) {
         tl_counts_of(&res->counts, &eng->model.diag);
+        tl_ledger_lines_of(&res->ledger, &eng->model.diag.ledger);
+    }
     res->saw_unknown_cid = eng->saw_unknown_cid;
     /* Lines, and not one entry in them (nor a string table): not a trace. */
     res->no_entries =

@@ -16,6 +16,7 @@
 #include "engine/sink.h"
 #include "input/reader.h"
 #include "model/diagnosis.h"
+#include "model/ledger.h"
 #include "model/runinfo.h"
 #include "model/stats.h"
 #include "output/outdir.h"
@@ -75,6 +76,8 @@ struct tl_engine_result {
                                 it holds something */
     bool truncated;          /* a compressed log cut off: read up to there (--strict fails) */
     char *summary;           /* what the mode made of it (--summary's text; malloc'd) */
+    /* where its time went (a view of many logs shows it, one line per log) */
+    struct tl_ledger_lines ledger;
 };
 
 /** Whether a log that holds nothing to check is an error (opt->check_content, or --strict but

@@ -516,6 +516,44 @@ void tl_ledger_finish(struct tl_ledger *l)
     l->present = l->seen && (sum > 0 || r->runtime_s > 0);
 }
 
+/* ---- the lines of many logs ---------------------------------------------------------------- */
+
+/* Seconds to the microsecond, as summary.json writes them (never -0). */
+static double micro(double s)
+{
+    double v = round(s * 1e6) / 1e6;
+    return v == 0 ? 0.0 : v;
+}
+
+void tl_ledger_lines_of(struct tl_ledger_lines *out, const struct tl_ledger *l)
+{
+    memset(out, 0, sizeof(*out));
+    if (!l->present)
+        return;
+    out->present = true;
+    out->span_s = micro(l->run.span_s);
+    out->compiling_s = micro(l->run.compiling_s);
+    out->runtime_s = micro(l->run.runtime_s);
+    out->unaccounted_s = micro(l->run.unaccounted_s);
+}
+
+long tl_ledger_straggler(const struct tl_ledger_lines *const *v, size_t n)
+{
+    long top = -1;
+    size_t with = 0;
+    double least = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i] || !v[i]->present)
+            continue;
+        double s = v[i]->compiling_s;
+        if (!with++ || s < least)
+            least = s;
+        if (top < 0 || s > v[top]->compiling_s)
+            top = (long)i;
+    }
+    return with >= 2 && v[top]->compiling_s > least ? top : -1;
+}
+
 /* ---- a summary's ledger -------------------------------------------------------------------- */
 
 static double secs_of(const struct tl_json *obj, const char *key)

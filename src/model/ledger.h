@@ -170,6 +170,24 @@ void tl_ledger_finish(struct tl_ledger *l);
  */
 void tl_ledger_read(struct tl_ledger *l, const struct tl_json *v);
 
+/* The run's lines a view of many logs shows for each (the multi-rank landing page, --summary
+ * and --json of a folder of rank logs), in seconds rounded to the microsecond as summary.json
+ * writes them: the same numbers as each log's own compile_time.ledger. */
+struct tl_ledger_lines {
+    bool present; /* the log timed some compiling (tl_ledger.present) */
+    double span_s, compiling_s, runtime_s, unaccounted_s;
+};
+
+/** The lines of a finished (or read) ledger l. */
+void tl_ledger_lines_of(struct tl_ledger_lines *out, const struct tl_ledger *l);
+
+/**
+ * Of n logs' lines (v[i] NULL or not present: none), the index of the one that compiled
+ * longest (the straggler; of two as long, the first), when two or more have lines and one
+ * compiled longer than another; else -1.
+ */
+long tl_ledger_straggler(const struct tl_ledger_lines *const *v, size_t n);
+
 /** A compile id's time in seconds (its events', else its metrics'). */
 double tl_ledger_cid_seconds(const struct tl_ledger_cid *c);
 /** A compile id's phase p in seconds (events, else the metrics' split). */

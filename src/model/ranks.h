@@ -10,14 +10,15 @@
  * are borrowed from the summaries (and from the arena given to tl_ranks_analyze()).
  * A rank whose `error` is set has no report: it is listed on the landing page but takes no
  * part in any analysis (its empty data would otherwise show as a divergence). NULL strings
- * in a summary read as "". Depends on base, and on model/cachekey.h for the cache misses
- * across ranks.
+ * in a summary read as "". Depends on base, on model/cachekey.h for the cache misses across
+ * ranks and on model/ledger.h for the ranks' ledger lines.
  */
 #ifndef TL_RANKS_H
 #define TL_RANKS_H
 
 #include "base/config.h"
 #include "base/arena.h"
+#include "model/ledger.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -67,6 +68,9 @@ struct tl_rank_diag {
     uint32_t compile_ids;  /* compilations, as the diagnosis counts them */
     bool has_time;
     double compile_s; /* compile time, summed (has_time) */
+    /* Where its time went: its compile-time ledger's lines (summary.json's
+     * compile_time.ledger); not present when the log timed no compiling. */
+    struct tl_ledger_lines ledger;
     /* What the first of each count was, in a line (NULL: none): "step at ranks.py:9 [0/1]:
      * tensor 'L['x']' size mismatch at index 0", in the order of the counts above. */
     const char *detail[4];

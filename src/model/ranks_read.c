@@ -220,6 +220,29 @@ static void diagnosis(struct reader *r, const struct tl_json *rank, struct tl_ra
     }
 }
 
+/* The lines of the rank's compile-time ledger, from the summary's compile_time.ledger (as
+ * report/summary_json.c writes it; absent or null: none). A line that is not a number of
+ * seconds reads as 0. */
+static void ledger(const struct tl_json *root, struct tl_rank_summary *s)
+{
+    const struct tl_json *l = tl_json_get_type(
+        tl_json_get_type(root, "compile_time", TL_JSON_OBJECT), "ledger", TL_JSON_OBJECT);
+    if (!l)
+        return;
+    struct tl_ledger_lines *x = &s->diag.ledger;
+    x->present = true;
+    const struct {
+        const char *key;
+        double *v;
+    } lines[] = {{"span_s", &x->span_s},
+                 {"compiling_s", &x->compiling_s},
+                 {"runtime_s", &x->runtime_s},
+                 {"unaccounted_s", &x->unaccounted_s}};
+    for (size_t i = 0; i < TL_ARRAY_LEN(lines); i++)
+        if (!tl_json_get_seconds(l, lines[i].key, lines[i].v) || !(*lines[i].v >= 0))
+            *lines[i].v = 0;
+}
+
 int tl_rank_summary_parse(const char *text, size_t n, struct tl_rank_summary *out,
                           struct tl_arena *arena, char *why, size_t whylen)
 {
@@ -263,6 +286,7 @@ int tl_rank_summary_parse(const char *text, size_t n, struct tl_rank_summary *ou
         const struct tl_json *cache = tl_json_get(&root, "cache");
         if (!r.failed && cache && cache->type == TL_JSON_OBJECT)
             out->cache_keys = tl_cachekey_digest_read(tl_json_get(cache, "keys"), arena);
+        ledger(&root, out);
     }
     tl_arena_release(&scratch);
     return r.failed ? -1 : 0;

@@ -36,6 +36,8 @@ enum tl_vllm_role tl_vllm_role_of(const struct tl_envelope *env)
         return TL_VLLM_CONFIG;
     if (name_is(art, "vllm_piecewise_compile_start"))
         return TL_VLLM_COMPILE_START;
+    if (name_is(art, "vllm_compile_event"))
+        return TL_VLLM_COMPILE_EVENT;
     const struct tl_json *gd = env->key[TL_K_GRAPH_DUMP];
     if (name_is(gd, "vllm_piecewise_split_graph"))
         return TL_VLLM_SPLIT_GRAPH;
@@ -55,6 +57,24 @@ static const char *copy_str(struct tl_vllm *v, struct tl_str s)
     return c;
 }
 
+static struct tl_vllm_call *new_call(struct tl_vllm *v)
+{
+    struct tl_vllm_call *c = tl_arena_calloc(v->arena, 1, sizeof(*c));
+    if (v->last)
+        v->last->next = c;
+    else
+        v->first = c;
+    v->last = c;
+    v->ncalls++;
+    return c;
+}
+
+/* The last compile call, made when there is none (entries of vLLM's before its config). */
+static struct tl_vllm_call *current_call(struct tl_vllm *v)
+{
+    return v->last ? v->last : new_call(v);
+}
+
 void tl_vllm_set_config(struct tl_vllm *v, const struct tl_json *payload)
 {
     if (!payload || payload->type != TL_JSON_OBJECT)
@@ -69,17 +89,40 @@ void tl_vllm_set_config(struct tl_vllm *v, const struct tl_json *payload)
             return; /* the reference's typed read fails: no config */
         val[f] = tl_json_is_null(x) ? NULL : x;
     }
+    struct tl_vllm_call *c = v->last && !v->last->has_config ? v->last : new_call(v);
     for (int f = 0; f < TL_VLLM_F__COUNT; f++) {
         const struct tl_json *x = val[f];
         if (!x)
-            v->config[f] = NULL;
+            c->config[f] = NULL;
         else if (x->type == TL_JSON_BOOL)
-            v->config[f] = x->u.b ? "true" : "false";
+            c->config[f] = x->u.b ? "true" : "false";
         else
-            v->config[f] = copy_str(v, x->u.str);
+            c->config[f] = copy_str(v, x->u.str);
     }
-    v->has_config = true;
+    c->has_config = true;
+    if (v->pending_event) /* (a call's own event is kept when it had one) */
+        c->cache_hit = !strcmp(v->pending_event, "aot_cache_hit");
+    v->pending_event = NULL;
     v->seen = true;
+}
+
+bool tl_vllm_same_config(const struct tl_vllm_call *a, const struct tl_vllm_call *b)
+{
+    if (!a->has_config || !b->has_config)
+        return false;
+    for (int f = 0; f < TL_VLLM_F__COUNT; f++) {
+        const char *x = a->config[f], *y = b->config[f];
+        if ((x == NULL) != (y == NULL) || (x && strcmp(x, y)))
+            return false;
+    }
+    return true;
+}
+
+void tl_vllm_compile_event(struct tl_vllm *v, const struct tl_json *payload)
+{
+    const struct tl_json *t = tl_json_get_type(payload, "type", TL_JSON_STRING);
+    if (t)
+        v->pending_event = copy_str(v, t->u.str);
 }
 
 /* An integer member of the payload that fits in [lo, hi]. */
@@ -134,12 +177,13 @@ void tl_vllm_start_subgraph(struct tl_vllm *v, const struct tl_json *payload)
     s->end = end;
     s->single_size = single;
     s->cudagraph_size = cudagraph;
-    if (v->last)
-        v->last->next = s;
+    struct tl_vllm_call *c = current_call(v);
+    if (c->last)
+        c->last->next = s;
     else
-        v->first = s;
-    v->last = s;
-    v->nsubgraphs++;
+        c->first = s;
+    c->last = s;
+    c->nsubgraphs++;
 }
 
 /* The pre-subgraph files the summary shows (as "Dynamo Compilation"): the only ones kept, so
@@ -178,8 +222,9 @@ bool tl_vllm_dynamo_file(const struct tl_vllm_file *f)
 
 void tl_vllm_add_file(struct tl_vllm *v, const char *url, uint8_t suffix)
 {
-    if (!v->last && !kept_before_subgraphs(url))
+    if ((!v->last || !v->last->last) && !kept_before_subgraphs(url))
         return;
+    struct tl_vllm_call *c = current_call(v);
     struct tl_vllm_file *f = tl_arena_calloc(v->arena, 1, sizeof(*f));
     f->url = tl_arena_memdupz(v->arena, url, strlen(url));
     /* The file's stem: no folder, no extension (Rust's Path::file_stem). */
@@ -190,8 +235,8 @@ void tl_vllm_add_file(struct tl_vllm *v, const char *url, uint8_t suffix)
     f->name = tl_arena_memdupz(v->arena, base, n);
     f->suffix = suffix;
     if (has_prefix(f->name, "vllm_piecewise_split_graph"))
-        v->split_graph_url = f->url;
-    struct tl_vllm_files *list = v->last ? &v->last->files : &v->pre;
+        c->split_graph_url = f->url;
+    struct tl_vllm_files *list = c->last ? &c->last->files : &c->pre;
     if (list->last)
         list->last->next = f;
     else

@@ -8,10 +8,13 @@
  * When any of these is seen, the report's index.html becomes a vLLM compilation summary and
  * the classic index moves to tlparse_index.html.
  *
- * The files of the report are attached, in log order, to the last subgraph started (before
- * the first one: to the run's "pre-subgraph" files, of which the summary shows dynamo's).
- * Every string is copied into the arena given to tl_vllm_init. Depends on base and the
- * envelope's keys only.
+ * vLLM calls its backend once per model it compiles (a drafter beside the model, a recompile),
+ * and each call logs its config: as the reference 0.4.8 does, each config read starts a new
+ * compile call, unless the last call has none yet (entries before the first config make a call
+ * without one). The files of the report are attached, in log order, to the last subgraph the
+ * last call started (before its first one: to the call's "pre-subgraph" files, of which the
+ * summary shows dynamo's). Every string is copied into the arena given to tl_vllm_init.
+ * Depends on base and the envelope's keys only.
  */
 #ifndef TL_VLLM_H
 #define TL_VLLM_H
@@ -33,6 +36,7 @@ enum tl_vllm_role {
     TL_VLLM_COMPILE_START, /* artifact vllm_piecewise_compile_start: a subgraph starts */
     TL_VLLM_SPLIT_GRAPH,   /* graph_dump vllm_piecewise_split_graph, and its file */
     TL_VLLM_SUBMOD,        /* graph_dump vllm_subgraph_* or vllm_submod_*, and its file */
+    TL_VLLM_COMPILE_EVENT, /* artifact vllm_compile_event: how the next call compiles */
 };
 
 /* The config's fields the summary shows, in its order; the values are strings or booleans
@@ -94,15 +98,24 @@ struct tl_vllm_subgraph {
     struct tl_vllm_files files;
 };
 
-struct tl_vllm {
-    struct tl_arena *arena; /* borrowed */
-    bool seen;              /* an entry of vLLM's was seen: the summary is the index */
+/* A compile call: one call of vLLM's backend, from its config to the next call's. */
+struct tl_vllm_call {
+    struct tl_vllm_call *next;
     bool has_config;
     const char *config[TL_VLLM_F__COUNT]; /* text as shown; NULL when absent or null */
     const char *split_graph_url;          /* the last vllm_piecewise_split_graph file, or NULL */
     struct tl_vllm_files pre;             /* the files before the first subgraph */
     struct tl_vllm_subgraph *first, *last;
     size_t nsubgraphs;
+    bool cache_hit; /* the vllm_compile_event before its config said "aot_cache_hit" */
+};
+
+struct tl_vllm {
+    struct tl_arena *arena;            /* borrowed */
+    bool seen;                         /* an entry of vLLM's was seen: the summary is the index */
+    struct tl_vllm_call *first, *last; /* the compile calls, in log order */
+    size_t ncalls;
+    const char *pending_event; /* a vllm_compile_event's type, for the next config; or NULL */
 };
 
 void tl_vllm_init(struct tl_vllm *v, struct tl_arena *arena);
@@ -112,10 +125,11 @@ enum tl_vllm_role tl_vllm_role_of(const struct tl_envelope *env);
 
 /**
  * The config of a vllm_compilation_config payload (parsed JSON, or NULL when it was not JSON):
- * kept, and the run marked as vLLM's, when it is an object whose fields of the table are
- * absent, null or of their type (strings; booleans for the two flags), as the reference reads
- * it; otherwise nothing changes. A newer vLLM's compile_ranges_endpoints stands for
- * compile_ranges_split_points when that is absent.
+ * when it is an object whose fields of the table are absent, null or of their type (strings;
+ * booleans for the two flags), as the reference reads it, it starts a compile call (or is the
+ * config of the last one, when that has none) and marks the run as vLLM's; otherwise nothing
+ * changes. A newer vLLM's compile_ranges_endpoints stands for compile_ranges_split_points when
+ * that is absent.
  */
 void tl_vllm_set_config(struct tl_vllm *v, const struct tl_json *payload);
 
@@ -123,12 +137,20 @@ void tl_vllm_set_config(struct tl_vllm *v, const struct tl_json *payload);
  * A vllm_piecewise_compile_start payload (or NULL): marks the run as vLLM's; when the payload
  * holds piecewise_index (a 32-bit integer), compile_range_start and _end (integers),
  * is_single_size and is_cudagraph_capture_size (booleans) and an optional string
- * submod_name, a new subgraph starts, to which the files after it are attached.
+ * submod_name, a new subgraph of the last compile call starts, to which the files after it
+ * are attached.
  */
 void tl_vllm_start_subgraph(struct tl_vllm *v, const struct tl_json *payload);
 
-/** A file of the report (its path), attached to the last subgraph or to the pre-subgraph
- * files; a vllm_piecewise_split_graph file is also the summary's split graph. */
+/** A vllm_compile_event payload (or NULL): its string "type" ("aot_cache_hit",
+ * "fresh_compile") is kept for the next config, which comes after it. */
+void tl_vllm_compile_event(struct tl_vllm *v, const struct tl_json *payload);
+
+/** Whether two calls' configs show the same (both have one). */
+bool tl_vllm_same_config(const struct tl_vllm_call *a, const struct tl_vllm_call *b);
+
+/** A file of the report (its path), attached to the last compile call's last subgraph or to
+ * its pre-subgraph files; a vllm_piecewise_split_graph file is also the call's split graph. */
 void tl_vllm_add_file(struct tl_vllm *v, const char *url, uint8_t suffix);
 
 /** f is one of dynamo's files (its name starts with dynamo_side_effects, dynamo_output_graph,

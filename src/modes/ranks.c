@@ -385,6 +385,7 @@ static void diagnose_rank(struct multi *m, struct rank *r)
     r->nothing = tl_nothing_to_check(&r->opt, &msg, &sum);
     r->parsed = true;
     r->counts = sum.counts;
+    r->s.diag.ledger = sum.ledger;
 }
 
 static void rank_job(void *ctx, size_t i)
@@ -908,6 +909,7 @@ static void rank_folder_summary(struct tl_buf *b, const struct multi *m, const s
         v[i].error = r->s.error;
         v[i].diagnosis = r->diagnosis;
         v[i].read = r->parsed;
+        v[i].ledger = r->s.diag.ledger;
         summary_counts(&v[i].counts, &r->counts);
     }
     struct tl_arena arena;

@@ -579,6 +579,100 @@ static void cache_miss_section(struct tl_buf *out, const struct tl_ranks *r)
                     a->dropped, (unsigned)TL_CK_DIGEST_MAX);
 }
 
+/* ---- where each rank's time went (model/ledger.h) ----------------------------------------- */
+
+/* A segment of a rank's bar: s of whole, as a share of the bar's width. */
+static void ledger_segment(struct tl_buf *out, const char *colour, double s, double whole,
+                           const char *what)
+{
+    if (s <= 0 || whole <= 0)
+        return;
+    tl_buf_addf(out,
+                "<span style='display:block;width:%.3f%%;background:%s' title='%s: %.3f s'>"
+                "</span>",
+                100 * s / whole, colour, what, s);
+}
+
+static void ledger_cell(struct tl_buf *out, double s)
+{
+    tl_buf_adds(out, "<td style='text-align:right' data-value='");
+    tl_json_write_double(out, s);
+    tl_buf_addf(out, "'>%.2f</td>", s);
+}
+
+/* "Where the time went": per rank with a compile-time ledger, its log's span, the compiling,
+ * the first runs of compiled code and the unaccounted time (the numbers of its own
+ * compile_time.html), a bar of them scaled to the longest log, and the rank that compiled
+ * longest called out. Nothing when no rank timed a compile. */
+static void ledger_section(struct tl_buf *out, const struct tl_ranks *r)
+{
+    const struct tl_ledger_lines **v = tl_xcalloc(r->nranks ? r->nranks : 1, sizeof(*v));
+    double longest = 0;
+    size_t with = 0;
+    for (size_t i = 0; i < r->nranks; i++) {
+        const struct tl_rank_summary *s = &r->ranks[i];
+        if (!usable(s) || !s->diag.ledger.present)
+            continue;
+        v[i] = &s->diag.ledger;
+        longest = fmax(longest, v[i]->span_s);
+        with++;
+    }
+    if (!with) {
+        free(v);
+        return;
+    }
+    tl_buf_adds(out, "<h3 id='compile_time'>Where the time went</h3>\n<p>\nEach rank's log "
+                     "from its first record to its last: the time PyTorch spent compiling, the "
+                     "first runs of compiled code, and what no event accounts for (the program "
+                     "running, or work PyTorch does not time). Each rank's "
+                     "<em>compile_time.html</em> breaks its compiling down.");
+    long top = tl_ledger_straggler(v, r->nranks);
+    if (top >= 0) {
+        size_t least = (size_t)top;
+        for (size_t i = 0; i < r->nranks; i++)
+            if (v[i] && v[i]->compiling_s < v[least]->compiling_s)
+                least = i;
+        tl_buf_addf(out,
+                    "\n<strong>Rank %u compiled longest</strong>: %.2f s, %.2f s more than "
+                    "Rank %u; the ranks that finish sooner wait for it at their next collective.",
+                    r->ranks[top].rank, v[top]->compiling_s,
+                    v[top]->compiling_s - v[least]->compiling_s, r->ranks[least].rank);
+    }
+    /* (a table of its own class: table.ranks is the table of ranks, the page's scripts and
+     * tests find it so) */
+    tl_buf_adds(out, "\n</p>\n<table class='ledger sortable' id='ledger'>\n<thead><tr>"
+                     "<th>Rank</th><th title='its first record to its last'>Span (s)</th>"
+                     "<th>Compiling (s)</th><th title='first runs of compiled code'>First runs "
+                     "(s)</th><th>Unaccounted (s)</th><th>Scaled to the longest log</th>"
+                     "</tr></thead>\n<tbody>\n");
+    for (size_t i = 0; i < r->nranks; i++) {
+        const struct tl_ledger_lines *l = v[i];
+        if (!l)
+            continue;
+        unsigned rank = r->ranks[i].rank;
+        tl_buf_addf(out,
+                    "<tr><td data-value='%u'><a href=\"rank_%u/compile_time.html\">Rank %u</a>",
+                    rank, rank, rank);
+        if ((long)i == top)
+            tl_buf_adds(out, " <strong>(longest)</strong>");
+        tl_buf_adds(out, "</td>");
+        ledger_cell(out, l->span_s);
+        ledger_cell(out, l->compiling_s);
+        ledger_cell(out, l->runtime_s);
+        ledger_cell(out, l->unaccounted_s);
+        tl_buf_addf(out,
+                    "<td style='width:40%%'><div style='display:flex;height:1em;"
+                    "border:1px solid #888;width:%.3f%%'>",
+                    longest > 0 ? 100 * l->span_s / longest : 0);
+        ledger_segment(out, "#4e79a7", l->compiling_s, l->span_s, "compiling");
+        ledger_segment(out, "#2f4b7c", l->runtime_s, l->span_s, "first runs");
+        ledger_segment(out, "#d3d3d3", l->unaccounted_s, l->span_s, "unaccounted");
+        tl_buf_adds(out, "</div></td></tr>\n");
+    }
+    tl_buf_adds(out, "</tbody>\n</table>\n");
+    free(v);
+}
+
 void tl_page_landing(struct tl_buf *out, const struct tl_landing *p)
 {
     const struct tl_ranks *r = p->ranks;
@@ -603,6 +697,7 @@ void tl_page_landing(struct tl_buf *out, const struct tl_landing *p)
     summary_box(out, r);
     rank_table(out, r);
     warning_box(out, r);
+    ledger_section(out, r);
     if (p->has_chromium)
         tl_buf_adds(out, "<h3>Chromium Events</h3>\n<p>\nA combined trace of all ranks, one "
                          "process per rank: <a href='chromium_events.json'>chromium_events.json"

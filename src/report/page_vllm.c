@@ -4,8 +4,10 @@
  * being tlparse_index.html. As the reference 0.4.8 lays it out: a note linking the classic
  * index, the compilation config, the chromium events, dynamo's files, the piecewise split
  * graph, then the piecewise compiles grouped by compile size or range (in the order each
- * group was first seen), each subgraph with the files its compile wrote. The markup and the
- * style are ours. Every value from the log is escaped.
+ * group was first seen), each subgraph with the files its compile wrote. Of several compile
+ * calls, each is a section of its own ("Compile Call 2: prefix", the first one open) holding
+ * its config, files and compiles; a config all calls share is shown once, above them. The
+ * markup and the style are ours. Every value from the log is escaped.
  */
 #include "base/config.h"
 #include "report/pages.h"
@@ -23,6 +25,13 @@ static const char vllm_css[] =
     ".vllm-subgraph { margin: 0.6em 0 0.6em 1.5em; }\n"
     ".vllm-subgraph h4 { margin: 0.3em 0; }\n";
 
+/* ... and with several compile calls. */
+static const char vllm_calls_css[] =
+    ".vllm-call { border: 1px solid var(--line); border-radius: 8px; margin: 1em 0; "
+    "padding: 0 1em; }\n"
+    ".vllm-call > summary { cursor: pointer; padding: 0.6em 0; }\n"
+    ".vllm-call > summary h2 { display: inline; font-size: 1.2em; }\n";
+
 static void file_item(struct tl_buf *out, const struct tl_vllm_file *f)
 {
     tl_buf_adds(out, "<li><a href=\"");
@@ -34,7 +43,8 @@ static void file_item(struct tl_buf *out, const struct tl_vllm_file *f)
     tl_buf_adds(out, "</li>\n");
 }
 
-static void config_table(struct tl_buf *out, const struct tl_vllm *v, int table, const char *title)
+static void config_table(struct tl_buf *out, const struct tl_vllm_call *v, int table,
+                         const char *title)
 {
     tl_buf_adds(out, "<details open>\n<summary><strong>");
     tl_buf_adds(out, title);
@@ -62,7 +72,7 @@ static void submod_name(struct tl_buf *out, const struct tl_vllm_subgraph *s)
 }
 
 /* The subgraphs in groups of one size or range, groups in the order first seen. */
-static void compile_groups(struct tl_buf *out, const struct tl_vllm *v)
+static void compile_groups(struct tl_buf *out, const struct tl_vllm_call *v)
 {
     const struct tl_vllm_subgraph **subs = tl_xcalloc(v->nsubgraphs + 1, sizeof(*subs));
     char **keys = tl_xcalloc(v->nsubgraphs + 1, sizeof(*keys));
@@ -134,13 +144,91 @@ static void compile_ids(struct tl_buf *out, const struct tl_directory *dir)
     tl_buf_adds(out, "</p>\n");
 }
 
+static void config_tables(struct tl_buf *out, const struct tl_vllm_call *c, const char *heading)
+{
+    tl_buf_adds(out, heading);
+    config_table(out, c, 0, "Core Settings");
+    config_table(out, c, 1, "Compile Settings");
+}
+
+static const char chromium_note[] =
+    "<p>PT2 generates <a href=\"chromium_events.json\">Chromium Trace "
+    "Events</a> in JSON on specific events during compilation. You can "
+    "download and view them in a tool like <a "
+    "href=\"https://ui.perfetto.dev/\">Perfetto</a>.</p>\n";
+
+/* A call's dynamo files, split graph and compiles. */
+static void call_files(struct tl_buf *out, const struct tl_vllm_call *c)
+{
+    bool any_dynamo = false;
+    for (const struct tl_vllm_file *f = c->pre.first; f && !any_dynamo; f = f->next)
+        any_dynamo = tl_vllm_dynamo_file(f);
+    if (any_dynamo) {
+        tl_buf_adds(out, "<h2>Dynamo Compilation</h2>\n<ul>\n");
+        for (const struct tl_vllm_file *f = c->pre.first; f; f = f->next)
+            if (tl_vllm_dynamo_file(f))
+                file_item(out, f);
+        tl_buf_adds(out, "</ul>\n");
+    }
+    if (c->split_graph_url) {
+        tl_buf_adds(out, "<h2>Piecewise Split Graph</h2>\n<ul>\n<li><a href=\"");
+        tl_html_path(out, c->split_graph_url, strlen(c->split_graph_url));
+        tl_buf_adds(out, "\">vllm_piecewise_split_graph</a></li>\n</ul>\n");
+    }
+}
+
+/* Several compile calls: a config they all share once, then a section per call. */
+static void calls(struct tl_buf *out, const struct tl_vllm *v)
+{
+    const struct tl_vllm_call *model = v->first; /* the first with a config */
+    while (model && !model->has_config)
+        model = model->next;
+    bool shared = true;
+    size_t configs = 0;
+    for (const struct tl_vllm_call *c = v->first; c; c = c->next)
+        if (c->has_config) {
+            shared &= tl_vllm_same_config(model, c);
+            configs++;
+        }
+    shared &= configs >= 2;
+    if (shared)
+        config_tables(out, model, "<h2>Compilation Configuration (shared)</h2>\n");
+    tl_buf_adds(out, chromium_note);
+    size_t i = 0;
+    for (const struct tl_vllm_call *c = v->first; c; c = c->next) {
+        tl_buf_addf(out, "<details class=\"vllm-call\"%s>\n<summary><h2>Compile Call %zu",
+                    i ? "" : " open", i + 1);
+        i++;
+        const char *label = c->has_config ? c->config[TL_VLLM_F_PREFIX] : NULL;
+        if (label && label[0]) {
+            tl_buf_adds(out, ": ");
+            tl_html_attr_cstr(out, label);
+        }
+        if (c->cache_hit)
+            tl_buf_adds(out, " <span title=\"loaded from vLLM's compile cache\">✅</span>");
+        tl_buf_adds(out, "</h2></summary>\n<div class=\"vllm-call-body\">\n");
+        if (c->has_config && !shared)
+            config_tables(out, c, "<h2>Compilation Configuration</h2>\n");
+        call_files(out, c);
+        if (c->nsubgraphs) {
+            tl_buf_adds(out, "<h2>Inductor Compilation</h2>\n");
+            compile_groups(out, c);
+        }
+        tl_buf_adds(out, "</div>\n</details>\n");
+    }
+}
+
 int tl_page_vllm(const struct tl_page_sink *sink, const struct tl_vllm_page *p)
 {
     struct tl_buf *out = sink->buf;
     const struct tl_vllm *v = p->vllm;
+    static const struct tl_vllm_call none; /* no call: the run's vLLM entries said nothing */
+    const struct tl_vllm_call *one = v->first ? v->first : &none;
     tl_page_head(out, "vLLM Compilation Summary");
     tl_buf_adds(out, "<style>\n");
     tl_buf_adds(out, vllm_css);
+    if (v->ncalls > 1)
+        tl_buf_adds(out, vllm_calls_css);
     tl_buf_adds(out, "</style>\n</head>\n<body>\n");
     if (p->custom_header_html)
         tl_buf_adds(out, p->custom_header_html); /* raw by design: the user's own HTML */
@@ -148,32 +236,16 @@ int tl_page_vllm(const struct tl_page_sink *sink, const struct tl_vllm_page *p)
                      "href=\"tlparse_index.html\">View original tlparse output →</a></p>\n"
                      "<h1>vLLM Compilation Summary</h1>\n");
     compile_ids(out, p->dir);
-    if (v->has_config) {
-        tl_buf_adds(out, "<h2>Compilation Configuration</h2>\n");
-        config_table(out, v, 0, "Core Settings");
-        config_table(out, v, 1, "Compile Settings");
+    if (v->ncalls > 1) {
+        calls(out, v);
+    } else {
+        if (one->has_config)
+            config_tables(out, one, "<h2>Compilation Configuration</h2>\n");
+        tl_buf_adds(out, chromium_note);
+        call_files(out, one);
+        tl_buf_adds(out, "<h2>Inductor Compilation</h2>\n");
+        compile_groups(out, one);
     }
-    tl_buf_adds(out, "<p>PT2 generates <a href=\"chromium_events.json\">Chromium Trace "
-                     "Events</a> in JSON on specific events during compilation. You can "
-                     "download and view them in a tool like <a "
-                     "href=\"https://ui.perfetto.dev/\">Perfetto</a>.</p>\n");
-    bool any_dynamo = false;
-    for (const struct tl_vllm_file *f = v->pre.first; f && !any_dynamo; f = f->next)
-        any_dynamo = tl_vllm_dynamo_file(f);
-    if (any_dynamo) {
-        tl_buf_adds(out, "<h2>Dynamo Compilation</h2>\n<ul>\n");
-        for (const struct tl_vllm_file *f = v->pre.first; f; f = f->next)
-            if (tl_vllm_dynamo_file(f))
-                file_item(out, f);
-        tl_buf_adds(out, "</ul>\n");
-    }
-    if (v->split_graph_url) {
-        tl_buf_adds(out, "<h2>Piecewise Split Graph</h2>\n<ul>\n<li><a href=\"");
-        tl_html_path(out, v->split_graph_url, strlen(v->split_graph_url));
-        tl_buf_adds(out, "\">vllm_piecewise_split_graph</a></li>\n</ul>\n");
-    }
-    tl_buf_adds(out, "<h2>Inductor Compilation</h2>\n");
-    compile_groups(out, v);
     tl_page_query_script(out);
     tl_buf_adds(out, "</body>\n</html>\n");
     return tl_page_flush(sink);

@@ -71,6 +71,7 @@ struct tl_summary_rank_diag {
     const char *diagnosis; /* its own --summary text or --json document, or NULL */
     bool read;             /* its log was read: counts holds its diagnosis */
     struct tl_summary_counts counts;
+    struct tl_ledger_lines ledger; /* where its time went */
 };
 
 /* The folder: its path as given, its ranks in rank order and their counts summed. */

@@ -8,10 +8,12 @@
 #include "report/summary.h"
 #include "base/json_write.h"
 #include "report/cache_miss.h"
+#include "base/xalloc.h"
 #include "report/terminal.h"
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void j_names(struct tl_json_doc *w, const char *key, const char *const *v, size_t n)
@@ -163,6 +165,99 @@ static void j_groups(struct tl_json_doc *w, const char *key, const char *value_k
     tl_json_doc_end(w, ']');
 }
 
+/* ---- where each rank's time went ------------------------------------------------------------ */
+
+/* "ledger": each rank's compile-time ledger lines (model/ledger.h; ranks without one left
+ * out), the same numbers as its own summary.json's compile_time.ledger, and the straggler: the
+ * rank that compiled longest (null when fewer than two ranks have a ledger, or all compiled
+ * as long). v[i] is rank ranks[i]'s (NULL: none). */
+static void j_rank_ledgers(struct tl_json_doc *w, const uint32_t *ranks,
+                           const struct tl_ledger_lines *const *v, size_t n)
+{
+    tl_json_doc_key(w, "ledger");
+    tl_json_doc_object(w);
+    tl_json_doc_key(w, "ranks");
+    tl_json_doc_array(w);
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i] || !v[i]->present)
+            continue;
+        tl_json_doc_object(w);
+        tl_json_doc_ku64(w, "rank", ranks[i]);
+        tl_json_doc_key(w, "span_s");
+        tl_json_doc_f64(w, v[i]->span_s);
+        tl_json_doc_key(w, "compiling_s");
+        tl_json_doc_f64(w, v[i]->compiling_s);
+        tl_json_doc_key(w, "runtime_s");
+        tl_json_doc_f64(w, v[i]->runtime_s);
+        tl_json_doc_key(w, "unaccounted_s");
+        tl_json_doc_f64(w, v[i]->unaccounted_s);
+        tl_json_doc_end(w, '}');
+    }
+    tl_json_doc_end(w, ']');
+    long top = tl_ledger_straggler(v, n);
+    tl_json_doc_key(w, "straggler");
+    if (top < 0)
+        tl_json_doc_null(w);
+    else
+        tl_json_doc_u64(w, ranks[top]);
+    tl_json_doc_end(w, '}');
+}
+
+/* " 1.23 s (45%)" */
+static void share(struct tl_buf *b, double s, double whole)
+{
+    tl_buf_addf(b, " %.2f s", s);
+    if (whole > 0)
+        tl_buf_addf(b, " (%.0f%%)", 100 * s / whole);
+}
+
+/* --summary's lines of the same: a line per rank with a ledger, then the straggler. */
+static void text_rank_ledgers(struct tl_buf *b, const uint32_t *ranks,
+                              const struct tl_ledger_lines *const *v, size_t n)
+{
+    size_t with = 0;
+    for (size_t i = 0; i < n; i++)
+        with += v[i] && v[i]->present;
+    if (!with)
+        return;
+    tl_buf_adds(b, "\n  Where the time went, per rank:\n");
+    for (size_t i = 0; i < n; i++) {
+        const struct tl_ledger_lines *l = v[i];
+        if (!l || !l->present)
+            continue;
+        tl_buf_addf(b, "    Rank %u: the log spans %.2f s; compiling", ranks[i], l->span_s);
+        share(b, l->compiling_s, l->span_s);
+        if (l->runtime_s > 0) {
+            tl_buf_adds(b, ", first runs");
+            share(b, l->runtime_s, l->span_s);
+        }
+        tl_buf_adds(b, ", unaccounted");
+        share(b, l->unaccounted_s, l->span_s);
+        tl_buf_adds(b, "\n");
+    }
+    long top = tl_ledger_straggler(v, n);
+    if (top < 0)
+        return;
+    size_t least = (size_t)top;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] && v[i]->present && v[i]->compiling_s < v[least]->compiling_s)
+            least = i;
+    tl_buf_addf(b, "  Rank %u compiled longest: %.2f s, %.2f s more than Rank %u.\n", ranks[top],
+                v[top]->compiling_s, v[top]->compiling_s - v[least]->compiling_s, ranks[least]);
+}
+
+/* The ranks' numbers and their ledgers' lines, as j_rank_ledgers takes them (free both). */
+static void folder_ledgers(const struct tl_summary_rank_folder *f, uint32_t **ranks,
+                           const struct tl_ledger_lines ***v)
+{
+    *ranks = tl_xcalloc(f->n ? f->n : 1, sizeof(**ranks));
+    *v = tl_xcalloc(f->n ? f->n : 1, sizeof(**v));
+    for (size_t i = 0; i < f->n; i++) {
+        (*ranks)[i] = f->ranks[i].rank;
+        (*v)[i] = f->ranks[i].read ? &f->ranks[i].ledger : NULL;
+    }
+}
+
 void tl_summary_json_ranks(struct tl_buf *out, const struct tl_ranks *r)
 {
     struct tl_json_doc w;
@@ -233,6 +328,15 @@ void tl_summary_json_ranks(struct tl_buf *out, const struct tl_ranks *r)
         tl_json_doc_end(&w, ']');
         tl_json_doc_ku64(&w, "cache_lookups_dropped", r->cache_across->dropped);
     }
+    uint32_t *numbers = tl_xcalloc(r->nranks ? r->nranks : 1, sizeof(*numbers));
+    const struct tl_ledger_lines **lines = tl_xcalloc(r->nranks ? r->nranks : 1, sizeof(*lines));
+    for (size_t i = 0; i < r->nranks; i++) {
+        numbers[i] = r->ranks[i].rank;
+        lines[i] = r->ranks[i].error ? NULL : &r->ranks[i].diag.ledger;
+    }
+    j_rank_ledgers(&w, numbers, lines, r->nranks);
+    free(numbers);
+    free(lines);
     tl_json_doc_end(&w, '}');
     tl_buf_addch(out, '\n');
 }
@@ -323,6 +427,12 @@ void tl_summary_text_rank_folder(struct tl_buf *b, const struct tl_summary_rank_
             tl_term_safe(b, f->ranks[i].error);
             tl_buf_addch(b, '\n');
         }
+    uint32_t *numbers;
+    const struct tl_ledger_lines **lines;
+    folder_ledgers(f, &numbers, &lines);
+    text_rank_ledgers(b, numbers, lines, f->n);
+    free(numbers);
+    free(lines);
     for (size_t i = 0; i < f->n; i++) {
         const struct tl_summary_rank_diag *r = &f->ranks[i];
         if (!r->diagnosis)
@@ -396,6 +506,12 @@ void tl_summary_json_rank_folder(struct tl_buf *b, const struct tl_summary_rank_
         tl_json_doc_end(&w, '}');
     }
     tl_json_doc_end(&w, ']');
+    uint32_t *numbers;
+    const struct tl_ledger_lines **lines;
+    folder_ledgers(f, &numbers, &lines);
+    j_rank_ledgers(&w, numbers, lines, f->n);
+    free(numbers);
+    free(lines);
     tl_json_doc_end(&w, '}');
     tl_buf_addch(b, '\n');
 }

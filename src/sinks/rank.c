@@ -565,6 +565,7 @@ static void diag_counts(struct rank *rk, struct tl_rank_diag *c, const struct tl
     c->compile_ids = (uint32_t)n.compile_ids;
     c->has_time = n.have_times;
     c->compile_s = n.total_s;
+    tl_ledger_lines_of(&c->ledger, &d->ledger);
     diag_details(rk, c, d);
 }
 

@@ -140,6 +140,27 @@ class Facts(unittest.TestCase):
         for href in links:
             self.assertTrue(os.path.isfile(os.path.join(S.ranks, href)), href)
 
+    def test_2b_ledger(self):
+        """landing: where each rank's time went, each rank's own ledger lines, linked"""
+        page = self.open(os.path.join(S.ranks, "index.html"))
+        rows = page.evaluate("""Array.from(document.querySelectorAll('table.ledger tbody tr'))
+            .map(r => [r.cells[0].querySelector('a').getAttribute('href')].concat(
+                Array.from(r.cells).slice(1, 5).map(c => Number(c.getAttribute('data-value')))))""")
+        want, compiling = [], {}
+        for r in range(4):
+            led = load(os.path.join(S.ranks, "rank_%d" % r, "summary.json"))
+            led = led["compile_time"]["ledger"]
+            if led:
+                want.append(["rank_%d/compile_time.html" % r] + [
+                    led[k] for k in ("span_s", "compiling_s", "runtime_s", "unaccounted_s")])
+                compiling[r] = led["compiling_s"]
+        self.assertEqual(rows, want)
+        for row in rows:
+            self.assertTrue(os.path.isfile(os.path.join(S.ranks, row[0])), row[0])
+        top = max(compiling, key=compiling.get)
+        self.assertGreater(compiling[top], min(compiling.values()))
+        self.assertIn("Rank %d compiled longest" % top, page.evaluate("document.body.innerText"))
+
     def test_3_sort(self):
         """landing: a click on a heading sorts by it, a second click the other way round"""
         page = self.open(os.path.join(S.ranks, "index.html"))

@@ -17,7 +17,8 @@ Reports checked:
            (--inductor-provenance on a small tests/e2e/make_big_provenance_log.py log) and
            the dynamic-shapes pages of tests/fixtures/shapes.log and the pages of what the
            reference 0.4.8 added (tests/fixtures/newer.log: runtime metrics pages;
-           tests/fixtures/vllm.log: the vLLM summary as index.html, and tlparse_index.html)
+           tests/fixtures/vllm.log and vllm_calls.log: the vLLM summary as index.html, and
+           tlparse_index.html)
   corpus   every case of ../shared/corpus/cases.tsv (or $TL_SHARED/corpus/cases.tsv), with
            its flags (multi-rank --all-ranks-html, --export, --inductor-provenance, ...).
            When the corpus is not beside the checkout (a user's clone), that part says so in
@@ -568,9 +569,11 @@ class Links(unittest.TestCase):
                  ("provenance", prov, ["--inductor-provenance"]),
                  ("shapes", os.path.join(fixtures, "shapes.log"), []),
                  ("newer", os.path.join(fixtures, "newer.log"), []),
-                 ("vllm", os.path.join(fixtures, "vllm.log"), [])]
+                 ("vllm", os.path.join(fixtures, "vllm.log"), []),
+                 ("vllm_calls", os.path.join(fixtures, "vllm_calls.log"), [])]
         # what each report must link, so that a report that lost its pages does not pass
-        must = {"ranks": ["rank_0/index.html", "rank_2/index.html", "chromium_events.json"],
+        must = {"ranks": ["rank_0/index.html", "rank_2/index.html", "chromium_events.json",
+                          "rank_0/compile_time.html", "rank_2/compile_time.html"],
                 "export_kinds": ["summary.json", "-_-_-_-/symbolic_guard_information_0.html"],
                 "provenance": ["provenance_tracking_-_0_0_0.html"],
                 "shapes": ["dynamic_shapes.html"],
@@ -580,7 +583,10 @@ class Links(unittest.TestCase):
                 "vllm": ["tlparse_index.html", "chromium_events.json",
                          "-_0_0_0/vllm_piecewise_split_graph_4.txt",
                          "-_0_0_0/vllm_submod_0_7.txt", "-_0_0_0/fx_graph_cache_miss_24.json",
-                         "-_0_0_0/compilation_metrics_25.html"]}
+                         "-_0_0_0/compilation_metrics_25.html"],
+                "vllm_calls": ["tlparse_index.html", "-_0_0_0/vllm_piecewise_split_graph_4.txt",
+                               "-_1_0_0/vllm_piecewise_split_graph_31.txt",
+                               "-_1_0_0/vllm_submod_0_34.txt"]}
         for name, log, flags in cases:
             with self.subTest(case=name):
                 out = os.path.join(TMP, "own", name)

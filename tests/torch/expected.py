@@ -960,13 +960,16 @@ CASES["compile_time"] = {
 # vLLM's compile in small: one dynamo compile of Block ([0/0]) whose backend logs vLLM's
 # config and split graph, splits at softmax and compiles submod_0 and submod_2 with inductor
 # for the range [1, 64] and the CUDA-graph size 4, logging vllm_piecewise_compile_start before
-# each compile and each submodule's graph once. The report is vLLM's: index.html the vLLM
-# summary (groups "range [1, 64]" and "size 4", two subgraphs each), the classic index
-# tlparse_index.html. Inductor fakeifies the submodules' real inputs in dynamo's shape env
-# without a source (__meta_utils_unknown_tensor): 2.6 then specializes both sizes (4 and 8).
+# each compile and each submodule's graph once. Then Head ([1/0]), a second model, through a
+# second backend call with its own config (prefix "head") and pieces numbered from 0 again.
+# The report is vLLM's: index.html the vLLM summary, a section per compile call ("Compile
+# Call 1", "Compile Call 2: head"), each with groups "range [1, 64]" and "size 4" of two
+# subgraphs; the classic index tlparse_index.html. Inductor fakeifies Block's submodules' real
+# inputs in dynamo's shape env without a source (__meta_utils_unknown_tensor): 2.6 then
+# specializes both sizes (4 and 8); Head's pieces specialize nothing.
 CASES["vllm_like"] = {
     "trace": case(
-        compile_ids=1,
+        compile_ids=2,
         findings=["specialization:dimension_specialized", "specialization:dimension_specialized"],
         specializations=[
             {"kind": "specialized", "expr": "Eq(s1, 8)",
@@ -982,18 +985,24 @@ CASES["vllm_like"] = {
     "report_files": ["tlparse_index.html", "-_0_0_0/vllm_compilation_config_*.json",
                      "-_0_0_0/vllm_piecewise_split_graph_*.txt",
                      "-_0_0_0/vllm_piecewise_compile_start_*.json",
-                     "-_0_0_0/vllm_submod_0_*.txt", "-_0_0_0/vllm_submod_2_*.txt"],
+                     "-_0_0_0/vllm_submod_0_*.txt", "-_0_0_0/vllm_submod_2_*.txt",
+                     "-_1_0_0/vllm_compilation_config_*.json",
+                     "-_1_0_0/vllm_piecewise_split_graph_*.txt",
+                     "-_1_0_0/vllm_submod_0_*.txt", "-_1_0_0/vllm_submod_2_*.txt"],
     "report_has": ["<title>vLLM Compilation Summary</title>",
                    '<a href="tlparse_index.html">View original tlparse output',
                    "<tr><td><strong>Model</strong></td><td>tiny-mlp</td></tr>",
                    ">vllm_piecewise_split_graph</a>", "<h3>range [1, 64]</h3>", "<h3>size 4</h3>",
                    "<h4>submod_0</h4>", "<h4>submod_2</h4>",
-                   "<h4>submod_2 <small>(CUDA graph capture size)</small></h4>"],
+                   "<h4>submod_2 <small>(CUDA graph capture size)</small></h4>",
+                   '<details class="vllm-call" open>\n<summary><h2>Compile Call 1</h2>',
+                   "<summary><h2>Compile Call 2: head</h2></summary>",
+                   "<tr><td><strong>Prefix</strong></td><td>head</td></tr>"],
 }
 # 2.13 (on an empty inductor cache, as torch_check runs each scenario) specializes the same
 # two sizes; its symbols are named by a hash of their source, not by their order.
 CASES["vllm_like"]["2.13"] = {"trace": case(
-    compile_ids=1,
+    compile_ids=2,
     findings=["specialization:dimension_specialized", "specialization:dimension_specialized"],
     specializations=[
         {"kind": "specialized", "expr": "Eq(s22, 8)",

@@ -456,6 +456,48 @@ def check_ranks(tlparse, d, name, want, problems):
                             % (name, p.returncode, diff_text(want["diff_cache_misses"], got)))
     for pr in check_links(out):
         problems.append("%s: --all-ranks-html: %s" % (name, pr))
+    check_rank_ledgers(tlparse, d, out, s, name, problems)
+
+
+LEDGER_LINES = ("span_s", "compiling_s", "runtime_s", "unaccounted_s")
+
+
+def check_rank_ledgers(tlparse, d, out, s, name, problems):
+    """Where each rank's time went, as the landing page's summary.json and `--json` of the
+    folder say it, is each rank's own compile-time ledger (its rank_N/summary.json), line by
+    line; the straggler is the rank that compiled longest; the landing page links each rank's
+    compile_time.html."""
+    own = {}
+    for r in s["ranks"]:
+        led = json.load(open(os.path.join(out, "rank_%d" % r["rank"], "summary.json")))
+        led = led["compile_time"]["ledger"]
+        if led is not None:
+            own[r["rank"]] = {k: led[k] for k in LEDGER_LINES}
+    if len(own) < len(s["ranks"]):
+        problems.append("%s: ranks without a compile-time ledger: %s" % (
+            name, sorted(set(r["rank"] for r in s["ranks"]) - set(own))))
+    p = subprocess.run([tlparse, os.path.join(d, "trace"), "--json"], capture_output=True,
+                       text=True)
+    folder = json.loads(p.stdout) if p.returncode == 0 else None
+    if folder is None:
+        problems.append("%s: --json of the rank folder: exit %d" % (name, p.returncode))
+    top = max(own, key=lambda k: own[k]["compiling_s"]) if len(own) > 1 else None
+    if top is not None and all(v["compiling_s"] == own[top]["compiling_s"] for v in own.values()):
+        top = None
+    for what, doc in (("landing summary.json", s), ("--json of the folder", folder)):
+        if doc is None:
+            continue
+        got = {x["rank"]: {k: x[k] for k in LEDGER_LINES} for x in doc["ledger"]["ranks"]}
+        if got != own:
+            problems.append("%s: %s ledger per rank:\n%s" % (name, what, diff_text(own, got)))
+        if doc["ledger"]["straggler"] != top:
+            problems.append("%s: %s straggler %r, not rank %r (compiled longest)" % (
+                name, what, doc["ledger"]["straggler"], top))
+    html = open(os.path.join(out, "index.html"), encoding="utf-8").read()
+    for r in own:
+        if 'href="rank_%d/compile_time.html"' % r not in html:
+            problems.append("%s: the landing page does not link rank_%d/compile_time.html" % (
+                name, r))
 
 
 def diff_text(want, got):

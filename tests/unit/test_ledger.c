@@ -12,6 +12,7 @@
 #include "base/json.h"
 #include "model/ledger.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -277,6 +278,41 @@ static void test_read(void **state)
     assert_int_equal(c->cache, TL_LEDGER_MISS);
 }
 
+/* The lines a view of many logs shows: the run's, to the microsecond; none when nothing was
+ * timed. */
+static void test_lines(void **state)
+{
+    struct fixture *f = *state;
+    struct tl_ledger_lines x;
+    tl_ledger_lines_of(&x, &f->l);
+    assert_false(x.present);
+    f->l.present = true;
+    f->l.run.span_s = 2.00000049;
+    f->l.run.compiling_s = 1.2345675;
+    f->l.run.runtime_s = -1e-9; /* rounds to 0, never -0 */
+    f->l.run.unaccounted_s = 0.7654321;
+    tl_ledger_lines_of(&x, &f->l);
+    assert_true(x.present);
+    assert_true(x.span_s == 2.0);
+    assert_true(x.compiling_s == 1.234568 || x.compiling_s == 1.234567);
+    assert_true(x.runtime_s == 0.0 && !signbit(x.runtime_s));
+    assert_true(x.unaccounted_s == 0.765432);
+}
+
+/* The straggler: the log that compiled longest, of two or more with lines that differ. */
+static void test_straggler(void **state)
+{
+    (void)state;
+    struct tl_ledger_lines a = {true, 3, 1.5, 0, 1.5}, b = {true, 5, 4.5, 0, 0.5},
+                           c = {true, 5, 4.5, 0, 0.5}, none = {false, 9, 9, 0, 0};
+    const struct tl_ledger_lines *v[] = {&a, NULL, &none, &b, &c};
+    assert_int_equal(tl_ledger_straggler(v, 5), 3);  /* of two as long, the first */
+    assert_int_equal(tl_ledger_straggler(v, 3), -1); /* one log with lines */
+    const struct tl_ledger_lines *same[] = {&b, &c};
+    assert_int_equal(tl_ledger_straggler(same, 2), -1); /* all compiled as long */
+    assert_int_equal(tl_ledger_straggler(v, 0), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -288,6 +324,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_metrics_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lines, setup, teardown),
+        cmocka_unit_test(test_straggler),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

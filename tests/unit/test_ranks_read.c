@@ -129,10 +129,26 @@ static void test_round_trip(void **state)
     assert_string_equal(r.diag.detail[2], "[0/0] BackendCompilerFailed");
     assert_null(r.diag.detail[3]);
 
+    assert_false(r.diag.ledger.present); /* the summary has no compile_time */
+
     /* written again from what was read: the same bytes */
     struct tl_buf b2 = TL_BUF_INIT;
     write_summary(&b2, &r);
     assert_string_equal(b.buf, b2.buf);
+
+    /* the ledger's lines, from the summary's compile_time.ledger; a line that is no number of
+     * seconds reads as 0 */
+    const char *null_ledger = strstr(b.buf, "\"ledger\": null");
+    assert_non_null(null_ledger);
+    tl_buf_reset(&b2);
+    tl_buf_add(&b2, b.buf, (size_t)(null_ledger - b.buf));
+    tl_buf_adds(&b2, "\"ledger\": {\"span_s\": 2.5, \"compiling_s\": 2.0, \"runtime_s\": \"x\", "
+                     "\"unaccounted_s\": 0.5}");
+    tl_buf_adds(&b2, null_ledger + strlen("\"ledger\": null"));
+    assert_int_equal(tl_rank_summary_parse(b2.buf, b2.len, &r, &arena, why, sizeof(why)), 0);
+    assert_true(r.diag.ledger.present);
+    assert_true(r.diag.ledger.span_s == 2.5 && r.diag.ledger.compiling_s == 2.0);
+    assert_true(r.diag.ledger.runtime_s == 0 && r.diag.ledger.unaccounted_s == 0.5);
     tl_buf_release(&b2);
 
     /* no execution order, an error, nothing else */

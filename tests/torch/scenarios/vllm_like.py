@@ -4,6 +4,8 @@
 # graph, and compiles each other submodule with inductor for a dynamic range and for a
 # CUDA-graph capture size, logging vllm_piecewise_compile_start before each compile and the
 # submodule's graph once, all through torch._logging.trace_structured as vLLM does.
+# Two models are compiled, as vLLM compiles a drafter beside its model: each backend call
+# logs its own config (the second with the prefix "head") and numbers its pieces from 0.
 import json
 
 import torch
@@ -15,12 +17,12 @@ SPLITTING_OPS = (torch.softmax, torch.nn.functional.softmax)
 RANGES = [(1, 64, False, False), (4, 4, True, True)]  # start, end, single size, cudagraph size
 
 
-def log_config():
+def log_config(prefix):
     trace_structured(
         "artifact",
         metadata_fn=lambda: {"name": "vllm_compilation_config", "encoding": "json"},
         payload_fn=lambda: json.dumps({
-            "model": "tiny-mlp", "prefix": "", "mode": "CompilationMode.VLLM_COMPILE",
+            "model": "tiny-mlp", "prefix": prefix, "mode": "CompilationMode.VLLM_COMPILE",
             "backend": "inductor", "custom_ops": "none", "splitting_ops": "torch.softmax",
             "cudagraph_mode": "CUDAGraphMode.PIECEWISE", "compile_sizes": "4",
             "compile_ranges_split_points": "64", "use_inductor_graph_partition": False,
@@ -93,16 +95,19 @@ class _Compiled(torch.nn.Module):
         return out[0] if isinstance(out, (list, tuple)) and len(out) == 1 else out
 
 
-def vllm_backend(gm, example_inputs):
-    log_config()
-    split_gm, splitting = split(gm)
-    trace_structured(
-        "graph_dump",
-        metadata_fn=lambda: {"name": "vllm_piecewise_split_graph"},
-        payload_fn=lambda: split_gm.print_readable(print_output=False))
-    to_compile = [n for n, _ in split_gm.named_children() if n not in splitting]
-    PiecewiseCompile(split_gm, to_compile).run(*example_inputs)
-    return split_gm
+def vllm_backend(prefix):
+    """A backend call per compiled model, as vLLM's VllmBackend (prefix: the model's)."""
+    def backend(gm, example_inputs):
+        log_config(prefix)
+        split_gm, splitting = split(gm)
+        trace_structured(
+            "graph_dump",
+            metadata_fn=lambda: {"name": "vllm_piecewise_split_graph"},
+            payload_fn=lambda: split_gm.print_readable(print_output=False))
+        to_compile = [n for n, _ in split_gm.named_children() if n not in splitting]
+        PiecewiseCompile(split_gm, to_compile).run(*example_inputs)
+        return split_gm
+    return backend
 
 
 class Block(torch.nn.Module):
@@ -117,8 +122,22 @@ class Block(torch.nn.Module):
         return self.down(a) + x
 
 
+class Head(torch.nn.Module):
+    """A second, smaller model (a drafter's head), compiled by a second backend call."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        a = torch.softmax(self.proj(x), dim=-1)
+        return a * 2
+
+
 torch.manual_seed(0)
 model = Block()
+head = Head()
 with torch.no_grad():
-    out = torch.compile(model, backend=vllm_backend)(torch.randn(4, 8))
+    out = torch.compile(model, backend=vllm_backend(""))(torch.randn(4, 8))
+    out = torch.compile(head, backend=vllm_backend("head"))(out)
 print(out.shape)
