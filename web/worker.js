@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The engine's worker: runs tlweb.wasm (web/tlweb.c) as a WASI command over a small file
-// system of its own, in memory: /in/NAME is the dropped File (read as NAME from /in), read in pieces with
-// FileReaderSync as the engine asks (the log is never loaded whole), and /out/ holds what the
-// engine writes (the bundle, its temporary files). Only the WASI calls the engine makes are
-// real; any other answers ENOSYS. Messages to the page: {type: 'progress', done, total},
-// {type: 'message', line}, {type: 'done', code, bundle (a Blob), ms}, {type: 'error', text}.
+// system of its own, in memory: /in holds the dropped Files at their paths (NAME, or
+// FOLDER/NAME for a folder's), each read in pieces with FileReaderSync as the engine asks (a
+// log is never loaded whole), and /out/ holds what the engine writes (the bundle, its
+// temporary files). Asked with {module, files: [{file, path}], args (after argv[0])}. Only the
+// WASI calls the engine makes are real; any other answers ENOSYS. Messages to the page:
+// {type: 'progress', done, total}, {type: 'message', line}, {type: 'done', code, bundle (a
+// Blob), ms}, {type: 'error', text}.
 'use strict';
 
 const E = { SUCCESS: 0, BADF: 8, EXIST: 20, INVAL: 28, ISDIR: 31, NOENT: 44, NOSYS: 52,
@@ -28,15 +30,23 @@ function ensure(node, end) {
   node.data = d;
 }
 
-function run(module, file) {
+function run(module, files, argv) {
   const root = dirNode();
   const inDir = dirNode(), outDir = dirNode();
   root.entries.set('in', inDir);
   root.entries.set('out', outDir);
-  const input = { dir: false, file, size: file.size, ino: nextIno++ };
-  inDir.entries.set(file.name, input);
+  for (const { file, path } of files) {
+    const parts = path.split('/').filter((p) => p && p !== '.' && p !== '..');
+    let d = inDir;
+    for (const part of parts.slice(0, -1)) {
+      if (!d.entries.has(part)) d.entries.set(part, dirNode());
+      d = d.entries.get(part);
+      if (!d.dir) throw new Error(path + ': not a folder');
+    }
+    d.entries.set(parts[parts.length - 1], { dir: false, file, size: file.size, ino: nextIno++ });
+  }
   const reader = new FileReaderSync();
-  const args = ['tlweb', '/in', file.name, '/out/report.html'];
+  const args = ['tlweb', ...argv];
   const fds = new Map();
   fds.set(3, { node: root, pos: 0, preopen: '/' });
   let nextFd = 4;
@@ -401,7 +411,7 @@ function run(module, file) {
 onmessage = (ev) => {
   const t0 = performance.now();
   try {
-    const { code, bundle } = run(ev.data.module, ev.data.file);
+    const { code, bundle } = run(ev.data.module, ev.data.files, ev.data.args);
     postMessage({ type: 'done', code, bundle, ms: performance.now() - t0 });
   } catch (e) {
     postMessage({ type: 'error', text: String(e && e.stack || e) });

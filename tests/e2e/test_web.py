@@ -17,6 +17,15 @@ to the page's file input (DOM.setFileInputFiles, as a user picking it):
    engine ran (a probe ticking every 20 ms).
 4. Not a log: the page says why (the CLI's message and exit code), and shows no report; a .zst
    log: the page says it cannot read zstd yet.
+5. Each TORCH_LOGS text of the corpus and the fixtures: as 1.
+6. Each folder of rank logs of the corpus, picked as a folder, and its logs picked together:
+   the same files as `tlparse FOLDER --all-ranks-html --bundle X.html` (the multi-rank
+   landing).
+7. Two logs given as Before and After, and picked together: the files of
+   `tlparse diff BEFORE AFTER -o tl_diff`, as one page.
+8. "Save redacted": the file it saves equals `--bundle --redact`'s (the same salt on both
+   sides: the page's tlweb.redactSalt, the CLI's getrandom() preloaded), the report shown
+   stays.
 
     python3 tests/e2e/test_web.py               # run by tests/web.sh (after `make web`)
 
@@ -83,13 +92,71 @@ def logs():
     return out
 
 
-def cli_bundle(log, n):
-    """cd DIR && tlparse NAME --bundle TMP/cli_N.html (the log named as the page names it):
-    (exit code, {path: bytes} or None)."""
-    out = os.path.join(TMP, "cli_%d.html" % n)
-    p = subprocess.run([BIN, os.path.basename(log), "--bundle", out, "--no-browser"],
-                       cwd=os.path.dirname(log), capture_output=True, timeout=300)
+def cli_bundle(log, n, *flags, env=None):
+    """cd DIR && tlparse NAME --bundle TMP/cli_N.html FLAGS (the log named as the page names
+    it): (exit code, {path: bytes} or None)."""
+    out = os.path.join(TMP, "cli_%s.html" % n)
+    p = subprocess.run([BIN, os.path.basename(log), "--bundle", out, "--no-browser", *flags],
+                       cwd=os.path.dirname(log), capture_output=True, timeout=300, env=env)
     return p.returncode, read_bundle(out) if os.path.isfile(out) else None
+
+
+def cli_diff(before, after):
+    """cd DIR && tlparse diff BEFORE AFTER -o tl_diff (the logs of one folder DIR, named as the
+    page names them): (exit code, {path: bytes} of DIR/tl_diff, or None)."""
+    out = os.path.join(os.path.dirname(before), "tl_diff")
+    p = subprocess.run([BIN, "diff", os.path.basename(before), os.path.basename(after), "-o",
+                        "tl_diff", "--no-browser"], cwd=os.path.dirname(before),
+                       capture_output=True, timeout=300)
+    if not os.path.isdir(out):
+        return p.returncode, None
+    files = {}
+    for d, _, names in os.walk(out):
+        for name in names:
+            path = os.path.join(d, name)
+            with open(path, "rb") as f:
+                files[os.path.relpath(path, out)] = f.read()
+    return p.returncode, files
+
+
+def rank_folders():
+    """The corpus's folders of rank logs."""
+    return sorted(p for p in glob.glob(os.path.join(CORPUS, "*")) if os.path.isdir(p))
+
+
+def torch_logs():
+    """The corpus's TORCH_LOGS texts (../shared/corpus/torch_logs), and the fixtures'."""
+    out = sorted(glob.glob(os.path.join(os.path.dirname(CORPUS), "torch_logs", "*.txt")))
+    return out + sorted(glob.glob(os.path.join(ROOT, "tests", "fixtures", "torch_logs", "*.txt")))
+
+
+# The salt of the redaction's hashes, the same in the page (tlweb.redactSalt) and the CLI
+# (whose getrandom() is SALT_C, preloaded): bytes 0, 1, ..., 15.
+SALT_HEX = bytes(range(16)).hex()
+SALT_C = r"""#include <stddef.h>
+#include <sys/types.h>
+ssize_t getrandom(void *buf, size_t n, unsigned flags)
+{
+    (void)flags;
+    for (size_t i = 0; i < n; i++)
+        ((unsigned char *)buf)[i] = (unsigned char)i;
+    return (ssize_t)n;
+}
+"""
+
+
+def salted_env():
+    """The environment of a CLI run whose redaction salt is SALT_HEX."""
+    so = os.path.join(TMP, "salt.so")
+    if not os.path.isfile(so):
+        src = os.path.join(TMP, "salt.c")
+        with open(src, "w") as f:
+            f.write(SALT_C)
+        subprocess.run(["cc", "-shared", "-fPIC", "-o", so, src], check=True)
+    env = dict(os.environ, LD_PRELOAD=so)
+    # an ASan build's runtime must come first, unless told not to check
+    env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0").lstrip(":")
+    return env
 
 
 def stripped(files):
@@ -97,7 +164,7 @@ def stripped(files):
     out = dict(files)
     for name, data in files.items():
         base = name.rsplit("/", 1)[-1]
-        if base == "index.html" and "/" not in name:
+        if base == "index.html":
             text = data.decode("utf-8", "surrogateescape")
             text = strip_runinfo.TITLE.sub("<title>tlparse: *</title>",
                                            strip_runinfo.FOOTER.sub("", text), count=1)
@@ -149,25 +216,52 @@ class Web(unittest.TestCase):
         if cls.browser:
             cls.browser.close()
 
-    def run_page(self, log, timeout=300):
-        """Open the site afresh, give it LOG; the page's tlweb state once the run ended."""
+    def open_site(self):
         p = self.page
         self.children.clear()
         p.clear()
         self.seen = {"requests": [], "errors": [], "console": [], "kinds": set()}
         p.navigate(cdp.file_url(SITE))
+
+    def pick(self, selector, files):
+        """Give FILES to the page's file input SELECTOR, as a user picking them."""
+        p = self.page
         doc = p.send("DOM.getDocument", {"depth": 0})
         node = p.send("DOM.querySelector", {"nodeId": doc["root"]["nodeId"],
-                                            "selector": "#tlw-file"})
-        p.send("DOM.setFileInputFiles", {"nodeId": node["nodeId"], "files": [log]})
+                                            "selector": selector})
+        p.send("DOM.setFileInputFiles", {"nodeId": node["nodeId"], "files": files})
+
+    def wait_run(self, what, timeout=300):
+        """The page's tlweb state once its run ended."""
+        p = self.page
         p._wait(lambda: p.evaluate("tlweb.state") not in ("idle", "running"), timeout,
-                "the page's report of " + log)
+                "the page's report of " + what)
         return p.evaluate("""(async () => ({
-            state: tlweb.state, code: tlweb.code, messages: tlweb.messages,
+            state: tlweb.state, kind: tlweb.kind, code: tlweb.code, messages: tlweb.messages,
             progress: tlweb.progress, stall: window.__stall,
             status: document.getElementById('tlw-status').textContent,
             frame: document.getElementById('tlw-frame').getAttribute('src'),
+            redact_button: !document.getElementById('tlw-redact').hidden,
             bundle: tlweb.bundle ? await tlweb.bundle.text() : null }))()""")
+
+    def run_page(self, log, selector="#tlw-file", timeout=300):
+        """Open the site afresh, give it LOG (a path, or a list of them) through the file
+        input SELECTOR; the page's tlweb state once the run ended."""
+        self.open_site()
+        self.pick(selector, log if isinstance(log, list) else [log])
+        return self.wait_run(str(log), timeout)
+
+    def page_files(self, got, n):
+        """The files of the page's bundle, run information taken out."""
+        path = os.path.join(TMP, "web_%s.html" % n)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(got["bundle"])
+        return stripped(read_bundle(path))
+
+    def assert_same_files(self, have, want):
+        self.assertEqual(sorted(have), sorted(want), "the files differ")
+        for name in want:
+            self.assertEqual(have[name], want[name], "%s differs" % name)
 
     def collect(self):
         """What the tab and its workers and frames did since run_page (children come and go:
@@ -220,14 +314,8 @@ class Web(unittest.TestCase):
                 self.assertIsNotNone(want, "the CLI made no bundle of %s" % log)
                 self.assertEqual(got["state"], "done", got["messages"])
                 self.assertGreaterEqual(got["progress"], 1, "the progress bar never moved")
-                path = os.path.join(TMP, "web_%d.html" % n)
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(got["bundle"])
-                have = stripped(read_bundle(path))
-                want = stripped(want)
-                self.assertEqual(sorted(have), sorted(want), "the files differ")
-                for name in want:
-                    self.assertEqual(have[name], want[name], "%s differs" % name)
+                self.assertEqual(got["kind"], "log")
+                self.assert_same_files(self.page_files(got, n), stripped(want))
                 self.check_quiet()
                 self.assertIn("worker", self.seen["kinds"], "the worker was not watched")
                 self.assertLess(got["stall"], STALL_LIMIT_MS, "the main thread stalled")
@@ -270,6 +358,122 @@ class Web(unittest.TestCase):
         self.assertEqual(got["messages"],
                          ["tlparse: error: demo.log.zst: zstd: zstd is not built into this page"])
         self.check_quiet()
+
+    def test_5_torch_logs_text(self):
+        texts = torch_logs()
+        self.assertGreaterEqual(len(texts), 6, "no TORCH_LOGS texts found")
+        for n, log in enumerate(texts):
+            with self.subTest(log=os.path.basename(log)):
+                code, want = cli_bundle(log, "text_%d" % n)
+                self.assertIsNotNone(want, "the CLI made no bundle of %s" % log)
+                got = self.run_page(log)
+                self.assertEqual((got["state"], got["kind"], got["code"]), ("done", "log", code),
+                                 got["messages"])
+                self.assertIn("raw.log", want)
+                self.assert_same_files(self.page_files(got, "text_%d" % n), stripped(want))
+                self.check_quiet()
+
+    def test_6_rank_folder(self):
+        """A folder of rank logs picked as a folder, and its logs picked together (the page
+        names them the folder logs/): the CLI's multi-rank landing of the folder."""
+        folders = rank_folders()
+        self.assertGreaterEqual(len(folders), 3, "no rank folders in the corpus")
+        for n, folder in enumerate(folders):
+            with self.subTest(folder=os.path.basename(folder)):
+                code, want = cli_bundle(folder, "ranks_%d" % n, "--all-ranks-html")
+                self.assertIsNotNone(want, "the CLI made no bundle of %s" % folder)
+                self.assertIn("rank_0/index.html", want)
+                got = self.run_page(folder, "#tlw-dir")
+                self.assertEqual((got["state"], got["kind"], got["code"]),
+                                 ("done", "ranks", code), got["messages"])
+                self.assert_same_files(self.page_files(got, "ranks_%d" % n), stripped(want))
+                self.check_quiet()
+                if len(os.listdir(folder)) < 2:
+                    continue  # one log picked alone is that log's report (test_1)
+                # the same logs picked together: the folder is named logs/
+                logs_dir = os.path.join(TMP, "ranks_%d" % n, "logs")
+                shutil.copytree(folder, logs_dir)
+                code, want = cli_bundle(logs_dir, "ranks_logs_%d" % n, "--all-ranks-html")
+                got = self.run_page(sorted(glob.glob(os.path.join(logs_dir, "*"))))
+                self.assertEqual((got["state"], got["kind"], got["code"]),
+                                 ("done", "ranks", code), got["messages"])
+                self.assert_same_files(self.page_files(got, "ranks_logs_%d" % n),
+                                       stripped(want))
+                self.check_quiet()
+
+    def test_7_diff(self):
+        """Two logs given to Before and After, and the same two picked together (the older is
+        BEFORE): the CLI's `tlparse diff` folder, as one page."""
+        before = os.path.join(TMP, "d", "before.log")
+        after = os.path.join(TMP, "d", "after.log")
+        os.makedirs(os.path.dirname(before))
+        shutil.copy(os.path.join(CORPUS, "simple.log"), before)
+        shutil.copy(os.path.join(CORPUS, "comp_failure.log"), after)
+        os.utime(before, (1_700_000_000, 1_700_000_000))
+        os.utime(after, (1_700_000_100, 1_700_000_100))
+        code, want = cli_diff(before, after)
+        self.assertEqual(code, 0)
+        self.assertIn("after/index.html", want)
+        self.assertIn("diff.json", want)
+        want = stripped(want)
+        self.open_site()
+        self.pick("#tlw-before", [before])
+        self.assertEqual(self.page.evaluate("tlweb.state"), "idle")
+        self.pick("#tlw-after", [after])
+        got = self.wait_run("the diff")
+        self.assertEqual((got["state"], got["kind"], got["code"]), ("done", "diff", 0),
+                         got["messages"])
+        self.assertFalse(got["redact_button"], "a diff offers no redacted bundle")
+        self.assert_same_files(self.page_files(got, "diff_1"), want)
+        self.check_quiet()
+        got = self.run_page([after, before])
+        self.assertEqual((got["state"], got["kind"], got["code"]), ("done", "diff", 0),
+                         got["messages"])
+        self.assert_same_files(self.page_files(got, "diff_2"), want)
+        self.check_quiet()
+
+    def test_8_save_redacted(self):
+        """The button saves the CLI's --bundle --redact of the shown report (with the same
+        salt), as NAME-redacted.html in the download folder, and the report stays shown."""
+        downloads = os.path.join(TMP, "downloads")
+        os.makedirs(downloads)
+        self.browser.send("Browser.setDownloadBehavior", {"behavior": "allow",
+                                                          "downloadPath": downloads})
+        cases = [(os.path.join(ROOT, "tests", "fixtures", "demo.log"), "#tlw-file", (),
+                  "demo.log-redacted.html"),
+                 (rank_folders()[0], "#tlw-dir", ("--all-ranks-html",),
+                  os.path.basename(rank_folders()[0]) + "-redacted.html")]
+        for n, (log, selector, flags, name) in enumerate(cases):
+            with self.subTest(log=os.path.basename(log)):
+                code, want = cli_bundle(log, "redact_%d" % n, "--redact", *flags,
+                                        env=salted_env())
+                self.assertIsNotNone(want)
+                got = self.run_page(log, selector)
+                self.assertEqual(got["state"], "done", got["messages"])
+                self.assertTrue(got["redact_button"])
+                shown = got["frame"]
+                self.page.evaluate("tlweb.redactSalt = '%s'" % SALT_HEX)
+                self.page.click("#tlw-redact")
+                p = self.page
+                p._wait(lambda: p.evaluate("tlweb.redact.state") not in ("idle", "running"),
+                        300, "the redacted bundle")
+                red = p.evaluate("""(async () => ({state: tlweb.redact.state,
+                    code: tlweb.redact.code, name: tlweb.redact.name,
+                    bundle: await tlweb.redact.bundle.text(),
+                    frame: document.getElementById('tlw-frame').getAttribute('src')}))()""")
+                self.assertEqual((red["state"], red["code"], red["name"]), ("done", code, name))
+                self.assertEqual(red["frame"], shown, "the shown report changed")
+                have = self.page_files(red, "redact_%d" % n)
+                self.assertIn(b"redacted", have["index.html"])
+                self.assertNotIn(b"redacted", self.page_files(got, "shown_%d" % n)["index.html"])
+                self.assert_same_files(have, stripped(want))
+                saved = os.path.join(downloads, name)
+                deadline = time.monotonic() + 20
+                while not os.path.isfile(saved) and time.monotonic() < deadline:
+                    self.page.sleep(0.2)
+                with open(saved, encoding="utf-8") as f:
+                    self.assertEqual(f.read(), red["bundle"])
+                self.check_quiet()
 
 
 if __name__ == "__main__":
