@@ -3,8 +3,9 @@
 """The web page (`make web`: build-web/site/index.html, the engine compiled to WebAssembly)
 in headless Chromium, opened from file://.
 
-For tests/fixtures/demo.log, its gzip, and every log of ../shared/corpus/logs (when there), given
-to the page's file input (DOM.setFileInputFiles, as a user picking it):
+For tests/fixtures/demo.log, its gzip and zstd, a larger zstd log, and every log of
+../shared/corpus/logs (when there), given to the page's file input (DOM.setFileInputFiles, as
+a user picking it):
 1. The page's report equals `tlparse LOG --bundle X.html`'s: the same files with the same bytes
    (each decoded from the bundle as test_bundle.py reads one), apart from the run information
    (tests/strip_runinfo.py: the index's footer and title, summary.json's generated_by), and the
@@ -16,7 +17,7 @@ to the page's file input (DOM.setFileInputFiles, as a user picking it):
    or uncaught exception there; the main thread never stalled 500 ms or more while the
    engine ran (a probe ticking every 20 ms).
 4. Not a log: the page says why (the CLI's message and exit code), and shows no report; a .zst
-   log: the page says it cannot read zstd yet.
+   log cut short, or not zstd inside: the CLI's messages, exit code and report.
 5. Each TORCH_LOGS text of the corpus and the fixtures: as 1.
 6. Each folder of rank logs of the corpus, picked as a folder, and its logs picked together:
    the same files as `tlparse FOLDER --all-ranks-html --bundle X.html` (the multi-rank
@@ -26,6 +27,7 @@ to the page's file input (DOM.setFileInputFiles, as a user picking it):
 8. "Save redacted": the file it saves equals `--bundle --redact`'s (the same salt on both
    sides: the page's tlweb.redactSalt, the CLI's getrandom() preloaded), the report shown
    stays.
+9. The site is under 1 MB gzipped.
 
     python3 tests/e2e/test_web.py               # run by tests/web.sh (after `make web`)
 
@@ -87,7 +89,12 @@ def logs():
     gz = os.path.join(TMP, "demo.log.gz")
     with open(demo, "rb") as f, gzip.open(gz, "wb") as g:
         g.write(f.read())
-    out = [demo, gz]
+    zst = os.path.join(TMP, "demo.log.zst")
+    subprocess.run(["zstd", "-q", "-f", demo, "-o", zst], check=True)
+    big = os.path.join(TMP, "cache_hit_miss.log.zst")  # several zstd frames' worth of blocks
+    subprocess.run(["zstd", "-q", "-f", "-19", os.path.join(CORPUS, "cache_hit_miss.log"), "-o",
+                    big], check=True)
+    out = [demo, gz, zst, big]
     out += sorted(p for p in glob.glob(os.path.join(CORPUS, "*")) if os.path.isfile(p))
     return out
 
@@ -349,15 +356,40 @@ class Web(unittest.TestCase):
         self.assertIsNone(got["frame"])
         self.check_quiet()
 
-    def test_4_zstd_refused(self):
-        path = os.path.join(TMP, "demo.log.zst")
-        subprocess.run(["zstd", "-q", "-f", os.path.join(ROOT, "tests", "fixtures", "demo.log"),
-                        "-o", path], check=True)
-        got = self.run_page(path)
-        self.assertEqual((got["state"], got["code"]), ("failed", 1))
-        self.assertEqual(got["messages"],
-                         ["tlparse: error: demo.log.zst: zstd: zstd is not built into this page"])
-        self.check_quiet()
+    def test_4_bad_zstd(self):
+        """A .zst log cut short, and one whose bytes are not zstd's: the CLI's messages and
+        exit code, and the CLI's report of what could be read."""
+        demo = os.path.join(ROOT, "tests", "fixtures", "demo.log")
+        with open(demo, "rb") as f:
+            packed = subprocess.run(["zstd", "-q", "-c"], input=f.read(), check=True,
+                                    capture_output=True).stdout
+        cut = os.path.join(TMP, "cut.log.zst")
+        with open(cut, "wb") as f:
+            f.write(packed[:len(packed) // 2])
+        bad = os.path.join(TMP, "bad.log.zst")
+        with open(bad, "wb") as f:
+            f.write(packed[:8] + bytes(range(256)) * 4)
+        for n, path in enumerate([cut, bad]):
+            with self.subTest(log=os.path.basename(path)):
+                p = subprocess.run([BIN, os.path.basename(path), "--bundle", "cli_z%d.html" % n,
+                                    "--no-browser"], cwd=TMP, capture_output=True, timeout=60)
+                want_msgs = [line for line in p.stderr.decode().splitlines()
+                             if line.startswith("tlparse: ")]
+                self.assertTrue(want_msgs, p.stderr)
+                got = self.run_page(path)
+                self.assertEqual(got["code"], p.returncode, got["messages"])
+                # the CLI's last line names its bundle, the page's names report.html
+                self.assertEqual([m for m in got["messages"] if m.startswith("tlparse: ")
+                                  and not m.startswith("tlparse: report.html")],
+                                 [m for m in want_msgs if not m.startswith("tlparse: cli_z")])
+                out = os.path.join(TMP, "cli_z%d.html" % n)
+                if os.path.isfile(out):
+                    self.assertEqual(got["state"], "done")
+                    self.assert_same_files(self.page_files(got, "z%d" % n),
+                                           stripped(read_bundle(out)))
+                else:
+                    self.assertEqual(got["state"], "failed")
+                self.check_quiet()
 
     def test_5_torch_logs_text(self):
         texts = torch_logs()
@@ -474,6 +506,14 @@ class Web(unittest.TestCase):
                 with open(saved, encoding="utf-8") as f:
                     self.assertEqual(f.read(), red["bundle"])
                 self.check_quiet()
+
+    def test_9_size(self):
+        """The site (the page, its scripts and the engine, as served) under 1 MB gzipped."""
+        with open(SITE, "rb") as f:
+            site = f.read()
+        packed = len(gzip.compress(site, 9))
+        self.assertLess(packed, 1_000_000, "the site is %d bytes gzipped" % packed)
+        self.assertGreater(packed, 100_000, "the site holds no engine")
 
 
 if __name__ == "__main__":
