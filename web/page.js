@@ -11,7 +11,8 @@
 // the salt of its hashes is drawn here (tlweb.redactSalt, 32 hex digits, when a test sets it).
 // window.tlweb tells the tests where a run is: {state: 'idle'|'running'|'done'|'failed',
 // kind ('log'|'ranks'|'diff'), code, bundle (a Blob), messages, ms, progress (how many times
-// the bar moved), redact: {state, code, bundle, name} of the last "Save redacted"}.
+// the bar moved), memory (the worker's: {wasm, pending} bytes at most), redact: {state, code,
+// bundle, name} of the last "Save redacted"}.
 'use strict';
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -74,7 +75,7 @@
   function start(job) {
     if (worker) worker.terminate();
     Object.assign(state, { state: 'running', kind: job.kind, code: null, bundle: null,
-      messages: [], ms: 0, progress: 0 });
+      messages: [], ms: 0, progress: 0, memory: null });
     msgs.textContent = '';
     redactButton.hidden = true;
     worker = spawn(job, (m) => {
@@ -84,7 +85,7 @@
         status.textContent = job.label + ': the engine failed';
         return;
       }
-      Object.assign(state, { code: m.code, bundle: m.bundle, ms: m.ms });
+      Object.assign(state, { code: m.code, bundle: m.bundle, ms: m.ms, memory: m.memory });
       if (!m.bundle) {
         state.state = 'failed';
         status.textContent = job.label + ': no report (exit code ' + m.code + ')';
