@@ -181,9 +181,18 @@
     return folderJob(folder, files.map((file) => ({ file, path: file.webkitRelativePath })));
   }
 
+  // A dropped folder's own files (not those of its subfolders), through the File System
+  // Access handle where the browser has one, else the older entry API.
+  async function handleFolder(dir) {
+    const files = [];
+    for await (const [name, h] of dir.entries())
+      if (h.kind === 'file') files.push({ file: await h.getFile(), path: dir.name + '/' + name });
+    return folderJob(dir.name, files);
+  }
+
   function entryFile(entry) { return new Promise((ok, fail) => entry.file(ok, fail)); }
 
-  async function droppedFolder(dir) {
+  async function entryFolder(dir) {
     const reader = dir.createReader(), entries = [];
     for (;;) {
       const batch = await new Promise((ok, fail) => reader.readEntries(ok, fail));
@@ -194,6 +203,10 @@
     for (const e of entries)
       if (e.isFile) files.push({ file: await entryFile(e), path: dir.name + '/' + e.name });
     return folderJob(dir.name, files);
+  }
+
+  function folderFailed(e) {
+    say('Cannot read the dropped folder (' + e + '): pick it with "a folder" instead');
   }
 
   function run(job) { if (job) start(job); }
@@ -213,10 +226,18 @@
   document.addEventListener('drop', (ev) => {
     ev.preventDefault();
     drop.classList.remove('over');
-    const items = Array.from(ev.dataTransfer.items || []);
-    const entries = items.map((i) => i.webkitGetAsEntry && i.webkitGetAsEntry()).filter(Boolean);
-    const dir = entries.length === 1 && entries[0].isDirectory ? entries[0] : null;
-    if (dir) droppedFolder(dir).then(run, (e) => say(String(e)));
-    else if (ev.dataTransfer.files.length) run(filesJob(ev.dataTransfer.files));
+    const files = Array.from(ev.dataTransfer.files);
+    const items = Array.from(ev.dataTransfer.items || []).filter((i) => i.kind === 'file');
+    // the items are read now: they are gone once the event is over
+    if (items.length === 1 && items[0].getAsFileSystemHandle) {
+      items[0].getAsFileSystemHandle().then((h) => {
+        if (h && h.kind === 'directory') handleFolder(h).then(run, folderFailed);
+        else run(filesJob(files));
+      }, folderFailed);
+      return;
+    }
+    const entry = items.length === 1 && items[0].webkitGetAsEntry ? items[0].webkitGetAsEntry() : null;
+    if (entry && entry.isDirectory) entryFolder(entry).then(run, folderFailed);
+    else if (files.length) run(filesJob(files));
   });
 })();

@@ -31,6 +31,7 @@ a user picking it):
 10. A log of 48 MiB (TLPARSE_WEB_BIG_MB): as 1, with the worker's memory bounded (the files
    the engine writes are Blobs but for 16 MiB at most; the engine's memory is less than the
    log), the progress bar moving, and the main thread never stalled.
+11. Dropped (as from a file manager): a log, a folder of rank logs, two logs: as 1, 6 and 7.
 
     python3 tests/e2e/test_web.py               # run by tests/web.sh (after `make web`)
 
@@ -534,6 +535,35 @@ class Web(unittest.TestCase):
         self.assertLess(got["stall"], STALL_LIMIT_MS, "the main thread stalled")
         self.assert_same_files(self.page_files(got, "big"), stripped(want))
         self.check_quiet()
+
+    def test_11_drop(self):
+        """Dropped on the page (Input.dispatchDragEvent, as a user dragging from a file
+        manager): a log, a folder of rank logs, two logs; each gives what picking them gives."""
+        demo = os.path.join(ROOT, "tests", "fixtures", "demo.log")
+        folder = os.path.join(CORPUS, "multi_rank_logs")
+        before = os.path.join(TMP, "drop", "before.log")
+        after = os.path.join(TMP, "drop", "after.log")
+        os.makedirs(os.path.dirname(before))
+        shutil.copy(os.path.join(CORPUS, "simple.log"), before)
+        shutil.copy(os.path.join(CORPUS, "links.log"), after)
+        os.utime(before, (1_700_000_000, 1_700_000_000))
+        os.utime(after, (1_700_000_100, 1_700_000_100))
+        cases = [([demo], "log", cli_bundle(demo, "drop_log")),
+                 ([folder], "ranks", cli_bundle(folder, "drop_ranks", "--all-ranks-html")),
+                 ([after, before], "diff", cli_diff(before, after))]
+        for n, (paths, kind, (code, want)) in enumerate(cases):
+            with self.subTest(kind=kind):
+                self.assertIsNotNone(want)
+                self.open_site()
+                data = {"items": [], "files": paths, "dragOperationsMask": 1}
+                for t in ("dragEnter", "dragOver", "drop"):
+                    self.page.send("Input.dispatchDragEvent", {"type": t, "x": 60, "y": 30,
+                                                               "data": data})
+                got = self.wait_run("the drop of %s" % paths)
+                self.assertEqual((got["state"], got["kind"], got["code"]), ("done", kind, code),
+                                 got["messages"])
+                self.assert_same_files(self.page_files(got, "drop_%d" % n), stripped(want))
+                self.check_quiet()
 
     def test_9_size(self):
         """The site (the page, its scripts and the engine, as served) under 1 MB gzipped."""
