@@ -87,8 +87,8 @@ wheel: deps
 	@python3 scripts/build_wheel.py --binary $(WHEEL_BUILD)/tlparse --out $(WHEEL_DIR)
 
 # $(WEB_BUILD)/site/index.html: the page, its scripts and the engine (web/, compiled to
-# wasm32-wasi by Debian's clang with wasi-libc and Debian's zlib and libzstd sources) in one file that opens
-# from file:// or any static host.
+# wasm32-wasi by Debian's clang with wasi-libc and Debian's zlib and libzstd sources) in one
+# file that opens from file:// or any static host.
 web:
 	@scripts/deps.sh web
 	@scripts/web-source.sh zlib $(WEB_BUILD)/zlib-src
