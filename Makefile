@@ -87,12 +87,13 @@ wheel: deps
 	@python3 scripts/build_wheel.py --binary $(WHEEL_BUILD)/tlparse --out $(WHEEL_DIR)
 
 # $(WEB_BUILD)/site/index.html: the page, its scripts and the engine (web/, compiled to
-# wasm32-wasi by Debian's clang with wasi-libc and Debian's zlib source) in one file that opens
-# from file:// or any static host.
+# wasm32-wasi by Debian's clang with wasi-libc and Debian's zlib and libzstd sources) in one
+# file that opens from file:// or any static host.
 web:
 	@scripts/deps.sh web
-	@scripts/web-zlib.sh $(WEB_BUILD)/zlib-src
-	@[ -f $(WEB_BUILD)/build.ninja ] || cmake -S web -B $(WEB_BUILD) -G Ninja -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/web/wasi-toolchain.cmake -DTL_ZLIB_SRC=$(CURDIR)/$(WEB_BUILD)/zlib-src >/dev/null
+	@scripts/web-source.sh zlib $(WEB_BUILD)/zlib-src
+	@scripts/web-source.sh libzstd $(WEB_BUILD)/zstd-src
+	@grep -qs '^TL_ZSTD_SRC:PATH=.' $(WEB_BUILD)/CMakeCache.txt || cmake -S web -B $(WEB_BUILD) -G Ninja -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/web/wasi-toolchain.cmake -DTL_ZLIB_SRC=$(CURDIR)/$(WEB_BUILD)/zlib-src -DTL_ZSTD_SRC=$(CURDIR)/$(WEB_BUILD)/zstd-src >/dev/null
 	@ninja -C $(WEB_BUILD)
 	@echo "web: $(WEB_BUILD)/site/index.html"
 

@@ -32,8 +32,8 @@ fuzz) want="$want clang libclang-rt-14-dev" ;;
 deb) want="$want build-essential debhelper dpkg-dev fakeroot" ;; # dpkg-checkbuilddeps wants build-essential
 wheel) want="$want python3 binutils" ;;
 # The engine compiled to WebAssembly: clang's wasm32 target, its linker and builtins, WASI's
-# libc; llvm's ar and ranlib index its archives; dpkg-dev unpacks Debian's zlib source
-# (scripts/web-zlib.sh) with its patches.
+# libc; llvm's ar and ranlib index its archives; dpkg-dev unpacks Debian's zlib and
+# libzstd sources (scripts/web-source.sh) with its patches.
 web) want="$want clang lld llvm wasi-libc libclang-rt-14-dev-wasm32 python3 dpkg-dev" ;;
 *) echo "usage: $0 build|test|check|bench|fuzz|deb|wheel|web" >&2; exit 2 ;;
 esac

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The web page (tests/e2e/test_web.py): `make web` brings build-web/site/index.html up to date
-# (it installs its packages and fetches Debian's zlib source the first time), then headless
+# (it installs its packages and fetches Debian's zlib and libzstd sources the first time), then headless
 # Chromium opens it from file:// and its reports are compared with BIN's --bundle.
 # Usage: tests/web.sh BIN. Env: CHROMIUM (default /usr/bin/chromium), E2E_KEEP=1.
 set -uo pipefail

@@ -1,22 +1,14 @@
-/*
- * What the WebAssembly build leaves out of the library (web/CMakeLists.txt), stood in for: the
- * thread pool runs its jobs on the calling thread; a report folder (and so --watch) is
- * refused, as the page's entry writes only a bundle; so is --serve (no sockets). The POSIX
- * calls wasi-libc lacks are in web/compat/posix.c.
- */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What the WebAssembly build leaves out (web/CMakeLists.txt) or wasm32-wasi's libc lacks,
- * stood in for: the thread pool runs its jobs on the calling thread; a report folder (and so
- * --watch) is refused, as the page's entry writes only a bundle; so is --serve (no sockets);
- * and the few POSIX calls the
- * library makes that wasi-libc has not (temporary files, dup through the worker, qsort_r).
+ * stood in for: the thread pool runs its jobs on the calling thread, and --serve is refused
+ * (no sockets). A report folder is written in the worker's memory (the diff's, made into a
+ * bundle). The POSIX calls wasi-libc lacks are in web/compat/posix.c.
  */
 #include "base/config.h"
 #include "base/err.h"
 #include "base/pool.h"
 #include "output/httpd.h"
-#include "output/outdir.h"
 
 void tl_pool_run(size_t n, unsigned threads, void (*job)(void *ctx, size_t i), void *ctx)
 {
@@ -28,19 +20,6 @@ void tl_pool_run(size_t n, unsigned threads, void (*job)(void *ctx, size_t i), v
 unsigned tl_pool_cores(void)
 {
     return 1;
-}
-
-int tl_outdir_open(struct tl_outdir *o, const char *target, bool overwrite, struct tl_err *err)
-{
-    (void)o;
-    (void)overwrite;
-    return tl_error_code(err, TL_ERR_USAGE, "cannot write the folder %s in a web page", target);
-}
-
-int tl_outdir_open_in_place(struct tl_outdir *o, const char *path, struct tl_err *err)
-{
-    (void)o;
-    return tl_error_code(err, TL_ERR_USAGE, "cannot write the folder %s in a web page", path);
 }
 
 /* ---- libc ---------------------------------------------------------------------------------- */

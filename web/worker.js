@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The engine's worker: runs tlweb.wasm (web/tlweb.c) as a WASI command over a small file
-// system of its own, in memory: /in/NAME is the dropped File (read as NAME from /in), read in pieces with
-// FileReaderSync as the engine asks (the log is never loaded whole), and /out/ holds what the
-// engine writes (the bundle, its temporary files). Only the WASI calls the engine makes are
-// real; any other answers ENOSYS. Messages to the page: {type: 'progress', done, total},
-// {type: 'message', line}, {type: 'done', code, bundle (a Blob), ms}, {type: 'error', text}.
+// system of its own, in memory: /in holds the dropped Files at their paths (NAME, or
+// FOLDER/NAME for a folder's), each read in pieces with FileReaderSync as the engine asks (a
+// log is never loaded whole), and /out/ holds what the engine writes (the bundle, its
+// temporary files). Asked with {module, files: [{file, path}], args (after argv[0])}. Only the
+// WASI calls the engine makes are real; any other answers ENOSYS. Messages to the page:
+// {type: 'progress', done, total}, {type: 'message', line}, {type: 'done', code, bundle (a
+// Blob), ms, memory: {wasm: the engine's memory, pending: the most bytes of written files
+// held in this worker at once}}, {type: 'error', text}.
 'use strict';
 
 const E = { SUCCESS: 0, BADF: 8, EXIST: 20, INVAL: 28, ISDIR: 31, NOENT: 44, NOSYS: 52,
@@ -15,28 +18,99 @@ const ALL_RIGHTS = 0x1fffffffn;
 class Exit { constructor(code) { this.code = code; } }
 
 function dirNode() { return { dir: true, entries: new Map(), ino: nextIno++ }; }
-function fileNode() { return { dir: false, data: new Uint8Array(0), size: 0, ino: nextIno++ }; }
 let nextIno = 1;
 
-// A file written by the engine: bytes in one buffer that doubles as it grows.
-function ensure(node, end) {
-  if (end <= node.data.length) return;
-  let cap = Math.max(node.data.length * 2, 1 << 16);
-  while (cap < end) cap *= 2;
-  const d = new Uint8Array(cap);
-  d.set(node.data.subarray(0, node.size));
-  node.data = d;
+// A file written by the engine (the bundle, its spools and temporary files): its bytes are
+// Blobs of up to CHUNK bytes (parts: flushed bytes in all), which the browser keeps out of
+// this worker's memory (on disk when they are large), and a buffer of the bytes written last
+// (pending, blen of them). Written at its end, as the engine writes, a file costs the worker
+// one CHUNK; a write before its end splices Blobs (no copy). Read back with FileReaderSync.
+const CHUNK = 1 << 20;
+const memory = { pending: 0, peakPending: 0 }; // bytes in pending buffers, now and at most
+function fileNode() {
+  return { dir: false, parts: [], whole: null, flushed: 0, pending: null, blen: 0, size: 0,
+    ino: nextIno++ };
 }
 
-function run(module, file) {
+function setPending(node, buf) {
+  memory.pending += (buf ? buf.length : 0) - (node.pending ? node.pending.length : 0);
+  memory.peakPending = Math.max(memory.peakPending, memory.pending);
+  node.pending = buf;
+}
+
+function flushed(node) {
+  if (!node.whole) node.whole = new Blob(node.parts);
+  return node.whole;
+}
+
+function flush(node) {
+  if (!node.blen) return;
+  node.parts.push(new Blob([node.pending.subarray(0, node.blen)]));
+  node.whole = null;
+  node.flushed += node.blen;
+  node.blen = 0;
+  setPending(node, null);
+}
+
+// bytes at pos of node (pos <= node.size).
+function writeNode(node, pos, bytes) {
+  if (pos < node.flushed) { // before the end of the Blobs: splice them
+    const k = Math.min(bytes.length, node.flushed - pos), w = flushed(node);
+    node.parts = [w.slice(0, pos), new Blob([bytes.subarray(0, k)]), w.slice(pos + k)];
+    node.whole = null;
+    pos += k;
+    bytes = bytes.subarray(k);
+    if (!bytes.length) return;
+  }
+  const at = pos - node.flushed, end = at + bytes.length;
+  if (!node.pending || end > node.pending.length) {
+    let cap = Math.max(node.pending ? node.pending.length * 2 : 0, 1 << 16);
+    while (cap < end) cap *= 2;
+    const d = new Uint8Array(cap);
+    if (node.pending) d.set(node.pending.subarray(0, node.blen));
+    setPending(node, d);
+  }
+  node.pending.set(bytes, at);
+  node.blen = Math.max(node.blen, end);
+  node.size = node.flushed + node.blen;
+  if (node.blen >= CHUNK) flush(node);
+}
+
+// node cut or grown (with zeros) to n bytes.
+function resize(node, n) {
+  if (n <= node.flushed) {
+    node.parts = n ? [flushed(node).slice(0, n)] : [];
+    node.whole = null;
+    node.flushed = n;
+    node.blen = 0;
+    setPending(node, null);
+    node.size = n;
+  } else if (n < node.size) {
+    node.blen = n - node.flushed;
+    node.size = n;
+  } else {
+    for (let at = node.size; at < n; at += CHUNK)
+      writeNode(node, at, new Uint8Array(Math.min(CHUNK, n - at)));
+  }
+}
+
+function run(module, files, argv) {
   const root = dirNode();
   const inDir = dirNode(), outDir = dirNode();
   root.entries.set('in', inDir);
   root.entries.set('out', outDir);
-  const input = { dir: false, file, size: file.size, ino: nextIno++ };
-  inDir.entries.set(file.name, input);
+  for (const { file, path } of files) {
+    const parts = path.split('/').filter((p) => p && p !== '.' && p !== '..');
+    let d = inDir;
+    for (const part of parts.slice(0, -1)) {
+      if (!d.entries.has(part)) d.entries.set(part, dirNode());
+      d = d.entries.get(part);
+      if (!d.dir) throw new Error(path + ': not a folder');
+    }
+    d.entries.set(parts[parts.length - 1], { dir: false, file, size: file.size, ino: nextIno++ });
+  }
   const reader = new FileReaderSync();
-  const args = ['tlweb', '/in', file.name, '/out/report.html'];
+  const args = ['tlweb', ...argv];
   const fds = new Map();
   fds.set(3, { node: root, pos: 0, preopen: '/' });
   let nextFd = 4;
@@ -67,20 +141,22 @@ function run(module, file) {
   }
 
   function read(node, pos, n) {
-    if (node.file) {
-      const end = Math.min(pos + n, node.size);
-      if (end <= pos) return new Uint8Array(0);
-      return new Uint8Array(reader.readAsArrayBuffer(node.file.slice(pos, end)));
-    }
-    return node.data.subarray(Math.min(pos, node.size), Math.min(pos + n, node.size));
+    const end = Math.min(pos + n, node.size);
+    if (end <= pos) return new Uint8Array(0);
+    if (node.file) return new Uint8Array(reader.readAsArrayBuffer(node.file.slice(pos, end)));
+    if (pos >= node.flushed) return node.pending.subarray(pos - node.flushed, end - node.flushed);
+    const from = new Uint8Array(reader.readAsArrayBuffer(flushed(node).slice(pos, Math.min(end, node.flushed))));
+    if (end <= node.flushed) return from;
+    const out = new Uint8Array(end - pos);
+    out.set(from);
+    out.set(node.pending.subarray(0, end - node.flushed), from.length);
+    return out;
   }
 
   function write(node, pos, bytes) {
     if (node.file) return E.BADF;
-    ensure(node, pos + bytes.length);
-    if (pos > node.size) node.data.fill(0, node.size, pos);
-    node.data.set(bytes, pos);
-    node.size = Math.max(node.size, pos + bytes.length);
+    if (pos > node.size) resize(node, pos);
+    writeNode(node, pos, bytes);
     return E.SUCCESS;
   }
 
@@ -190,10 +266,7 @@ function run(module, file) {
     fd_filestat_set_size(fd, size) {
       const f = fds.get(fd);
       if (!f || f.node.dir || f.node.file) return E.BADF;
-      const n = Number(size);
-      ensure(f.node, n);
-      if (n > f.node.size) f.node.data.fill(0, f.node.size, n);
-      f.node.size = n;
+      resize(f.node, Number(size));
       return E.SUCCESS;
     },
     fd_filestat_set_times() { return E.SUCCESS; },
@@ -318,7 +391,7 @@ function run(module, file) {
       if (node.dir && (writing || (oflags & 4))) return E.ISDIR;
       if ((oflags & 8) && !node.dir) {
         if (node.file) return E.INVAL;
-        node.size = 0;
+        resize(node, 0);
       }
       const fd = nextFd++;
       fds.set(fd, { node, pos: 0, append: (fdflags & 1) !== 0 });
@@ -395,14 +468,19 @@ function run(module, file) {
   }
   if (errText[0]) postMessage({ type: 'message', line: errText[0] });
   const out = outDir.entries.get('report.html');
-  return { code, bundle: out ? new Blob([out.data.subarray(0, out.size)], { type: 'text/html' }) : null };
+  let bundle = null;
+  if (out) {
+    flush(out);
+    bundle = new Blob(out.parts, { type: 'text/html' });
+  }
+  return { code, bundle, memory: { wasm: mem.buffer.byteLength, pending: memory.peakPending } };
 }
 
 onmessage = (ev) => {
   const t0 = performance.now();
   try {
-    const { code, bundle } = run(ev.data.module, ev.data.file);
-    postMessage({ type: 'done', code, bundle, ms: performance.now() - t0 });
+    const { code, bundle, memory } = run(ev.data.module, ev.data.files, ev.data.args);
+    postMessage({ type: 'done', code, bundle, memory, ms: performance.now() - t0 });
   } catch (e) {
     postMessage({ type: 'error', text: String(e && e.stack || e) });
   }

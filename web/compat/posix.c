@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The POSIX calls the library makes that wasm32-wasi's libc has not (temporary files, modes,
- * dup through the worker, qsort_r, ...), for the page's build (web/CMakeLists.txt). Apart from
- * web/stubs.c, which stands in for the library's own parts the page leaves out: these use
+ * dup through the worker, a stable qsort, ...), for the page's build (web/CMakeLists.txt). Apart
+ * from web/stubs.c, which stands in for the library's own parts the page leaves out: these use
  * nothing of the library.
  */
 #include <errno.h>
@@ -50,6 +50,29 @@ int mkostemp(char *tmpl, int flags)
 int mkstemp(char *tmpl)
 {
     return mkostemp(tmpl, 0);
+}
+
+char *mkdtemp(char *tmpl)
+{
+    size_t n = strlen(tmpl);
+    if (n < 6 || memcmp(tmpl + n - 6, "XXXXXX", 6)) {
+        errno = EINVAL;
+        return NULL;
+    }
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    for (int tries = 0; tries < 100; tries++) {
+        unsigned char r[6];
+        if (getentropy(r, sizeof(r)) != 0)
+            return NULL;
+        for (int i = 0; i < 6; i++)
+            tmpl[n - 6 + i] = letters[r[i] % (sizeof(letters) - 1)];
+        if (mkdir(tmpl, 0700) == 0)
+            return tmpl;
+        if (errno != EEXIST)
+            return NULL;
+    }
+    errno = EEXIST;
+    return NULL;
 }
 
 int fchmod(int fd, mode_t mode)
@@ -139,4 +162,49 @@ void qsort_r(void *base, size_t n, size_t size, int (*cmp)(const void *, const v
         memcpy(a, tmp, n * size);
     }
     free(tmp);
+}
+
+/* qsort as well, for the same order as the CLI's: wasi-libc's (musl's smoothsort) is not
+ * stable, and where the library's comparators find two elements equal (compile ids of equal
+ * times, say), glibc's merge sort keeps them in the order given. */
+struct plain_cmp {
+    int (*cmp)(const void *, const void *);
+};
+
+static int call_plain(const void *a, const void *b, void *ctx)
+{
+    return ((const struct plain_cmp *)ctx)->cmp(a, b);
+}
+
+void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    struct plain_cmp c = {cmp};
+    qsort_r(base, n, size, call_plain, &c);
+}
+
+/* The page's file system is the worker's, used by one thread: RENAME_NOREPLACE is a look
+ * then a rename; RENAME_EXCHANGE is refused (EINVAL, as a file system without it). */
+int renameat2(int olddir, const char *oldpath, int newdir, const char *newpath, unsigned flags)
+{
+    struct stat st;
+    if (flags & ~(unsigned)RENAME_NOREPLACE) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (flags && fstatat(newdir, newpath, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        errno = EEXIST;
+        return -1;
+    }
+    return renameat(olddir, oldpath, newdir, newpath);
+}
+
+/* The owner tag of a report folder being written (output/leftovers.c): the tab has no host. */
+int gethostname(char *name, size_t n)
+{
+    if (n == 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    strncpy(name, "page", n);
+    return 0;
 }
