@@ -22,6 +22,8 @@ middle of a line (the rest comes with the next); tlparse --watch reads it with i
     and the fix, a panel of counts below them;
   - the end report holds live.html and a live.js that says how the watch ended;
   - a live report that cannot be rebuilt is said once;
+  - the live report is read once, the end too (no batch run from byte 0): of one log, of the
+    ranks, of the newest log of a folder, of a log whose job paused in the middle of entries;
   - the same with inotify and with the poll (TLPARSE_WATCH_POLL).
 
     python3 tests/watch_check.py path/to/tlparse
@@ -742,6 +744,59 @@ def case_newest(binary, tmp, env, tag):
                         tag + ": the end report of the newest log")
 
 
+def rchar_at_end(w):
+    """Ctrl-C to the watch, then the bytes it read in all (its generations' too: a child's are
+    added when it is reaped), read while it is a zombie, before it is waited for."""
+    if w.p.poll() is None:
+        w.p.send_signal(signal.SIGINT)
+    try:
+        os.waitid(os.P_PID, w.p.pid, os.WEXITED | os.WNOWAIT)
+    except ChildProcessError:
+        return 0
+    return proc_rchar(w.p.pid)
+
+
+def case_pause_in_entry(binary, tmp, env, tag):
+    """The job pauses in the middle of entries (after a payload line, before the rest of the
+    payload): the entry waits for its end (its md5 is not yet the one it announced), so the
+    report fed as the log came is the batch one, and the log is not read again at the end."""
+    d = os.path.join(tmp, "pause-" + tag)
+    os.makedirs(d)
+    log = os.path.join(d, "t.log")
+    open(log, "wb").close()
+    w = Watch(binary, ["t.log", "-o", "out"], d, env)
+    time.sleep(0.3)
+    ents = entries(DEMO) * 6
+    cut = 0
+    with open(log, "ab") as f:
+        for i, e in enumerate(ents):
+            lines = e.split(b"\n")
+            if len(lines) > 3 and i % 15 == 0:
+                at = len(lines[0]) + len(lines[1]) + 2  # its head and first payload line
+                f.write(e[:at])
+                f.flush()
+                time.sleep(0.3)  # longer than the watch waits before it settles an entry
+                e = e[at:]
+                cut += 1
+            f.write(e)
+            f.flush()
+    check(cut >= 5, "%s: %d entries paused in" % (tag, cut))
+    check(w.wait_for(lambda t: t.startswith("specialized"), 10), tag + ": the log was read")
+    time.sleep(0.5)
+    rchar = rchar_at_end(w)
+    rc = w.end()
+    size = os.path.getsize(log)
+    print("%s: paused entries: %d bytes read for a %d-byte log (%.2fx)" %
+          (tag, rchar, size, rchar / size), flush=True)
+    check(0 < rchar < size * 1.3 + (1 << 20),
+          "%s: read once, the end too: %d bytes for %d" % (tag, rchar, size))
+    check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
+    subprocess.run([binary, "t.log", "-o", "batch", "--no-browser"], cwd=d,
+                   capture_output=True, check=True)
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of entries paused in")
+
+
 def case_bad_paths(binary, tmp):
     """What cannot be followed fails at once, in one line, and writes nothing."""
     d = os.path.join(tmp, "bad")
@@ -970,6 +1025,7 @@ def main():
         case_reads_once(binary, tmp, {}, "inotify")
         case_ranks_read_once(binary, tmp, {}, "inotify")
         case_newest(binary, tmp, {}, "inotify")
+        case_pause_in_entry(binary, tmp, {}, "inotify")
     finally:
         if not os.environ.get("TL_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)
