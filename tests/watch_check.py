@@ -22,6 +22,9 @@ middle of a line (the rest comes with the next); tlparse --watch reads it with i
     and the fix, a panel of counts below them;
   - the end report holds live.html and a live.js that says how the watch ended;
   - a live report that cannot be rebuilt is said once;
+  - the live report is read once, the end too (no batch run from byte 0): of one log, of the
+    ranks, of the newest log of a folder (of rank logs too, --fail-on counting every rank), of
+    a log whose job paused in the middle of entries;
   - the same with inotify and with the poll (TLPARSE_WATCH_POLL).
 
     python3 tests/watch_check.py path/to/tlparse
@@ -742,6 +745,106 @@ def case_newest(binary, tmp, env, tag):
                         tag + ": the end report of the newest log")
 
 
+def rchar_at_end(w):
+    """Ctrl-C to the watch, then the bytes it read in all (its generations' too: a child's are
+    added when it is reaped), read while it is a zombie, before it is waited for."""
+    if w.p.poll() is None:
+        w.p.send_signal(signal.SIGINT)
+    try:
+        os.waitid(os.P_PID, w.p.pid, os.WEXITED | os.WNOWAIT)
+    except ChildProcessError:
+        return 0
+    return proc_rchar(w.p.pid)
+
+
+def case_newest_rank(binary, tmp, env, tag):
+    """A folder of rank logs without --all-ranks-html: the report is of the newest, fed as it
+    comes; at the end neither it nor the other ranks are read again (--fail-on counts every
+    rank from their engines), and it equals the batch run of the folder, which says the same."""
+    d = os.path.join(tmp, "newest-rank-" + tag)
+    trace = os.path.join(d, "trace")
+    os.makedirs(trace)
+    old = os.path.join(trace, "dedicated_log_torch_trace_rank_0_x.log")
+    shutil.copy(os.path.join(HERE, "fixtures", "edge.log"), old)
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    new = os.path.join(trace, "dedicated_log_torch_trace_rank_1_x.log")
+    open(new, "wb").close()
+    w = Watch(binary, ["trace", "-o", "out", "--fail-on", "export"], d, env)
+    data = open(DEMO, "rb").read()
+    for _ in range(24):
+        with open(new, "ab") as f:
+            f.write(data)
+        time.sleep(0.1)
+    # (a generation compares the pages it writes with those there, reading them: few of them)
+    st = wait_generation(os.path.join(d, "out"), 1)
+    check(st is not None and st.get("generation", 0) >= 1,
+          "%s: the newest rank's report was published: %s" % (tag, st))
+    time.sleep(0.5)
+    rchar = rchar_at_end(w)
+    rc = w.end()
+    size = len(data) * 24 + os.path.getsize(old)
+    # beyond the logs read once: the heads of the folder's logs, read to find the newest (as a
+    # batch run does), and the pages a generation and the end compare with those in place
+    print("%s: newest rank: %d bytes read for %d bytes of logs (%.2fx)" %
+          (tag, rchar, size, rchar / size), flush=True)
+    check(0 < rchar < size * 1.3 + (4 << 20),
+          "%s: the rank logs were read once, the end too: %d bytes for %d" % (tag, rchar, size))
+    check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
+    b = subprocess.run([binary, "trace", "-o", "batch", "--no-browser", "--fail-on", "export"],
+                       cwd=d, capture_output=True)
+    check(b.returncode == 0, "%s: the batch run passes --fail-on export" % tag)
+    said = [x for x in w.err.split(b"\n") if x.startswith(b"tlparse: ") and b"warning" not in x]
+    want = [x for x in b.stderr.split(b"\n") if x.startswith(b"tlparse: ") and b"warning" not in x
+            and b"batch/index.html" not in x]
+    check(said[:len(want)] == want and b"holds the logs of 2 ranks" in w.err,
+          "%s: said as the batch run says it:\n%s\n%s" % (tag, said, want))
+    check(b"out/index.html: the newest of the logs of 2 ranks" in w.err,
+          "%s: the report is said to be of the newest rank: %s" % (tag, w.err[-300:]))
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of the newest rank log")
+
+
+def case_pause_in_entry(binary, tmp, env, tag):
+    """The job pauses in the middle of entries (after a payload line, before the rest of the
+    payload): the entry waits for its end (its md5 is not yet the one it announced), so the
+    report fed as the log came is the batch one, and the log is not read again at the end."""
+    d = os.path.join(tmp, "pause-" + tag)
+    os.makedirs(d)
+    log = os.path.join(d, "t.log")
+    open(log, "wb").close()
+    w = Watch(binary, ["t.log", "-o", "out"], d, env)
+    time.sleep(0.3)
+    ents = entries(DEMO) * 6
+    cut = 0
+    with open(log, "ab") as f:
+        for i, e in enumerate(ents):
+            lines = e.split(b"\n")
+            if len(lines) > 3 and i % 15 == 0:
+                at = len(lines[0]) + len(lines[1]) + 2  # its head and first payload line
+                f.write(e[:at])
+                f.flush()
+                time.sleep(0.3)  # longer than the watch waits before it settles an entry
+                e = e[at:]
+                cut += 1
+            f.write(e)
+            f.flush()
+    check(cut >= 5, "%s: %d entries paused in" % (tag, cut))
+    check(w.wait_for(lambda t: t.startswith("specialized"), 10), tag + ": the log was read")
+    time.sleep(0.5)
+    rchar = rchar_at_end(w)
+    rc = w.end()
+    size = os.path.getsize(log)
+    print("%s: paused entries: %d bytes read for a %d-byte log (%.2fx)" %
+          (tag, rchar, size, rchar / size), flush=True)
+    check(0 < rchar < size * 1.3 + (1 << 20),
+          "%s: read once, the end too: %d bytes for %d" % (tag, rchar, size))
+    check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
+    subprocess.run([binary, "t.log", "-o", "batch", "--no-browser"], cwd=d,
+                   capture_output=True, check=True)
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of entries paused in")
+
+
 def case_bad_paths(binary, tmp):
     """What cannot be followed fails at once, in one line, and writes nothing."""
     d = os.path.join(tmp, "bad")
@@ -970,6 +1073,8 @@ def main():
         case_reads_once(binary, tmp, {}, "inotify")
         case_ranks_read_once(binary, tmp, {}, "inotify")
         case_newest(binary, tmp, {}, "inotify")
+        case_newest_rank(binary, tmp, {}, "inotify")
+        case_pause_in_entry(binary, tmp, {}, "inotify")
     finally:
         if not os.environ.get("TL_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)

@@ -864,8 +864,11 @@ static int watch(struct cli *c)
     bool report = (rc == TL_EXIT_OK || rc == TL_EXIT_ERROR) && res.index_path;
     if (report && !c->said_done)
         say_done(opt, &res);
-    if (wd.failed) {
-        fail_on(c->fail_on, &res.counts, res.ranks);
+    if (wd.failed) { /* said of every rank when the report is of a folder's newest log */
+        if (res.newest_of && res.has_folder_counts)
+            fail_on(c->fail_on, &res.folder_counts, res.folder_ranks);
+        else
+            fail_on(c->fail_on, &res.counts, res.ranks);
         rc = TL_EXIT_ERROR;
     } else if (c->run && wd.status > 0) {
         rc = wd.status;

@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "base/json.h"
 #include "base/map.h"
+#include "base/md5.h"
 #include "base/progress.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
@@ -70,6 +71,9 @@ struct tl_engine {
     /* tl_engine_settle: an entry (a message of text) was taken as complete early; and a line
      * that belonged to it came after all (the records differ from a batch run's) */
     bool settle_cut, diverged;
+    /* tl_engine_settle handed on an entry whose payload nobody reads: its payload lines still
+     * to come are skipped (ENTRY_SKIP) as a batch run skips them */
+    bool quiet_cut;
     const char *path; /* the log's file (the footer's size and time); NULL: none */
 
     void (*job_done)(void *ctx, const struct tl_model *model, const struct tl_runinfo *info);
@@ -483,6 +487,12 @@ static int on_line(void *ctx, const struct tl_line *l, struct tl_err *err)
         eng->diverged |= eng->text || l->first == '\t';
         eng->settle_cut = false;
     }
+    if (eng->quiet_cut && (l->long_line || l->len)) {
+        /* Skipped as a batch run skips them, but a long one is said after the entry, not
+         * before it. */
+        eng->diverged |= l->long_line && l->first == '\t';
+        eng->quiet_cut = l->first == '\t';
+    }
     if (eng->text)
         return text_line(eng, l, err);
     if (eng->state != ENTRY_NONE) {
@@ -702,6 +712,15 @@ int tl_engine_feed(struct tl_engine *eng, const char *p, size_t n, struct tl_err
     return tl_lines_feed(&eng->lines, p, n, on_line, eng, err);
 }
 
+/* Whether the payload read so far is the one the entry announced (its md5 is has_payload's). */
+static bool payload_whole(const struct tl_engine *eng)
+{
+    struct tl_str want = eng->rec.env->key[TL_K_HAS_PAYLOAD]->u.str;
+    char got[33];
+    tl_md5_hex(eng->payload.buf, eng->payload.len, got);
+    return want.n == 32 && !memcmp(want.p, got, 32);
+}
+
 int tl_engine_settle(struct tl_engine *eng, struct tl_err *err)
 {
     if (tl_lines_pending(&eng->lines))
@@ -711,11 +730,20 @@ int tl_engine_settle(struct tl_engine *eng, struct tl_err *err)
         return 0;
     }
     drain_md5(eng);
-    eng->settle_cut |= eng->state != ENTRY_NONE;
-    if (eng->state == ENTRY_PAYLOAD && complete_entry(eng, false, err) < 0)
+    /* An unusable entry gives nothing: its lines are skipped as they come. A payload that is
+     * read and is not yet the one announced is held until the rest of it, or the next entry,
+     * comes: handed on now, the entry would differ from a batch run's. */
+    if (eng->state != ENTRY_PAYLOAD || (eng->keep && !payload_whole(eng)))
+        return 0;
+    bool kept = eng->keep;
+    eng->settle_cut |= kept; /* a payload line after it would have changed it */
+    if (complete_entry(eng, false, err) < 0)
         return -1;
-    if (eng->state != ENTRY_NONE)
-        end_entry(eng);
+    if (!kept) {
+        tl_record_init(&eng->rec);
+        eng->state = ENTRY_SKIP;
+        eng->quiet_cut = true;
+    }
     return 0;
 }
 

@@ -107,9 +107,11 @@ int tl_engine_start(struct tl_engine *eng, uint64_t size, struct tl_err *err);
 int tl_engine_feed(struct tl_engine *eng, const char *p, size_t n, struct tl_err *err);
 /**
  * The log went quiet (a job writing it paused): the entry being read, when the bytes fed end
- * at a line's end, is handed on as complete. PyTorch writes an entry in one write, so a pause
- * after a whole line ends it; a payload line that comes after all is counted as a stray one.
- * TORCH_LOGS text: the message being read ends. For a live view (--watch), not for a report.
+ * at a line's end, is handed on as complete, if its payload is the one it announced (its md5)
+ * or is read by no one (its payload lines still to come are skipped, as a batch run skips
+ * them); else it waits for its end. PyTorch writes an entry in one write, so a pause after a
+ * whole line ends it; a payload line that comes after all makes tl_engine_diverged true.
+ * TORCH_LOGS text: the message being read ends. For a live view (--watch).
  */
 int tl_engine_settle(struct tl_engine *eng, struct tl_err *err);
 /** Whether a line came that belonged to what tl_engine_settle took as complete: the records

@@ -266,8 +266,9 @@ static bool settle_all(struct tl_watch_run *wt)
 
 /* The end: every log's engine finished (what waited for a later record, a graph break for the
  * compilation after it, a recompile for its metrics, is said too), and the live report with
- * it, unless a line came that belonged to an entry taken as complete when the job paused (then
- * a batch run makes it, as it makes the report of several logs). */
+ * it, unless a line came that belonged to an entry taken as complete when the job paused, or
+ * its log is no longer the one a batch run of PATH takes (then a batch run makes it, as it
+ * makes the report of several logs). */
 static void finish_all(struct tl_watch_run *wt)
 {
     tl_stop_clear(wt->opt->cancel); /* Ctrl-C ended the watch: what was read is said all the same */
@@ -544,8 +545,11 @@ int tl_watch(const struct tl_options *caller, const struct tl_watch *w, struct t
     wt.started_ms = wt.last_byte = tl_watch_now_ms();
     int rc = follow_loop(&wt, &err);
     job_output(&wt);
-    if (rc == 0)
+    if (rc == 0) {
         finish_all(&wt);
+        if (!wt.stopped) /* what only the end told (a graph break's compilation) is checked */
+            check_counts(&wt);
+    }
     tl_watch_report_wait(&wt);
     panel(&wt, wt.stopped                ? "stopped by --fail-on"
                : wt.job_ended || !w->job ? (wt.job_ended ? "finished" : "stopped")
@@ -571,11 +575,12 @@ int tl_watch(const struct tl_options *caller, const struct tl_watch *w, struct t
         *res = wt.ranks_res;
         memset(&wt.ranks_res, 0, sizeof(wt.ranks_res));
     } else if (wt.live && wt.live->finished) { /* the live report is the final one */
-        tl_watch_report_say_chosen(&wt);
-        tl_watch_report_say_kept(&wt, &wt.live->kept);
         code = wt.live->code;
         *res = wt.live->res;
         memset(&wt.live->res, 0, sizeof(wt.live->res));
+        tl_watch_report_say_chosen(&wt, res);
+        tl_watch_report_say_kept(&wt, &wt.live->kept);
+        tl_watch_report_folder_counts(&wt, res, code);
     } else if (!w->no_report) {
         code = tl_watch_report_final(&wt, res);
     } else {

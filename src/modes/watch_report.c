@@ -6,11 +6,16 @@
  * of the model and puts the index, the directory and the summary in place (a generation; the
  * first one puts the hidden folder in place, whole), with live.html (a page that follows it)
  * and live.js (its status, rewritten every second). At the end the engine finishes as a batch
- * run does, and its report is the batch report of the log. When a line came that belonged to an
- * entry taken as complete at a pause (tl_engine_diverged), or when the report is of several
- * logs (a folder of ranks), the report is made by batch runs on what the logs hold so far (each
- * read up to its last newline, from the descriptors the watch holds), on a thread of its own,
- * swapped into place atomically, and at the end by a batch run of the whole logs.
+ * run does, and its report is the batch report of the log; of the newest log of a folder of
+ * rank logs, the other ranks are counted (--fail-on) from their own engines. The ranks' report
+ * (--all-ranks-html, --run) is made the same way by their engines (ranks_live.c). When a line
+ * came that belonged to an entry taken as complete at a pause (tl_engine_diverged; a trace's
+ * entry waits for its end unless its payload is whole, so this is TORCH_LOGS text's case), a
+ * log started over, or the report is of logs it was not made of (a second log of a rank that a
+ * batch run takes instead, the newest log of a folder changed), the report is made by batch
+ * runs on what the logs hold so far (each read up to its last newline, from the descriptors the
+ * watch holds), on a thread of its own, swapped into place atomically, and at the end by a
+ * batch run of the whole logs.
  */
 #include "base/config.h"
 #include "modes/watch_report.h"
@@ -160,24 +165,41 @@ bool tl_watch_report_wanted(const struct tl_watch_run *wt, const struct tl_watch
            is_newest(wt, l);
 }
 
-bool tl_watch_report_still_newest(const struct tl_watch_run *wt)
+bool tl_watch_report_still_newest(struct tl_watch_run *wt)
 {
-    /* the newest of a folder of rank logs: its batch run also counts every rank (--fail-on)
-     * and says so; it is left to a batch run at the end */
-    return wt->live && is_newest(wt, wt->live) &&
-           (wt->live->rank < 0 || tl_rank_folder_ranks(wt->opt->path) < 2);
+    /* what a batch run takes now, kept for what it says of it (tl_watch_report_say_chosen):
+     * finding it reads the head of the folder's logs */
+    free(wt->chosen);
+    wt->chosen = NULL;
+    struct tl_err err;
+    if (tl_input_locate(wt->opt->path, false, &wt->chosen, &wt->chosen_others, &err) < 0) {
+        free(wt->chosen);
+        wt->chosen = NULL;
+        return false;
+    }
+    struct stat a, b;
+    return wt->live && stat(wt->chosen, &a) == 0 && stat(wt->live->path, &b) == 0 &&
+           a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-void tl_watch_report_say_chosen(struct tl_watch_run *wt)
+/* The ranks whose logs PATH holds, as a batch run of it counts them (0: not a folder). */
+static size_t folder_ranks(const struct tl_watch_run *wt)
+{
+    return wt->opt->latest ? 0 : tl_rank_folder_ranks(wt->opt->path);
+}
+
+/* What a batch run of the folder PATH says of the log it chose, when it is not given it. */
+static void say_chosen(struct tl_watch_run *wt)
 {
     const struct tl_watch_log *single;
     size_t ranks = rank_logs(wt, &single);
     if (!ranks && single)
         return; /* a batch run of the one log itself */
-    char *path = NULL;
-    long others = -1;
+    char *path = wt->chosen;
+    long others = wt->chosen_others;
+    wt->chosen = NULL;
     struct tl_err err;
-    if (tl_input_locate(wt->opt->path, false, &path, &others, &err) < 0 || others < 0) {
+    if ((!path && tl_input_locate(wt->opt->path, false, &path, &others, &err) < 0) || others < 0) {
         free(path);
         return;
     }
@@ -189,6 +211,74 @@ void tl_watch_report_say_chosen(struct tl_watch_run *wt)
                "tlparse: parsing %s, the newest log in %s (%ld other file%s skipped)", path,
                wt->opt->path, others, others == 1 ? "" : "s");
     free(path);
+}
+
+void tl_watch_report_say_chosen(struct tl_watch_run *wt, struct tl_result *res)
+{
+    say_chosen(wt);
+    size_t nranks = folder_ranks(wt);
+    if (nranks < 2)
+        return;
+    /* the newest of a folder of rank logs: said as its batch run says it */
+    res->newest_of = (uint32_t)nranks;
+    struct tl_messages msg = {.opt = wt->opt};
+    tl_say(&msg, TL_MSG_INFO,
+           "tlparse: %s holds the logs of %zu ranks; this report is of the newest "
+           "(--all-ranks-html reports on all)",
+           wt->opt->path, nranks);
+}
+
+/* The watched log of rank log, the first of its rank (as a batch run takes them), finished and
+ * counted; NULL: none such (not followed, not read, or its run failed). */
+static const struct tl_watch_log *counted_rank(const struct tl_watch_run *wt,
+                                               const struct tl_rank_log *log)
+{
+    for (size_t i = 0; i < wt->nlogs; i++) {
+        const struct tl_watch_log *l = wt->logs[i];
+        const char *slash = strrchr(l->path, '/');
+        if (l->rank == (long)log->rank && !strcmp(slash ? slash + 1 : l->path, log->name))
+            return l->finished && l->code == TL_EXIT_OK && l->res.has_counts &&
+                           !tl_engine_diverged(l->eng)
+                       ? l
+                       : NULL;
+    }
+    return NULL;
+}
+
+void tl_watch_report_folder_counts(struct tl_watch_run *wt, struct tl_result *res, int code)
+{
+    if (!res->newest_of || !wt->opt->all_ranks_counts || code != TL_EXIT_OK || !wt->live)
+        return;
+    struct tl_rank_log *logs = NULL;
+    size_t nlogs = 0;
+    struct tl_err err;
+    bool whole = tl_rank_logs_find(wt->opt->path, false, &logs, &nlogs, &err) == 0 && nlogs;
+    struct tl_counts sum;
+    memset(&sum, 0, sizeof(sum));
+    sum.compile_time_s = -1;
+    uint32_t ranks = 0;
+    for (size_t k = 0; k < nlogs && whole; k++) {
+        bool first = true; /* of its rank, by name: the one a batch run reads */
+        for (size_t j = 0; j < nlogs; j++)
+            first &= logs[j].rank != logs[k].rank || strcmp(logs[j].name, logs[k].name) >= 0;
+        if (!first)
+            continue;
+        const struct tl_watch_log *l = counted_rank(wt, &logs[k]);
+        whole = l != NULL;
+        if (l) {
+            tl_counts_add(&sum, l == wt->live ? &res->counts : &l->res.counts);
+            ranks++;
+        }
+    }
+    tl_rank_logs_free(logs, nlogs);
+    if (!whole) { /* a rank the watch did not count (or that failed): read by a batch run */
+        tl_ranks_counts(wt->opt, wt->live->path, &res->counts, res);
+        return;
+    }
+    res->has_folder_counts = true;
+    res->folder_exit = TL_EXIT_OK;
+    res->folder_counts = sum;
+    res->folder_ranks = ranks;
 }
 
 /* The report is not of one log any more (another came): a batch run makes it from now on, and
@@ -697,6 +787,7 @@ void tl_watch_report_release(struct tl_watch_run *wt)
     tl_buf_release(&wt->rb.why);
     tl_buf_release(&wt->rb.said);
     tl_buf_release(&wt->ranks_kept);
+    free(wt->chosen);
     tl_result_release(&wt->ranks_res);
     tl_ranks_live_free(wt->ranks);
     wt->ranks = NULL;

@@ -13,12 +13,17 @@ void tl_watch_report_init(struct tl_watch_run *wt);
 /** Whether l becomes the log the report is of, fed to it as it comes: the log a batch run of
  * PATH reports on now (PATH, or the newest log of the folder), unless every rank is reported. */
 bool tl_watch_report_wanted(const struct tl_watch_run *wt, const struct tl_watch_log *l);
-/** Whether the live log is still the one a batch run of PATH reports on, and its report the
- * batch run's (not so for the newest log of a folder of rank logs). */
-bool tl_watch_report_still_newest(const struct tl_watch_run *wt);
+/** Whether the live log is still the one a batch run of PATH reports on (the one it takes is
+ * kept in wt->chosen for tl_watch_report_say_chosen). */
+bool tl_watch_report_still_newest(struct tl_watch_run *wt);
 /** What a batch run of the folder PATH says of the log it chose ("parsing X, the newest log
- * in PATH ..."), when it would not be given the log itself. */
-void tl_watch_report_say_chosen(struct tl_watch_run *wt);
+ * in PATH ..."), when it would not be given the log itself; of a folder of rank logs, that the
+ * report is of the newest (res->newest_of set). */
+void tl_watch_report_say_chosen(struct tl_watch_run *wt, struct tl_result *res);
+/** The live report of the newest rank log ended with code, its result res: every rank of the
+ * folder counted (--fail-on: res->folder_counts) as its batch run counts them, from the ranks'
+ * own engines; a rank they did not count is read. */
+void tl_watch_report_folder_counts(struct tl_watch_run *wt, struct tl_result *res, int code);
 /** l->opt for the live report of l: a batch run's of its log, into the watch's folder, with
  * live.html and a first live.js, its messages kept (l->kept) for the end. */
 void tl_watch_report_options(struct tl_watch_run *wt, struct tl_watch_log *l);

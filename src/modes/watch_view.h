@@ -106,6 +106,8 @@ struct tl_watch_run {
     int ranks_code;
     struct tl_result ranks_res;
     bool published; /* the live report went into place */
+    char *chosen;   /* the log a batch run of PATH takes at the end (malloc'd), NULL: not known */
+    long chosen_others; /* and the other files it skips (-1: PATH is that log) */
     struct tl_watch_generation gen;
     struct tl_watch_rebuild rb;
     struct tl_counts counts;
