@@ -9,6 +9,7 @@
 #include "base/json.h"
 #include "base/xalloc.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,10 +131,50 @@ void tl_cachekey_component(struct tl_cachekey *ck, struct tl_ck_entry *e, struct
 
 /* Names are interned: comparing them is comparing pointers, in the order of their addresses
  * (any order serves the merges; the differences are sorted by name for reading). */
-static int by_name(const void *a, const void *b)
+static inline bool name_before(const struct tl_ck_comp *a, const struct tl_ck_comp *b)
 {
-    const char *x = ((const struct tl_ck_comp *)a)->name, *y = ((const struct tl_ck_comp *)b)->name;
-    return x < y ? -1 : x > y;
+    return (uintptr_t)a->name < (uintptr_t)b->name;
+}
+
+/*
+ * Sort c[0..n) by name, stable (equal names keep their order, as glibc's qsort keeps them):
+ * insertion sort of runs of eight, merged bottom-up through tmp. qsort's call of a comparison
+ * per step was a fifth of what the cache keys cost.
+ */
+static void sort_by_name(struct tl_ck_comp *c, size_t n)
+{
+    const size_t run = 8;
+    for (size_t lo = 0; lo < n; lo += run) {
+        size_t hi = lo + run < n ? lo + run : n;
+        for (size_t i = lo + 1; i < hi; i++) {
+            struct tl_ck_comp x = c[i];
+            size_t j = i;
+            for (; j > lo && name_before(&x, &c[j - 1]); j--)
+                c[j] = c[j - 1];
+            c[j] = x;
+        }
+    }
+    if (n <= run)
+        return;
+    struct tl_ck_comp *tmp = tl_xmalloc(n * sizeof(*tmp)), *src = c, *dst = tmp;
+    for (size_t w = run; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi)
+                dst[o++] = name_before(&src[j], &src[i]) ? src[j++] : src[i++];
+            while (i < mid)
+                dst[o++] = src[i++];
+            while (j < hi)
+                dst[o++] = src[j++];
+        }
+        struct tl_ck_comp *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != c)
+        memcpy(c, src, n * sizeof(*c));
+    free(tmp);
 }
 
 static int name_cmp(const char *x, const char *y)
@@ -633,8 +674,7 @@ void tl_cachekey_finish(struct tl_cachekey *ck)
     }
     ck->nentries = kept;
     for (uint32_t i = 0; i < ck->nentries; i++) {
-        if (ck->entries[i].ncomps)
-            qsort(ck->entries[i].comps, ck->entries[i].ncomps, sizeof(struct tl_ck_comp), by_name);
+        sort_by_name(ck->entries[i].comps, ck->entries[i].ncomps);
         ck->entries[i].role = tl_cachekey_role(&ck->entries[i]);
     }
     for (uint32_t i = 0; i < ck->nmisses; i++)
