@@ -16,6 +16,9 @@
 
 /* A value longer than this is cut (PyTorch cuts bytes at 1024 too). */
 #define MAX_VALUE 1024
+/* Component lines remembered whole (tl_cachekey_component), so that the memory they take is of
+ * the order of their interned parts'. */
+#define MAX_LINE (MAX_VALUE + 256)
 /* A value shown in words is at most this long; a longer one is named by its hash. */
 #define MAX_SHOWN 160
 /* Hashes are shown by their first characters. */
@@ -26,6 +29,7 @@ void tl_cachekey_init(struct tl_cachekey *ck)
     memset(ck, 0, sizeof(*ck));
     tl_arena_init(&ck->arena, 64 * 1024);
     tl_map_init(&ck->strings, &ck->arena);
+    tl_map_init(&ck->lines, &ck->arena);
 }
 
 void tl_cachekey_release(struct tl_cachekey *ck)
@@ -38,6 +42,7 @@ void tl_cachekey_release(struct tl_cachekey *ck)
     free(ck->misses);
     free(ck->bypasses);
     tl_map_release(&ck->strings);
+    tl_map_release(&ck->lines);
     tl_arena_release(&ck->arena);
     memset(ck, 0, sizeof(*ck));
 }
@@ -98,6 +103,21 @@ struct tl_ck_entry *tl_cachekey_entry(struct tl_cachekey *ck, int cache, int sta
 
 void tl_cachekey_component(struct tl_cachekey *ck, struct tl_ck_entry *e, struct tl_str line)
 {
+    /* Grown one at a time: entries hold a few hundred components, added once. */
+    TL_GROW(e->comps, e->ncomps + 1, e->comps_alloc);
+    struct tl_ck_comp *c = &e->comps[e->ncomps++];
+    ck->finished = false;
+    /* Lookups mostly list the components of the lookups before them: a line seen before is
+     * one look-up of the line for its three parts, instead of finding and interning each. */
+    struct tl_map_entry *seen = NULL;
+    if (line.n <= MAX_LINE) {
+        int created;
+        seen = tl_map_upsert(&ck->lines, line, &created);
+        if (!created) {
+            *c = *(const struct tl_ck_comp *)seen->value;
+            return;
+        }
+    }
     struct tl_str hash = line, name = line, value = {"", 0};
     if (line.n > 2 && line.p[0] == '[') {
         const char *close = memchr(line.p, ']', line.n);
@@ -119,14 +139,14 @@ void tl_cachekey_component(struct tl_cachekey *ck, struct tl_ck_entry *e, struct
     }
     if (value.n > MAX_VALUE)
         value.n = MAX_VALUE;
-    /* Grown one at a time: entries hold a few hundred components, added once. */
-    TL_GROW(e->comps, e->ncomps + 1, e->comps_alloc);
-    struct tl_ck_comp *c = e->comps;
-    c[e->ncomps].name = intern(ck, name);
-    c[e->ncomps].hash = intern(ck, hash);
-    c[e->ncomps].value = intern(ck, value);
-    e->ncomps++;
-    ck->finished = false;
+    c->name = intern(ck, name);
+    c->hash = intern(ck, hash);
+    c->value = intern(ck, value);
+    if (seen) {
+        struct tl_ck_comp *parts = tl_arena_alloc(&ck->arena, sizeof(*parts));
+        *parts = *c;
+        seen->value = parts;
+    }
 }
 
 /* Names are interned: comparing them is comparing pointers, in the order of their addresses

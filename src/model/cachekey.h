@@ -78,6 +78,7 @@ struct tl_ck_bypass {
 struct tl_cachekey {
     struct tl_arena arena;
     struct tl_map strings;
+    struct tl_map lines;         /* component lines seen: their parts (struct tl_ck_comp) */
     struct tl_ck_entry *entries; /* log order */
     uint32_t nentries, entries_alloc;
     struct tl_ck_miss *misses; /* after tl_cachekey_finish(), log order */
