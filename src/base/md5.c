@@ -280,7 +280,7 @@ static void in_lanes(struct tl_md5_msg *m, size_t n, compress_fn *compress)
     for (int k = 0; k < LANES; k++)
         lane[k].msg = NULL;
     for (;;) {
-        for (int k = 0; k < LANES && next < n; k++) {
+        for (int k = 0; busy < LANES && k < LANES && next < n; k++) {
             if (lane[k].msg)
                 continue;
             lane_take(&lane[k], order[next++]);
