@@ -101,6 +101,15 @@ static bool number(struct tl_str s, double *out)
     for (size_t i = 0; i < s.n; i++)
         if (!NUMERIC[(unsigned char)s.p[i]])
             return false;
+    /* Whole numbers of up to 15 digits (pid, tid) are exact as doubles: strtod's value. */
+    size_t neg = s.p[0] == '-', i = neg;
+    uint64_t m = 0;
+    while (i < s.n && i - neg < 15 && s.p[i] >= '0' && s.p[i] <= '9')
+        m = m * 10 + (uint64_t)(s.p[i++] - '0');
+    if (i == s.n && i > neg) {
+        *out = neg ? -(double)m : (double)m;
+        return true;
+    }
     memcpy(buf, s.p, s.n);
     buf[s.n] = '\0';
     char *end;
