@@ -13,8 +13,8 @@
 #include <string.h>
 
 #define BATCH (1u << 20)
-/* Jobs checked at once: the lanes mix them, and a batch takes as long as its longest job, so
- * it holds more jobs than lanes (a 1 MiB batch of 4 KiB payloads: 256). */
+/* Jobs checked at once, up to BATCH bytes of them: the lanes mix them, and a batch takes as
+ * long as its longest job, so it holds more jobs than lanes (1 MiB of 4 KiB payloads: 256). */
 #define MAX_TAKE 1024
 
 struct job {
@@ -106,7 +106,9 @@ static void run_batch(struct tl_md5q *q)
     }
     struct job **j = q->take;
     size_t n = 0;
-    while (q->head && n < MAX_TAKE) {
+    size_t bytes = 0;
+    while (q->head && n < MAX_TAKE && (n == 0 || bytes + q->head->payload.len <= BATCH)) {
+        bytes += q->head->payload.len;
         j[n++] = q->head;
         q->head = q->head->next;
     }
