@@ -14,8 +14,11 @@
 #include "base/config.h"
 #include "base/md5.h"
 
+#include "base/xalloc.h"
+
 #include <md5.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The widest lanes allowed: 2 AVX-512, 1 AVX2, 0 none (tl_md5_set_lanes). */
@@ -247,9 +250,29 @@ AVX512 static void compress_avx512(uint32_t st[4][LANES], const uint8_t *const b
 
 typedef void compress_fn(uint32_t st[4][LANES], const uint8_t *const blk[LANES]);
 
+/* A message's place in the order of in_lanes: 0 for the longest lengths (bit length 64), 64
+ * for the empty ones. */
+static int rank_of(const struct tl_md5_msg *m)
+{
+    return m->n ? __builtin_clzll((unsigned long long)m->n) : 64;
+}
+
+/*
+ * The messages go into the lanes longest first, or nearly (by their length's highest bit, a
+ * counting sort): taken in the order given, a long message that comes late runs on alone
+ * while the other lanes idle.
+ */
 static void in_lanes(struct tl_md5_msg *m, size_t n, compress_fn *compress)
 {
     static const uint8_t zeros[64];
+    struct tl_md5_msg *few[256], **order = n <= 256 ? few : tl_xmalloc(n * sizeof(*order));
+    size_t at[66] = {0}; /* at[r + 1]: how many of rank r; then at[r]: where rank r goes */
+    for (size_t i = 0; i < n; i++)
+        at[rank_of(&m[i]) + 1]++;
+    for (int r = 1; r < 66; r++)
+        at[r] += at[r - 1];
+    for (size_t i = 0; i < n; i++)
+        order[at[rank_of(&m[i])]++] = &m[i];
     struct lane lane[LANES];
     uint32_t st[4][LANES]; /* word j of lane k's state: st[j][k] */
     size_t next = 0;
@@ -257,16 +280,16 @@ static void in_lanes(struct tl_md5_msg *m, size_t n, compress_fn *compress)
     for (int k = 0; k < LANES; k++)
         lane[k].msg = NULL;
     for (;;) {
-        for (int k = 0; k < LANES && next < n; k++) {
+        for (int k = 0; busy < LANES && k < LANES && next < n; k++) {
             if (lane[k].msg)
                 continue;
-            lane_take(&lane[k], &m[next++]);
+            lane_take(&lane[k], order[next++]);
             for (int j = 0; j < 4; j++)
                 st[j][k] = INIT[j];
             busy++;
         }
         if (!busy)
-            return;
+            break;
         const uint8_t *blk[LANES];
         for (int k = 0; k < LANES; k++)
             blk[k] = lane[k].msg ? lane_block(&lane[k]) : zeros;
@@ -281,6 +304,8 @@ static void in_lanes(struct tl_md5_msg *m, size_t n, compress_fn *compress)
             busy--;
         }
     }
+    if (order != few)
+        free(order);
 }
 
 static bool has(int width)

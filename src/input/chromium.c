@@ -37,11 +37,23 @@ static bool string(struct cur *c, struct tl_str *s)
     }
 }
 
+/* The bytes that end a number, true, false or null (NUL too, as strchr finds it). */
+static const bool DELIM[256] = {
+    [','] = 1, ['}'] = 1, [']'] = 1, [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, [0] = 1};
+
+/* The bytes skip() stops at outside strings: a string's quote, brackets. */
+static const bool STRUCTURAL[256] = {['"'] = 1, ['{'] = 1, ['}'] = 1, ['['] = 1, [']'] = 1};
+
+/* The bytes of a number. */
+static const bool NUMERIC[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['-'] = 1, ['+'] = 1, ['.'] = 1, ['e'] = 1, ['E'] = 1};
+
 /* A number, true, false or null: its bytes up to the next delimiter. */
 static struct tl_str scalar(struct cur *c)
 {
     const char *s = c->p;
-    while (c->p < c->end && !strchr(",}] \t\n\r", *c->p))
+    while (c->p < c->end && !DELIM[(unsigned char)*c->p])
         c->p++;
     return (struct tl_str){s, (size_t)(c->p - s)};
 }
@@ -57,8 +69,14 @@ static bool skip(struct cur *c)
     }
     if (*c->p != '{' && *c->p != '[')
         return scalar(c).n > 0;
+    /* The big events' arguments are long arrays of strings: from one bracket or quote to the
+     * next by a table, strings by their closing quote. */
     int depth = 0;
     while (c->p < c->end) {
+        while (c->p < c->end && !STRUCTURAL[(unsigned char)*c->p])
+            c->p++;
+        if (c->p >= c->end)
+            break;
         char ch = *c->p;
         if (ch == '"') {
             struct tl_str s;
@@ -69,7 +87,7 @@ static bool skip(struct cur *c)
         c->p++;
         if (ch == '{' || ch == '[')
             depth++;
-        else if ((ch == '}' || ch == ']') && --depth == 0)
+        else if (--depth == 0)
             return true;
     }
     return false;
@@ -81,8 +99,17 @@ static bool number(struct tl_str s, double *out)
     if (!s.n || s.n >= sizeof(buf))
         return false;
     for (size_t i = 0; i < s.n; i++)
-        if (!strchr("-+0123456789.eE", s.p[i]) || !s.p[i])
+        if (!NUMERIC[(unsigned char)s.p[i]])
             return false;
+    /* Whole numbers of up to 15 digits (pid, tid) are exact as doubles: strtod's value. */
+    size_t neg = s.p[0] == '-', i = neg;
+    uint64_t m = 0;
+    while (i < s.n && i - neg < 15 && s.p[i] >= '0' && s.p[i] <= '9')
+        m = m * 10 + (uint64_t)(s.p[i++] - '0');
+    if (i == s.n && i > neg) {
+        *out = neg ? -(double)m : (double)m;
+        return true;
+    }
     memcpy(buf, s.p, s.n);
     buf[s.n] = '\0';
     char *end;

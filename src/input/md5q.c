@@ -13,7 +13,9 @@
 #include <string.h>
 
 #define BATCH (1u << 20)
-#define MAX_TAKE 64 /* jobs the worker takes at once: its lanes mix them */
+/* Jobs checked at once, up to BATCH bytes of them: the lanes mix them, and a batch takes as
+ * long as its longest job, so it holds more jobs than lanes (1 MiB of 4 KiB payloads: 256). */
+#define MAX_TAKE 1024
 
 struct job {
     struct job *next;
@@ -38,12 +40,18 @@ struct tl_md5q {
     bool running, stop;
     struct tl_md5_result *results;
     size_t nresults, aresults;
+    /* run_batch's scratch (one batch runs at a time), MAX_TAKE each, made on first use */
+    struct job **take;
+    struct tl_md5_msg *msg;
+    struct tl_md5_result *res;
+    bool *bad;
 };
 
-/* Check jobs j[0..n) (the lock not held): r[i] filled and bad[i] true on a mismatch. */
-static void check(struct job *const *j, size_t n, struct tl_md5_result *r, bool *bad)
+/* Check jobs j[0..n) (the lock not held): r[i] filled and bad[i] true on a mismatch; m is
+ * scratch for n messages. */
+static void check(struct job *const *j, size_t n, struct tl_md5_msg *m, struct tl_md5_result *r,
+                  bool *bad)
 {
-    struct tl_md5_msg m[MAX_TAKE];
     for (size_t i = 0; i < n; i++)
         m[i] = (struct tl_md5_msg){j[i]->payload.buf, j[i]->payload.len, {0}};
     tl_md5_many(m, n);
@@ -90,9 +98,17 @@ static void finish_job(struct tl_md5q *q, struct job *j, bool bad, const struct 
  * them side by side). Called with the lock held; it is let go while they are hashed. */
 static void run_batch(struct tl_md5q *q)
 {
-    struct job *j[MAX_TAKE];
+    if (!q->take) {
+        q->take = tl_xmalloc(MAX_TAKE * sizeof(*q->take));
+        q->msg = tl_xmalloc(MAX_TAKE * sizeof(*q->msg));
+        q->res = tl_xmalloc(MAX_TAKE * sizeof(*q->res));
+        q->bad = tl_xmalloc(MAX_TAKE * sizeof(*q->bad));
+    }
+    struct job **j = q->take;
     size_t n = 0;
-    while (q->head && n < MAX_TAKE) {
+    size_t bytes = 0;
+    while (q->head && n < MAX_TAKE && (n == 0 || bytes + q->head->payload.len <= BATCH)) {
+        bytes += q->head->payload.len;
         j[n++] = q->head;
         q->head = q->head->next;
     }
@@ -100,13 +116,11 @@ static void run_batch(struct tl_md5q *q)
         q->tail = NULL;
     q->running = true;
     pthread_mutex_unlock(&q->mu);
-    struct tl_md5_result r[MAX_TAKE];
-    bool bad[MAX_TAKE];
-    check(j, n, r, bad);
+    check(j, n, q->msg, q->res, q->bad);
     pthread_mutex_lock(&q->mu);
     q->running = false;
     for (size_t i = 0; i < n; i++)
-        finish_job(q, j[i], bad[i], &r[i]);
+        finish_job(q, j[i], q->bad[i], &q->res[i]);
 }
 
 static void *worker(void *arg)
@@ -168,6 +182,10 @@ void tl_md5q_free(struct tl_md5q *q)
     pthread_cond_destroy(&q->work);
     pthread_cond_destroy(&q->done);
     free(q->results);
+    free(q->take);
+    free(q->msg);
+    free(q->res);
+    free(q->bad);
     free(q);
 }
 

@@ -9,12 +9,16 @@
 #include "base/json.h"
 #include "base/xalloc.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* A value longer than this is cut (PyTorch cuts bytes at 1024 too). */
 #define MAX_VALUE 1024
+/* Component lines remembered whole (tl_cachekey_component), so that the memory they take is of
+ * the order of their interned parts'. */
+#define MAX_LINE (MAX_VALUE + 256)
 /* A value shown in words is at most this long; a longer one is named by its hash. */
 #define MAX_SHOWN 160
 /* Hashes are shown by their first characters. */
@@ -26,6 +30,7 @@ void tl_cachekey_init(struct tl_cachekey *ck)
     tl_arena_init(&ck->arena, 64 * 1024);
     tl_map_init(&ck->strings, &ck->arena);
     tl_map_init(&ck->by_key, &ck->arena);
+    tl_map_init(&ck->lines, &ck->arena);
 }
 
 void tl_cachekey_release(struct tl_cachekey *ck)
@@ -40,6 +45,7 @@ void tl_cachekey_release(struct tl_cachekey *ck)
     free(ck->bypasses);
     tl_map_release(&ck->by_key);
     tl_map_release(&ck->strings);
+    tl_map_release(&ck->lines);
     tl_arena_release(&ck->arena);
     memset(ck, 0, sizeof(*ck));
 }
@@ -100,6 +106,21 @@ struct tl_ck_entry *tl_cachekey_entry(struct tl_cachekey *ck, int cache, int sta
 
 void tl_cachekey_component(struct tl_cachekey *ck, struct tl_ck_entry *e, struct tl_str line)
 {
+    /* Grown one at a time: entries hold a few hundred components, added once. */
+    TL_GROW(e->comps, e->ncomps + 1, e->comps_alloc);
+    struct tl_ck_comp *c = &e->comps[e->ncomps++];
+    ck->finished = false;
+    /* Lookups mostly list the components of the lookups before them: a line seen before is
+     * one look-up of the line for its three parts, instead of finding and interning each. */
+    struct tl_map_entry *seen = NULL;
+    if (line.n <= MAX_LINE) {
+        int created;
+        seen = tl_map_upsert(&ck->lines, line, &created);
+        if (!created) {
+            *c = *(const struct tl_ck_comp *)seen->value;
+            return;
+        }
+    }
     struct tl_str hash = line, name = line, value = {"", 0};
     if (line.n > 2 && line.p[0] == '[') {
         const char *close = memchr(line.p, ']', line.n);
@@ -121,22 +142,62 @@ void tl_cachekey_component(struct tl_cachekey *ck, struct tl_ck_entry *e, struct
     }
     if (value.n > MAX_VALUE)
         value.n = MAX_VALUE;
-    /* Grown one at a time: entries hold a few hundred components, added once. */
-    TL_GROW(e->comps, e->ncomps + 1, e->comps_alloc);
-    struct tl_ck_comp *c = e->comps;
-    c[e->ncomps].name = intern(ck, name);
-    c[e->ncomps].hash = intern(ck, hash);
-    c[e->ncomps].value = intern(ck, value);
-    e->ncomps++;
-    ck->finished = false;
+    c->name = intern(ck, name);
+    c->hash = intern(ck, hash);
+    c->value = intern(ck, value);
+    if (seen) {
+        struct tl_ck_comp *parts = tl_arena_alloc(&ck->arena, sizeof(*parts));
+        *parts = *c;
+        seen->value = parts;
+    }
 }
 
 /* Names are interned: comparing them is comparing pointers, in the order of their addresses
  * (any order serves the merges; the differences are sorted by name for reading). */
-static int by_name(const void *a, const void *b)
+static inline bool name_before(const struct tl_ck_comp *a, const struct tl_ck_comp *b)
 {
-    const char *x = ((const struct tl_ck_comp *)a)->name, *y = ((const struct tl_ck_comp *)b)->name;
-    return x < y ? -1 : x > y;
+    return (uintptr_t)a->name < (uintptr_t)b->name;
+}
+
+/*
+ * Sort c[0..n) by name, stable (equal names keep their order, as glibc's qsort keeps them):
+ * insertion sort of runs of eight, merged bottom-up through tmp. qsort's call of a comparison
+ * per step was a fifth of what the cache keys cost.
+ */
+static void sort_by_name(struct tl_ck_comp *c, size_t n)
+{
+    const size_t run = 8;
+    for (size_t lo = 0; lo < n; lo += run) {
+        size_t hi = lo + run < n ? lo + run : n;
+        for (size_t i = lo + 1; i < hi; i++) {
+            struct tl_ck_comp x = c[i];
+            size_t j = i;
+            for (; j > lo && name_before(&x, &c[j - 1]); j--)
+                c[j] = c[j - 1];
+            c[j] = x;
+        }
+    }
+    if (n <= run)
+        return;
+    struct tl_ck_comp *tmp = tl_xmalloc(n * sizeof(*tmp)), *src = c, *dst = tmp;
+    for (size_t w = run; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi)
+                dst[o++] = name_before(&src[j], &src[i]) ? src[j++] : src[i++];
+            while (i < mid)
+                dst[o++] = src[i++];
+            while (j < hi)
+                dst[o++] = src[j++];
+        }
+        struct tl_ck_comp *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != c)
+        memcpy(c, src, n * sizeof(*c));
+    free(tmp);
 }
 
 static int name_cmp(const char *x, const char *y)
@@ -674,8 +735,8 @@ void tl_cachekey_finish(struct tl_cachekey *ck)
     }
     ck->nentries = kept;
     for (uint32_t i = 0; i < ck->nentries; i++) {
-        if (ck->entries[i].ncomps && !ck->entries[i].comps_shared)
-            qsort(ck->entries[i].comps, ck->entries[i].ncomps, sizeof(struct tl_ck_comp), by_name);
+        if (!ck->entries[i].comps_shared)
+            sort_by_name(ck->entries[i].comps, ck->entries[i].ncomps);
         ck->entries[i].role = tl_cachekey_role(&ck->entries[i]);
     }
     for (uint32_t i = 0; i < ck->nmisses; i++)

@@ -82,6 +82,7 @@ struct tl_ck_digest;
 struct tl_cachekey {
     struct tl_arena arena;
     struct tl_map strings;
+    struct tl_map lines;         /* component lines seen: their parts (struct tl_ck_comp) */
     struct tl_ck_entry *entries; /* log order */
     uint32_t nentries, entries_alloc;
     struct tl_map by_key;      /* (key, cache, from_event) -> index + 1 of its entry owning comps */

@@ -13,6 +13,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /*
  * Each byte maps to up to 8 output bytes, stored as one 64-bit word (in
  * memory order) plus a length. A block of 8 safe bytes, the common case, is
@@ -21,6 +25,10 @@
  * by its length. On 100 MB at -O2 this runs at ~2.2 GB/s with 0.2% specials
  * and ~1.5 GB/s with 33%; finding safe runs and memcpy'ing them (the houdini
  * way) did 1.6 and 0.25 GB/s, winning only on very long runs (4.2 vs 3.9).
+ * With SSE2, 16 bytes are compared with the special ones at once and copied
+ * whole, the output advanced to the first special byte, which the table
+ * replaces: half the time of the 8-byte table step on a trace log, and a
+ * third of its instructions.
  */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define B8(b, i) ((uint64_t)(unsigned char)(b) << (56 - 8 * (i)))
@@ -76,6 +84,22 @@ static const struct esc_table attr_tab = {{TABLE(ATTR_VAL)}, {TABLE(ATTR_LEN)}};
 /* Input bytes escaped per reserve; the reserve is CHUNK * MAX_EXPANSION. */
 #define CHUNK 16384
 
+#if defined(__SSE2__)
+/* A bit for each of the 16 bytes at s that the table replaces: & < > NUL, and " ' with attr. */
+static inline unsigned specials16(const unsigned char *s, bool attr)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+    __m128i m = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('&')), _mm_cmpeq_epi8(v, _mm_set1_epi8('<'))),
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('>')),
+                     _mm_cmpeq_epi8(v, _mm_setzero_si128())));
+    if (attr)
+        m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('\''))));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
 static void escape(struct tl_buf *out, const char *p, size_t n, const struct esc_table *t)
 {
     const unsigned char *s = (const unsigned char *)p;
@@ -91,6 +115,27 @@ static void escape(struct tl_buf *out, const char *p, size_t n, const struct esc
         char *d = out->buf + out->len;
         const uint64_t *val = t->val;
         const uint8_t *len = t->len;
+#if defined(__SSE2__)
+        /* 16 bytes a step: copied whole, the output advanced past those before the first
+         * byte to replace, which is then replaced. */
+        const bool attr = t == &attr_tab;
+        while (cend - s >= 16) {
+            unsigned m = specials16(s, attr);
+            memcpy(d, s, 16);
+            if (!m) {
+                d += 16;
+                s += 16;
+                continue;
+            }
+            unsigned k = (unsigned)__builtin_ctz(m);
+            d += k;
+            s += k;
+            unsigned c = *s++;
+            uint64_t v = val[c];
+            memcpy(d, &v, 8);
+            d += len[c];
+        }
+#endif
         while (s < cend) {
             /* Safe bytes have length 1, every replacement has a length with
              * another bit set (3..6), so the OR is 1 iff all 8 are safe. */

@@ -15,6 +15,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* InspiredGitHub colours, as the reference writes them. */
 enum style {
     ST_DEFAULT,
@@ -306,14 +310,34 @@ static enum style classify_word(const unsigned char *p, size_t n, bool *is_def)
  * A backslash always protects the next byte (also in raw strings, where
  * r'\'' is still one literal).
  */
+/* The first byte of s[0..end) that is a, b or c; end if none. 16 bytes a step with SSE2: the
+ * generated code's triple-quoted strings (a kernel's source) run for kilobytes. */
+static inline const unsigned char *find3(const unsigned char *s, const unsigned char *end,
+                                         unsigned char a, unsigned char b, unsigned char c)
+{
+#if defined(__SSE2__)
+    const __m128i va = _mm_set1_epi8((char)a), vb = _mm_set1_epi8((char)b),
+                  vc = _mm_set1_epi8((char)c);
+    for (; end - s >= 16; s += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)), _mm_cmpeq_epi8(v, vc)));
+        if (m)
+            return s + __builtin_ctz(m);
+    }
+#endif
+    while (s < end && *s != a && *s != b && *s != c)
+        s++;
+    return s;
+}
+
 static const unsigned char *scan_string(const unsigned char *s, const unsigned char *end)
 {
     unsigned char q = *s;
     if (end - s >= 3 && s[1] == q && s[2] == q) {
         s += 3;
         for (;;) {
-            while (s < end && *s != q && *s != '\\')
-                s++;
+            s = find3(s, end, q, '\\', '\\');
             if (s == end)
                 return end;
             if (*s == '\\') {
@@ -329,6 +353,9 @@ static const unsigned char *scan_string(const unsigned char *s, const unsigned c
     }
     s++;
     while (s < end) {
+        s = find3(s, end, q, '\n', '\\');
+        if (s == end)
+            break;
         unsigned char c = *s;
         if (c == q)
             return s + 1;

@@ -80,6 +80,15 @@ static void test_bad(void **state)
     assert_false(e.has_ts);     /* a string */
     assert_int_equal(e.tid, 0); /* too large */
     assert_int_equal(e.pid, 1); /* whole part */
+    /* whole numbers of up to 15 digits and longer ones, a sign alone */
+    assert_true(peek("{\"ts\": 123456789012345, \"tid\": 1234567890123456, \"pid\": -0}", &e));
+    assert_true(e.has_ts && e.ts == 123456789012345.0);
+    assert_int_equal(e.tid, 1234567890123456);
+    assert_int_equal(e.pid, 0);
+    assert_true(peek("{\"ts\": -, \"tid\": -42, \"pid\": 007}", &e));
+    assert_false(e.has_ts);
+    assert_int_equal(e.tid, -42);
+    assert_int_equal(e.pid, 7);
     /* a number cut off by the end of the text is read to there only */
     char text[] = "{\"ts\": 12}";
     assert_true(tl_chromium_peek((struct tl_str){text, strlen(text)}, &e));
