@@ -1077,7 +1077,7 @@ static void load_digest(struct tl_cachekey *ck, const struct tl_ck_digest *dg, u
             e->comps[j] = (struct tl_ck_comp){t[0], t[1], t[2]};
         }
         /* one name once: a digest read back may say one twice */
-        qsort(e->comps, e->ncomps, sizeof(*e->comps), by_name);
+        sort_by_name(e->comps, e->ncomps);
         uint32_t kept = 0;
         for (uint32_t j = 0; j < e->ncomps; j++)
             if (!kept || e->comps[kept - 1].name != e->comps[j].name)
