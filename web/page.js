@@ -11,7 +11,8 @@
 // the salt of its hashes is drawn here (tlweb.redactSalt, 32 hex digits, when a test sets it).
 // window.tlweb tells the tests where a run is: {state: 'idle'|'running'|'done'|'failed',
 // kind ('log'|'ranks'|'diff'), code, bundle (a Blob), messages, ms, progress (how many times
-// the bar moved), memory (the worker's: {wasm, pending} bytes at most), redact: {state, code,
+// the bar moved), memory (the worker's: {wasm, pending} bytes at most), started and finished
+// (performance.now() of a run's start and end), redact: {state, code,
 // bundle, name} of the last "Save redacted"}.
 'use strict';
 (() => {
@@ -75,11 +76,13 @@
   function start(job) {
     if (worker) worker.terminate();
     Object.assign(state, { state: 'running', kind: job.kind, code: null, bundle: null,
-      messages: [], ms: 0, progress: 0, memory: null });
+      messages: [], ms: 0, progress: 0, memory: null, started: performance.now(),
+      finished: Infinity });
     msgs.textContent = '';
     redactButton.hidden = true;
     worker = spawn(job, (m) => {
       worker = null;
+      state.finished = performance.now();
       if (!m) {
         state.state = 'failed';
         status.textContent = job.label + ': the engine failed';
