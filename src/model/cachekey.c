@@ -1111,6 +1111,37 @@ static const struct tl_ck_entry *nearest_elsewhere(const struct tl_cachekey *ck,
     return best;
 }
 
+/* The hash of e's graph (its "gm" component), or NULL. */
+static const char *graph_hash(const struct tl_ck_entry *e)
+{
+    for (uint32_t i = 0; i < e->ncomps; i++)
+        if (!strcmp(e->comps[i].name, "gm"))
+            return e->comps[i].hash;
+    return NULL;
+}
+
+/* Whether a log's own earlier entries of the same graph explain its miss e at least as well as
+ * o of another log does (as many components alike, no more tensor fields apart): a recompile
+ * of its own, such as a new shape. */
+static bool own_as_near(const struct tl_cachekey *ck, const struct tl_ck_entry *e,
+                        const struct tl_ck_entry *o)
+{
+    uint32_t o_shared, o_cost;
+    tl_cachekey_distance(e, o, &o_shared, &o_cost);
+    const char *graph = graph_hash(e);
+    for (const struct tl_ck_entry *x = ck->entries; x < e; x++) {
+        if (x->origin != e->origin || x->cache != e->cache || x->state == TL_CK_BYPASS ||
+            !x->ncomps || x->key == e->key || (x->role && e->role && strcmp(x->role, e->role)) ||
+            graph_hash(x) != graph)
+            continue;
+        uint32_t shared, cost;
+        tl_cachekey_distance(e, x, &shared, &cost);
+        if (shared > o_shared || (shared == o_shared && cost <= o_cost))
+            return true;
+    }
+    return false;
+}
+
 void tl_cachekey_across(struct tl_ck_across *out, const struct tl_ck_digest *const *digests,
                         const uint32_t *origins, size_t n, int how, struct tl_arena *arena)
 {
@@ -1173,6 +1204,8 @@ void tl_cachekey_across(struct tl_ck_across *out, const struct tl_ck_digest *con
         }
         compared++;
         const struct tl_ck_entry *o = nearest_elsewhere(&ck, g, how);
+        if (o && how == TL_CK_ACROSS_ANY && own_as_near(&ck, g->first, o))
+            continue;
         struct tl_ck_miss m = {.e = g->first, .nearest = o};
         if (o)
             diff_entries(&ck, &m);

@@ -226,9 +226,11 @@ enum {
  * another key, that hit or was stored in another log (most components alike; then fewest
  * tensor fields apart; then the first log, the first entry). A key is left out when another
  * log allowed to be compared with has it too (TL_CK_ACROSS_FIRST), or when it hit in some
- * log (TL_CK_ACROSS_ANY: its misses were a cold cache, not a difference), or when its nearest
- * entry is of another graph (counted as unexplained). NULL digests are skipped. Everything
- * out points to is in arena.
+ * log (TL_CK_ACROSS_ANY: its misses were a cold cache, not a difference), or when an earlier
+ * entry of the first log that missed it is as near as the other logs' nearest
+ * (TL_CK_ACROSS_ANY: a recompile its own log explains, such as a new shape no rank had), or
+ * when its nearest entry is of another graph (counted as unexplained). NULL digests are
+ * skipped. Everything out points to is in arena.
  */
 void tl_cachekey_across(struct tl_ck_across *out, const struct tl_ck_digest *const *digests,
                         const uint32_t *origins, size_t n, int how, struct tl_arena *arena);

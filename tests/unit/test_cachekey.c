@@ -453,6 +453,26 @@ static void test_across_ranks(void **state)
     assert_string_equal(out.buf, "  Cache miss on rank 1 [0/0] (FX graph, forward) against rank "
                                  "0's [0/0] (hit): inductor config `max_autotune` changed "
                                  "(False -> True)\n");
+    /* rank 1 recompiled for a new stride: its own [0/0] is nearer than rank 0's entry (one
+     * field apart, not two), so its log explains that miss; the two cold misses stay */
+    {
+        struct tl_cachekey r0, r1;
+        tl_cachekey_init(&r0);
+        tl_cachekey_init(&r1);
+        fx(&r0, TL_CK_MISS, "[0/0]", "k64", "h64", T64);
+        fx(&r1, TL_CK_MISS, "[0/0]", "k32", "h32", T32);
+        fx(&r1, TL_CK_MISS, "[0/1]", "k32t", "h32t", T32T);
+        tl_cachekey_finish(&r0);
+        tl_cachekey_finish(&r1);
+        const struct tl_ck_digest *two[2] = {tl_cachekey_digest(&r0, &arena),
+                                             tl_cachekey_digest(&r1, &arena)};
+        tl_cachekey_across(&a, two, ranks, 2, TL_CK_ACROSS_ANY, &arena);
+        assert_int_equal(a.nmisses, 2);
+        for (uint32_t k = 0; k < a.nmisses; k++)
+            assert_string_equal(a.misses[k].cids[0], "[0/0]");
+        tl_cachekey_release(&r0);
+        tl_cachekey_release(&r1);
+    }
     /* the two sides of a diff: only the after side's misses, against the before side */
     tl_cachekey_across(&a, dg, ranks, 2, TL_CK_ACROSS_FIRST, &arena);
     assert_int_equal(a.nmisses, 1);
