@@ -36,13 +36,48 @@ static bool anything(const struct tl_cachekey *ck)
 
 /* ---- JSON ---- */
 
-static void kstr_or_null(struct tl_json_doc *w, const char *k, const char *v)
+/* ---- the components that differ, as JSON, words and a list --------------------------------- */
+
+static void diffs_json(struct tl_json_doc *w, const struct tl_ck_diff *d, uint32_t n)
 {
-    tl_json_doc_key(w, k);
-    if (v)
-        tl_json_doc_str(w, v);
-    else
-        tl_json_doc_null(w);
+    tl_json_doc_key(w, "differs");
+    tl_json_doc_array(w);
+    for (uint32_t j = 0; j < n; j++) {
+        tl_json_doc_object(w);
+        tl_json_doc_kstr(w, "component", d[j].component);
+        tl_json_doc_kstr(w, "before", d[j].before);
+        tl_json_doc_kstr(w, "after", d[j].after);
+        tl_json_doc_kstr(w, "words", d[j].words);
+        tl_json_doc_end(w, '}');
+    }
+    tl_json_doc_end(w, ']');
+}
+
+/* "; "-separated words, each after a space or "; ", the first MAX_SHOWN_DIFFS; printable:
+ * made safe for a terminal here (else by the caller). */
+static void diffs_words(struct tl_buf *out, const struct tl_ck_diff *d, uint32_t n, bool printable)
+{
+    for (uint32_t j = 0; j < n && j < MAX_SHOWN_DIFFS; j++) {
+        tl_buf_adds(out, j ? "; " : " ");
+        if (printable)
+            tl_term_safe(out, d[j].words);
+        else
+            tl_buf_adds(out, d[j].words);
+    }
+    if (n > MAX_SHOWN_DIFFS)
+        tl_buf_addf(out, "; and %u more", n - MAX_SHOWN_DIFFS);
+}
+
+/* The list items of the first MAX_SHOWN_DIFFS words. */
+static void diffs_items(struct tl_buf *out, const struct tl_ck_diff *d, uint32_t n)
+{
+    for (uint32_t j = 0; j < n && j < MAX_SHOWN_DIFFS; j++) {
+        tl_buf_adds(out, "<li>");
+        tl_html_text_cstr(out, d[j].words);
+        tl_buf_adds(out, "</li>\n");
+    }
+    if (n > MAX_SHOWN_DIFFS)
+        tl_buf_addf(out, "<li>and %u more</li>\n", n - MAX_SHOWN_DIFFS);
 }
 
 static const char *state_name(int state)
@@ -76,11 +111,11 @@ static void keys_json(struct tl_json_doc *w, const struct tl_cachekey *ck)
         for (uint32_t i = 0; i < dg->nentries; i++) {
             const struct tl_ck_digest_entry *e = &dg->entries[i];
             tl_json_doc_object(w);
-            kstr_or_null(w, "compile_id", e->cid);
+            tl_json_doc_kstr(w, "compile_id", e->cid);
             tl_json_doc_kstr(w, "cache", tl_cachekey_cache_name(e->cache));
             tl_json_doc_kstr(w, "state", state_name(e->state));
-            kstr_or_null(w, "graph", e->role);
-            kstr_or_null(w, "key", e->key);
+            tl_json_doc_kstr(w, "graph", e->role);
+            tl_json_doc_kstr(w, "key", e->key);
             tl_json_doc_key(w, "components");
             tl_json_doc_array_inline(w);
             for (uint32_t j = 0; j < e->ncomps; j++)
@@ -105,27 +140,17 @@ void tl_cachemiss_json(struct tl_json_doc *w, const struct tl_cachekey *ck)
     for (uint32_t i = 0; i < ck->nmisses; i++) {
         const struct tl_ck_miss *m = &ck->misses[i];
         tl_json_doc_object(w);
-        kstr_or_null(w, "compile_id", m->cid);
+        tl_json_doc_kstr(w, "compile_id", m->cid);
         tl_json_doc_kstr(w, "cache", tl_cachekey_cache_name(m->cache));
-        kstr_or_null(w, "graph", m->role);
-        kstr_or_null(w, "key", m->key);
-        kstr_or_null(w, "nearest", m->has_nearest ? (m->nearest_cid ? m->nearest_cid : "") : NULL);
-        kstr_or_null(w, "nearest_key", m->nearest_key);
+        tl_json_doc_kstr(w, "graph", m->role);
+        tl_json_doc_kstr(w, "key", m->key);
+        tl_json_doc_kstr(w, "nearest",
+                         m->has_nearest ? (m->nearest_cid ? m->nearest_cid : "") : NULL);
+        tl_json_doc_kstr(w, "nearest_key", m->nearest_key);
         tl_json_doc_kbool(w, "components_listed", m->listed);
         tl_json_doc_kbool(w, "new_graph", m->new_graph);
-        tl_json_doc_key(w, "differs");
-        tl_json_doc_array(w);
-        for (uint32_t j = 0; j < m->ndiffs; j++) {
-            const struct tl_ck_diff *d = &m->diffs[j];
-            tl_json_doc_object(w);
-            tl_json_doc_kstr(w, "component", d->component);
-            kstr_or_null(w, "before", d->before);
-            kstr_or_null(w, "after", d->after);
-            tl_json_doc_kstr(w, "words", d->words);
-            tl_json_doc_end(w, '}');
-        }
-        tl_json_doc_end(w, ']');
-        kstr_or_null(w, "note", m->note);
+        diffs_json(w, m->diffs, m->ndiffs);
+        tl_json_doc_kstr(w, "note", m->note);
         tl_json_doc_end(w, '}');
     }
     tl_json_doc_end(w, ']');
@@ -134,9 +159,9 @@ void tl_cachemiss_json(struct tl_json_doc *w, const struct tl_cachekey *ck)
     for (uint32_t i = 0; i < ck->nbypasses; i++) {
         const struct tl_ck_bypass *e = &ck->bypasses[i];
         tl_json_doc_object(w);
-        kstr_or_null(w, "compile_id", e->cid);
+        tl_json_doc_kstr(w, "compile_id", e->cid);
         tl_json_doc_kstr(w, "cache", tl_cachekey_cache_name(e->cache));
-        kstr_or_null(w, "reason", e->reason);
+        tl_json_doc_kstr(w, "reason", e->reason);
         tl_json_doc_end(w, '}');
     }
     tl_json_doc_end(w, ']');
@@ -215,12 +240,7 @@ void tl_cachemiss_text(struct tl_buf *out, const struct tl_cachekey *ck, bool co
             tl_term_safe(out, m->nearest_cid ? m->nearest_cid : "?");
         }
         tl_buf_adds(out, ":");
-        for (uint32_t j = 0; j < m->ndiffs && j < MAX_SHOWN_DIFFS; j++) {
-            tl_buf_adds(out, j ? "; " : " ");
-            tl_term_safe(out, m->diffs[j].words);
-        }
-        if (m->ndiffs > MAX_SHOWN_DIFFS)
-            tl_buf_addf(out, "; and %u more", m->ndiffs - MAX_SHOWN_DIFFS);
+        diffs_words(out, m->diffs, m->ndiffs, true);
         if (m->note) {
             tl_buf_adds(out, m->ndiffs ? "; " : " ");
             tl_term_safe(out, m->note);
@@ -292,13 +312,7 @@ void tl_cachemiss_html(struct tl_buf *out, const struct tl_cachekey *ck, const c
             cid_html(out, href, m->nearest_cid);
         }
         tl_buf_adds(out, ":</p>\n<ul>\n");
-        for (uint32_t j = 0; j < m->ndiffs && j < MAX_SHOWN_DIFFS; j++) {
-            tl_buf_adds(out, "<li>");
-            tl_html_text_cstr(out, m->diffs[j].words);
-            tl_buf_adds(out, "</li>\n");
-        }
-        if (m->ndiffs > MAX_SHOWN_DIFFS)
-            tl_buf_addf(out, "<li>and %u more</li>\n", m->ndiffs - MAX_SHOWN_DIFFS);
+        diffs_items(out, m->diffs, m->ndiffs);
         if (m->note) {
             tl_buf_adds(out, "<li>");
             tl_html_text_cstr(out, m->note);
@@ -361,28 +375,17 @@ void tl_cachemiss_across_json(struct tl_json_doc *w, const struct tl_ck_across *
             tl_json_doc_str(w, m->cids[k]);
         tl_json_doc_end(w, ']');
         tl_json_doc_kstr(w, "cache", tl_cachekey_cache_name(m->cache));
-        kstr_or_null(w, "graph", m->role);
-        kstr_or_null(w, "key", m->key);
+        tl_json_doc_kstr(w, "graph", m->role);
+        tl_json_doc_kstr(w, "key", m->key);
         tl_json_doc_key(w, "against");
         tl_json_doc_object(w);
         if (ranks)
             tl_json_doc_ku64(w, "rank", m->against);
-        kstr_or_null(w, "compile_id", m->against_cid);
-        kstr_or_null(w, "key", m->against_key);
+        tl_json_doc_kstr(w, "compile_id", m->against_cid);
+        tl_json_doc_kstr(w, "key", m->against_key);
         tl_json_doc_kstr(w, "state", against_state(m));
         tl_json_doc_end(w, '}');
-        tl_json_doc_key(w, "differs");
-        tl_json_doc_array(w);
-        for (uint32_t j = 0; j < m->ndiffs; j++) {
-            const struct tl_ck_diff *d = &m->diffs[j];
-            tl_json_doc_object(w);
-            tl_json_doc_kstr(w, "component", d->component);
-            kstr_or_null(w, "before", d->before);
-            kstr_or_null(w, "after", d->after);
-            tl_json_doc_kstr(w, "words", d->words);
-            tl_json_doc_end(w, '}');
-        }
-        tl_json_doc_end(w, ']');
+        diffs_json(w, m->diffs, m->ndiffs);
         tl_json_doc_end(w, '}');
     }
 }
@@ -442,12 +445,7 @@ void tl_cachemiss_across_text(struct tl_buf *out, const struct tl_ck_across *a, 
         tl_buf_adds(&b, ") against ");
         against_words(&b, m, ranks);
         tl_buf_addch(&b, ':');
-        for (uint32_t j = 0; j < m->ndiffs && j < MAX_SHOWN_DIFFS; j++) {
-            tl_buf_adds(&b, j ? "; " : " ");
-            tl_buf_adds(&b, m->diffs[j].words);
-        }
-        if (m->ndiffs > MAX_SHOWN_DIFFS)
-            tl_buf_addf(&b, "; and %u more", m->ndiffs - MAX_SHOWN_DIFFS);
+        diffs_words(&b, m->diffs, m->ndiffs, false);
         tl_term_safe(out, b.buf);
         tl_buf_addch(out, '\n');
         tl_buf_release(&b);
@@ -473,13 +471,7 @@ void tl_cachemiss_across_html(struct tl_buf *out, const struct tl_ck_across *a, 
         tl_buf_adds(out, "<p>");
         tl_html_text_cstr(out, b.buf);
         tl_buf_adds(out, "</p>\n<ul>\n");
-        for (uint32_t j = 0; j < m->ndiffs && j < MAX_SHOWN_DIFFS; j++) {
-            tl_buf_adds(out, "<li>");
-            tl_html_text_cstr(out, m->diffs[j].words);
-            tl_buf_adds(out, "</li>\n");
-        }
-        if (m->ndiffs > MAX_SHOWN_DIFFS)
-            tl_buf_addf(out, "<li>and %u more</li>\n", m->ndiffs - MAX_SHOWN_DIFFS);
+        diffs_items(out, m->diffs, m->ndiffs);
         tl_buf_adds(out, "</ul>\n");
         tl_buf_release(&b);
     }
