@@ -12,9 +12,9 @@ set -eu
 want="gcc make cmake ninja-build pkg-config libmd-dev zlib1g-dev libzstd-dev"
 case "${1:-build}" in
 build) ;;
-test) want="$want libcmocka-dev libjson-c-dev python3 zstd gzip" ;;
+test) want="$want libcmocka-dev libjson-c-dev python3 zstd gzip unzip" ;; # unzip: test_zip reads an archive as users do
 check)
-    want="$want clang clang-format libcmocka-dev libjson-c-dev python3 libclang-rt-14-dev zstd gzip"
+    want="$want clang clang-format libcmocka-dev libjson-c-dev python3 libclang-rt-14-dev zstd gzip unzip"
     # The browser tests drive Chromium over its DevTools pipe from Python: no Node needed.
     want="$want chromium fonts-noto-color-emoji"
     # tests/watch.sh: the live screen of --watch, read from a terminal tmux draws

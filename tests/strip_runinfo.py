@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Take out of report folders what says how, from what and when they were made, so that two
 runs that differ in that only compare equal byte for byte:
-  - the footer of an index.html (<footer class='runinfo'> ... </footer>: the revision, the
+  - the footer of an index.html, or of the tlparse_index.html of a vLLM log (<footer class='runinfo'> ... </footer>: the revision, the
     command line, the input's name, size and modification time);
   - the input's name in an index's title ("tlparse: demo.log" becomes "tlparse: *");
   - the "generated_by" member of a summary.json (its lines; the rest is left as it is).
@@ -19,18 +19,22 @@ TITLE = re.compile(r"<title>tlparse: [^<]*</title>")
 MEMBER = re.compile(r'^( *)"generated_by": \{\n.*?^\1\},?\n', re.S | re.M)
 
 
+def strip_text(name, text):
+    """TEXT of a file named NAME (a base name) with its run information taken out."""
+    if name in ("index.html", "tlparse_index.html"):
+        return TITLE.sub("<title>tlparse: *</title>", FOOTER.sub("", text), count=1)
+    if name == "summary.json":
+        return MEMBER.sub("", text, count=1)
+    return text
+
+
 def strip(path):
     name = os.path.basename(path)
-    if name == "index.html":
-        with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            text = f.read()
-        new = TITLE.sub("<title>tlparse: *</title>", FOOTER.sub("", text), count=1)
-    elif name == "summary.json":
-        with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            text = f.read()
-        new = MEMBER.sub("", text, count=1)
-    else:
+    if name not in ("index.html", "tlparse_index.html", "summary.json"):
         return
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        text = f.read()
+    new = strip_text(name, text)
     if new != text:
         with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(new)

@@ -7,7 +7,9 @@
  */
 #include "base/config.h"
 #include "output/zip.h"
+#include "base/arena.h"
 #include "base/buf.h"
+#include "base/map.h"
 #include "base/xalloc.h"
 
 #include <errno.h>
@@ -35,7 +37,8 @@ struct entry {
     uint32_t crc;
     uint64_t csize, usize, offset;
     uint16_t time, date;
-    bool zip64; /* its local header and data descriptor have 64-bit sizes */
+    bool zip64;      /* its local header and data descriptor have 64-bit sizes */
+    bool superseded; /* a later file of the same name replaces it (see tl_zip_file_begin) */
 };
 
 struct tl_zip {
@@ -44,7 +47,10 @@ struct tl_zip {
     struct tl_buf out;
     struct entry *entries;
     size_t n, alloc;
-    bool open; /* a file is being written */
+    size_t live;           /* entries not superseded: the central directory's */
+    struct tl_arena arena; /* the keys of names */
+    struct tl_map names;   /* name -> index + 1 of its latest entry */
+    bool open;             /* a file is being written */
     z_stream zs;
     bool zs_ready;
     unsigned char chunk[64 * 1024];
@@ -102,6 +108,8 @@ struct tl_zip *tl_zip_new(int fd)
     struct tl_zip *z = tl_xcalloc(1, sizeof(*z));
     z->fd = fd;
     tl_buf_init(&z->out, 1u << 20);
+    tl_arena_init(&z->arena, 0);
+    tl_map_init(&z->names, &z->arena);
     return z;
 }
 
@@ -125,6 +133,16 @@ int tl_zip_file_begin(struct tl_zip *z, const char *name, int64_t mtime, uint64_
     size_t nlen = strlen(name);
     if (z->open || !nlen || nlen > 0xffff)
         return tl_error(err, "cannot add %s to the archive", name);
+    /* A name given again (the report writes a file twice: dump_file/<name>.html of two
+     * dumps of one name) replaces the earlier file, as in the folder: the earlier bytes
+     * stay where they are, but the central directory, which every reader goes by, lists
+     * only the last. unzip would otherwise ask whether to replace the file. */
+    struct tl_map_entry *seen = tl_map_upsert(&z->names, tl_str_make(name, nlen), NULL);
+    if (seen->value)
+        z->entries[(uintptr_t)seen->value - 1].superseded = true;
+    else
+        z->live++;
+    seen->value = (void *)(uintptr_t)(z->n + 1);
     TL_GROW(z->entries, z->n + 1, z->alloc);
     struct entry *e = &z->entries[z->n++];
     memset(e, 0, sizeof(*e));
@@ -234,6 +252,8 @@ int tl_zip_close(struct tl_zip *z, struct tl_err *err)
     uint64_t cd_start = position(z);
     for (size_t i = 0; i < z->n; i++) {
         const struct entry *e = &z->entries[i];
+        if (e->superseded)
+            continue;
         bool big_u = e->usize >= MAX32, big_c = e->csize >= MAX32, big_o = e->offset >= MAX32;
         uint32_t extra = (big_u ? 8u : 0u) + (big_c ? 8u : 0u) + (big_o ? 8u : 0u);
         size_t nlen = strlen(e->name);
@@ -269,7 +289,7 @@ int tl_zip_close(struct tl_zip *z, struct tl_err *err)
             return -1;
     }
     uint64_t cd_end = position(z), cd_size = cd_end - cd_start;
-    bool zip64 = z->n >= 0xffff || cd_size >= MAX32 || cd_start >= MAX32;
+    bool zip64 = z->live >= 0xffff || cd_size >= MAX32 || cd_start >= MAX32;
     if (zip64) {
         le32(b, EOCD64_SIG);
         le64(b, 44); /* the size of the rest of this record */
@@ -277,8 +297,8 @@ int tl_zip_close(struct tl_zip *z, struct tl_err *err)
         le16(b, 45);
         le32(b, 0);
         le32(b, 0);
-        le64(b, z->n);
-        le64(b, z->n);
+        le64(b, z->live);
+        le64(b, z->live);
         le64(b, cd_size);
         le64(b, cd_start);
         le32(b, LOC64_SIG);
@@ -289,8 +309,8 @@ int tl_zip_close(struct tl_zip *z, struct tl_err *err)
     le32(b, EOCD_SIG);
     le16(b, 0);
     le16(b, 0);
-    le16(b, z->n >= 0xffff ? 0xffff : (uint32_t)z->n);
-    le16(b, z->n >= 0xffff ? 0xffff : (uint32_t)z->n);
+    le16(b, z->live >= 0xffff ? 0xffff : (uint32_t)z->live);
+    le16(b, z->live >= 0xffff ? 0xffff : (uint32_t)z->live);
     le32(b, cd_size >= MAX32 ? MAX32 : (uint32_t)cd_size);
     le32(b, cd_start >= MAX32 ? MAX32 : (uint32_t)cd_start);
     le16(b, 0);
@@ -306,6 +326,8 @@ void tl_zip_free(struct tl_zip *z)
     for (size_t i = 0; i < z->n; i++)
         free(z->entries[i].name);
     free(z->entries);
+    tl_map_release(&z->names);
+    tl_arena_release(&z->arena);
     tl_buf_release(&z->out);
     free(z);
 }

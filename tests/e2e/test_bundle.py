@@ -7,6 +7,7 @@ Bundles made, each with its folder beside it (`-o DIR --bundle DIR.html`, one ru
   textlog   a TORCH_LOGS text log (tests/diff_check.py's text_log): index.html, log.html
   prov      make_big_provenance_log.py at 400 lines (tlparse -i): the provenance page
   hostile   make_hostile_log.py's log, with test_injection.py's __pwned trap in every frame
+  twice     demo.log and a second dump_file of the same name
 
 1. The file itself, read in Python: one element per file of the folder, each the file's bytes
    exactly (base64 per piece, then gzip), nothing else in the page but the loader.
@@ -30,6 +31,8 @@ Bundles made, each with its folder beside it (`-o DIR --bundle DIR.html`, one ru
    bundle itself and blob: frames, and (hostile) no injected script ran.
 6. Open time of the demo bundle: navigation start to the index painted (first slice, and
    whole), printed; bounded loosely (5 s) to catch a loader that waits for the wrong thing.
+7. A name the report writes twice (two dumps of one name): the bundle holds both, the viewer
+   shows the later, which is what the folder keeps.
 
     python3 tests/e2e/test_bundle.py            # run by tests/e2e.sh
     python3 tests/e2e/test_bundle.py test_4     # only the tests whose names hold test_4
@@ -42,6 +45,7 @@ import atexit
 import base64
 import collections
 import gzip
+import hashlib
 import html
 import json
 import os
@@ -121,8 +125,7 @@ def read_bundle(path):
         assert all(len(p) == 65536 for p in pieces[:-1]), "%s: a short piece" % name
         data = gzip.decompress(b"".join(base64.b64decode(p) for p in pieces))
         assert len(data) == size, "%s: %d bytes, data-size %d" % (name, len(data), size)
-        assert name not in files, "%s twice" % name
-        files[name] = data
+        files[name] = data  # a name given again: the later file, as bundle.js and a folder
     return files
 
 
@@ -727,6 +730,41 @@ class Bundle(unittest.TestCase):
                                              res.seconds))
         self.assertEqual(res.problems, [])
         self.assert_clean(v, "hostile")
+
+    def test_8_name_twice(self):
+        """a dump_file name logged twice: the folder keeps the later file; the bundle holds both
+        and its viewer shows the later, as the folder does"""
+        with open(DEMO_LOG, encoding="utf-8") as f:
+            text = f.read()
+        payload = "# the second dump of <eval_with_key>.3\nx = 2"
+        env = {"dump_file": {"name": "<eval_with_key>.3"}, "frame_id": 0, "frame_compile_id": 0,
+               "attempt": 0, "has_payload": hashlib.md5(payload.encode()).hexdigest()}
+        text += ("V1121 14:03:09.000000 140001 torch/fx/graph_module.py:78] " + json.dumps(env)
+                 + "\n" + "".join("\t" + line + "\n" for line in payload.split("\n")))
+        log = os.path.join(TMP, "twice.log")
+        with open(log, "w", encoding="utf-8") as f:
+            f.write(text)
+        folder, bundle, files = make("twice", log)
+        name = "dump_file/eval_with_key_3.html"
+        with open(os.path.join(folder, name), "rb") as f:
+            want = f.read()
+        self.assertIn(b"the second dump", want)
+        self.assertEqual(files[name], want)
+        # Without -o the bundle is written as the log is read: both dumps are in it.
+        bundle = os.path.join(TMP, "twice_alone.html")
+        p = subprocess.run([BIN, log, "--bundle", bundle, "--no-browser"], capture_output=True,
+                           timeout=180)
+        self.assertEqual(p.returncode, 0, p.stderr[-2000:])
+        with open(bundle, encoding="utf-8") as f:
+            self.assertEqual(f.read().count('data-path="%s"' % name), 2)
+        self.assertEqual(read_bundle(bundle)[name], want)
+        v = self.viewer(bundle)
+        v.navigate()
+        self.assertEqual(v.open("/" + name)["key"], name)
+        shown = v.page.evaluate("%s.contentDocument.body.textContent" % FRAME)
+        self.assertIn("the second dump", shown)
+        self.assertEqual(v.page.evaluate("tlbBundle.stats")["files"], len(files))
+        self.assert_clean(v, "name twice")
 
     def test_7_open_time(self):
         """demo: time from navigation start to the index painted"""

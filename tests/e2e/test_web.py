@@ -3,9 +3,10 @@
 """The web page (`make web`: build-web/site/index.html, the engine compiled to WebAssembly)
 in headless Chromium, opened from file://.
 
-For tests/fixtures/demo.log, its gzip and zstd, a larger zstd log, and every log of
-../shared/corpus/logs (when there), given to the page's file input (DOM.setFileInputFiles, as
-a user picking it):
+For tests/fixtures/demo.log, its gzip and zstd, a larger zstd log (demo.log grown by
+scripts/grow_trace.py), every log of tests/fixtures, and every log of ../shared/corpus/logs
+(when there; a clone with nothing beside it runs the rest), given to the page's file input
+(DOM.setFileInputFiles, as a user picking it):
 1. The page's report equals `tlparse LOG --bundle X.html`'s: the same files with the same bytes
    (each decoded from the bundle as test_bundle.py reads one), apart from the run information
    (tests/strip_runinfo.py: the index's footer and title, summary.json's generated_by), and the
@@ -19,7 +20,8 @@ a user picking it):
 4. Not a log: the page says why (the CLI's message and exit code), and shows no report; a .zst
    log cut short, or not zstd inside: the CLI's messages, exit code and report.
 5. Each TORCH_LOGS text of the corpus and the fixtures: as 1.
-6. Each folder of rank logs of the corpus, picked as a folder, and its logs picked together:
+6. Each folder of rank logs (two of our own, by tests/make_rank_logs.py, and the corpus's
+   when there), picked as a folder, and its logs picked together:
    the same files as `tlparse FOLDER --all-ranks-html --bundle X.html` (the multi-rank
    landing).
 7. Two logs given as Before and After, and picked together: the files of
@@ -63,13 +65,15 @@ BIN = os.path.abspath(os.environ.get("TLPARSE_BIN") or os.path.join(ROOT, "build
 SITE = os.path.abspath(os.environ.get("TLPARSE_WEB_SITE")
                        or os.path.join(ROOT, "build-web", "site", "index.html"))
 CHROMIUM = os.environ.get("CHROMIUM") or "/usr/bin/chromium"
-CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "corpus", "logs")
+FIXTURES = os.path.join(ROOT, "tests", "fixtures")
+SHARED = os.environ.get("TL_SHARED") or os.path.join(os.path.dirname(ROOT), "shared")
+CORPUS = os.path.join(SHARED, "corpus", "logs")
+GROW = os.path.join(ROOT, "scripts", "grow_trace.py")
 TMP = tempfile.mkdtemp(prefix="tlparse-e2e-web-")
 STALL_LIMIT_MS = 200
-# The big log of test_10: MiB (TLPARSE_WEB_BIG_MB, default 48), grown from a corpus log by
-# ../shared/bench/make_big_trace.py, and what the worker may hold of the files it writes.
+# The big log of test_10: MiB (TLPARSE_WEB_BIG_MB, default 48), tests/fixtures/demo.log grown
+# by scripts/grow_trace.py, and what the worker may hold of the files it writes.
 BIG_MB = int(os.environ.get("TLPARSE_WEB_BIG_MB") or 48)
-GROW = os.path.join(os.path.dirname(os.path.dirname(CORPUS)), "bench", "make_big_trace.py")
 PENDING_LIMIT = 16 << 20
 
 # Before the page's scripts: every task of the main thread that ran 50 ms or more (the Long
@@ -97,18 +101,40 @@ def remove_tmp():
         shutil.rmtree(TMP, ignore_errors=True)
 
 
+def corpus_files(pattern):
+    """The corpus's entries matching PATTERN, or [] (said once) when ../shared is absent."""
+    if not os.path.isdir(CORPUS):
+        if not corpus_files.said:
+            print("web: %s absent: the corpus's logs are not checked (our own are)" % CORPUS,
+                  file=sys.stderr)
+            corpus_files.said = True
+        return []
+    return sorted(glob.glob(os.path.join(CORPUS, pattern)))
+
+
+corpus_files.said = False
+
+
+def grown(mb, name):
+    """tests/fixtures/demo.log grown to MB MiB (scripts/grow_trace.py) as TMP/NAME."""
+    out = os.path.join(TMP, name)
+    subprocess.run([sys.executable, GROW, "--size-mb", str(mb), "-o", out,
+                    os.path.join(FIXTURES, "demo.log")], check=True, capture_output=True)
+    return out
+
+
 def logs():
-    demo = os.path.join(ROOT, "tests", "fixtures", "demo.log")
+    demo = os.path.join(FIXTURES, "demo.log")
     gz = os.path.join(TMP, "demo.log.gz")
     with open(demo, "rb") as f, gzip.open(gz, "wb") as g:
         g.write(f.read())
     zst = os.path.join(TMP, "demo.log.zst")
     subprocess.run(["zstd", "-q", "-f", demo, "-o", zst], check=True)
-    big = os.path.join(TMP, "cache_hit_miss.log.zst")  # several zstd frames' worth of blocks
-    subprocess.run(["zstd", "-q", "-f", "-19", os.path.join(CORPUS, "cache_hit_miss.log"), "-o",
-                    big], check=True)
+    big = os.path.join(TMP, "grown.log.zst")  # several zstd frames' worth of blocks
+    subprocess.run(["zstd", "-q", "-f", "-19", grown(3, "grown.log"), "-o", big], check=True)
     out = [demo, gz, zst, big]
-    out += sorted(p for p in glob.glob(os.path.join(CORPUS, "*")) if os.path.isfile(p))
+    out += sorted(p for p in glob.glob(os.path.join(FIXTURES, "*.log")) if p != demo)
+    out += [p for p in corpus_files("*") if os.path.isfile(p)]
     return out
 
 
@@ -140,14 +166,24 @@ def cli_diff(before, after):
 
 
 def rank_folders():
-    """The corpus's folders of rank logs."""
-    return sorted(p for p in glob.glob(os.path.join(CORPUS, "*")) if os.path.isdir(p))
+    """Two folders of rank logs of our own (tests/make_rank_logs.py: four ranks alike; five
+    that differ), then the corpus's."""
+    out = []
+    for name, flags in (("ranks_alike", []),
+                        ("ranks_differ", ["--ranks", "5", "--extra", "1", "--gather", "2",
+                                          "--short", "3", "--hit", "4"])):
+        folder = os.path.join(TMP, name)
+        if not os.path.isdir(folder):
+            subprocess.run([sys.executable, os.path.join(ROOT, "tests", "make_rank_logs.py"),
+                            folder, *flags], check=True, capture_output=True)
+        out.append(folder)
+    return out + [p for p in corpus_files("*") if os.path.isdir(p)]
 
 
 def torch_logs():
     """The corpus's TORCH_LOGS texts (../shared/corpus/torch_logs), and the fixtures'."""
     out = sorted(glob.glob(os.path.join(os.path.dirname(CORPUS), "torch_logs", "*.txt")))
-    return out + sorted(glob.glob(os.path.join(ROOT, "tests", "fixtures", "torch_logs", "*.txt")))
+    return out + sorted(glob.glob(os.path.join(FIXTURES, "torch_logs", "*.txt")))
 
 
 # The salt of the redaction's hashes, the same in the page (tlweb.redactSalt) and the CLI
@@ -181,18 +217,11 @@ def salted_env():
 
 def stripped(files):
     """The files with their run information taken out (strip_runinfo's rules)."""
-    out = dict(files)
+    out = {}
     for name, data in files.items():
-        base = name.rsplit("/", 1)[-1]
-        if base == "index.html":
-            text = data.decode("utf-8", "surrogateescape")
-            text = strip_runinfo.TITLE.sub("<title>tlparse: *</title>",
-                                           strip_runinfo.FOOTER.sub("", text), count=1)
-            out[name] = text.encode("utf-8", "surrogateescape")
-        elif base == "summary.json":
-            text = data.decode("utf-8", "surrogateescape")
-            out[name] = strip_runinfo.MEMBER.sub("", text, count=1).encode(
-                "utf-8", "surrogateescape")
+        text = data.decode("utf-8", "surrogateescape")
+        new = strip_runinfo.strip_text(name.rsplit("/", 1)[-1], text)
+        out[name] = data if new == text else new.encode("utf-8", "surrogateescape")
     return out
 
 
@@ -429,7 +458,7 @@ class Web(unittest.TestCase):
         """A folder of rank logs picked as a folder, and its logs picked together (the page
         names them the folder logs/): the CLI's multi-rank landing of the folder."""
         folders = rank_folders()
-        self.assertGreaterEqual(len(folders), 3, "no rank folders in the corpus")
+        self.assertGreaterEqual(len(folders), 2, "tests/make_rank_logs.py wrote no folders")
         for n, folder in enumerate(folders):
             with self.subTest(folder=os.path.basename(folder)):
                 code, want = cli_bundle(folder, "ranks_%d" % n, "--all-ranks-html")
@@ -459,8 +488,8 @@ class Web(unittest.TestCase):
         before = os.path.join(TMP, "d", "before.log")
         after = os.path.join(TMP, "d", "after.log")
         os.makedirs(os.path.dirname(before))
-        shutil.copy(os.path.join(CORPUS, "simple.log"), before)
-        shutil.copy(os.path.join(CORPUS, "comp_failure.log"), after)
+        shutil.copy(os.path.join(FIXTURES, "demo.log"), before)
+        shutil.copy(os.path.join(FIXTURES, "newer.log"), after)
         os.utime(before, (1_700_000_000, 1_700_000_000))
         os.utime(after, (1_700_000_100, 1_700_000_100))
         code, want = cli_diff(before, after)
@@ -491,7 +520,7 @@ class Web(unittest.TestCase):
         os.makedirs(downloads)
         self.browser.send("Browser.setDownloadBehavior", {"behavior": "allow",
                                                           "downloadPath": downloads})
-        cases = [(os.path.join(ROOT, "tests", "fixtures", "demo.log"), "#tlw-file", (),
+        cases = [(os.path.join(FIXTURES, "demo.log"), "#tlw-file", (),
                   "demo.log-redacted.html"),
                  (rank_folders()[0], "#tlw-dir", ("--all-ranks-html",),
                   os.path.basename(rank_folders()[0]) + "-redacted.html")]
@@ -531,11 +560,7 @@ class Web(unittest.TestCase):
         """A log of BIG_MB MiB: the CLI's bundle; the worker held at most PENDING_LIMIT bytes of
         the files it wrote (the rest is in Blobs, out of its memory), the engine's memory stayed
         under the log's size, the bar moved all along, the main thread never stalled."""
-        self.assertTrue(os.path.isfile(GROW), "%s is missing" % GROW)
-        log = os.path.join(TMP, "big.log")
-        subprocess.run([sys.executable, GROW, "--size-mb", str(BIG_MB), "-o", log,
-                        os.path.join(CORPUS, "cache_hit_miss.log")], check=True,
-                       capture_output=True)
+        log = grown(BIG_MB, "big.log")
         code, want = cli_bundle(log, "big")
         got = self.run_page(log, timeout=900)
         self.assertEqual((got["state"], got["code"]), ("done", code), got["messages"])
@@ -552,13 +577,13 @@ class Web(unittest.TestCase):
     def test_11_drop(self):
         """Dropped on the page (Input.dispatchDragEvent, as a user dragging from a file
         manager): a log, a folder of rank logs, two logs; each gives what picking them gives."""
-        demo = os.path.join(ROOT, "tests", "fixtures", "demo.log")
-        folder = os.path.join(CORPUS, "multi_rank_logs")
+        demo = os.path.join(FIXTURES, "demo.log")
+        folder = rank_folders()[1]
         before = os.path.join(TMP, "drop", "before.log")
         after = os.path.join(TMP, "drop", "after.log")
         os.makedirs(os.path.dirname(before))
-        shutil.copy(os.path.join(CORPUS, "simple.log"), before)
-        shutil.copy(os.path.join(CORPUS, "links.log"), after)
+        shutil.copy(os.path.join(FIXTURES, "edge.log"), before)
+        shutil.copy(os.path.join(FIXTURES, "shapes.log"), after)
         os.utime(before, (1_700_000_000, 1_700_000_000))
         os.utime(after, (1_700_000_100, 1_700_000_100))
         cases = [([demo], "log", cli_bundle(demo, "drop_log")),

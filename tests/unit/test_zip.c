@@ -3,7 +3,8 @@
  * output/zip.c: archives checked by another implementation (python3's zipfile, which reads as
  * unzip does and checks every CRC): small files, an empty one, bytes of every value, names in
  * UTF-8; more files than 16 bits count (the ZIP64 end records); a file over 4 GiB (ZIP64
- * sizes in its local header, data descriptor and central directory entry); a failed write.
+ * sizes in its local header, data descriptor and central directory entry); a name written
+ * twice (the last kept, as in a folder: unzip extracts it without asking); a failed write.
  */
 #include "base/config.h"
 #include "output/zip.h"
@@ -137,6 +138,37 @@ static void test_big(void **state)
     free(path);
 }
 
+/* A name given twice: the archive lists it once, with the later bytes (as the folder keeps the
+ * file written last), and unzip extracts it without asking whether to replace it. */
+static void test_twice(void **state)
+{
+    (void)state;
+    char *path = tmp_path();
+    int fd = open(path, O_WRONLY | O_TRUNC);
+    struct tl_zip *z = tl_zip_new(fd);
+    add(z, "dump_file/f.html", "first\n", 6);
+    add(z, "index.html", "i\n", 2);
+    add(z, "dump_file/f.html", "second\n", 7);
+    add(z, "dump_file/f.html", "third\n", 6);
+    struct tl_err err;
+    assert_int_equal(tl_zip_close(z, &err), 0);
+    tl_zip_free(z);
+    close(fd);
+    assert_int_equal(python_check(path, "assert z.namelist() == [\"index.html\", "
+                                        "\"dump_file/f.html\"], z.namelist()\n"
+                                        "assert z.read(\"dump_file/f.html\") == b\"third\\n\"\n"),
+                     0);
+    struct tl_buf cmd = TL_BUF_INIT;
+    tl_buf_addf(&cmd,
+                "d=$(mktemp -d) && cd \"$d\" && unzip -q '%s' </dev/null >/dev/null 2>&1 && "
+                "[ \"$(cat dump_file/f.html)\" = third ]; rc=$?; rm -rf \"$d\"; exit $rc",
+                path);
+    assert_int_equal(system(cmd.buf), 0);
+    tl_buf_release(&cmd);
+    unlink(path);
+    free(path);
+}
+
 /* A write that fails is an error with a message, not a short file (the archive's fd is open
  * for reading only, so every write fails). */
 static void test_write_error(void **state)
@@ -167,9 +199,8 @@ static void test_write_error(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_small),
-        cmocka_unit_test(test_many),
-        cmocka_unit_test(test_big),
+        cmocka_unit_test(test_small),       cmocka_unit_test(test_many),
+        cmocka_unit_test(test_big),         cmocka_unit_test(test_twice),
         cmocka_unit_test(test_write_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -79,10 +79,14 @@
       if (el.getAttribute('type') !== TYPE) continue;
       lastFile = el;
       var p = el.getAttribute('data-path');
-      if (p !== null && !(p in files)) {
+      // A path given again (two dumps of one name) replaces the earlier file, as the folder
+      // keeps the file written last.
+      if (p !== null) {
+        if (!(p in files)) {
+          paths.push(p);
+          stats.files++;
+        }
         files[p] = el;
-        paths.push(p);
-        stats.files++;
       }
     }
     if (!view && document.getElementById('tlb-view')) start();
