@@ -24,7 +24,7 @@ middle of a line (the rest comes with the next); tlparse --watch reads it with i
   - a live report that cannot be rebuilt is said once;
   - the live report is read once, the end too (no batch run from byte 0): of one log, of the
     ranks, of the newest log of a folder (of rank logs too, --fail-on counting every rank), of
-    a log whose job paused in the middle of entries;
+    a log whose job paused in the middle of entries, TORCH_LOGS text paused between messages;
   - the same with inotify and with the poll (TLPARSE_WATCH_POLL).
 
     python3 tests/watch_check.py path/to/tlparse
@@ -845,6 +845,62 @@ def case_pause_in_entry(binary, tmp, env, tag):
                         tag + ": the end report of entries paused in")
 
 
+def case_text_pause(binary, tmp, env, tag):
+    """TORCH_LOGS text whose job pauses between log records (a message ends there, as the
+    watch cannot know until the next line): what the pause said stands when the next record
+    starts a new message, so the log is read once, the end too, and the end report is the
+    batch one. Paused inside a message instead, the end report is still the batch one."""
+    prefix = re.compile(rb"^[VIWEC]\d{4} [\d:.]+ +\d+ \S+:\d+\] ")
+    texts = []
+    for name in ("pt26_item_warning_guard_comments.txt", "pt26_breaks_optimizer_suppressed.txt",
+                 "pt26_failures_backend_constraint.txt", "pt213_text_guards.txt"):
+        texts.append(open(os.path.join(HERE, "fixtures", "torch_logs", name), "rb").read())
+    for inside in (False, True):
+        d = os.path.join(tmp, "text-pause-%s-%s" % ("inside" if inside else "between", tag))
+        os.makedirs(d)
+        log = os.path.join(d, "stderr.txt")
+        open(log, "wb").close()
+        w = Watch(binary, ["stderr.txt", "-o", "out"], d, env)
+        time.sleep(0.3)
+        lines = b"".join(texts * 160).split(b"\n")
+        paused, last = 0, None
+        with open(log, "ab") as f:
+            for i, ln in enumerate(lines):
+                m = prefix.match(ln)
+                key = m.group(0) if m else None
+                # a new record (another prefix) after the previous one, or the second line
+                # of a record of several
+                between = key is not None and key != last and i > 0
+                within = key is not None and key == last and (i + 1 < len(lines) and
+                                                               prefix.match(lines[i + 1]))
+                if paused < 8 and i % 97 < 3 and (within if inside else between):
+                    f.flush()
+                    time.sleep(0.3)  # longer than the watch waits before it settles
+                    paused += 1
+                last = key
+                f.write(ln + (b"\n" if i + 1 < len(lines) else b""))
+            f.flush()
+        check(paused >= 4, "%s: %d pauses" % (tag, paused))
+        check(w.wait_for(lambda t: t.startswith("graph break"), 10), tag + ": the log was read")
+        time.sleep(0.5)
+        rchar = rchar_at_end(w)
+        rc = w.end()
+        size = os.path.getsize(log)
+        print("%s: text paused %s messages %d times: %d bytes read for a %d-byte log (%.2fx)" %
+              (tag, "inside" if inside else "between", paused, rchar, size, rchar / size),
+              flush=True)
+        check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
+        if not inside:
+            check(0 < rchar < size * 1.3 + (1 << 20),
+                  "%s: text paused between messages read once, the end too: %d bytes for %d"
+                  % (tag, rchar, size))
+        subprocess.run([binary, "stderr.txt", "-o", "batch", "--no-browser"], cwd=d,
+                       capture_output=True, check=True)
+        check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                            "%s: the end report of text paused %s messages"
+                            % (tag, "inside" if inside else "between"))
+
+
 def case_bad_paths(binary, tmp):
     """What cannot be followed fails at once, in one line, and writes nothing."""
     d = os.path.join(tmp, "bad")
@@ -1075,6 +1131,7 @@ def main():
         case_newest(binary, tmp, {}, "inotify")
         case_newest_rank(binary, tmp, {}, "inotify")
         case_pause_in_entry(binary, tmp, {}, "inotify")
+        case_text_pause(binary, tmp, {}, "inotify")
     finally:
         if not os.environ.get("TL_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)

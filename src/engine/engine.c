@@ -482,9 +482,8 @@ static int on_line(void *ctx, const struct tl_line *l, struct tl_err *err)
     if (tl_stop_asked(eng->opt->cancel))
         return tl_error_code(err, TL_ERR_SIGNAL, "interrupted");
     if (eng->settle_cut && (l->long_line || l->len)) {
-        /* The first line after an early end: a trace's payload line was part of the entry;
-         * any line of text may have been part of the message. */
-        eng->diverged |= eng->text || l->first == '\t';
+        /* The first line after an early end: a trace's payload line was part of the entry. */
+        eng->diverged |= l->first == '\t';
         eng->settle_cut = false;
     }
     if (eng->quiet_cut && (l->long_line || l->len)) {
@@ -724,9 +723,9 @@ static bool payload_whole(const struct tl_engine *eng)
 int tl_engine_settle(struct tl_engine *eng, struct tl_err *err)
 {
     if (tl_lines_pending(&eng->lines))
-        return 0; /* a line is being written: its entry is not complete */
-    if (eng->text) {
-        eng->settle_cut |= tl_diag_text_settle(eng->text);
+        return 0;    /* a line is being written: its entry is not complete */
+    if (eng->text) { /* said as it is, kept open: tl_diag_text_diverged tells */
+        tl_diag_text_settle(eng->text);
         return 0;
     }
     drain_md5(eng);
@@ -749,7 +748,7 @@ int tl_engine_settle(struct tl_engine *eng, struct tl_err *err)
 
 bool tl_engine_diverged(const struct tl_engine *eng)
 {
-    return eng->diverged;
+    return eng->diverged || (eng->text && tl_diag_text_diverged(eng->text));
 }
 
 /* The log's size and time as they are now (a log still written: its final ones at the end). */

@@ -111,7 +111,8 @@ int tl_engine_feed(struct tl_engine *eng, const char *p, size_t n, struct tl_err
  * or is read by no one (its payload lines still to come are skipped, as a batch run skips
  * them); else it waits for its end. PyTorch writes an entry in one write, so a pause after a
  * whole line ends it; a payload line that comes after all makes tl_engine_diverged true.
- * TORCH_LOGS text: the message being read ends. For a live view (--watch).
+ * TORCH_LOGS text: the messages being read are said as they are and kept open; a line that
+ * goes on one makes tl_engine_diverged true (tl_diag_text_settle). For a live view (--watch).
  */
 int tl_engine_settle(struct tl_engine *eng, struct tl_err *err);
 /** Whether a line came that belonged to what tl_engine_settle took as complete: the records

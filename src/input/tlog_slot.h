@@ -70,6 +70,7 @@ struct tl_tlog_state {
 /* One rank's open message. */
 struct tl_tlog_slot {
     bool open;
+    bool early; /* open, and emitted already at a pause (tl_tlog_settle) */
     struct tl_tlog_state st;
     struct tl_buf buf;
     struct tl_tlog_gsp *guards;

@@ -42,6 +42,12 @@ struct tl_tlog {
     size_t maxlen, nmax;
     struct tl_buf held;
     uint64_t held_no;
+    /* Said at a pause (tl_tlog_settle): the held line, fed before the next line showed whether
+     * it went on; messages emitted while still open (slots marked early). diverged: a line
+     * came that makes what was said then differ from what an input without the pause gives. */
+    bool held_early;
+    unsigned early;
+    bool diverged;
 };
 
 /* ---- emitting --------------------------------------------------------------------------- */
@@ -160,7 +166,8 @@ static void msg_frames(struct tl_tlog *p, struct tl_tlog_slot *s, struct tl_tlog
     }
 }
 
-static void close_msg(struct tl_tlog *p, struct tl_tlog_slot *s)
+/* Emit s's message as it is (the slot is left as it was). */
+static void emit_msg(struct tl_tlog *p, struct tl_tlog_slot *s)
 {
     const struct tl_tlog_state *st = &s->st;
     struct tl_tlog_msg m;
@@ -181,8 +188,20 @@ static void close_msg(struct tl_tlog *p, struct tl_tlog_slot *s)
 
     p->stats.messages++;
     p->stats.in_messages += st->nlines;
-    s->open = false;
     p->emit(p->ctx, &m);
+}
+
+static void close_msg(struct tl_tlog *p, struct tl_tlog_slot *s)
+{
+    if (s->early) { /* emitted at a pause, as it is now, or a line that went on it diverged */
+        s->early = false;
+        p->early--;
+    } else {
+        /* another rank's message said at a pause would have come after this one */
+        p->diverged |= p->early != 0;
+        emit_msg(p, s);
+    }
+    s->open = false;
     /* an idle rank keeps no large buffer */
     if (s->buf.alloc > 64 * 1024)
         tl_buf_release(&s->buf);
@@ -347,6 +366,7 @@ static void feed_line(struct tl_tlog *p, uint64_t lineno, struct tl_str line)
             }
             bool ind = L.body.n && blankc(L.body.p[0]);
             if (tl_tlog_take(s, t, ind, st->key != 0 && !loose)) {
+                p->diverged |= s->early; /* it was said without this line */
                 st->loose = st->loose || loose;
                 st->nlines += st->pending + 1;
                 st->pending = 0;
@@ -387,6 +407,10 @@ void tl_tlog_feed(struct tl_tlog *p, uint64_t lineno, struct tl_str line)
     p->stats.lines++;
     if (line.n && line.p[line.n - 1] == '\r')
         line.n--;
+    if (p->held_early) { /* fed at a pause: this line would have gone on it */
+        p->held_early = false;
+        p->diverged |= wrapped(p, line);
+    }
     if (p->held_no) {
         uint64_t no = p->held_no;
         p->held_no = 0;
@@ -411,6 +435,45 @@ void tl_tlog_feed(struct tl_tlog *p, uint64_t lineno, struct tl_str line)
     feed_line(p, lineno, line);
 }
 
+/* The open message whose first line is first, among those not emitted at a pause yet when
+ * not_early; NULL when none. */
+static struct tl_tlog_slot *first_open(struct tl_tlog *p, bool not_early)
+{
+    struct tl_tlog_slot *first = NULL;
+    for (size_t i = 0; i < TL_TLOG_MAX_RANKS; i++) {
+        struct tl_tlog_slot *s = p->slots[i];
+        if (s && s->open && !(not_early && s->early) && (!first || s->st.first < first->st.first))
+            first = s;
+    }
+    return first;
+}
+
+bool tl_tlog_settle(struct tl_tlog *p)
+{
+    bool said = p->held_no != 0;
+    if (p->held_no) {
+        uint64_t no = p->held_no;
+        p->held_no = 0;
+        p->held_early = true;
+        feed_line(p, no, tl_buf_str(&p->held));
+    }
+    for (struct tl_tlog_slot *s; (s = first_open(p, true));) {
+        /* two said early: the order they close in, which sets the order of a run without the
+         * pause, is not known yet */
+        p->diverged |= p->early != 0;
+        emit_msg(p, s);
+        s->early = true;
+        p->early++;
+        said = true;
+    }
+    return said;
+}
+
+bool tl_tlog_diverged(const struct tl_tlog *p)
+{
+    return p->diverged;
+}
+
 bool tl_tlog_end(struct tl_tlog *p)
 {
     bool ended = p->held_no != 0;
@@ -419,17 +482,10 @@ bool tl_tlog_end(struct tl_tlog *p)
         p->held_no = 0;
         feed_line(p, no, tl_buf_str(&p->held));
     }
-    for (;;) {
-        struct tl_tlog_slot *first = NULL;
-        for (size_t i = 0; i < TL_TLOG_MAX_RANKS; i++) {
-            struct tl_tlog_slot *s = p->slots[i];
-            if (s && s->open && (!first || s->st.first < first->st.first))
-                first = s;
-        }
-        if (!first)
-            break;
-        close_msg(p, first);
+    p->held_early = false;
+    for (struct tl_tlog_slot *s; (s = first_open(p, false));) {
         ended = true;
+        close_msg(p, s);
     }
     return ended;
 }

@@ -70,6 +70,18 @@ void tl_tlog_feed(struct tl_tlog *p, uint64_t lineno, struct tl_str line);
  * Returns whether anything was open (a line or a message it ended).
  */
 bool tl_tlog_end(struct tl_tlog *p);
+/**
+ * The input paused (a log still written): a line held to see whether a terminal wrapped it is
+ * fed, and the messages still open are emitted as they are now, in the order of their first
+ * lines, but kept open. When the input goes on as a new message, nothing is emitted again and
+ * every message is what an input without the pause gives; when a line goes on one of them (or
+ * messages could come in another order), tl_tlog_diverged becomes true. Returns whether
+ * anything was said.
+ */
+bool tl_tlog_settle(struct tl_tlog *p);
+/** Whether a line after tl_tlog_settle made what it said differ from an input without the
+ * pause. */
+bool tl_tlog_diverged(const struct tl_tlog *p);
 
 /* Counts, for the Stats line of a TORCH_LOGS input. */
 struct tl_tlog_stats {

@@ -46,6 +46,10 @@ struct tl_diag_text {
      * the log prints guards at all (TORCH_LOGS "guards"). */
     struct tl_map broke, guarded, started;
     bool guards_on;
+    /* The held warning, said at a pause (tl_diag_text_settle): its site key, until the next
+     * message; diverged when that message was the same break's record, which replaces it. */
+    struct tl_buf early_key;
+    bool early_held, diverged;
 };
 
 /* A compile id (without its attempt) into a map: its display string, a copy of it (in the
@@ -419,8 +423,14 @@ static void on_message(void *ctx, const struct tl_tlog_msg *m)
 {
     struct tl_diag_text *t = ctx;
     bool is_break = m->kind == TL_TLOG_GRAPH_BREAK;
-    if (is_break) {
+    if (is_break)
         site_key(&t->scratch, m);
+    if (t->early_held) {
+        t->early_held = false;
+        t->diverged |= is_break && !m->warning &&
+                       tl_str_eq(tl_buf_str(&t->early_key), tl_buf_str(&t->scratch));
+    }
+    if (is_break) {
         if (m->warning) {
             bool said =
                 t->last_break.len && tl_str_eq(tl_buf_str(&t->last_break), tl_buf_str(&t->scratch));
@@ -474,6 +484,7 @@ struct tl_diag_text *tl_diag_text_new(struct tl_model *model)
     tl_buf_init(&t->scratch, 0);
     tl_buf_init(&t->last_break, 0);
     tl_buf_init(&t->held.key, 0);
+    tl_buf_init(&t->early_key, 0);
     tl_arena_init(&t->arena, 16 * 1024);
     tl_arena_init(&t->held.arena, 4 * 1024);
     tl_map_init(&t->cid_index, &t->arena);
@@ -534,15 +545,26 @@ static void loops_skipped(struct tl_diag_text *t)
 
 bool tl_diag_text_settle(struct tl_diag_text *t)
 {
-    bool ended = tl_tlog_end(t->reader);
-    ended |= t->held.on;
+    bool said = tl_tlog_settle(t->reader);
+    if (t->held.on) {
+        tl_buf_reset(&t->early_key);
+        tl_buf_addstr(&t->early_key, tl_buf_str(&t->held.key));
+        t->early_held = true;
+        said = true;
+    }
     flush_held(t);
-    return ended;
+    return said;
+}
+
+bool tl_diag_text_diverged(const struct tl_diag_text *t)
+{
+    return t->diverged || tl_tlog_diverged(t->reader);
 }
 
 void tl_diag_text_finish(struct tl_diag_text *t)
 {
-    tl_diag_text_settle(t);
+    tl_tlog_end(t->reader);
+    flush_held(t);
     loops_skipped(t);
     tl_diag_finish(t->diag);
     const struct tl_tlog_stats *st = tl_tlog_stats(t->reader);
@@ -566,6 +588,7 @@ void tl_diag_text_free(struct tl_diag_text *t)
     tl_buf_release(&t->scratch);
     tl_buf_release(&t->last_break);
     tl_buf_release(&t->held.key);
+    tl_buf_release(&t->early_key);
     free(t->held.frames);
     free(t->text->cids);
     t->text->cids = NULL;

@@ -25,9 +25,13 @@ const char *tl_diag_text_cid(struct tl_diag_text *t, const struct tl_tlog_line *
                              bool *first);
 /** A line, to the text reader (its messages become facts). */
 void tl_diag_text_feed(struct tl_diag_text *t, uint64_t lineno, struct tl_str line);
-/** The text went quiet: the message being read ends (a live view; more lines may come).
- * Returns whether a message was open (its end was taken early). */
+/** The text went quiet (a live view; more lines may come): the messages being read are said
+ * as they are (tl_tlog_settle), and the warning held for the next message. Returns whether
+ * anything was said. */
 bool tl_diag_text_settle(struct tl_diag_text *t);
+/** Whether a line after tl_diag_text_settle made what it said differ from a text without the
+ * pause (a line went on a message said, or the next message replaced the warning said). */
+bool tl_diag_text_diverged(const struct tl_diag_text *t);
 /** The end of the text: the last message, then tl_diag_finish(); the text facts' counts. */
 void tl_diag_text_finish(struct tl_diag_text *t);
 /** Also frees the model's list of compile ids. */

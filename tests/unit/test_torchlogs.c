@@ -1023,6 +1023,157 @@ static void test_graphs(void **state)
                     "stats lines=8 messages=1 in_messages=7 unrecognized=1\n");
 }
 
+/* ---- a pause (tl_tlog_settle) ------------------------------------------------------------ */
+
+/* Lines [from, to) of text (numbered 1.. as in the whole text), fed as feed_text feeds them. */
+static void feed_range(struct tl_tlog *p, const char *text, size_t n, uint64_t from, uint64_t to)
+{
+    size_t i = 0;
+    for (uint64_t no = 0; i < n && no < to; no++) {
+        const char *nl = memchr(text + i, '\n', n - i);
+        size_t e = nl ? (size_t)(nl - text) : n;
+        if (no >= from) {
+            char *copy = malloc(e - i ? e - i : 1);
+            assert_non_null(copy);
+            memcpy(copy, text + i, e - i);
+            tl_tlog_feed(p, no + 1, tl_str_make(copy, e - i));
+            free(copy);
+        }
+        i = e + 1;
+    }
+}
+
+static void add_stats(struct tl_buf *b, const struct tl_tlog *p)
+{
+    const struct tl_tlog_stats *st = tl_tlog_stats(p);
+    tl_buf_addf(b, "stats lines=%llu messages=%llu in_messages=%llu unrecognized=%llu\n",
+                (unsigned long long)st->lines, (unsigned long long)st->messages,
+                (unsigned long long)st->in_messages, (unsigned long long)st->unrecognized);
+}
+
+/*
+ * text paused after each of its lines (settled twice, as a watch settles again while the log
+ * stays quiet): wherever the parser says nothing diverged, the messages and counts are those
+ * of the text read at once, each message once. *kept: the pauses that did not diverge; the
+ * messages said at the pause are in *said_at_pause for the last such pause.
+ */
+static size_t pauses_kept(const char *text, size_t n, const char *name)
+{
+    uint64_t lines = 0;
+    for (size_t i = 0; i < n; i++)
+        lines += text[i] == '\n';
+    if (n && text[n - 1] != '\n')
+        lines++;
+    struct tl_buf want = TL_BUF_INIT;
+    struct tl_tlog *p = tl_tlog_new(on_msg, &want);
+    feed_range(p, text, n, 0, lines);
+    tl_tlog_end(p);
+    add_stats(&want, p);
+    tl_tlog_free(p);
+    size_t kept = 0;
+    for (uint64_t k = 1; k < lines; k++) {
+        struct tl_buf got = TL_BUF_INIT;
+        p = tl_tlog_new(on_msg, &got);
+        feed_range(p, text, n, 0, k);
+        tl_tlog_settle(p);
+        tl_tlog_settle(p);
+        feed_range(p, text, n, k, lines);
+        tl_tlog_end(p);
+        add_stats(&got, p);
+        if (!tl_tlog_diverged(p)) {
+            char what[300];
+            snprintf(what, sizeof(what), "%s paused after line %llu", name, (unsigned long long)k);
+            expect_text(got.buf, want.buf, what);
+            kept++;
+        }
+        tl_tlog_free(p);
+        tl_buf_release(&got);
+    }
+    tl_buf_release(&want);
+    return kept;
+}
+
+/* A pause says the open message as it is; the next line decides: a new message keeps what
+ * was said, a line of the message (or a terminal's wrap of a held line) diverges. */
+static void test_settle(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "V1121 09:00:00.000000 7 torch/_dynamo/guards.py:2] [0/1] [__recompiles] Recompiling "
+        "function fn in x.py:3\n"
+        "V1121 09:00:00.000000 7 torch/_dynamo/guards.py:2] [0/1] [__recompiles]     triggered by "
+        "the following guard failure(s):\n"
+        "V1121 09:00:00.000000 7 torch/_dynamo/guards.py:2] [0/1] [__recompiles]     - 0/0: tensor "
+        "'x' size mismatch at index 0. expected 4, actual 8\n"
+        "V1121 09:00:01.000000 7 torch/_dynamo/guards.py:2] [1/1] [__recompiles] Recompiling "
+        "function g in y.py:9\n"
+        "V1121 09:00:01.000000 7 torch/_dynamo/guards.py:2] [1/1] [__recompiles]     triggered by "
+        "the following guard failure(s):\n"
+        "V1121 09:00:01.000000 7 torch/_dynamo/guards.py:2] [1/1] [__recompiles]     - 1/0: L['n'] "
+        "== 3\n";
+    size_t n = strlen(text);
+    struct tl_buf b = TL_BUF_INIT;
+    /* after line 3: the first recompile is said at the pause, complete; line 4 starts the next */
+    struct tl_tlog *p = tl_tlog_new(on_msg, &b);
+    feed_range(p, text, n, 0, 3);
+    assert_true(tl_tlog_settle(p));
+    assert_non_null(strstr(b.buf, "RECOMPILE 1-3"));
+    size_t said = b.len;
+    assert_false(tl_tlog_settle(p)); /* nothing more to say */
+    assert_int_equal(b.len, said);
+    feed_range(p, text, n, 3, 6);
+    assert_int_equal(b.len, said); /* line 4 closed it: not said again */
+    assert_false(tl_tlog_diverged(p));
+    tl_tlog_end(p);
+    assert_int_equal(tl_tlog_stats(p)->messages, 2);
+    tl_tlog_free(p);
+    tl_buf_reset(&b);
+    /* after line 2: its guard came after the pause (a line of the longest length so far is
+     * held for the next: the end feeds it) */
+    p = tl_tlog_new(on_msg, &b);
+    feed_range(p, text, n, 0, 2);
+    assert_true(tl_tlog_settle(p));
+    feed_range(p, text, n, 2, 3);
+    tl_tlog_end(p);
+    assert_true(tl_tlog_diverged(p));
+    tl_tlog_free(p);
+    tl_buf_release(&b);
+    /* of the five pauses, the one between the messages is kept; the four inside diverge */
+    assert_int_equal(pauses_kept(text, n, "crafted"), 1);
+}
+
+/* Every TORCH_LOGS text of the fixtures and the corpus, paused after each line: what is said
+ * where nothing diverged is the text's messages read at once. */
+static void test_settle_texts(void **state)
+{
+    (void)state;
+    static const char *const dirs[] = {TL_SOURCE_DIR "/tests/fixtures/torch_logs",
+                                       TL_SHARED_DIR "/corpus/torch_logs"};
+    size_t texts = 0, kept = 0;
+    for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+        DIR *dir = opendir(dirs[d]);
+        if (!dir) {
+            assert_true(d > 0); /* our fixtures are always there; the corpus may not be */
+            continue;
+        }
+        for (struct dirent *e; (e = readdir(dir));) {
+            size_t len = strlen(e->d_name);
+            if (len < 5 || strcmp(e->d_name + len - 4, ".txt"))
+                continue;
+            size_t n;
+            char *text = tu_slurp_in(dirs[d], e->d_name, &n);
+            assert_non_null(text);
+            kept += pauses_kept(text, n, e->d_name);
+            texts++;
+            free(text);
+        }
+        closedir(dir);
+    }
+    assert_true(texts >= 6);
+    assert_true(kept > 0);
+    printf("test_settle_texts: %zu texts, %zu pauses that kept what they said\n", texts, kept);
+}
+
 /* The parser may be fed again after tl_tlog_end; the views of a message stay readable during
  * emit even when the lines it came from are gone (feed_text frees each line after feeding it,
  * and ASan would see a read of them). */
@@ -1914,6 +2065,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_symbols_and_guards),
         cmocka_unit_test(test_graphs),
         cmocka_unit_test(test_end_then_more),
+        cmocka_unit_test(test_settle),
+        cmocka_unit_test(test_settle_texts),
         cmocka_unit_test(test_corpus_complete),
         cmocka_unit_test(test_detect_structured_logs),
         cmocka_unit_test(test_detect_crafted),
