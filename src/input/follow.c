@@ -13,6 +13,7 @@
 #include "base/utf8.h"
 #include "base/xalloc.h"
 #include "input/rankfiles.h"
+#include "base/sort.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -278,7 +279,7 @@ static int scan_dir(struct tl_follow *f, struct tl_err *err)
         }
     closedir(d);
     if (n)
-        qsort(names, n, sizeof(*names), cmp_name);
+        tl_sort(names, n, sizeof(*names), cmp_name);
     for (size_t i = 0; i < n; i++) {
         dir_entry(f, names[i]);
         free(names[i]);

@@ -8,6 +8,7 @@
 #include "base/xalloc.h"
 #include "input/reader.h"
 #include "input/sniff.h"
+#include "base/sort.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -126,7 +127,7 @@ static int newest_in(const char *dir, char **out, size_t *others, struct tl_err 
         free(c);
         return tl_error_code(err, TL_ERR_INPUT, "No files found in directory %s", dir);
     }
-    qsort(c, n, sizeof(*c), cmp_cand);
+    tl_sort(c, n, sizeof(*c), cmp_cand);
     size_t pick = n;
     char why[256], first_why[256] = "";
     const char *first_name = NULL;

@@ -7,6 +7,7 @@
 #include "base/str.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "base/sort.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -80,7 +81,7 @@ int tl_rank_logs_find(const char *dir, bool fs_order, struct tl_rank_log **out, 
     }
     closedir(d);
     if (!fs_order && len)
-        qsort(v, len, sizeof(*v), cmp_name);
+        tl_sort(v, len, sizeof(*v), cmp_name);
     *out = v;
     *n = len;
     return 0;
@@ -110,7 +111,7 @@ size_t tl_rank_folder_ranks(const char *path)
         tl_rank_logs_find(path, false, &logs, &n, NULL) < 0)
         return 0;
     if (n) /* logs is NULL when there are none */
-        qsort(logs, n, sizeof(*logs), cmp_rank);
+        tl_sort(logs, n, sizeof(*logs), cmp_rank);
     for (size_t i = 0; i < n; i++)
         distinct += i == 0 || logs[i].rank != logs[i - 1].rank;
     tl_rank_logs_free(logs, n);

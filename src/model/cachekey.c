@@ -8,6 +8,7 @@
 #include "model/cachekey.h"
 #include "base/json.h"
 #include "base/xalloc.h"
+#include "base/sort.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -160,8 +161,8 @@ static inline bool name_before(const struct tl_ck_comp *a, const struct tl_ck_co
 }
 
 /*
- * Sort c[0..n) by name, stable (equal names keep their order, as glibc's qsort keeps them):
- * insertion sort of runs of eight, merged bottom-up through tmp. qsort's call of a comparison
+ * Sort c[0..n) by name, stable (equal names keep their order, as tl_sort keeps them):
+ * insertion sort of runs of eight, merged bottom-up through tmp. tl_sort's call of a comparison
  * per step was a fifth of what the cache keys cost.
  */
 static void sort_by_name(struct tl_ck_comp *c, size_t n)
@@ -704,7 +705,7 @@ static void explain(struct tl_cachekey *ck, uint32_t i, struct tl_ck_miss *m, co
         return;
     diff_entries(ck, m);
     if (m->ndiffs > 1)
-        qsort(m->diffs, m->ndiffs, sizeof(*m->diffs), diff_by_name);
+        tl_sort(m->diffs, m->ndiffs, sizeof(*m->diffs), diff_by_name);
     if (!m->ndiffs)
         m->note = e->detail && !strcmp(e->detail, "full_miss")
                       ? "the key equals the nearest entry's, yet no entry was found: it was not "
@@ -910,7 +911,7 @@ const struct tl_ck_digest *tl_cachekey_digest(const struct tl_cachekey *ck, stru
         /* in the order of their names' text (the entry's is that of addresses) */
         struct tl_ck_comp *sorted = tl_xmalloc(e->ncomps * sizeof(*sorted));
         memcpy(sorted, e->comps, e->ncomps * sizeof(*sorted));
-        qsort(sorted, e->ncomps, sizeof(*sorted), by_name_text);
+        tl_sort(sorted, e->ncomps, sizeof(*sorted), by_name_text);
         for (uint32_t j = 0; j < d->ncomps; j++) {
             const struct tl_ck_comp *c = &sorted[j];
             const char *v = digest_value(c->value);
@@ -1214,7 +1215,7 @@ void tl_cachekey_across(struct tl_ck_across *out, const struct tl_ck_digest *con
             free(m.diffs);
             continue;
         }
-        qsort(m.diffs, m.ndiffs, sizeof(*m.diffs), diff_by_name);
+        tl_sort(m.diffs, m.ndiffs, sizeof(*m.diffs), diff_by_name);
         struct tl_ck_across_miss *r = &out->misses[out->nmisses++];
         uint32_t *logs = tl_arena_calloc(arena, g->nlogs, sizeof(*logs));
         const char **cids = tl_arena_calloc(arena, g->nlogs, sizeof(*cids));

@@ -9,6 +9,7 @@
 #include "model/diagnosis.h"
 #include "base/buf.h"
 #include "base/xalloc.h"
+#include "base/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -488,7 +489,7 @@ void tl_diag_finish(struct tl_diag *d)
     for (uint32_t i = 0; i < d->nrecompiles; i++) {
         struct tl_diag_recompile *r = &d->recompiles[i];
         if (r->nguards)
-            qsort(r->guards, r->nguards, sizeof(*r->guards), cmp_guard);
+            tl_sort(r->guards, r->nguards, sizeof(*r->guards), cmp_guard);
         r->advice =
             r->nguards ? r->guards[0].advice : tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(""));
         bool number;
@@ -546,7 +547,7 @@ void tl_diag_finish(struct tl_diag *d)
             add_finding(d, TL_FIND_FRAME, i, 5e5 + f->compiles, &alloc);
     }
     if (d->nfindings)
-        qsort(d->findings, d->nfindings, sizeof(*d->findings), cmp_finding);
+        tl_sort(d->findings, d->nfindings, sizeof(*d->findings), cmp_finding);
     tl_diag_forecast_finish(d, tl_diag_limit_setting(d));
 }
 

@@ -10,6 +10,7 @@
 #include "base/buf.h"
 #include "base/map.h"
 #include "base/xalloc.h"
+#include "base/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -888,7 +889,7 @@ void tl_diff_compute(struct tl_diff *d, const struct tl_diff_side *before,
             }
         d->npairs[c] = n;
         if (n)
-            qsort(d->pairs[c], n, sizeof(*d->pairs[c]), cmp_pair);
+            tl_sort(d->pairs[c], n, sizeof(*d->pairs[c]), cmp_pair);
         free(to);
         free(taken);
     }
@@ -907,7 +908,7 @@ void tl_diff_compute(struct tl_diff *d, const struct tl_diff_side *before,
     free(to);
     free(taken);
     if (d->nframes)
-        qsort(d->frames, d->nframes, sizeof(*d->frames), cmp_fpair);
+        tl_sort(d->frames, d->nframes, sizeof(*d->frames), cmp_fpair);
     /* the graphs of the frames on both sides, the frames with the largest changes first */
     size_t galloc = 0;
     for (uint32_t i = 0; i < d->nframes; i++)

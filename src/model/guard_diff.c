@@ -7,6 +7,7 @@
 #include "base/config.h"
 #include "model/guard_diff.h"
 #include "base/xalloc.h"
+#include "base/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -442,7 +443,7 @@ size_t tl_guard_diff(const struct tl_guard_set *a, const struct tl_guard_set *b,
         refs[i] = (struct ref){&a->g[i], i, false, false};
     for (uint32_t i = 0; i < b->n; i++)
         refs[a->n + i] = (struct ref){&b->g[i], i, true, false};
-    qsort(refs, n, sizeof(*refs), cmp_ref);
+    tl_sort(refs, n, sizeof(*refs), cmp_ref);
     struct found *found = tl_xcalloc(n, sizeof(*found));
     size_t nfound = 0;
     for (size_t lo = 0; lo < n;) {
@@ -476,7 +477,7 @@ size_t tl_guard_diff(const struct tl_guard_set *a, const struct tl_guard_set *b,
                                                  refs[k].side ? refs[k].g : NULL, refs[k].pos};
         lo = hi;
     }
-    qsort(found, nfound, sizeof(*found), cmp_found);
+    tl_sort(found, nfound, sizeof(*found), cmp_found);
     for (size_t i = 0; i < nfound && i < max; i++) {
         const struct found *f = &found[i];
         struct tl_guard_change *c = &out[i];

@@ -4,6 +4,7 @@
 #include "model/ledger.h"
 #include "base/buf.h"
 #include "base/xalloc.h"
+#include "base/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -448,7 +449,7 @@ static uint32_t close_open(struct tl_ledger *l, double end_us, double (*extra)[2
 static double union_len(double (*iv)[2], uint32_t n)
 {
     if (n > 1)
-        qsort(iv, n, sizeof(*iv), by_start);
+        tl_sort(iv, n, sizeof(*iv), by_start);
     double covered = 0, s = 0, e = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (i == 0 || iv[i][0] > e) {

@@ -7,6 +7,7 @@
 #include "model/overview.h"
 #include "base/xalloc.h"
 #include "model/model.h"
+#include "base/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -101,14 +102,14 @@ void tl_overview_summarize(const struct tl_model *m, size_t max_bars, struct tl_
     }
     s->ncids = n;
     if (n > max_bars) {
-        qsort(all, n, sizeof(*all), ranked_by_time);
+        tl_sort(all, n, sizeof(*all), ranked_by_time);
         for (size_t i = max_bars; i < n; i++) {
             s->nomitted++;
             if (time_of(&all[i].bar) > 0)
                 s->omitted_s += time_of(&all[i].bar);
         }
         n = max_bars;
-        qsort(all, n, sizeof(*all), ranked_by_order);
+        tl_sort(all, n, sizeof(*all), ranked_by_order);
     }
     s->bars = tl_xcalloc(n ? n : 1, sizeof(*s->bars));
     for (size_t i = 0; i < n; i++)

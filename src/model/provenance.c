@@ -10,6 +10,7 @@
 #include "base/config.h"
 #include "model/provenance.h"
 #include "base/map.h"
+#include "base/sort.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -298,7 +299,7 @@ static size_t sorted_members(struct tl_arena *a, const struct tl_json *obj, stru
         m[i].v = &obj->u.obj.items[i].value;
         m[i].idx = i;
     }
-    qsort(m, n, sizeof(*m), cmp_member);
+    tl_sort(m, n, sizeof(*m), cmp_member);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (k && tl_str_eq(m[k - 1].key, m[i].key))
@@ -711,7 +712,7 @@ static void tb_add(struct table_builder *b, int32_t line, const int32_t *to, siz
 
 static void tb_finish(struct table_builder *b, struct tl_arena *a, struct tl_prov_table *t)
 {
-    qsort(b->rows, b->n, sizeof(*b->rows), cmp_keyed);
+    tl_sort(b->rows, b->n, sizeof(*b->rows), cmp_keyed);
     struct tl_prov_row *rows = tl_arena_alloc(a, (b->n ? b->n : 1) * sizeof(*rows));
     for (size_t i = 0; i < b->n; i++)
         rows[i] = b->rows[i].row;

@@ -12,6 +12,7 @@
 #include "base/buf.h"
 #include "base/map.h"
 #include "base/xalloc.h"
+#include "base/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -185,7 +186,7 @@ static const char **id_set(struct tl_arena *tmp, const struct tl_rank_summary *s
     size_t n = 0;
     for (size_t i = 0; i < s->ncompile_ids; i++)
         v[n++] = nz(s->compile_ids[i]);
-    qsort(v, n, sizeof(*v), cmp_cstr);
+    tl_sort(v, n, sizeof(*v), cmp_cstr);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         if (m == 0 || strcmp(v[m - 1], v[i]) != 0)
@@ -326,7 +327,7 @@ static void runtime_analysis(struct tl_ranks *out, const struct tl_rank_summary 
         row->fastest_ms = tl_ranks_ms(fast);
         row->slowest_ms = tl_ranks_ms(slow);
     }
-    qsort(out->rows, len, sizeof(*out->rows), cmp_rows);
+    tl_sort(out->rows, len, sizeof(*out->rows), cmp_rows);
     tl_arena_release(&tmp);
 }
 
@@ -385,7 +386,7 @@ static void meta_groups(struct tl_ranks *out, const struct tl_rank_summary *rank
         const struct tl_rank_meta **v = tl_xcalloc(s->nmeta, sizeof(*v));
         for (size_t j = 0; j < s->nmeta; j++)
             v[j] = &s->meta[j];
-        qsort(v, s->nmeta, sizeof(*v), cmp_meta);
+        tl_sort(v, s->nmeta, sizeof(*v), cmp_meta);
         tl_buf_reset(&b);
         for (size_t j = 0; j < s->nmeta; j++) {
             if (j)
@@ -679,7 +680,7 @@ static const char **real_ids(struct tl_arena *tmp, const struct tl_rank_summary 
         else
             v[n++] = id;
     }
-    qsort(v, n, sizeof(*v), cmp_cid_ptr);
+    tl_sort(v, n, sizeof(*v), cmp_cid_ptr);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         if (m == 0 || strcmp(v[m - 1], v[i]) != 0)
@@ -748,7 +749,7 @@ static void cid_gaps(struct tl_ranks *out, const struct tl_rank_summary *ranks, 
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < lens[i]; k++)
             all[nall++] = sets[i][k];
-    qsort(all, nall, sizeof(*all), cmp_cid_ptr);
+    tl_sort(all, nall, sizeof(*all), cmp_cid_ptr);
     uint32_t *missing = tl_arena_calloc(&tmp, n ? n : 1, sizeof(*missing));
     out->gaps = tl_arena_calloc(arena, MAX_GAPS, sizeof(*out->gaps));
     for (size_t a = 0; a < nall; a++) {
@@ -840,7 +841,7 @@ static const struct tl_rank_folder **keyed_folders(const struct tl_rank_summary 
     for (size_t j = 0; j < s->nfolders; j++)
         if (s->folders[j].key)
             v[n++] = &s->folders[j];
-    qsort(v, n, sizeof(*v), cmp_folder);
+    tl_sort(v, n, sizeof(*v), cmp_folder);
     *len = n;
     return v;
 }
@@ -892,7 +893,7 @@ static struct graph_item *items_of(const struct tl_rank_summary *s, enum item_ki
         }
         v[n++] = it;
     }
-    qsort(v, n, sizeof(*v), cmp_item);
+    tl_sort(v, n, sizeof(*v), cmp_item);
     if (kind == ITEMS_CACHE) { /* one per compile id, its highest result */
         size_t m = 0;
         for (size_t j = 0; j < n; j++) {

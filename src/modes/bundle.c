@@ -16,6 +16,7 @@
 #include "output/writer.h"
 #include "output/zip.h"
 #include "report/bundle_html.h"
+#include "base/sort.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -184,7 +185,7 @@ static int add_tree(struct sink *s, const char *abs, const char *rel, struct tl_
     }
     closedir(d);
     if (n)
-        qsort(names, n, sizeof(*names), cmp_entry);
+        tl_sort(names, n, sizeof(*names), cmp_entry);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         struct tl_buf a = TL_BUF_INIT, r = TL_BUF_INIT;

@@ -31,6 +31,7 @@
 #include "output/writer.h"
 #include "report/landing.h"
 #include "report/summary.h"
+#include "base/sort.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -565,8 +566,8 @@ int tl_ranks_landing(struct multi *m, struct tl_outdir *out, bool live, struct t
     struct tl_rank_summary *sorted = tl_xcalloc(m->n ? m->n : 1, sizeof(*sorted));
     for (size_t i = 0; i < m->n; i++)
         sorted[i] = m->ranks[i]->s;
-    /* qsort is not stable: equal ranks do not happen (duplicates are dropped first). */
-    qsort(sorted, m->n, sizeof(*sorted), cmp_rank);
+    /* equal ranks do not happen (duplicates are dropped first) */
+    tl_sort(sorted, m->n, sizeof(*sorted), cmp_rank);
     struct tl_arena arena;
     tl_arena_init(&arena, 64 * 1024);
     struct tl_ranks an;
@@ -948,7 +949,7 @@ static int diagnose_all(struct multi *m, struct tl_result *res)
         tl_rank_logs_free(logs, nlogs);
         return tl_report_error(opt, &err);
     }
-    qsort(logs, nlogs, sizeof(*logs), cmp_log_rank);
+    tl_sort(logs, nlogs, sizeof(*logs), cmp_log_rank);
     take_logs(m, logs, nlogs);
     unsigned threads;
     ranks_setup(m, &threads);

@@ -11,6 +11,7 @@
 #include "modes/plan.h"
 #include "modes/ranks_impl.h"
 #include "base/xalloc.h"
+#include "base/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +166,7 @@ int tl_ranks_live_finish(struct tl_ranks_live *rl, const struct tl_ranks_live_ho
                 r->index = k;
     }
     tl_rank_logs_free(logs, nlogs);
-    qsort(m->ranks, m->n, sizeof(*m->ranks), cmp_index);
+    tl_sort(m->ranks, m->n, sizeof(*m->ranks), cmp_index);
     for (size_t i = 0; i < m->n; i++)
         m->ranks[i]->index = i;
     for (size_t i = 0; i < m->n; i++) {

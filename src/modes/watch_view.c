@@ -7,6 +7,7 @@
 #include "modes/watch_view.h"
 #include "base/xalloc.h"
 #include "report/live_text.h"
+#include "base/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -198,7 +199,7 @@ void tl_watch_look(struct tl_watch_run *wt, struct tl_watch_log *l)
         }
     }
     if (f.n)
-        qsort(f.v, f.n, sizeof(*f.v), cmp_fresh);
+        tl_sort(f.v, f.n, sizeof(*f.v), cmp_fresh);
     struct tl_buf line = TL_BUF_INIT;
     for (size_t i = 0; i < f.n; i++)
         say(wt, l, d, &f.v[i], &line);

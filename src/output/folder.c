@@ -8,6 +8,7 @@
 #include "base/config.h"
 #include "output/outdir.h"
 #include "base/xalloc.h"
+#include "base/sort.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -730,7 +731,7 @@ static int folder_list(struct tl_outdir *o, const char *rel, bool fs_order, char
     }
     closedir(d);
     if (!fs_order && len)
-        qsort(v, len, sizeof(*v), cmp_names);
+        tl_sort(v, len, sizeof(*v), cmp_names);
     *names = v;
     *n = len;
     return 0;

@@ -18,6 +18,7 @@
 #include "base/xalloc.h"
 #include "output/outdir.h"
 #include "output/zip.h"
+#include "base/sort.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -837,7 +838,7 @@ static int stream_list(struct tl_outdir *o, const char *rel, bool fs_order, char
     if (!d)
         return -1;
     if (len)
-        qsort(v, len, sizeof(*v), cmp_leaf);
+        tl_sort(v, len, sizeof(*v), cmp_leaf);
     *names = v;
     *n = len;
     return 0;

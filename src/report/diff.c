@@ -14,6 +14,7 @@
 #include "report/html.h"
 #include "report/terminal.h"
 #include "report/pages.h"
+#include "base/sort.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -133,7 +134,7 @@ static uint32_t frame_changes(const struct tl_diff *d, bool more, struct fchange
             v[n++] = (struct fchange){p, i, a, b};
     }
     if (n)
-        qsort(v, n, sizeof(*v), cmp_fchange);
+        tl_sort(v, n, sizeof(*v), cmp_fchange);
     *out = v;
     return n;
 }

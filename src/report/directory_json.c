@@ -9,6 +9,7 @@
 #include "report/pages.h"
 #include "base/json_write.h"
 #include "base/xalloc.h"
+#include "base/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,7 @@ int tl_page_directory_json(const struct tl_page_sink *sink, const struct tl_dire
         v[i].key = k;
         v[i].name = k->unknown ? "unknown" : k->display;
     }
-    qsort(v, n, sizeof(*v), cmp_sorted);
+    tl_sort(v, n, sizeof(*v), cmp_sorted);
     struct tl_json_doc w;
     tl_json_doc_init(&w, out, TL_JSON_DOC_PRETTY | TL_JSON_DOC_SERDE_STRINGS);
     tl_json_doc_object(&w);

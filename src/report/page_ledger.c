@@ -8,6 +8,7 @@
 #include "base/config.h"
 #include "report/pages.h"
 #include "report/html.h"
+#include "base/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -146,7 +147,7 @@ static void cid_rows(struct tl_buf *out, const struct tl_ledger *l)
     for (uint32_t i = 0; i < l->ncids; i++)
         if (tl_ledger_cid_seconds(l->cids[i]) > 0)
             rows[n++] = l->cids[i];
-    qsort(rows, n, sizeof(*rows), slower_first);
+    tl_sort(rows, n, sizeof(*rows), slower_first);
     double top = n ? tl_ledger_cid_seconds(rows[0]) : 0;
     tl_buf_addf(out,
                 "<h2>Per compile id</h2>\n<p>%u compile id%s, slowest first; each bar is "

@@ -10,6 +10,7 @@
 #include "report/assets.h"
 #include "report/html.h"
 #include "base/xalloc.h"
+#include "base/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -369,7 +370,7 @@ static void member_table(struct tl_buf *out, const struct tl_json *raw, const ch
             rows[n++] = m;
     }
     if (n) {
-        qsort(rows, n, sizeof(*rows), member_cmp);
+        tl_sort(rows, n, sizeof(*rows), member_cmp);
         tl_buf_adds(out, heading);
         tl_buf_adds(out, "<table>\n");
         for (size_t i = 0; i < n; i++) {

@@ -19,6 +19,7 @@
 #include "model/kind.h"
 #include "report/landing.h"
 #include "report/summary.h"
+#include "base/sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +78,7 @@ static struct key_ref *sorted_keys(const struct tl_directory *dir, size_t *n)
         v[i].key = tl_map_at(&dir->keys, i)->value;
         v[i].name = v[i].key->unknown ? "unknown" : v[i].key->display;
     }
-    qsort(v, *n, sizeof(*v), cmp_key);
+    tl_sort(v, *n, sizeof(*v), cmp_key);
     return v;
 }
 
@@ -122,7 +123,7 @@ static void cache_sequence(struct rank *rk, const struct tl_directory *dir)
         }
     }
     if (len)
-        qsort(v, len, sizeof(*v), cmp_numbered);
+        tl_sort(v, len, sizeof(*v), cmp_numbered);
     struct tl_buf b = TL_BUF_INIT;
     for (size_t i = 0; i < len; i++)
         tl_buf_adds(&b, tl_cache_suffix_text(v[i].suffix));
@@ -184,7 +185,7 @@ static void folders(struct rank *rk, const struct key_ref *keys, size_t nkeys, c
         }
     }
     free(prio);
-    qsort(f, k, sizeof(*f), cmp_folder); /* the listing's order does not matter here */
+    tl_sort(f, k, sizeof(*f), cmp_folder); /* the listing's order does not matter here */
     rk->s->folders = f;
     rk->s->nfolders = k;
 }

@@ -9,6 +9,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/map.h"
+#include "base/sort.h"
 #include "model/stats.h"
 
 #include <stdarg.h>
@@ -680,9 +681,82 @@ static void test_stats_strict(void **state)
     assert_int_equal(tl_stats_strict_failures(&s), 1023);
 }
 
+/* ---- sort ------------------------------------------------------------------------------ */
+
+/* An element of `width` bytes: a key, the index it had before the sort, then padding. */
+struct wide {
+    uint32_t key, idx;
+    unsigned char pad[92];
+};
+
+static int by_key(const void *a, const void *b)
+{
+    uint32_t x = ((const struct wide *)a)->key, y = ((const struct wide *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+static int by_byte(const void *a, const void *b)
+{
+    return *(const unsigned char *)a - *(const unsigned char *)b;
+}
+
+/* Arrays of 0 to 2000 elements of 8, 40 and 100 bytes (keys drawn from 1, 3 or 1000 values:
+ * all equal, many ties, few), in random, sorted and reversed order: sorted by key, and equal
+ * keys in the order they came (the index), as no libc's qsort promises. */
+static void test_sort_stable(void **state)
+{
+    (void)state;
+    static const size_t widths[] = {8, 40, sizeof(struct wide)};
+    static const uint32_t ranges[] = {1, 3, 1000};
+    static const size_t sizes[] = {0, 1, 2, 5, 12, 13, 31, 100, 257, 2000};
+    uint32_t seed = 12345;
+    for (size_t w = 0; w < 3; w++)
+        for (size_t r = 0; r < 3; r++)
+            for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++)
+                for (int order = 0; order < 3; order++) {
+                    size_t n = sizes[z], width = widths[w];
+                    unsigned char *v = calloc(n ? n : 1, width);
+                    for (size_t i = 0; i < n; i++) {
+                        struct wide e = {0};
+                        seed = seed * 1103515245u + 12345u;
+                        e.key = (seed >> 8) % ranges[r];
+                        if (order == 1)
+                            e.key = (uint32_t)(i * ranges[r] / (n ? n : 1));
+                        else if (order == 2)
+                            e.key = (uint32_t)((n - i) * ranges[r] / (n ? n : 1));
+                        e.idx = (uint32_t)i;
+                        memset(e.pad, (int)(i & 0xff), sizeof(e.pad));
+                        memcpy(v + i * width, &e, width);
+                    }
+                    tl_sort(v, n, width, by_key);
+                    for (size_t i = 0; i < n; i++) {
+                        struct wide e = {0};
+                        memcpy(&e, v + i * width, width);
+                        if (width > 8) /* the rest of the element came along */
+                            assert_int_equal(e.pad[0], e.idx & 0xff);
+                        if (i == 0)
+                            continue;
+                        struct wide p = {0};
+                        memcpy(&p, v + (i - 1) * width, 8);
+                        assert_true(p.key <= e.key);
+                        if (p.key == e.key)
+                            assert_true(p.idx < e.idx);
+                    }
+                    free(v);
+                }
+    /* elements of one byte */
+    unsigned char bytes[300];
+    for (size_t i = 0; i < sizeof(bytes); i++)
+        bytes[i] = (unsigned char)((i * 7919) % 251);
+    tl_sort(bytes, sizeof(bytes), 1, by_byte);
+    for (size_t i = 1; i < sizeof(bytes); i++)
+        assert_true(bytes[i - 1] <= bytes[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sort_stable),
         cmocka_unit_test(test_map_empty),
         cmocka_unit_test(test_map_basic),
         cmocka_unit_test(test_map_keys_are_copied),
