@@ -256,10 +256,18 @@ static ssize_t read_zstd(struct tl_reader *r, char *dst, size_t n, struct tl_err
 }
 
 /* Read more input into buf[end..cap). Returns bytes read, 0 at EOF, -1 on error. */
+static ssize_t fill_upto(struct tl_reader *r, size_t most, struct tl_err *err);
+
 static ssize_t fill(struct tl_reader *r, struct tl_err *err)
 {
+    return fill_upto(r, r->cap - r->end, err);
+}
+
+/* Read at most `most` bytes (no more than the buffer has room for) after what it holds. */
+static ssize_t fill_upto(struct tl_reader *r, size_t most, struct tl_err *err)
+{
     char *dst = r->buf + r->end;
-    size_t room = r->cap - r->end;
+    size_t room = r->cap - r->end < most ? r->cap - r->end : most;
     ssize_t got;
     switch (r->kind) {
     case TL_READER_GZIP: {
@@ -323,8 +331,9 @@ int tl_reader_peek(struct tl_reader *r, size_t want, const char **p, size_t *n, 
     }
     if (want > r->cap)
         want = r->cap;
+    /* no more than asked for: a folder's candidates are sniffed one by one */
     while (!r->eof && r->end - r->start < want) {
-        ssize_t got = fill(r, err);
+        ssize_t got = fill_upto(r, want - (r->end - r->start), err);
         if (got < 0)
             return -1;
         if (got == 0)
