@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The POSIX calls the library makes that wasm32-wasi's libc has not (temporary files, modes,
- * dup through the worker, a stable qsort, ...), for the page's build (web/CMakeLists.txt). Apart
+ * dup through the worker, qsort_r, ...), for the page's build (web/CMakeLists.txt). Apart
  * from web/stubs.c, which stands in for the library's own parts the page leaves out: these use
  * nothing of the library.
  */
@@ -134,7 +134,8 @@ uid_t geteuid(void)
     return 0;
 }
 
-/* A merge sort, stable as glibc's qsort_r is when it has the memory. */
+/* A merge sort. The library sorts with tl_sort (base/sort.h), stable on every libc; its one
+ * qsort_r (report/page_misc.c) has a comparator that orders every pair. */
 void qsort_r(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *),
              void *ctx)
 {
@@ -162,24 +163,6 @@ void qsort_r(void *base, size_t n, size_t size, int (*cmp)(const void *, const v
         memcpy(a, tmp, n * size);
     }
     free(tmp);
-}
-
-/* qsort as well, for the same order as the CLI's: wasi-libc's (musl's smoothsort) is not
- * stable, and where the library's comparators find two elements equal (compile ids of equal
- * times, say), glibc's merge sort keeps them in the order given. */
-struct plain_cmp {
-    int (*cmp)(const void *, const void *);
-};
-
-static int call_plain(const void *a, const void *b, void *ctx)
-{
-    return ((const struct plain_cmp *)ctx)->cmp(a, b);
-}
-
-void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-    struct plain_cmp c = {cmp};
-    qsort_r(base, n, size, call_plain, &c);
 }
 
 /* The page's file system is the worker's, used by one thread: RENAME_NOREPLACE is a look
