@@ -495,10 +495,13 @@ static const struct rule shape_rules[] = {
      CONST_COMPARE,
      {"dimension_specialized", "A dynamic dimension was specialized to one value",
       "The code needs this size's exact value ({expr}): a hard-coded size in view or reshape, "
-      "Python arithmetic on the size, or int() of it turns the dynamic dimension into the "
-      "constant {value}.",
+      "Python arithmetic on the size, int() of it, or an operation with another tensor whose "
+      "matching size is static (an elementwise product, cat or matmul with an input of size "
+      "{value}) turns the dynamic dimension into the constant {value}.",
       "Make that operation work with any size (-1 in view/reshape, sizes taken from "
-      "x.size(), no int() of sizes); find the operation with "
+      "x.size(), no int() of sizes); when the other operand is an input of static size "
+      "{value}, mark its dimension dynamic too (torch._dynamo.mark_dynamic(t, dim)) or "
+      "compile with dynamic=True. Find the operation with "
       "TORCHDYNAMO_EXTENDED_DEBUG_GUARD_ADDED=\"{expr}\". If the size is really constant, do "
       "not mark it dynamic."}},
     {{NULL},
