@@ -78,6 +78,18 @@ static const struct rule guard_rules[] = {
       "graph holds every layer; or, if the widths are a small known set, raise the recompile "
       "limit to their number (torch._dynamo.config.recompile_limit, named cache_size_limit "
       "before PyTorch 2.7)."}},
+    /* Not a guard's text: a size change on a dimension that a compile of the frame had
+     * specialized to the size expected (tl_diag_finish). */
+    {{TL_ADVICE_SPECIALIZED_SHAPE},
+     NO_TEST,
+     {"specialized_then_changed", "A size changed on a dimension a compile had specialized",
+      "{tensor}'s dimension {index} had become dynamic, but a compile of this function "
+      "specialized it to a constant again (the specialization is listed, with its line), so a "
+      "later call with another size compiled the function once more. Marking it with "
+      "mark_dynamic({tensor}, {index}) alone would turn that specialization into an error.",
+      "Fix the listed specialization: the operation that needs the exact size (when it meets "
+      "another input whose size is static, mark that input's dimension dynamic too, or compile "
+      "with dynamic=True). Then the dimension stays dynamic and these recompiles go away."}},
     {{"size mismatch"},
      NO_TEST,
      {"shape_changed", "A tensor's shape changed between calls",

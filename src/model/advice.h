@@ -55,6 +55,9 @@ struct tl_advice {
  * is matched on in TL_ADVICE_SHAPE, and a recompile on that dimension's size in
  * TL_ADVICE_GUARD: the size must equal a parameter's, whose shape is static. */
 #define TL_ADVICE_PARAMETER_SHAPE "\x01parameter shape"
+/* The text a recompile is matched on in TL_ADVICE_GUARD when its size changed on a dimension
+ * that a compile of the same frame had specialized to the size it expected. */
+#define TL_ADVICE_SPECIALIZED_SHAPE "\x01specialized shape"
 
 /* The texts a graph break is matched on in TL_ADVICE_GRAPH_BREAK when Dynamo skipped its whole
  * frame: because the break is inside a for/while loop, or because it could not handle it

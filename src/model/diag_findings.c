@@ -452,6 +452,63 @@ static void parameter_shapes(struct tl_diag *d)
     }
 }
 
+/* Whether compile ids a and b ("[0/2]", "[0/1]") are of the same frame. */
+static bool same_frame(const char *a, const char *b)
+{
+    const char *sa = a ? strchr(a, '/') : NULL, *sb = b ? strchr(b, '/') : NULL;
+    return sa && sb && sa - a == sb - b && !memcmp(a, b, (size_t)(sa - a));
+}
+
+/* Whether one of g's values ("expected 8, actual 3") expected `value`. */
+static bool expected_value(const struct tl_diag_guard *g, const char *value)
+{
+    size_t n = strlen(value);
+    for (uint32_t i = 0; i < g->values.kept; i++) {
+        const char *v = g->values.s[i];
+        if (v && !strncmp(v, "expected ", 9) && !strncmp(v + 9, value, n) && v[9 + n] == ',')
+            return true;
+    }
+    return false;
+}
+
+/* The dimension specialization (not a parameter's) of r's frame that g's size change is on:
+ * the same source, specialized to the size g expected. */
+static bool specialized_dim(const struct tl_diag *d, const struct tl_diag_recompile *r,
+                            const struct tl_diag_guard *g)
+{
+    if (!g->advice || strcmp(g->advice->category, "shape_changed"))
+        return false;
+    struct tl_buf src = TL_BUF_INIT;
+    guard_source(&src, g);
+    bool hit = false;
+    for (uint32_t i = 0; i < d->nspecs && !hit && src.len; i++) {
+        const struct tl_diag_spec *x = &d->specs[i];
+        if (!x->advice || strcmp(x->advice->category, "dimension_specialized") || !x->source ||
+            !x->value || strcmp(x->source, src.buf) || !expected_value(g, x->value))
+            continue;
+        for (uint32_t c = 0; c < r->cids.kept && !hit; c++)
+            hit = same_frame(r->cids.s[c], x->cid);
+    }
+    tl_buf_release(&src);
+    return hit;
+}
+
+/* A size change on a dimension a compile had specialized: the specialization is what to fix;
+ * "mark it dynamic" alone would make it an error. */
+static void specialized_shapes(struct tl_diag *d)
+{
+    const struct tl_advice *a = NULL;
+    for (uint32_t i = 0; i < d->nrecompiles; i++)
+        for (uint32_t g = 0; g < d->recompiles[i].nguards; g++) {
+            struct tl_diag_guard *x = &d->recompiles[i].guards[g];
+            if (!specialized_dim(d, &d->recompiles[i], x))
+                continue;
+            if (!a)
+                a = tl_advice_match(TL_ADVICE_GUARD, tl_str_cstr(TL_ADVICE_SPECIALIZED_SHAPE));
+            x->advice = a;
+        }
+}
+
 /* r is what a model used as intended costs: one more graph for eval() after train(), for a
  * call under torch.no_grad() after training, or for a call without an optional argument (or
  * a dict without a key) after one with it. Said once, it is no problem. */
@@ -476,6 +533,7 @@ void tl_diag_finish(struct tl_diag *d)
     d->nfindings = 0;
     apply_skipped(d);
     parameter_shapes(d);
+    specialized_shapes(d);
     for (uint32_t i = 0; i < d->nexports; i++)
         add_finding(d, TL_FIND_EXPORT, i, 1.2e9 + d->exports[i].count, &alloc);
     /* A frame that ran in eager mode loses its speed silently: first of all (EAGER). */

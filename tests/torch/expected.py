@@ -815,6 +815,48 @@ CASES["train_eval_nograd"]["2.13"] = {"trace": dict(
     recompiles=[dict(CASES["train_eval_nograd"]["trace"]["recompiles"][0],
                      location="external_utils.py:67")])}
 
+# Trained on batches of 8 (the last of 5), then evaluated under torch.no_grad() with a mask, a
+# new input, on batches of 8 and 3. [0/1] is the batch of 5 (x's batch becomes dynamic); [0/2]
+# the first evaluation: grad mode off, and y * mask ties x's batch to the mask's, static at its
+# first call, which specializes x's batch to 8 at line 15 (Eq(s, 8)); [0/3] the batch of 3
+# (both sizes dynamic, and equal). The size recompile is the specialization's doing, not a
+# missing mark_dynamic: marking x alone makes PyTorch stop with "You marked L['x'].size()[0] as
+# dynamic but your code specialized it to be a constant (8)" (tried under 2.13); marking the
+# mask's batch dynamic too leaves only the grad-mode recompile.
+CASES["train_eval_mask"] = {"trace": case(
+    compile_ids=4,
+    findings=["recompile:specialized_then_changed", "specialization:dimension_specialized",
+              "specialization:dimensions_equal"],
+    recompiles=[{"function": "forward", "location": "train_eval_mask.py:12",
+                 "resumes_after_line": None, "count": 3,
+                 "reasons": [["tensor 'L['x']' size mismatch at index 0", 2,
+                              "specialized_then_changed"],
+                             ["GLOBAL_STATE changed: grad_mode", 2, "grad_mode_changed"]],
+                 "compile_ids": ["[0/1]", "[0/2]", "[0/3]"], "called_from": None}],
+    specializations=[
+        {"kind": "specialized", "expr": "Eq(s0, 8)", "source": "L['x'].size()[0]",
+         "symbols": [["s0", "L['x'].size()[0]"]], "location": "train_eval_mask.py:15",
+         "category": "dimension_specialized"},
+        {"kind": "guard", "expr": "Eq(s0, s1)", "source": None,
+         "symbols": [["s0", "L['x'].size()[0]"], ["s1", "L['mask'].size()[0]"]],
+         "location": "train_eval_mask.py:15", "category": "dimensions_equal"}],
+    dynamic=[["s0", "L['x'].size()[0]"], ["s1", "L['mask'].size()[0]"]])}
+# 2.13: the tensor is 'x', the symbols s77 (x) and s31 (the mask).
+CASES["train_eval_mask"]["2.13"] = {"trace": dict(
+    CASES["train_eval_mask"]["trace"],
+    recompiles=[dict(CASES["train_eval_mask"]["trace"]["recompiles"][0],
+                     reasons=[["tensor 'x' size mismatch at index 0", 2,
+                               "specialized_then_changed"],
+                              ["GLOBAL_STATE changed: grad_mode", 2, "grad_mode_changed"]])],
+    specializations=[
+        {"kind": "specialized", "expr": "Eq(s77, 8)", "source": "L['x'].size()[0]",
+         "symbols": [["s77", "L['x'].size()[0]"]], "location": "train_eval_mask.py:15",
+         "category": "dimension_specialized"},
+        {"kind": "guard", "expr": "Eq(s77, s31)", "source": None,
+         "symbols": [["s77", "L['x'].size()[0]"], ["s31", "L['mask'].size()[0]"]],
+         "location": "train_eval_mask.py:15", "category": "dimensions_equal"}],
+    dynamic=[["s31", "L['mask'].size()[0]"], ["s77", "L['x'].size()[0]"]])}
+
 # project(a, b) outside, then inside torch.autocast("cpu"): one recompile, on the autocast
 # state. 2.6 sees it as another dispatch key set of the input (AutocastCPU added).
 CASES["autocast_toggle"] = {"trace": case(
