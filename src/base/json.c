@@ -67,6 +67,11 @@ static const unsigned char str_class[256] = {
     S_HIGH, S_HIGH, S_HIGH, S_HIGH, S_HIGH, S_HIGH, S_HIGH, S_HIGH,          /* 0xf8 */
 };
 
+/* The bytes after a backslash that make a two-byte escape. */
+static const bool short_escape[256] = {
+    ['"'] = 1, ['\\'] = 1, ['/'] = 1, ['b'] = 1, ['f'] = 1, ['n'] = 1, ['r'] = 1, ['t'] = 1,
+};
+
 /* Value of a hex digit plus one, or 0 for other bytes. */
 static const unsigned char hex_val1[256] = {
     ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
@@ -323,6 +328,10 @@ static int parse_string(struct parser *ps, struct tl_str *out)
             return 0;
         case S_BSLASH:
             escaped = true;
+            if (TL_LIKELY(end - p >= 2 && short_escape[p[1]])) { /* most: \n, \" */
+                p += 2;
+                continue;
+            }
             p = check_escape(ps, p, end);
             break;
         case S_CTRL:

@@ -64,27 +64,29 @@ static char *escape_into(char *dst, const unsigned char *s, size_t n)
     static const char hex[] = "0123456789abcdef";
     const unsigned char *end = s + n;
     while (s < end) {
-        /* Copy up to the first byte that needs escaping, 16 bytes a step;
-         * the last few bytes through a padded copy, so that short strings
-         * (most keys) take one step too. */
-        size_t left = (size_t)(end - s);
-        unsigned k;
-        if (left >= 16) {
+        /* Copy up to the first byte that needs escaping, 16 bytes a step; the last few
+         * bytes through a padded copy, so that short strings (most keys) take one step too. */
+        unsigned k = 16;
+        while (k == 16 && end - s >= 16) {
             k = tl_scan16_json(s, false);
             memcpy(dst, s, 16);
-        } else {
+            dst += k;
+            s += k;
+        }
+        if (k == 16) {
+            size_t left = (size_t)(end - s);
+            if (!left)
+                break;
             unsigned char tail[16];
             memset(tail, 'a', sizeof(tail));
             pad_copy(tail, s, left);
             k = tl_scan16_json(tail, false);
             memcpy(dst, tail, 16);
-            if (k > left)
-                k = (unsigned)left;
+            if (k >= left)
+                return dst + left;
+            dst += k;
+            s += k;
         }
-        dst += k;
-        s += k;
-        if (k == 16 || s >= end)
-            continue;
         unsigned char c = *s++;
         char e = esc_tbl[c];
         if (e == 'u') {
