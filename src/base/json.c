@@ -67,6 +67,11 @@ static const unsigned char str_class[256] = {
     S_HIGH, S_HIGH, S_HIGH, S_HIGH, S_HIGH, S_HIGH, S_HIGH, S_HIGH,          /* 0xf8 */
 };
 
+/* The bytes after a backslash that make a two-byte escape. */
+static const bool short_escape[256] = {
+    ['"'] = 1, ['\\'] = 1, ['/'] = 1, ['b'] = 1, ['f'] = 1, ['n'] = 1, ['r'] = 1, ['t'] = 1,
+};
+
 /* Value of a hex digit plus one, or 0 for other bytes. */
 static const unsigned char hex_val1[256] = {
     ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
@@ -323,6 +328,10 @@ static int parse_string(struct parser *ps, struct tl_str *out)
             return 0;
         case S_BSLASH:
             escaped = true;
+            if (TL_LIKELY(end - p >= 2 && short_escape[p[1]])) { /* most: \n, \" */
+                p += 2;
+                continue;
+            }
             p = check_escape(ps, p, end);
             break;
         case S_CTRL:
@@ -718,24 +727,17 @@ int tl_json_parse(struct tl_arena *a, const char *text, size_t n, struct tl_json
     return -1;
 }
 
-const struct tl_json *tl_json_get(const struct tl_json *obj, const char *key)
+const struct tl_json *tl_json_get_n(const struct tl_json *obj, const char *key, size_t n)
 {
     if (!obj || obj->type != TL_JSON_OBJECT)
         return NULL;
-    size_t kn = strlen(key);
     for (size_t i = obj->u.obj.n; i-- > 0;) {
         const struct tl_json_member *m = &obj->u.obj.items[i];
-        if (m->key.n == kn && (kn == 0 || memcmp(m->key.p, key, kn) == 0))
+        /* The first byte first: no call for most other members of the same length. */
+        if (m->key.n == n && (n == 0 || (m->key.p[0] == key[0] && memcmp(m->key.p, key, n) == 0)))
             return &m->value;
     }
     return NULL;
-}
-
-const struct tl_json *tl_json_get_type(const struct tl_json *obj, const char *key,
-                                       enum tl_json_type t)
-{
-    const struct tl_json *v = tl_json_get(obj, key);
-    return v && v->type == t ? v : NULL;
 }
 
 uint64_t tl_json_get_u64(const struct tl_json *obj, const char *key, uint64_t dflt)

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /** serde_json's default recursion limit; deeper input is an error. */
 #define TL_JSON_MAX_DEPTH 128
@@ -93,11 +94,23 @@ struct tl_json_error {
 int tl_json_parse(struct tl_arena *a, const char *text, size_t n, struct tl_json *out,
                   struct tl_json_error *err);
 
-/** The value of the last member named key in an object, or NULL. */
-const struct tl_json *tl_json_get(const struct tl_json *obj, const char *key);
+/** The value of the last member named key[0..n) in an object, or NULL. */
+const struct tl_json *tl_json_get_n(const struct tl_json *obj, const char *key, size_t n);
+
+/** The value of the last member named key in an object, or NULL. Inline, so that a literal
+ * key's length is known when compiled (most callers look up a few members of every record). */
+static inline const struct tl_json *tl_json_get(const struct tl_json *obj, const char *key)
+{
+    return tl_json_get_n(obj, key, strlen(key));
+}
+
 /** The member key of obj when it is of type t, else NULL. */
-const struct tl_json *tl_json_get_type(const struct tl_json *obj, const char *key,
-                                       enum tl_json_type t);
+static inline const struct tl_json *tl_json_get_type(const struct tl_json *obj, const char *key,
+                                                     enum tl_json_type t)
+{
+    const struct tl_json *v = tl_json_get(obj, key);
+    return v && v->type == t ? v : NULL;
+}
 /** The member key of obj as an unsigned integer, or dflt (absent, not one, negative). */
 uint64_t tl_json_get_u64(const struct tl_json *obj, const char *key, uint64_t dflt);
 /** The member key of obj as a number of seconds: finite and at most 1e12 in size (30 000

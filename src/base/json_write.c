@@ -33,6 +33,30 @@ static const char esc_tbl[256] = {
 };
 /* clang-format on */
 
+/* s[0..n) (n < 16) to the front of dst, in two overlapping loads and stores at most: a call
+ * of memcpy for every short string (most keys) cost more than escaping them. */
+static inline void pad_copy(unsigned char *dst, const unsigned char *s, size_t n)
+{
+    if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(dst + n - 8, &b, 8);
+        memcpy(dst, &a, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(dst + n - 4, &b, 4);
+        memcpy(dst, &a, 4);
+    } else if (n) {
+        unsigned char a = s[0], b = s[n / 2], c = s[n - 1];
+        dst[0] = a;
+        dst[n / 2] = b;
+        dst[n - 1] = c;
+    }
+}
+
 /* Escape s[0..n) into dst, which has room for 6n + 16 bytes (the slack lets
  * every step store 16 bytes); returns the end. */
 static char *escape_into(char *dst, const unsigned char *s, size_t n)
@@ -40,27 +64,29 @@ static char *escape_into(char *dst, const unsigned char *s, size_t n)
     static const char hex[] = "0123456789abcdef";
     const unsigned char *end = s + n;
     while (s < end) {
-        /* Copy up to the first byte that needs escaping, 16 bytes a step;
-         * the last few bytes through a padded copy, so that short strings
-         * (most keys) take one step too. */
-        size_t left = (size_t)(end - s);
-        unsigned k;
-        if (left >= 16) {
+        /* Copy up to the first byte that needs escaping, 16 bytes a step; the last few
+         * bytes through a padded copy, so that short strings (most keys) take one step too. */
+        unsigned k = 16;
+        while (k == 16 && end - s >= 16) {
             k = tl_scan16_json(s, false);
             memcpy(dst, s, 16);
-        } else {
+            dst += k;
+            s += k;
+        }
+        if (k == 16) {
+            size_t left = (size_t)(end - s);
+            if (!left)
+                break;
             unsigned char tail[16];
             memset(tail, 'a', sizeof(tail));
-            memcpy(tail, s, left);
+            pad_copy(tail, s, left);
             k = tl_scan16_json(tail, false);
             memcpy(dst, tail, 16);
-            if (k > left)
-                k = (unsigned)left;
+            if (k >= left)
+                return dst + left;
+            dst += k;
+            s += k;
         }
-        dst += k;
-        s += k;
-        if (k == 16 || s >= end)
-            continue;
         unsigned char c = *s++;
         char e = esc_tbl[c];
         if (e == 'u') {
@@ -573,15 +599,20 @@ static void sort_members(const struct tl_json_member *m, size_t *idx, size_t *tm
         memcpy(idx, src, n * sizeof(*idx));
 }
 
-static void indent(struct tl_buf *out, int level)
+/* The pretty layouts' line break: "," first when comma, then "\n" and the indent of level, in
+ * one reservation with room for the last 8 spaces in full: they go in 8 at a time, since this
+ * comes before every item. */
+static void line_break(struct tl_buf *out, bool comma, int level)
 {
-    static const char spaces[] = "                                                                ";
     size_t n = level > 0 ? (size_t)level * 2 : 0;
-    while (n) {
-        size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
-        tl_buf_add(out, spaces, k);
-        n -= k;
-    }
+    reserve(out, n + 2 + 8);
+    char *d = out->buf + out->len;
+    if (comma)
+        *d++ = ',';
+    *d++ = '\n';
+    for (size_t i = 0; i < n; i += 8)
+        memcpy(d + i, "        ", 8);
+    tl_buf_setlen(out, (size_t)(d + n - out->buf));
 }
 
 static void write_value(struct tl_buf *out, const struct tl_json *v, bool pretty, int level);
@@ -595,18 +626,14 @@ static void write_array(struct tl_buf *out, const struct tl_json *v, bool pretty
     }
     tl_buf_addch(out, '[');
     for (size_t i = 0; i < n; i++) {
-        if (pretty) {
-            tl_buf_add(out, i ? ",\n" : "\n", i ? 2 : 1);
-            indent(out, level + 1);
-        } else if (i) {
+        if (pretty)
+            line_break(out, i > 0, level + 1);
+        else if (i)
             tl_buf_addch(out, ',');
-        }
         write_value(out, &v->u.arr.items[i], pretty, level + 1);
     }
-    if (pretty) {
-        tl_buf_addch(out, '\n');
-        indent(out, level);
-    }
+    if (pretty)
+        line_break(out, false, level);
     tl_buf_addch(out, ']');
 }
 
@@ -632,12 +659,10 @@ static void write_object(struct tl_buf *out, const struct tl_json *v, bool prett
         /* The sort is stable, so the last duplicate is the last of its run. */
         if (i + 1 < n && tl_str_eq(mi->key, m[idx[i + 1]].key))
             continue;
-        if (pretty) {
-            tl_buf_add(out, first ? "\n" : ",\n", first ? 1 : 2);
-            indent(out, level + 1);
-        } else if (!first) {
+        if (pretty)
+            line_break(out, !first, level + 1);
+        else if (!first)
             tl_buf_addch(out, ',');
-        }
         first = false;
         tl_json_write_string(out, mi->key.p, mi->key.n);
         if (pretty)
@@ -648,10 +673,8 @@ static void write_object(struct tl_buf *out, const struct tl_json *v, bool prett
     }
     if (idx != local)
         free(idx);
-    if (pretty) {
-        tl_buf_addch(out, '\n');
-        indent(out, level);
-    }
+    if (pretty)
+        line_break(out, false, level);
     tl_buf_addch(out, '}');
 }
 
@@ -710,8 +733,7 @@ void tl_json_doc_init_items(struct tl_json_doc *w, struct tl_buf *out, unsigned 
 }
 
 /* When pretty: a newline and the indent of depth (< TL_JSON_DOC_MAX_DEPTH), after a comma
- * when comma; else the comma alone. The spaces go in 8 at a time (the reservation has room
- * for the last 8 in full), since this comes before every item. */
+ * when comma; else the comma alone. */
 static void separate(struct tl_json_doc *w, int depth, bool comma)
 {
     struct tl_buf *out = w->out;
@@ -720,16 +742,7 @@ static void separate(struct tl_json_doc *w, int depth, bool comma)
             tl_buf_addch(out, ',');
         return;
     }
-    size_t spaces = 2 * (size_t)depth;
-    reserve(out, 2 + spaces + 8);
-    char *dst = out->buf + out->len;
-    *dst = ',';
-    dst += comma;
-    *dst++ = '\n';
-    const uint64_t eight = 0x2020202020202020ULL;
-    for (size_t i = 0; i < spaces; i += 8)
-        memcpy(dst + i, &eight, 8);
-    tl_buf_setlen(out, (size_t)(dst + spaces - out->buf));
+    line_break(out, comma, depth);
 }
 
 static void newline(struct tl_json_doc *w, int depth)

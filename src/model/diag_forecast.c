@@ -24,7 +24,7 @@
  * entry is oldest lose their text, and a later entry of theirs is counted, not compared.
  */
 struct kept {
-    uint64_t hash;
+    uint64_t hash; /* tl_map_hash of text */
     uint32_t refs;
     size_t len;
     char text[];
@@ -133,7 +133,7 @@ static struct kept *kept_ref(struct kept_set *k, struct tl_str s)
 {
     if ((k->n + 1) * 4 > k->nslots * 3)
         kept_grow(k);
-    uint64_t h = tl_hash(s.p, s.n);
+    uint64_t h = tl_map_hash(s.p, s.n);
     size_t j = (size_t)h & (k->nslots - 1);
     for (struct kept *e; (e = k->slot[j]); j = (j + 1) & (k->nslots - 1))
         if (e->hash == h && e->len == s.n && !memcmp(e->text, s.p, s.n)) {

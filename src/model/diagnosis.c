@@ -102,10 +102,14 @@ static const char *cid_text(struct tl_diag *d, const struct tl_compile_id *cid)
     struct tl_compile_id c = *cid;
     c.has &= (uint8_t)~TL_CID_ATTEMPT;
     c.attempt = 0;
+    if (d->last_cid_text && tl_cid_eq(&c, &d->last_cid))
+        return d->last_cid_text;
     struct tl_buf b = TL_BUF_INIT;
     tl_cid_display(&b, &c);
     const char *s = intern(d, tl_buf_str(&b));
     tl_buf_release(&b);
+    d->last_cid = c;
+    d->last_cid_text = s;
     return s;
 }
 

@@ -332,6 +332,9 @@ struct tl_diag_finding {
 struct tl_diag {
     struct tl_arena arena;
     struct tl_map strings; /* interned strings */
+    /* The last compile id named and its interned text: most records name the one before's. */
+    struct tl_compile_id last_cid;
+    const char *last_cid_text;
     struct tl_map index;   /* grouping keys -> index + 1 into an array below */
     struct tl_map dropped; /* (list's s, string) pairs a capped tl_diag_strs counted, not kept */
 

@@ -175,9 +175,10 @@ void tl_ledger_time(struct tl_ledger *l, const char month[2], const char day[2],
         return;
     double secs = (double)(days_before[mon - 1] + d - 1) * 86400.0 + two(hms) * 3600.0 +
                   two(hms + 3) * 60.0 + two(hms + 6);
-    double us = secs * 1e6 + (double)strtol((char[7]){micros[0], micros[1], micros[2], micros[3],
-                                                      micros[4], micros[5], 0},
-                                            NULL, 10);
+    long u = 0; /* six digits, as the glog prefix's reader checked */
+    for (int i = 0; i < 6; i++)
+        u = u * 10 + (micros[i] - '0');
+    double us = secs * 1e6 + (double)u;
     if (!l->has_time) {
         l->first_us = l->last_us = us;
         l->has_time = true;

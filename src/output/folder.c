@@ -43,11 +43,11 @@ struct folder {
     struct tl_map once;
 };
 
-/* What write_once wrote under a name: its length and tl_hash. A name comes again with the
+/* What write_once wrote under a name: its length and tl_map_hash. A name comes again with the
  * same payload (content-addressed names); other bytes under it (a log's wrong has_payload)
  * differ in length or hash. Two payloads that agree in both under one name are taken for the
- * same: that needs a wrong name and a 64-bit collision of tl_hash, in a log made for it, and
- * costs that record's link the earlier bytes. */
+ * same: that needs a wrong name and a 64-bit collision of tl_map_hash, in a log made for it,
+ * and costs that record's link the earlier bytes. */
 struct once {
     uint64_t n, hash;
 };
@@ -524,24 +524,29 @@ static int folder_write_once(struct tl_outdir *o, const char *rel, const void *p
             tl_buf_adds(&name, rel);
         else
             tl_outdir_flat_name(&name, rel, tag);
+        /* A name this run wrote: its bytes are known, and the same again need no system call. */
+        const struct once *known = tl_map_get(&d->once, tl_buf_str(&name));
+        if (known && known->n == n && known->hash == tl_map_hash(p, n)) {
+            rc = 0;
+            if (used)
+                tl_buf_addstr(used, tl_buf_str(&name));
+            break;
+        }
         int fd;
         int r = try_open(o, name.buf, O_CREAT | O_EXCL, &fd, err);
         if (r < 0) {
             failed_io = true;
             break;
         }
-        const struct once *known = r == 1 ? tl_map_get(&d->once, tl_buf_str(&name)) : NULL;
         if (r == 0) {
             o->files++;
             rc = write_close(o, fd, name.buf, p, n, err);
             failed_io = rc < 0;
             if (rc == 0) {
                 struct once *w = tl_arena_alloc(&d->arena, sizeof(*w));
-                *w = (struct once){n, tl_hash(p, n)};
+                *w = (struct once){n, tl_map_hash(p, n)};
                 tl_map_put(&d->once, tl_buf_str(&name), w);
             }
-        } else if (known && known->n == n && known->hash == tl_hash(p, n)) {
-            rc = 0; /* written before, with these bytes */
         } else if (!known && tl_writer_sync_file(o->writer, name.buf, err) < 0) {
             failed_io = true; /* the file may not be written yet */
             break;

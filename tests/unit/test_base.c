@@ -97,7 +97,7 @@ static void test_map_keys_are_copied(void **state)
     assert_ptr_not_equal(e->key.p, key);
     assert_int_equal(e->key.n, 5);
     assert_int_equal(e->key.p[5], '\0'); /* NUL-terminated copy */
-    assert_int_equal(e->hash, tl_hash("hello", 5));
+    assert_int_equal(e->hash, tl_map_hash("hello", 5));
     tl_map_release(&m);
     tl_arena_release(&a);
 }
@@ -186,6 +186,53 @@ static void test_hash(void **state)
         memmove(buf + off, buf + off - 1, 19);
         assert_int_equal(tl_hash(buf + off, 19), h);
     }
+}
+
+/* tl_hash's values name files: they stay what they are. */
+static void test_hash_stable(void **state)
+{
+    (void)state;
+    assert_int_equal(tl_hash("", 0), 0x7ef62c7b15a4a8a1ULL);
+    assert_int_equal(tl_hash("abc", 3), 0x2d0c1e9619844840ULL);
+    assert_int_equal(tl_hash("0123456789abcdefXYZ", 19), 0x0fdf56229a01bec9ULL);
+}
+
+/* tl_map_hash at every length up to 100: the same bytes hash the same at any alignment; a
+ * key differs from itself with any one bit flipped, from its prefixes, and from itself
+ * with a zero byte appended; and the low bits (a table's slot) spread. */
+static void test_map_hash(void **state)
+{
+    (void)state;
+    unsigned char key[100], buf[128];
+    for (size_t i = 0; i < sizeof(key); i++)
+        key[i] = (unsigned char)(i * 37 + 11);
+    for (size_t n = 0; n <= sizeof(key); n++) {
+        uint64_t h = tl_map_hash(key, n);
+        for (size_t off = 1; off < 8; off++) {
+            memcpy(buf + off, key, n);
+            assert_int_equal(tl_map_hash(buf + off, n), h);
+        }
+        for (size_t i = 0; i < n; i++)
+            for (int bit = 0; bit < 8; bit++) {
+                memcpy(buf, key, n);
+                buf[i] ^= (unsigned char)(1u << bit);
+                assert_int_not_equal(tl_map_hash(buf, n), h);
+            }
+        for (size_t k = 0; k < n; k++)
+            assert_int_not_equal(tl_map_hash(key, k), h);
+        memcpy(buf, key, n);
+        buf[n] = 0;
+        assert_int_not_equal(tl_map_hash(buf, n + 1), h);
+    }
+    /* 4096 keys "key-N" over 256 slots: no slot holds more than 40 (16 on average). */
+    unsigned count[256] = {0};
+    for (int i = 0; i < 4096; i++) {
+        char k[16];
+        int n = snprintf(k, sizeof(k), "key-%d", i);
+        count[tl_map_hash(k, (size_t)n) & 255]++;
+    }
+    for (int s = 0; s < 256; s++)
+        assert_true(count[s] <= 40);
 }
 
 /* ---- arena ---------------------------------------------------------------- */
@@ -763,6 +810,8 @@ int main(void)
         cmocka_unit_test(test_map_binary_keys),
         cmocka_unit_test(test_map_100k),
         cmocka_unit_test(test_hash),
+        cmocka_unit_test(test_hash_stable),
+        cmocka_unit_test(test_map_hash),
         cmocka_unit_test(test_arena_alignment),
         cmocka_unit_test(test_arena_distinct_and_writable),
         cmocka_unit_test(test_arena_big_blocks),

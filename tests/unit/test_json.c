@@ -572,6 +572,19 @@ static void test_containers(void **state)
     v = parse_ok("{\"\":5,\"ab\":6}");
     assert_int_equal(tl_json_get(&v, "")->u.num.u, 5);
     assert_null(tl_json_get(&v, "a"));
+    /* keys of one length that differ in the first byte, or only after it; a key with a NUL */
+    v = parse_ok("{\"xbc\":1,\"abd\":2,\"abc\":3,\"a\\u0000c\":4}");
+    assert_int_equal(tl_json_get(&v, "abc")->u.num.u, 3);
+    assert_int_equal(tl_json_get(&v, "abd")->u.num.u, 2);
+    assert_int_equal(tl_json_get(&v, "xbc")->u.num.u, 1);
+    assert_null(tl_json_get(&v, "ybc"));
+    assert_null(tl_json_get(&v, "abe"));
+    assert_int_equal(tl_json_get_n(&v, "a\0c", 3)->u.num.u, 4);
+    assert_null(tl_json_get(&v, "a"));
+    const struct tl_json *num = tl_json_get_type(&v, "abc", TL_JSON_NUMBER);
+    assert_non_null(num);
+    assert_ptr_equal(num, tl_json_get(&v, "abc"));
+    assert_null(tl_json_get_type(&v, "abc", TL_JSON_STRING));
 }
 
 /* Containers bigger than the parser's local value stack, nested, so the
