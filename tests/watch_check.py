@@ -745,6 +745,58 @@ def case_newest(binary, tmp, env, tag):
                         tag + ": the end report of the newest log")
 
 
+def case_newest_switch(binary, tmp, env, tag):
+    """A folder whose older log is written again while the newest is reported on: the report
+    follows the log a batch run of the folder takes, its engine fed again from its start (that
+    log read twice, while it is small), not a batch run at the end of the whole of it; the end
+    report is the batch one."""
+    d = os.path.join(tmp, "newest-switch-" + tag)
+    os.makedirs(os.path.join(d, "trace"))
+    old = os.path.join(d, "trace", "dedicated_log_torch_trace_old.log")
+    shutil.copy(os.path.join(HERE, "fixtures", "edge.log"), old)
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    new = os.path.join(d, "trace", "dedicated_log_torch_trace_new.log")
+    open(new, "wb").close()
+    w = Watch(binary, ["trace", "-o", "out"], d, env)
+    data = open(DEMO, "rb").read()
+    for _ in range(4):
+        with open(new, "ab") as f:
+            f.write(data)
+        time.sleep(0.3)
+    st = wait_generation(os.path.join(d, "out"), 1)
+    check(st is not None and st.get("generation", 0) >= 1,
+          "%s: the new log's report was published: %s" % (tag, st))
+    for i in range(20):  # the old log is the newest from its first write
+        with open(old, "ab") as f:
+            f.write(data)
+        time.sleep(3 if i == 0 else 0.25)  # a refresh: the report is of the old log, still small
+    time.sleep(3)  # a refresh: the report is of the old log
+    live = json.load(open(os.path.join(d, "out", "summary.json")))
+    rchar = rchar_at_end(w)
+    rc = w.end()
+    size = os.path.getsize(old) + os.path.getsize(new)
+    print("%s: newest switched: %d bytes read for %d bytes of logs (%.2fx)" %
+          (tag, rchar, size, rchar / size), flush=True)
+    # beyond the logs read once: the switched log's start read again, the heads of the folder's
+    # logs read to find the newest (as a batch run does), the pages compared with those in place
+    check(0 < rchar < size * 1.3 + (4 << 20),
+          "%s: the logs were read once, the switched one again while small: %d bytes for %d" %
+          (tag, rchar, size))
+    check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
+    b = subprocess.run([binary, "trace", "-o", "batch", "--no-browser"], cwd=d,
+                       capture_output=True, check=True)
+    check(b"dedicated_log_torch_trace_old.log, the newest log" in b.stderr,
+          tag + ": the batch run takes the old log")
+    check(b"dedicated_log_torch_trace_old.log, the newest log" in w.err,
+          "%s: the watch says it takes the old log: %s" % (tag, w.err[-600:]))
+    batch = json.load(open(os.path.join(d, "batch", "summary.json")))
+    check(live.get("compile_ids") == batch.get("compile_ids"),
+          "%s: the live report shows the old log: %s, not %s" %
+          (tag, str(live.get("compile_ids"))[:80], str(batch.get("compile_ids"))[:80]))
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of the log switched to")
+
+
 def rchar_at_end(w):
     """Ctrl-C to the watch, then the bytes it read in all (its generations' too: a child's are
     added when it is reaped), read while it is a zombie, before it is waited for."""
@@ -1130,6 +1182,7 @@ def main():
         case_ranks_read_once(binary, tmp, {}, "inotify")
         case_newest(binary, tmp, {}, "inotify")
         case_newest_rank(binary, tmp, {}, "inotify")
+        case_newest_switch(binary, tmp, {}, "inotify")
         case_pause_in_entry(binary, tmp, {}, "inotify")
         case_text_pause(binary, tmp, {}, "inotify")
     finally:

@@ -151,6 +151,38 @@ static void not_followed(struct tl_watch_run *wt, struct tl_watch_log *l, const 
     tl_buf_release(&b);
 }
 
+/* l's feed: the live report's when live (the report is of l from now on), else one for the
+ * diagnosis only (also when the report cannot be made: said, and not tried again); false when
+ * none could be made. */
+static bool feed_new(struct tl_watch_run *wt, struct tl_watch_log *l, bool live)
+{
+    if (live) {
+        tl_watch_report_give_up(wt); /* the report is of l from now on */
+        tl_watch_report_options(wt, l);
+        l->feed = tl_feed_live(&l->opt, l->path, l->text, true);
+        l->eng = tl_feed_engine(l->feed);
+        if (l->eng) {
+            wt->live = l;
+        } else { /* the report cannot be made: said, and the log followed all the same */
+            const char *why = l->kept.len ? l->kept.buf + 1 : "";
+            if (!strncmp(why, "tlparse: error: ", 16))
+                why += 16;
+            tl_watch_notice(wt, "warning: the live report could not be made: ", why);
+            tl_buf_reset(&l->kept);
+            tl_feed_free(l->feed);
+            l->no_live = true;
+        }
+    }
+    if (!l->eng) {
+        tl_plan_live_options(&l->opt, wt->opt, (struct tl_plan_messages){drop_message, NULL});
+        if (l->text) /* --redact reads traces: the report of text says so; its lines are said */
+            l->opt.redact = false;
+        l->feed = tl_feed_live(&l->opt, l->path, l->text, false);
+        l->eng = tl_feed_engine(l->feed);
+    }
+    return l->eng != NULL;
+}
+
 static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char *p, size_t n)
 {
     if (l->rank >= 0 && tl_watch_report_add_rank(wt, l)) {
@@ -164,35 +196,59 @@ static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char
         }
         return 0;
     }
-    if (tl_watch_report_wanted(wt, l)) {
-        tl_watch_report_give_up(wt); /* a newer log: the report is of it from now on */
-        tl_watch_report_options(wt, l);
-        l->feed = tl_feed_live(&l->opt, l->path, l->text, true);
-        l->eng = tl_feed_engine(l->feed);
-        if (l->eng) {
-            wt->live = l;
-        } else { /* the report cannot be made: said, and the log followed all the same */
-            const char *why = l->kept.len ? l->kept.buf + 1 : "";
-            if (!strncmp(why, "tlparse: error: ", 16))
-                why += 16;
-            tl_watch_notice(wt, "warning: the live report could not be made: ", why);
-            tl_buf_reset(&l->kept);
-            tl_feed_free(l->feed);
-        }
-    }
-    if (!l->eng) {
-        tl_plan_live_options(&l->opt, wt->opt, (struct tl_plan_messages){drop_message, NULL});
-        if (l->text) /* --redact reads traces: the report of text says so; its lines are said */
-            l->opt.redact = false;
-        l->feed = tl_feed_live(&l->opt, l->path, l->text, false);
-        l->eng = tl_feed_engine(l->feed);
-    }
-    if (!l->eng || tl_feed_bytes(l->feed, p, n) != TL_EXIT_OK) {
+    if (!feed_new(wt, l, tl_watch_report_wanted(wt, l)) ||
+        tl_feed_bytes(l->feed, p, n) != TL_EXIT_OK) {
         l->failed = true;
         not_followed(wt, l, "it could not be read");
         return -1;
     }
     return 0;
+}
+
+/* The log a batch run of PATH reports on, when the report is not of it (an older log of the
+ * folder written again, the live one given up): its engine made again, with the report's
+ * sinks, and fed from its first byte what was read of it so far, from the descriptor the watch
+ * holds; the other logs' engines go on. What was said of it stands: the same bytes give the
+ * same findings. Looked for once a refresh period while the job runs (two logs written by
+ * turns would swap it at every write), and at the end. */
+static void follow_newest(struct tl_watch_run *wt, bool end)
+{
+    uint64_t now = tl_watch_now_ms();
+    uint64_t period = wt->w->refresh_ms ? wt->w->refresh_ms : 2000;
+    if (!end && now - wt->newest_at < period)
+        return;
+    wt->newest_at = now;
+    struct tl_watch_log *l = tl_watch_report_newest(wt);
+    int fd = l ? tl_follow_fd(wt->follow, l->file) : -1;
+    if (fd < 0)
+        return;
+    tl_feed_free(l->feed);
+    l->feed = NULL;
+    l->eng = NULL;
+    tl_buf_reset(&l->kept);
+    if (!feed_new(wt, l, true)) {
+        l->failed = true;
+        not_followed(wt, l, "it could not be read");
+        return;
+    }
+    enum { CHUNK = 1 << 20 };
+    char *buf = tl_xmalloc(CHUNK);
+    for (uint64_t at = 0; at < l->bytes;) {
+        size_t want = l->bytes - at < CHUNK ? (size_t)(l->bytes - at) : CHUNK;
+        ssize_t got = pread(fd, buf, want, (off_t)at);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) /* it shrank: the follow says it started over */
+            break;
+        if (tl_feed_bytes(l->feed, buf, (size_t)got) != TL_EXIT_OK) {
+            l->failed = true;
+            not_followed(wt, l, "it could not be read");
+            break;
+        }
+        at += (uint64_t)got;
+    }
+    free(buf);
+    l->settled = false;
 }
 
 /* Bytes of a log: held until they tell a trace from TORCH_LOGS text, then fed. */
@@ -267,11 +323,14 @@ static bool settle_all(struct tl_watch_run *wt)
 /* The end: every log's engine finished (what waited for a later record, a graph break for the
  * compilation after it, a recompile for its metrics, is said too), and the live report with
  * it, unless a line came that belonged to an entry taken as complete when the job paused, or
- * its log is no longer the one a batch run of PATH takes (then a batch run makes it, as it
- * makes the report of several logs). */
+ * its log is not the one a batch run of PATH takes (then a batch run makes it, as it makes the
+ * report of several logs). A followed log that a batch run takes is made the live one first
+ * (follow_newest). */
 static void finish_all(struct tl_watch_run *wt)
 {
     tl_stop_clear(wt->opt->cancel); /* Ctrl-C ended the watch: what was read is said all the same */
+    settle_all(wt);
+    follow_newest(wt, true);
     settle_all(wt);
     if (wt->live && (tl_engine_diverged(wt->live->eng) || !tl_watch_report_still_newest(wt)))
         tl_watch_report_give_up(wt);
@@ -417,6 +476,7 @@ static int follow_loop(struct tl_watch_run *wt, struct tl_err *err)
         tl_watch_report_reap(wt, false);
         if (now - last_tick >= 1000) {
             last_tick = now;
+            follow_newest(wt, false);
             tl_watch_report_tick(wt);
         }
         if (wt->w->panel && now - last_panel >= 100) { /* the panel, ten times a second */

@@ -13,6 +13,9 @@ void tl_watch_report_init(struct tl_watch_run *wt);
 /** Whether l becomes the log the report is of, fed to it as it comes: the log a batch run of
  * PATH reports on now (PATH, or the newest log of the folder), unless every rank is reported. */
 bool tl_watch_report_wanted(const struct tl_watch_run *wt, const struct tl_watch_log *l);
+/** The followed log a batch run of PATH reports on now, when the report could be of it and is
+ * not (it has an engine, not the ranks', and its live report did not fail): NULL otherwise. */
+struct tl_watch_log *tl_watch_report_newest(struct tl_watch_run *wt);
 /** Whether the live log is still the one a batch run of PATH reports on (the one it takes is
  * kept in wt->chosen for tl_watch_report_say_chosen). */
 bool tl_watch_report_still_newest(struct tl_watch_run *wt);
