@@ -797,6 +797,64 @@ def case_newest_switch(binary, tmp, env, tag):
                         tag + ": the end report of the log switched to")
 
 
+def case_rank_restart(binary, tmp, env, tag):
+    """A rank log truncated, then replaced, while the ranks' report is fed (--all-ranks-html):
+    that rank's engine starts again from the log's start and its folder is written again; the
+    other ranks go on, so the logs are read once (no batch run from byte 0), and the end report
+    is the batch one."""
+    d = os.path.join(tmp, "rank-restart-" + tag)
+    trace = os.path.join(d, "trace")
+    os.makedirs(trace)
+    demo, edge = open(DEMO, "rb").read(), open(os.path.join(HERE, "fixtures", "edge.log"), "rb").read()
+    r0 = os.path.join(trace, "dedicated_log_torch_trace_rank_0_x.log")
+    r1 = os.path.join(trace, "dedicated_log_torch_trace_rank_1_x.log")
+    w = Watch(binary, ["trace", "--all-ranks-html", "-o", "out"], d, env)
+    size = 0
+    for _ in range(3):
+        for r in (r0, r1):
+            with open(r, "ab") as f:
+                f.write(demo)
+            size += len(demo)
+        time.sleep(0.4)
+    st = wait_generation(os.path.join(d, "out"), 1)
+    check(st is not None and st.get("generation", 0) >= 1,
+          "%s: the ranks' report was published: %s" % (tag, st))
+    with open(r1, "r+b") as f:
+        f.truncate(0)
+    check(w.wait_for(lambda t: "truncated" in t, 10), tag + ": the truncation was said")
+    for _ in range(4):  # rank 1 is another log now, rank 0 goes on
+        for r, data in ((r0, demo), (r1, edge)):
+            with open(r, "ab") as f:
+                f.write(data)
+            size += len(data)
+        time.sleep(0.4)
+    time.sleep(2.5)
+    new = os.path.join(trace, "rank1.new")
+    with open(new, "wb") as f:
+        f.write(edge * 2)
+    os.rename(new, r1)
+    size += len(edge) * 2
+    check(w.wait_for(lambda t: "replaced" in t, 10), tag + ": the replacement was said")
+    for _ in range(4):
+        with open(r0, "ab") as f:
+            f.write(demo)
+        size += len(demo)
+        time.sleep(0.4)
+    st = wait_generation(os.path.join(d, "out"), st.get("generation", 0) + 2 if st else 3)
+    time.sleep(0.5)
+    rchar = rchar_at_end(w)
+    rc = w.end()
+    print("%s: rank restarted: %d bytes read for %d bytes of rank logs (%.2fx)" %
+          (tag, rchar, size, rchar / size), flush=True)
+    check(0 < rchar < size * 1.3 + (4 << 20),
+          "%s: the rank logs were read once, the end too: %d bytes for %d" % (tag, rchar, size))
+    check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
+    subprocess.run([binary, "trace", "-o", "batch", "--all-ranks-html", "--no-browser"], cwd=d,
+                   capture_output=True, check=True)
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of a rank started over")
+
+
 def rchar_at_end(w):
     """Ctrl-C to the watch, then the bytes it read in all (its generations' too: a child's are
     added when it is reaped), read while it is a zombie, before it is waited for."""
@@ -1183,6 +1241,7 @@ def main():
         case_newest(binary, tmp, {}, "inotify")
         case_newest_rank(binary, tmp, {}, "inotify")
         case_newest_switch(binary, tmp, {}, "inotify")
+        case_rank_restart(binary, tmp, {}, "inotify")
         case_pause_in_entry(binary, tmp, {}, "inotify")
         case_text_pause(binary, tmp, {}, "inotify")
     finally:

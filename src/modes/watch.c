@@ -129,8 +129,8 @@ static void log_reset(struct tl_watch_run *wt, struct tl_watch_log *l)
         tl_watch_report_reap(wt, true);
         wt->live = NULL;
     }
-    if (l->ranked) /* a rank's engine cannot start again: batch runs make the ranks' report */
-        tl_watch_report_drop_ranks(wt);
+    if (l->ranked) /* its rank is fed again from its start; the other ranks go on */
+        tl_watch_report_forget_rank(wt, l);
     l->ranked = false;
     tl_feed_free(l->feed);
     l->feed = NULL;

@@ -11,11 +11,13 @@
  * batch run of the folder takes becomes another one (a newer log, or an older one written
  * again), that log's engine is made again with the report's sinks, fed from its start from the
  * descriptor the watch holds (watch.c), and the other logs' engines go on. The ranks' report
- * (--all-ranks-html, --run) is made the same way by their engines (ranks_live.c). When a line
- * came that belonged to an entry taken as complete at a pause (tl_engine_diverged; a trace's
- * entry waits for its end unless its payload is whole, so this is TORCH_LOGS text's case), a
- * log started over, or the report is of logs it was not made of (a second log of a rank that a
- * batch run takes instead), the report is made by batch runs on what the logs hold so far (each
+ * (--all-ranks-html, --run) is made the same way by their engines (ranks_live.c); a log that
+ * starts over (truncated, replaced) is fed again from its start to a fresh engine, its rank's
+ * folder written again, while the other ranks go on. When a line came that belonged to an
+ * entry taken as complete at a pause (tl_engine_diverged; a trace's entry waits for its end
+ * unless its payload is whole, so this is TORCH_LOGS text's case), or the report is of logs it
+ * was not made of (a second log of a rank that a batch run takes instead), the report is made
+ * by batch runs on what the logs hold so far (each
  * read up to its last newline, from the descriptors the watch holds), on a thread of its own,
  * swapped into place atomically, and at the end by a batch run of the whole logs.
  */
@@ -437,6 +439,19 @@ bool tl_watch_report_add_rank(struct tl_watch_run *wt, struct tl_watch_log *l)
     l->ranked = true;
     wt->ranks_n++;
     return true;
+}
+
+void tl_watch_report_forget_rank(struct tl_watch_run *wt, struct tl_watch_log *l)
+{
+    if (!wt->ranks || wt->ranks_finished)
+        return;
+    tl_watch_report_reap(wt, true); /* a generation writes into its folder */
+    struct tl_err err = {TL_ERR_NONE, ""};
+    if (tl_ranks_live_forget(wt->ranks, l, &err) < 0) {
+        tl_watch_notice(wt, "warning: the live report could not be updated: ", err.msg);
+        tl_watch_report_drop_ranks(wt);
+    }
+    wt->ranks_n--;
 }
 
 void tl_watch_report_drop_ranks(struct tl_watch_run *wt)
