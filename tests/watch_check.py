@@ -855,6 +855,53 @@ def case_rank_restart(binary, tmp, env, tag):
                         tag + ": the end report of a rank started over")
 
 
+def case_rank_second_log(binary, tmp, env, tag):
+    """A second log of a rank appears while the ranks' report is fed (--all-ranks-html), named
+    to sort first: a batch run takes it for the rank, so the rank is fed from it, the other
+    log read again for its diagnosis only (small here); the other ranks go on, the logs are
+    read about once (no batch run from byte 0), and the end report is the batch one."""
+    d = os.path.join(tmp, "rank-second-" + tag)
+    trace = os.path.join(d, "trace")
+    os.makedirs(trace)
+    demo, edge = open(DEMO, "rb").read(), open(os.path.join(HERE, "fixtures", "edge.log"), "rb").read()
+    r0b = os.path.join(trace, "dedicated_log_torch_trace_rank_0_b.log")
+    r0a = os.path.join(trace, "dedicated_log_torch_trace_rank_0_a.log")
+    r1 = os.path.join(trace, "dedicated_log_torch_trace_rank_1_x.log")
+    w = Watch(binary, ["trace", "--all-ranks-html", "-o", "out"], d, env)
+    with open(r0b, "ab") as f:
+        f.write(edge)
+    for _ in range(3):
+        with open(r1, "ab") as f:
+            f.write(demo)
+        time.sleep(0.4)
+    st = wait_generation(os.path.join(d, "out"), 1)
+    check(st is not None and st.get("generation", 0) >= 1,
+          "%s: the ranks' report was published: %s" % (tag, st))
+    for _ in range(8):
+        for r in (r0a, r1):
+            with open(r, "ab") as f:
+                f.write(demo)
+        time.sleep(0.4)
+    st = wait_generation(os.path.join(d, "out"), st.get("generation", 0) + 2 if st else 3)
+    time.sleep(0.5)
+    rchar = rchar_at_end(w)
+    rc = w.end()
+    size = sum(os.path.getsize(p) for p in (r0a, r0b, r1))
+    print("%s: a rank's second log: %d bytes read for %d bytes of rank logs (%.2fx)" %
+          (tag, rchar, size, rchar / size), flush=True)
+    check(0 < rchar < size * 1.3 + (4 << 20),
+          "%s: the rank logs were read once, the end too: %d bytes for %d" % (tag, rchar, size))
+    check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
+    b = subprocess.run([binary, "trace", "-o", "batch", "--all-ranks-html", "--no-browser"], cwd=d,
+                       capture_output=True, check=True)
+    said = b"tlparse: warning: trace/dedicated_log_torch_trace_rank_0_b.log is rank 0 too; only " \
+        b"trace/dedicated_log_torch_trace_rank_0_a.log is used"
+    check(said in b.stderr, tag + ": the batch run takes rank_0_a")
+    check(said in w.err, "%s: the watch says so too: %s" % (tag, w.err[-600:]))
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of a rank with a second log")
+
+
 def rchar_at_end(w):
     """Ctrl-C to the watch, then the bytes it read in all (its generations' too: a child's are
     added when it is reaped), read while it is a zombie, before it is waited for."""
@@ -1242,6 +1289,7 @@ def main():
         case_newest_rank(binary, tmp, {}, "inotify")
         case_newest_switch(binary, tmp, {}, "inotify")
         case_rank_restart(binary, tmp, {}, "inotify")
+        case_rank_second_log(binary, tmp, {}, "inotify")
         case_pause_in_entry(binary, tmp, {}, "inotify")
         case_text_pause(binary, tmp, {}, "inotify")
     finally:

@@ -121,7 +121,7 @@ bool tl_ranks_live_matches(struct tl_ranks_live *rl)
     for (size_t i = 0; i < m->n; i++)
         if (!m->ranks[i]->eng || tl_engine_diverged(m->ranks[i]->eng))
             return false;
-    /* the rank logs a batch run would read now: the same, one for one */
+    /* the rank logs a batch run would read now (the first of each rank by name): fed, each */
     struct tl_rank_log *logs;
     size_t nlogs;
     struct tl_err err;
@@ -129,6 +129,11 @@ bool tl_ranks_live_matches(struct tl_ranks_live *rl)
         return false;
     bool same = true;
     for (size_t k = 0; k < nlogs && same; k++) {
+        bool first = true;
+        for (size_t j = 0; j < nlogs; j++)
+            first &= logs[j].rank != logs[k].rank || strcmp(logs[j].name, logs[k].name) >= 0;
+        if (!first)
+            continue;
         bool fed = false;
         for (size_t i = 0; i < m->n && !fed; i++)
             fed = !strcmp(m->ranks[i]->log.name, logs[k].name);

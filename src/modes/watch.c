@@ -130,7 +130,7 @@ static void log_reset(struct tl_watch_run *wt, struct tl_watch_log *l)
         wt->live = NULL;
     }
     if (l->ranked) /* its rank is fed again from its start; the other ranks go on */
-        tl_watch_report_forget_rank(wt, l);
+        tl_watch_report_forget_rank(wt, l, NULL);
     l->ranked = false;
     tl_feed_free(l->feed);
     l->feed = NULL;
@@ -183,50 +183,18 @@ static bool feed_new(struct tl_watch_run *wt, struct tl_watch_log *l, bool live)
     return l->eng != NULL;
 }
 
-static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char *p, size_t n)
+/* l's engine made again (live: with the report's sinks, l the live log from now on; else for
+ * the diagnosis only), fed from its first byte what was read of it so far, from the descriptor
+ * the watch holds; the other logs' engines go on. What was said of it stands: the same bytes
+ * give the same findings. */
+static void log_refeed(struct tl_watch_run *wt, struct tl_watch_log *l, bool live)
 {
-    if (l->rank >= 0 && tl_watch_report_add_rank(wt, l)) {
-        tl_watch_report_give_up(wt); /* the report is the ranks' */
-        struct tl_err err = {TL_ERR_NONE, ""};
-        if (tl_engine_feed(l->eng, p, n, &err) < 0) {
-            tl_watch_report_drop_ranks(wt);
-            l->failed = true;
-            not_followed(wt, l, err.msg);
-            return -1;
-        }
-        return 0;
-    }
-    if (!feed_new(wt, l, tl_watch_report_wanted(wt, l)) ||
-        tl_feed_bytes(l->feed, p, n) != TL_EXIT_OK) {
-        l->failed = true;
-        not_followed(wt, l, "it could not be read");
-        return -1;
-    }
-    return 0;
-}
-
-/* The log a batch run of PATH reports on, when the report is not of it (an older log of the
- * folder written again, the live one given up): its engine made again, with the report's
- * sinks, and fed from its first byte what was read of it so far, from the descriptor the watch
- * holds; the other logs' engines go on. What was said of it stands: the same bytes give the
- * same findings. Looked for once a refresh period while the job runs (two logs written by
- * turns would swap it at every write), and at the end. */
-static void follow_newest(struct tl_watch_run *wt, bool end)
-{
-    uint64_t now = tl_watch_now_ms();
-    uint64_t period = wt->w->refresh_ms ? wt->w->refresh_ms : 2000;
-    if (!end && now - wt->newest_at < period)
-        return;
-    wt->newest_at = now;
-    struct tl_watch_log *l = tl_watch_report_newest(wt);
-    int fd = l ? tl_follow_fd(wt->follow, l->file) : -1;
-    if (fd < 0)
-        return;
+    int fd = tl_follow_fd(wt->follow, l->file);
     tl_feed_free(l->feed);
     l->feed = NULL;
     l->eng = NULL;
     tl_buf_reset(&l->kept);
-    if (!feed_new(wt, l, true)) {
+    if (fd < 0 || !feed_new(wt, l, live)) {
         l->failed = true;
         not_followed(wt, l, "it could not be read");
         return;
@@ -249,6 +217,68 @@ static void follow_newest(struct tl_watch_run *wt, bool end)
     }
     free(buf);
     l->settled = false;
+}
+
+/* The log a batch run of PATH reports on, when the report is not of it (an older log of the
+ * folder written again, the live one given up): made the live one, fed again from its start.
+ * Looked for once a refresh period while the job runs (two logs written by turns would swap
+ * it at every write), and at the end. */
+static void follow_newest(struct tl_watch_run *wt, bool end)
+{
+    uint64_t now = tl_watch_now_ms();
+    uint64_t period = wt->w->refresh_ms ? wt->w->refresh_ms : 2000;
+    if (!end && now - wt->newest_at < period)
+        return;
+    wt->newest_at = now;
+    struct tl_watch_log *l = tl_watch_report_newest(wt);
+    if (l)
+        log_refeed(wt, l, true);
+}
+
+/* A log of a rank already fed to the ranks' report, whose name sorts first: a batch run takes
+ * it for the rank (and says the other is not used), so the rank is fed from it, and the other
+ * log is read again from its start for its diagnosis only. */
+static void rank_taken(struct tl_watch_run *wt, struct tl_watch_log *l)
+{
+    if (!wt->ranks || wt->ranks_dropped) /* its engines are read for the diagnosis only */
+        return;
+    const char *name = strrchr(l->path, '/');
+    name = name ? name + 1 : l->path;
+    for (size_t i = 0; i < wt->nlogs; i++) {
+        struct tl_watch_log *o = wt->logs[i];
+        const char *oname = strrchr(o->path, '/');
+        oname = oname ? oname + 1 : o->path;
+        if (o == l || !o->ranked || o->rank != l->rank || strcmp(name, oname) >= 0)
+            continue;
+        tl_watch_report_forget_rank(wt, o, l);
+        o->ranked = false;
+        o->eng = NULL; /* the ranks' */
+        log_refeed(wt, o, false);
+    }
+}
+
+static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char *p, size_t n)
+{
+    if (l->rank >= 0)
+        rank_taken(wt, l);
+    if (l->rank >= 0 && tl_watch_report_add_rank(wt, l)) {
+        tl_watch_report_give_up(wt); /* the report is the ranks' */
+        struct tl_err err = {TL_ERR_NONE, ""};
+        if (tl_engine_feed(l->eng, p, n, &err) < 0) {
+            tl_watch_report_drop_ranks(wt);
+            l->failed = true;
+            not_followed(wt, l, err.msg);
+            return -1;
+        }
+        return 0;
+    }
+    if (!feed_new(wt, l, tl_watch_report_wanted(wt, l)) ||
+        tl_feed_bytes(l->feed, p, n) != TL_EXIT_OK) {
+        l->failed = true;
+        not_followed(wt, l, "it could not be read");
+        return -1;
+    }
+    return 0;
 }
 
 /* Bytes of a log: held until they tell a trace from TORCH_LOGS text, then fed. */

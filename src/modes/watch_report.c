@@ -13,13 +13,14 @@
  * descriptor the watch holds (watch.c), and the other logs' engines go on. The ranks' report
  * (--all-ranks-html, --run) is made the same way by their engines (ranks_live.c); a log that
  * starts over (truncated, replaced) is fed again from its start to a fresh engine, its rank's
- * folder written again, while the other ranks go on. When a line came that belonged to an
- * entry taken as complete at a pause (tl_engine_diverged; a trace's entry waits for its end
- * unless its payload is whole, so this is TORCH_LOGS text's case), or the report is of logs it
- * was not made of (a second log of a rank that a batch run takes instead), the report is made
- * by batch runs on what the logs hold so far (each
- * read up to its last newline, from the descriptors the watch holds), on a thread of its own,
- * swapped into place atomically, and at the end by a batch run of the whole logs.
+ * folder written again, and a second log of a rank whose name sorts first (the one a batch run
+ * reads) takes the rank over the same way (the other is read again for its diagnosis only),
+ * while the other ranks go on. When a line came that belonged to an entry taken as complete at
+ * a pause (tl_engine_diverged; a trace's entry waits for its end unless its payload is whole,
+ * so this is TORCH_LOGS text's case), or the ranks' report is not of the logs a batch run reads
+ * at the end (tl_ranks_live_matches), the report is made by batch runs on what the logs hold so
+ * far (each read up to its last newline, from the descriptors the watch holds), on a thread of its
+ * own, swapped into place atomically, and at the end by a batch run of the whole logs.
  */
 #include "base/config.h"
 #include "modes/watch_report.h"
@@ -433,7 +434,14 @@ bool tl_watch_report_add_rank(struct tl_watch_run *wt, struct tl_watch_log *l)
         }
     }
     l->eng = tl_ranks_live_add(wt->ranks, (uint32_t)l->rank, l->path, l, &err);
-    if (!l->eng) { /* a second log of a rank: read for the diagnosis only */
+    if (!l->eng) { /* a second log of a rank: read for the diagnosis only, said as a batch
+                      run says it */
+        if (err.code == TL_ERR_USAGE) {
+            struct tl_buf b = TL_BUF_INIT;
+            tl_buf_addf(&b, "tlparse: warning: %s", err.msg);
+            keep_ranks_message(wt, TL_MSG_WARNING, b.buf);
+            tl_buf_release(&b);
+        }
         return false;
     }
     l->ranked = true;
@@ -441,10 +449,18 @@ bool tl_watch_report_add_rank(struct tl_watch_run *wt, struct tl_watch_log *l)
     return true;
 }
 
-void tl_watch_report_forget_rank(struct tl_watch_run *wt, struct tl_watch_log *l)
+void tl_watch_report_forget_rank(struct tl_watch_run *wt, struct tl_watch_log *l,
+                                 const struct tl_watch_log *taken_by)
 {
     if (!wt->ranks || wt->ranks_finished)
         return;
+    if (taken_by && !wt->ranks_dropped) { /* said as a batch run says it */
+        struct tl_buf b = TL_BUF_INIT;
+        tl_buf_addf(&b, "tlparse: warning: %s is rank %ld too; only %s is used", l->path, l->rank,
+                    taken_by->path);
+        keep_ranks_message(wt, TL_MSG_WARNING, b.buf);
+        tl_buf_release(&b);
+    }
     tl_watch_report_reap(wt, true); /* a generation writes into its folder */
     struct tl_err err = {TL_ERR_NONE, ""};
     if (tl_ranks_live_forget(wt->ranks, l, &err) < 0) {
