@@ -25,6 +25,9 @@ middle of a line (the rest comes with the next); tlparse --watch reads it with i
   - the live report is read once, the end too (no batch run from byte 0): of one log, of the
     ranks, of the newest log of a folder (of rank logs too, --fail-on counting every rank), of
     a log whose job paused in the middle of entries, TORCH_LOGS text paused between messages;
+    and where one engine starts again from its log's start while the others go on: an older
+    log of a folder written again (the report follows it), a rank log truncated then replaced,
+    a rank's second log that a batch run takes instead;
   - the same with inotify and with the poll (TLPARSE_WATCH_POLL).
 
     python3 tests/watch_check.py path/to/tlparse
