@@ -25,6 +25,9 @@ middle of a line (the rest comes with the next); tlparse --watch reads it with i
   - the live report is read once, the end too (no batch run from byte 0): of one log, of the
     ranks, of the newest log of a folder (of rank logs too, --fail-on counting every rank), of
     a log whose job paused in the middle of entries, TORCH_LOGS text paused between messages;
+    and where one engine starts again from its log's start while the others go on: an older
+    log of a folder written again (the report follows it), a rank log truncated then replaced,
+    a rank's second log that a batch run takes instead;
   - the same with inotify and with the poll (TLPARSE_WATCH_POLL).
 
     python3 tests/watch_check.py path/to/tlparse
@@ -745,6 +748,163 @@ def case_newest(binary, tmp, env, tag):
                         tag + ": the end report of the newest log")
 
 
+def case_newest_switch(binary, tmp, env, tag):
+    """A folder whose older log is written again while the newest is reported on: the report
+    follows the log a batch run of the folder takes, its engine fed again from its start (that
+    log read twice, while it is small), not a batch run at the end of the whole of it; the end
+    report is the batch one."""
+    d = os.path.join(tmp, "newest-switch-" + tag)
+    os.makedirs(os.path.join(d, "trace"))
+    old = os.path.join(d, "trace", "dedicated_log_torch_trace_old.log")
+    shutil.copy(os.path.join(HERE, "fixtures", "edge.log"), old)
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    new = os.path.join(d, "trace", "dedicated_log_torch_trace_new.log")
+    open(new, "wb").close()
+    w = Watch(binary, ["trace", "-o", "out"], d, env)
+    data = open(DEMO, "rb").read()
+    for _ in range(4):
+        with open(new, "ab") as f:
+            f.write(data)
+        time.sleep(0.3)
+    st = wait_generation(os.path.join(d, "out"), 1)
+    check(st is not None and st.get("generation", 0) >= 1,
+          "%s: the new log's report was published: %s" % (tag, st))
+    for i in range(20):  # the old log is the newest from its first write
+        with open(old, "ab") as f:
+            f.write(data)
+        time.sleep(3 if i == 0 else 0.25)  # a refresh: the report is of the old log, still small
+    time.sleep(3)  # a refresh: the report is of the old log
+    live = json.load(open(os.path.join(d, "out", "summary.json")))
+    rchar = rchar_at_end(w)
+    rc = w.end()
+    size = os.path.getsize(old) + os.path.getsize(new)
+    print("%s: newest switched: %d bytes read for %d bytes of logs (%.2fx)" %
+          (tag, rchar, size, rchar / size), flush=True)
+    # beyond the logs read once: the switched log's start read again, the heads of the folder's
+    # logs read to find the newest (as a batch run does), the pages compared with those in place
+    check(0 < rchar < size * 1.3 + (4 << 20),
+          "%s: the logs were read once, the switched one again while small: %d bytes for %d" %
+          (tag, rchar, size))
+    check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
+    b = subprocess.run([binary, "trace", "-o", "batch", "--no-browser"], cwd=d,
+                       capture_output=True, check=True)
+    check(b"dedicated_log_torch_trace_old.log, the newest log" in b.stderr,
+          tag + ": the batch run takes the old log")
+    check(b"dedicated_log_torch_trace_old.log, the newest log" in w.err,
+          "%s: the watch says it takes the old log: %s" % (tag, w.err[-600:]))
+    batch = json.load(open(os.path.join(d, "batch", "summary.json")))
+    check(live.get("compile_ids") == batch.get("compile_ids"),
+          "%s: the live report shows the old log: %s, not %s" %
+          (tag, str(live.get("compile_ids"))[:80], str(batch.get("compile_ids"))[:80]))
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of the log switched to")
+
+
+def case_rank_restart(binary, tmp, env, tag):
+    """A rank log truncated, then replaced, while the ranks' report is fed (--all-ranks-html):
+    that rank's engine starts again from the log's start and its folder is written again; the
+    other ranks go on, so the logs are read once (no batch run from byte 0), and the end report
+    is the batch one."""
+    d = os.path.join(tmp, "rank-restart-" + tag)
+    trace = os.path.join(d, "trace")
+    os.makedirs(trace)
+    demo, edge = open(DEMO, "rb").read(), open(os.path.join(HERE, "fixtures", "edge.log"), "rb").read()
+    r0 = os.path.join(trace, "dedicated_log_torch_trace_rank_0_x.log")
+    r1 = os.path.join(trace, "dedicated_log_torch_trace_rank_1_x.log")
+    w = Watch(binary, ["trace", "--all-ranks-html", "-o", "out"], d, env)
+    size = 0
+    for _ in range(3):
+        for r in (r0, r1):
+            with open(r, "ab") as f:
+                f.write(demo)
+            size += len(demo)
+        time.sleep(0.4)
+    st = wait_generation(os.path.join(d, "out"), 1)
+    check(st is not None and st.get("generation", 0) >= 1,
+          "%s: the ranks' report was published: %s" % (tag, st))
+    with open(r1, "r+b") as f:
+        f.truncate(0)
+    check(w.wait_for(lambda t: "truncated" in t, 10), tag + ": the truncation was said")
+    for _ in range(4):  # rank 1 is another log now, rank 0 goes on
+        for r, data in ((r0, demo), (r1, edge)):
+            with open(r, "ab") as f:
+                f.write(data)
+            size += len(data)
+        time.sleep(0.4)
+    time.sleep(2.5)
+    new = os.path.join(trace, "rank1.new")
+    with open(new, "wb") as f:
+        f.write(edge * 2)
+    os.rename(new, r1)
+    size += len(edge) * 2
+    check(w.wait_for(lambda t: "replaced" in t, 10), tag + ": the replacement was said")
+    for _ in range(4):
+        with open(r0, "ab") as f:
+            f.write(demo)
+        size += len(demo)
+        time.sleep(0.4)
+    st = wait_generation(os.path.join(d, "out"), st.get("generation", 0) + 2 if st else 3)
+    time.sleep(0.5)
+    rchar = rchar_at_end(w)
+    rc = w.end()
+    print("%s: rank restarted: %d bytes read for %d bytes of rank logs (%.2fx)" %
+          (tag, rchar, size, rchar / size), flush=True)
+    check(0 < rchar < size * 1.3 + (4 << 20),
+          "%s: the rank logs were read once, the end too: %d bytes for %d" % (tag, rchar, size))
+    check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
+    subprocess.run([binary, "trace", "-o", "batch", "--all-ranks-html", "--no-browser"], cwd=d,
+                   capture_output=True, check=True)
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of a rank started over")
+
+
+def case_rank_second_log(binary, tmp, env, tag):
+    """A second log of a rank appears while the ranks' report is fed (--all-ranks-html), named
+    to sort first: a batch run takes it for the rank, so the rank is fed from it, the other
+    log read again for its diagnosis only (small here); the other ranks go on, the logs are
+    read about once (no batch run from byte 0), and the end report is the batch one."""
+    d = os.path.join(tmp, "rank-second-" + tag)
+    trace = os.path.join(d, "trace")
+    os.makedirs(trace)
+    demo, edge = open(DEMO, "rb").read(), open(os.path.join(HERE, "fixtures", "edge.log"), "rb").read()
+    r0b = os.path.join(trace, "dedicated_log_torch_trace_rank_0_b.log")
+    r0a = os.path.join(trace, "dedicated_log_torch_trace_rank_0_a.log")
+    r1 = os.path.join(trace, "dedicated_log_torch_trace_rank_1_x.log")
+    w = Watch(binary, ["trace", "--all-ranks-html", "-o", "out"], d, env)
+    with open(r0b, "ab") as f:
+        f.write(edge)
+    for _ in range(3):
+        with open(r1, "ab") as f:
+            f.write(demo)
+        time.sleep(0.4)
+    st = wait_generation(os.path.join(d, "out"), 1)
+    check(st is not None and st.get("generation", 0) >= 1,
+          "%s: the ranks' report was published: %s" % (tag, st))
+    for _ in range(8):
+        for r in (r0a, r1):
+            with open(r, "ab") as f:
+                f.write(demo)
+        time.sleep(0.4)
+    st = wait_generation(os.path.join(d, "out"), st.get("generation", 0) + 2 if st else 3)
+    time.sleep(0.5)
+    rchar = rchar_at_end(w)
+    rc = w.end()
+    size = sum(os.path.getsize(p) for p in (r0a, r0b, r1))
+    print("%s: a rank's second log: %d bytes read for %d bytes of rank logs (%.2fx)" %
+          (tag, rchar, size, rchar / size), flush=True)
+    check(0 < rchar < size * 1.3 + (4 << 20),
+          "%s: the rank logs were read once, the end too: %d bytes for %d" % (tag, rchar, size))
+    check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
+    b = subprocess.run([binary, "trace", "-o", "batch", "--all-ranks-html", "--no-browser"], cwd=d,
+                       capture_output=True, check=True)
+    said = b"tlparse: warning: trace/dedicated_log_torch_trace_rank_0_b.log is rank 0 too; only " \
+        b"trace/dedicated_log_torch_trace_rank_0_a.log is used"
+    check(said in b.stderr, tag + ": the batch run takes rank_0_a")
+    check(said in w.err, "%s: the watch says so too: %s" % (tag, w.err[-600:]))
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of a rank with a second log")
+
+
 def rchar_at_end(w):
     """Ctrl-C to the watch, then the bytes it read in all (its generations' too: a child's are
     added when it is reaped), read while it is a zombie, before it is waited for."""
@@ -1130,6 +1290,9 @@ def main():
         case_ranks_read_once(binary, tmp, {}, "inotify")
         case_newest(binary, tmp, {}, "inotify")
         case_newest_rank(binary, tmp, {}, "inotify")
+        case_newest_switch(binary, tmp, {}, "inotify")
+        case_rank_restart(binary, tmp, {}, "inotify")
+        case_rank_second_log(binary, tmp, {}, "inotify")
         case_pause_in_entry(binary, tmp, {}, "inotify")
         case_text_pause(binary, tmp, {}, "inotify")
     finally:

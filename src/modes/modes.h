@@ -114,6 +114,10 @@ struct tl_ranks_live *tl_ranks_live_new(const struct tl_options *opt, struct tl_
  */
 struct tl_engine *tl_ranks_live_add(struct tl_ranks_live *rl, uint32_t rank, const char *path,
                                     void *user, struct tl_err *err);
+/** The rank fed by user's log forgotten, as if it was never added: its engine freed, its
+ * folder removed (the log started over: tl_ranks_live_add feeds it again from its start). 0,
+ * or -1 (err) when its folder cannot be removed. Not while a generation is being made. */
+int tl_ranks_live_forget(struct tl_ranks_live *rl, void *user, struct tl_err *err);
 /** Whether finishing now makes the batch run's report: the logs fed are the ones it would read,
  * and no engine diverged (tl_engine_diverged). */
 bool tl_ranks_live_matches(struct tl_ranks_live *rl);

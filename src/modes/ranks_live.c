@@ -13,6 +13,8 @@
 #include "base/xalloc.h"
 #include "base/sort.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +80,39 @@ struct tl_engine *tl_ranks_live_add(struct tl_ranks_live *rl, uint32_t rank, con
     return r->eng;
 }
 
+int tl_ranks_live_forget(struct tl_ranks_live *rl, void *user, struct tl_err *err)
+{
+    struct multi *m = &rl->m;
+    size_t i = 0;
+    while (i < m->n && m->ranks[i]->user != user)
+        i++;
+    if (i == m->n)
+        return 0;
+    struct rank *r = m->ranks[i];
+    tl_engine_free(r->eng); /* its sinks first: they write into its folder and spool */
+    tl_outfile_close(&r->events, NULL);
+    if (r->sub)
+        tl_outdir_abort(r->sub);
+    char name[32];
+    snprintf(name, sizeof(name), "rank_%u", r->log.rank);
+    int rc = 0;
+    if (tl_outdir_remove_folder(&m->root, name) < 0)
+        rc = tl_error(err, "cannot remove %s/%s: %s", m->out_name, name, strerror(errno));
+    tl_strtab_release(&r->strtab);
+    tl_arena_release(&r->arena);
+    tl_buf_release(&r->msgs);
+    free(r->diagnosis);
+    free(r->members);
+    free(r->log.name);
+    free(r->log.path);
+    free(r);
+    memmove(&m->ranks[i], &m->ranks[i + 1], (m->n - i - 1) * sizeof(*m->ranks));
+    m->n--;
+    for (size_t k = 0; k < m->n; k++)
+        m->ranks[k]->index = k;
+    return rc;
+}
+
 bool tl_ranks_live_matches(struct tl_ranks_live *rl)
 {
     struct multi *m = &rl->m;
@@ -86,7 +121,7 @@ bool tl_ranks_live_matches(struct tl_ranks_live *rl)
     for (size_t i = 0; i < m->n; i++)
         if (!m->ranks[i]->eng || tl_engine_diverged(m->ranks[i]->eng))
             return false;
-    /* the rank logs a batch run would read now: the same, one for one */
+    /* the rank logs a batch run would read now (the first of each rank by name): fed, each */
     struct tl_rank_log *logs;
     size_t nlogs;
     struct tl_err err;
@@ -94,6 +129,11 @@ bool tl_ranks_live_matches(struct tl_ranks_live *rl)
         return false;
     bool same = true;
     for (size_t k = 0; k < nlogs && same; k++) {
+        bool first = true;
+        for (size_t j = 0; j < nlogs; j++)
+            first &= logs[j].rank != logs[k].rank || strcmp(logs[j].name, logs[k].name) >= 0;
+        if (!first)
+            continue;
         bool fed = false;
         for (size_t i = 0; i < m->n && !fed; i++)
             fed = !strcmp(m->ranks[i]->log.name, logs[k].name);

@@ -129,8 +129,8 @@ static void log_reset(struct tl_watch_run *wt, struct tl_watch_log *l)
         tl_watch_report_reap(wt, true);
         wt->live = NULL;
     }
-    if (l->ranked) /* a rank's engine cannot start again: batch runs make the ranks' report */
-        tl_watch_report_drop_ranks(wt);
+    if (l->ranked) /* its rank is fed again from its start; the other ranks go on */
+        tl_watch_report_forget_rank(wt, l, NULL);
     l->ranked = false;
     tl_feed_free(l->feed);
     l->feed = NULL;
@@ -151,21 +151,13 @@ static void not_followed(struct tl_watch_run *wt, struct tl_watch_log *l, const 
     tl_buf_release(&b);
 }
 
-static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char *p, size_t n)
+/* l's feed: the live report's when live (the report is of l from now on), else one for the
+ * diagnosis only (also when the report cannot be made: said, and not tried again); false when
+ * none could be made. */
+static bool feed_new(struct tl_watch_run *wt, struct tl_watch_log *l, bool live)
 {
-    if (l->rank >= 0 && tl_watch_report_add_rank(wt, l)) {
-        tl_watch_report_give_up(wt); /* the report is the ranks' */
-        struct tl_err err = {TL_ERR_NONE, ""};
-        if (tl_engine_feed(l->eng, p, n, &err) < 0) {
-            tl_watch_report_drop_ranks(wt);
-            l->failed = true;
-            not_followed(wt, l, err.msg);
-            return -1;
-        }
-        return 0;
-    }
-    if (tl_watch_report_wanted(wt, l)) {
-        tl_watch_report_give_up(wt); /* a newer log: the report is of it from now on */
+    if (live) {
+        tl_watch_report_give_up(wt); /* the report is of l from now on */
         tl_watch_report_options(wt, l);
         l->feed = tl_feed_live(&l->opt, l->path, l->text, true);
         l->eng = tl_feed_engine(l->feed);
@@ -178,6 +170,7 @@ static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char
             tl_watch_notice(wt, "warning: the live report could not be made: ", why);
             tl_buf_reset(&l->kept);
             tl_feed_free(l->feed);
+            l->no_live = true;
         }
     }
     if (!l->eng) {
@@ -187,7 +180,100 @@ static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char
         l->feed = tl_feed_live(&l->opt, l->path, l->text, false);
         l->eng = tl_feed_engine(l->feed);
     }
-    if (!l->eng || tl_feed_bytes(l->feed, p, n) != TL_EXIT_OK) {
+    return l->eng != NULL;
+}
+
+/* l's engine made again (live: with the report's sinks, l the live log from now on; else for
+ * the diagnosis only), fed from its first byte what was read of it so far, from the descriptor
+ * the watch holds; the other logs' engines go on. What was said of it stands: the same bytes
+ * give the same findings. */
+static void log_refeed(struct tl_watch_run *wt, struct tl_watch_log *l, bool live)
+{
+    int fd = tl_follow_fd(wt->follow, l->file);
+    tl_feed_free(l->feed);
+    l->feed = NULL;
+    l->eng = NULL;
+    tl_buf_reset(&l->kept);
+    if (fd < 0 || !feed_new(wt, l, live)) {
+        l->failed = true;
+        not_followed(wt, l, "it could not be read");
+        return;
+    }
+    enum { CHUNK = 1 << 20 };
+    char *buf = tl_xmalloc(CHUNK);
+    for (uint64_t at = 0; at < l->bytes;) {
+        size_t want = l->bytes - at < CHUNK ? (size_t)(l->bytes - at) : CHUNK;
+        ssize_t got = pread(fd, buf, want, (off_t)at);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) /* it shrank: the follow says it started over */
+            break;
+        if (tl_feed_bytes(l->feed, buf, (size_t)got) != TL_EXIT_OK) {
+            l->failed = true;
+            not_followed(wt, l, "it could not be read");
+            break;
+        }
+        at += (uint64_t)got;
+    }
+    free(buf);
+    l->settled = false;
+}
+
+/* The log a batch run of PATH reports on, when the report is not of it (an older log of the
+ * folder written again, the live one given up): made the live one, fed again from its start.
+ * Looked for once a refresh period while the job runs (two logs written by turns would swap
+ * it at every write), and at the end. */
+static void follow_newest(struct tl_watch_run *wt, bool end)
+{
+    uint64_t now = tl_watch_now_ms();
+    uint64_t period = wt->w->refresh_ms ? wt->w->refresh_ms : 2000;
+    if (!end && now - wt->newest_at < period)
+        return;
+    wt->newest_at = now;
+    struct tl_watch_log *l = tl_watch_report_newest(wt);
+    if (l)
+        log_refeed(wt, l, true);
+}
+
+/* A log of a rank already fed to the ranks' report, whose name sorts first: a batch run takes
+ * it for the rank (and says the other is not used), so the rank is fed from it, and the other
+ * log is read again from its start for its diagnosis only. */
+static void rank_taken(struct tl_watch_run *wt, struct tl_watch_log *l)
+{
+    if (!wt->ranks || wt->ranks_dropped) /* its engines are read for the diagnosis only */
+        return;
+    const char *name = strrchr(l->path, '/');
+    name = name ? name + 1 : l->path;
+    for (size_t i = 0; i < wt->nlogs; i++) {
+        struct tl_watch_log *o = wt->logs[i];
+        const char *oname = strrchr(o->path, '/');
+        oname = oname ? oname + 1 : o->path;
+        if (o == l || !o->ranked || o->rank != l->rank || strcmp(name, oname) >= 0)
+            continue;
+        tl_watch_report_forget_rank(wt, o, l);
+        o->ranked = false;
+        o->eng = NULL; /* the ranks' */
+        log_refeed(wt, o, false);
+    }
+}
+
+static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char *p, size_t n)
+{
+    if (l->rank >= 0)
+        rank_taken(wt, l);
+    if (l->rank >= 0 && tl_watch_report_add_rank(wt, l)) {
+        tl_watch_report_give_up(wt); /* the report is the ranks' */
+        struct tl_err err = {TL_ERR_NONE, ""};
+        if (tl_engine_feed(l->eng, p, n, &err) < 0) {
+            tl_watch_report_drop_ranks(wt);
+            l->failed = true;
+            not_followed(wt, l, err.msg);
+            return -1;
+        }
+        return 0;
+    }
+    if (!feed_new(wt, l, tl_watch_report_wanted(wt, l)) ||
+        tl_feed_bytes(l->feed, p, n) != TL_EXIT_OK) {
         l->failed = true;
         not_followed(wt, l, "it could not be read");
         return -1;
@@ -267,11 +353,14 @@ static bool settle_all(struct tl_watch_run *wt)
 /* The end: every log's engine finished (what waited for a later record, a graph break for the
  * compilation after it, a recompile for its metrics, is said too), and the live report with
  * it, unless a line came that belonged to an entry taken as complete when the job paused, or
- * its log is no longer the one a batch run of PATH takes (then a batch run makes it, as it
- * makes the report of several logs). */
+ * its log is not the one a batch run of PATH takes (then a batch run makes it, as it makes the
+ * report of several logs). A followed log that a batch run takes is made the live one first
+ * (follow_newest). */
 static void finish_all(struct tl_watch_run *wt)
 {
     tl_stop_clear(wt->opt->cancel); /* Ctrl-C ended the watch: what was read is said all the same */
+    settle_all(wt);
+    follow_newest(wt, true);
     settle_all(wt);
     if (wt->live && (tl_engine_diverged(wt->live->eng) || !tl_watch_report_still_newest(wt)))
         tl_watch_report_give_up(wt);
@@ -417,6 +506,7 @@ static int follow_loop(struct tl_watch_run *wt, struct tl_err *err)
         tl_watch_report_reap(wt, false);
         if (now - last_tick >= 1000) {
             last_tick = now;
+            follow_newest(wt, false);
             tl_watch_report_tick(wt);
         }
         if (wt->w->panel && now - last_panel >= 100) { /* the panel, ten times a second */

@@ -7,15 +7,20 @@
  * first one puts the hidden folder in place, whole), with live.html (a page that follows it)
  * and live.js (its status, rewritten every second). At the end the engine finishes as a batch
  * run does, and its report is the batch report of the log; of the newest log of a folder of
- * rank logs, the other ranks are counted (--fail-on) from their own engines. The ranks' report
- * (--all-ranks-html, --run) is made the same way by their engines (ranks_live.c). When a line
- * came that belonged to an entry taken as complete at a pause (tl_engine_diverged; a trace's
- * entry waits for its end unless its payload is whole, so this is TORCH_LOGS text's case), a
- * log started over, or the report is of logs it was not made of (a second log of a rank that a
- * batch run takes instead, the newest log of a folder changed), the report is made by batch
- * runs on what the logs hold so far (each read up to its last newline, from the descriptors the
- * watch holds), on a thread of its own, swapped into place atomically, and at the end by a
- * batch run of the whole logs.
+ * rank logs, the other ranks are counted (--fail-on) from their own engines. When the log a
+ * batch run of the folder takes becomes another one (a newer log, or an older one written
+ * again), that log's engine is made again with the report's sinks, fed from its start from the
+ * descriptor the watch holds (watch.c), and the other logs' engines go on. The ranks' report
+ * (--all-ranks-html, --run) is made the same way by their engines (ranks_live.c); a log that
+ * starts over (truncated, replaced) is fed again from its start to a fresh engine, its rank's
+ * folder written again, and a second log of a rank whose name sorts first (the one a batch run
+ * reads) takes the rank over the same way (the other is read again for its diagnosis only),
+ * while the other ranks go on. When a line came that belonged to an entry taken as complete at
+ * a pause (tl_engine_diverged; a trace's entry waits for its end unless its payload is whole,
+ * so this is TORCH_LOGS text's case), or the ranks' report is not of the logs a batch run reads
+ * at the end (tl_ranks_live_matches), the report is made by batch runs on what the logs hold so
+ * far (each read up to its last newline, from the descriptors the watch holds), on a thread of its
+ * own, swapped into place atomically, and at the end by a batch run of the whole logs.
  */
 #include "base/config.h"
 #include "modes/watch_report.h"
@@ -163,6 +168,49 @@ bool tl_watch_report_wanted(const struct tl_watch_run *wt, const struct tl_watch
 {
     return !wt->w->no_report && !wt->opt->all_ranks_html && !ranks_active(wt) && wt->live != l &&
            is_newest(wt, l);
+}
+
+static uint64_t mtime_ns(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0
+               ? (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec
+               : 0;
+}
+
+struct tl_watch_log *tl_watch_report_newest(struct tl_watch_run *wt)
+{
+    if (wt->w->no_report || wt->opt->all_ranks_html || ranks_active(wt) ||
+        (wt->live && wt->nlogs < 2))
+        return NULL;
+    /* The followed logs' times first: the folder is looked at as a batch run looks (which
+     * reads the head of its newest log) only when a log other than the live one was written
+     * after it, and after the folder was last looked at. */
+    uint64_t live_t = wt->live ? mtime_ns(wt->live->path) : 0, newest = 0;
+    for (size_t i = 0; i < wt->nlogs; i++)
+        if (wt->logs[i] != wt->live && wt->logs[i]->eng) {
+            uint64_t t = mtime_ns(wt->logs[i]->path);
+            newest = t > newest ? t : newest;
+        }
+    if (newest <= live_t || newest <= wt->newest_seen)
+        return NULL;
+    wt->newest_seen = newest;
+    char *path = NULL;
+    long others;
+    struct tl_err err;
+    struct stat a, b;
+    struct tl_watch_log *found = NULL;
+    if (tl_input_locate(wt->opt->path, false, &path, &others, &err) == 0 && stat(path, &a) == 0)
+        for (size_t i = 0; i < wt->nlogs && !found; i++) {
+            struct tl_watch_log *l = wt->logs[i];
+            if (stat(l->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+                found = l;
+        }
+    free(path);
+    if (!found || found == wt->live || !found->eng || found->failed || found->refused ||
+        found->ranked || found->no_live)
+        return NULL;
+    return found;
 }
 
 bool tl_watch_report_still_newest(struct tl_watch_run *wt)
@@ -386,12 +434,40 @@ bool tl_watch_report_add_rank(struct tl_watch_run *wt, struct tl_watch_log *l)
         }
     }
     l->eng = tl_ranks_live_add(wt->ranks, (uint32_t)l->rank, l->path, l, &err);
-    if (!l->eng) { /* a second log of a rank: read for the diagnosis only */
+    if (!l->eng) { /* a second log of a rank: read for the diagnosis only, said as a batch
+                      run says it */
+        if (err.code == TL_ERR_USAGE) {
+            struct tl_buf b = TL_BUF_INIT;
+            tl_buf_addf(&b, "tlparse: warning: %s", err.msg);
+            keep_ranks_message(wt, TL_MSG_WARNING, b.buf);
+            tl_buf_release(&b);
+        }
         return false;
     }
     l->ranked = true;
     wt->ranks_n++;
     return true;
+}
+
+void tl_watch_report_forget_rank(struct tl_watch_run *wt, struct tl_watch_log *l,
+                                 const struct tl_watch_log *taken_by)
+{
+    if (!wt->ranks || wt->ranks_finished)
+        return;
+    if (taken_by && !wt->ranks_dropped) { /* said as a batch run says it */
+        struct tl_buf b = TL_BUF_INIT;
+        tl_buf_addf(&b, "tlparse: warning: %s is rank %ld too; only %s is used", l->path, l->rank,
+                    taken_by->path);
+        keep_ranks_message(wt, TL_MSG_WARNING, b.buf);
+        tl_buf_release(&b);
+    }
+    tl_watch_report_reap(wt, true); /* a generation writes into its folder */
+    struct tl_err err = {TL_ERR_NONE, ""};
+    if (tl_ranks_live_forget(wt->ranks, l, &err) < 0) {
+        tl_watch_notice(wt, "warning: the live report could not be updated: ", err.msg);
+        tl_watch_report_drop_ranks(wt);
+    }
+    wt->ranks_n--;
 }
 
 void tl_watch_report_drop_ranks(struct tl_watch_run *wt)

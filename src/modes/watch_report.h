@@ -13,6 +13,9 @@ void tl_watch_report_init(struct tl_watch_run *wt);
 /** Whether l becomes the log the report is of, fed to it as it comes: the log a batch run of
  * PATH reports on now (PATH, or the newest log of the folder), unless every rank is reported. */
 bool tl_watch_report_wanted(const struct tl_watch_run *wt, const struct tl_watch_log *l);
+/** The followed log a batch run of PATH reports on now, when the report could be of it and is
+ * not (it has an engine, not the ranks', and its live report did not fail): NULL otherwise. */
+struct tl_watch_log *tl_watch_report_newest(struct tl_watch_run *wt);
 /** Whether the live log is still the one a batch run of PATH reports on (the one it takes is
  * kept in wt->chosen for tl_watch_report_say_chosen). */
 bool tl_watch_report_still_newest(struct tl_watch_run *wt);
@@ -32,8 +35,15 @@ void tl_watch_report_give_up(struct tl_watch_run *wt);
 /** l, a rank log, fed to the ranks' live report (made with the first): whether it is (then
  * l->eng is the rank's engine and l->ranked is set). */
 bool tl_watch_report_add_rank(struct tl_watch_run *wt, struct tl_watch_log *l);
-/** The ranks' live report is given up (a rank log started over, or finishing would not make the
- * batch run's report): batch runs make it from now on; the ranks' engines are still fed. */
+/** l, a rank log fed to the ranks' report, starts over (truncated or replaced; taken_by NULL),
+ * or taken_by came, a log of its rank that sorts first, which a batch run reads instead (said
+ * as it says it): its rank forgotten (its engine freed, its folder removed), to be added again
+ * from the start of its log; the other ranks go on. */
+void tl_watch_report_forget_rank(struct tl_watch_run *wt, struct tl_watch_log *l,
+                                 const struct tl_watch_log *taken_by);
+/** The ranks' live report is given up (its folder cannot be written, or finishing would not
+ * make the batch run's report): batch runs make it from now on; the ranks' engines are still fed.
+ */
 void tl_watch_report_drop_ranks(struct tl_watch_run *wt);
 /** The end of the ranks' live report, when there is one and it makes the batch run's report:
  * the ranks finished (each said, tl_watch_look), the landing page, the report committed. */

@@ -38,6 +38,7 @@ struct tl_watch_log {
     int code;             /* its report's exit code (tl_feed_finish), once finished */
     struct tl_result res; /* and its result */
     bool decided, text, refused, failed, settled, finished;
+    bool no_live;       /* its live report could not be made: not tried again */
     bool ranked;        /* fed to wt->ranks (its engine is the ranks'), not to a feed of its own */
     bool fresh;         /* fed since the last look */
     struct tl_buf head; /* its first bytes, until they tell a trace from text */
@@ -105,8 +106,10 @@ struct tl_watch_run {
     bool ranks_finished;         /* it made the end report: ranks_code, ranks_res */
     int ranks_code;
     struct tl_result ranks_res;
-    bool published; /* the live report went into place */
-    char *chosen;   /* the log a batch run of PATH takes at the end (malloc'd), NULL: not known */
+    bool published;       /* the live report went into place */
+    uint64_t newest_at;   /* when (ms) the log a batch run reports on was last looked for */
+    uint64_t newest_seen; /* the newest time (ns) of a followed log when it was */
+    char *chosen; /* the log a batch run of PATH takes at the end (malloc'd), NULL: not known */
     long chosen_others; /* and the other files it skips (-1: PATH is that log) */
     struct tl_watch_generation gen;
     struct tl_watch_rebuild rb;

@@ -750,6 +750,24 @@ static int folder_remove(struct tl_outdir *o, const char *rel)
     return -1;
 }
 
+/* Through the folder's descriptor (/proc/self/fd/N names the folder wherever it was renamed
+ * to: a published output's temporary path is gone). */
+static int folder_remove_folder(struct tl_outdir *o, const char *rel)
+{
+    settle_all(o);
+    struct folder *d = folder_of(o);
+    struct stat st;
+    if (fstatat(d->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
+        return errno == ENOENT ? 0 : -1;
+    if (!S_ISDIR(st.st_mode))
+        return -1;
+    struct tl_buf path = TL_BUF_INIT;
+    tl_buf_addf(&path, "/proc/self/fd/%d/%s", d->dirfd, rel);
+    int rc = tl_remove_tree(path.buf);
+    tl_buf_release(&path);
+    return rc;
+}
+
 static bool folder_is_dir(struct tl_outdir *o, const char *rel)
 {
     settle_all(o);
@@ -857,6 +875,7 @@ static const struct tl_output_ops folder_ops = {
     .read_open = folder_read_open,
     .list = folder_list,
     .remove = folder_remove,
+    .remove_folder = folder_remove_folder,
     .is_dir = folder_is_dir,
     .commit = folder_commit,
     .publish = folder_publish,

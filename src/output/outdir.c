@@ -154,6 +154,11 @@ void tl_outdir_list_free(char **names, size_t n)
     free(names);
 }
 
+int tl_outdir_remove_folder(struct tl_outdir *o, const char *rel)
+{
+    return o->ops->remove_folder ? o->ops->remove_folder(o, rel) : 0;
+}
+
 int tl_outdir_remove(struct tl_outdir *o, const char *rel)
 {
     return o->ops->remove(o, rel);

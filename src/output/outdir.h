@@ -144,6 +144,13 @@ void tl_outdir_list_free(char **names, size_t n);
  * nothing on a stream, which holds only this run's files. 0, or -1 when it cannot be removed.
  */
 int tl_outdir_remove(struct tl_outdir *o, const char *rel);
+/**
+ * Remove the folder rel of the output and all it holds (a rank's folder of a live report,
+ * written again from its start), wherever the output is now: its temporary folder, or the
+ * target once published. 0 when it is not there, and on a backend that holds no folders;
+ * -1 when it cannot be removed.
+ */
+int tl_outdir_remove_folder(struct tl_outdir *o, const char *rel);
 /** Whether rel is a folder of the output. */
 bool tl_outdir_is_dir(struct tl_outdir *o, const char *rel);
 
@@ -341,6 +348,8 @@ struct tl_output_ops {
     int (*read_open)(struct tl_outdir *o, const char *rel, int *fd, struct tl_err *err);
     int (*list)(struct tl_outdir *o, const char *rel, bool fs_order, char ***names, size_t *n);
     int (*remove)(struct tl_outdir *o, const char *rel);
+    /** The folder rel and all it holds removed (tl_outdir_remove_folder); NULL: nothing. */
+    int (*remove_folder)(struct tl_outdir *o, const char *rel);
     bool (*is_dir)(struct tl_outdir *o, const char *rel);
     /** The output complete, in place; everything released, on failure too. */
     int (*commit)(struct tl_outdir *o, struct tl_err *err);

@@ -652,6 +652,41 @@ static void test_sub_abort(void **state)
     assert_false(exists("subs/rank_1/x"));
 }
 
+/* A sub-folder removed with all it holds (a rank's folder of a live report written again from
+ * its start), before the output is published and after (its temporary path is gone then); a
+ * file of that name is not a folder, and a name not there is nothing to do. */
+static void test_remove_folder(void **state)
+{
+    (void)state;
+    struct tl_outdir o, a, b;
+    struct tl_err err = {TL_ERR_NONE, ""};
+    assert_int_equal(tl_outdir_open(&o, path("livesub"), false, &err), 0);
+    assert_int_equal(tl_outdir_open_sub(&o, "rank_0", &a, &err), 0);
+    assert_int_equal(tl_outdir_open_sub(&o, "rank_1", &b, &err), 0);
+    assert_int_equal(tl_outdir_write(&a, "x/y.txt", "a", 1, NULL, &err), 0);
+    assert_int_equal(tl_outdir_write(&b, "x/y.txt", "b", 1, NULL, &err), 0);
+    assert_int_equal(tl_outdir_write(&o, "index.html", "i", 1, NULL, &err), 0);
+    assert_int_equal(tl_outdir_sync(&a, &err), 0);
+    assert_int_equal(tl_outdir_remove_folder(&o, "rank_0"), 0);
+    assert_int_equal(tl_outdir_publish(&o, &err), 0);
+    assert_false(exists("livesub/rank_0"));
+    expect_file("livesub/rank_1/x/y.txt", "b");
+    tl_outdir_abort(&a);
+    assert_int_equal(tl_outdir_sync(&b, &err), 0);
+    assert_int_equal(tl_outdir_remove_folder(&o, "rank_1"), 0);
+    assert_false(exists("livesub/rank_1"));
+    tl_outdir_abort(&b);
+    assert_int_equal(tl_outdir_remove_folder(&o, "rank_9"), 0);
+    assert_int_equal(tl_outdir_remove_folder(&o, "index.html"), -1);
+    assert_int_equal(tl_outdir_open_sub(&o, "rank_1", &b, &err), 0);
+    assert_int_equal(tl_outdir_write(&b, "summary.json", "{}", 2, NULL, &err), 0);
+    assert_int_equal(tl_outdir_commit(&b, &err), 0);
+    assert_int_equal(tl_outdir_commit(&o, &err), 0);
+    expect_file("livesub/rank_1/summary.json", "{}");
+    assert_false(exists("livesub/rank_1/x"));
+    expect_file("livesub/index.html", "i");
+}
+
 static void test_target_is_file(void **state)
 {
     (void)state;
@@ -1120,6 +1155,7 @@ int main(void)
         cmocka_unit_test(test_overwrite_replaces),
         cmocka_unit_test(test_abort),
         cmocka_unit_test(test_sub_abort),
+        cmocka_unit_test(test_remove_folder),
         cmocka_unit_test(test_target_is_file),
         cmocka_unit_test(test_target_appears_meanwhile),
         cmocka_unit_test(test_name_collisions),
