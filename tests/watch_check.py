@@ -1009,37 +1009,42 @@ def case_text_pause(binary, tmp, env, tag):
     """TORCH_LOGS text whose job pauses between log records (a message ends there, as the
     watch cannot know until the next line): what the pause said stands when the next record
     starts a new message, so the log is read once, the end too, and the end report is the
-    batch one. Paused inside a message instead, the end report is still the batch one."""
+    batch one. Paused inside a message instead, the end report is still the batch one. Each
+    record is one write, as a logger writes it: a loaded machine may pause the writer between
+    writes, never inside one."""
     prefix = re.compile(rb"^[VIWEC]\d{4} [\d:.]+ +\d+ \S+:\d+\] ")
     texts = []
     for name in ("pt26_item_warning_guard_comments.txt", "pt26_breaks_optimizer_suppressed.txt",
                  "pt26_failures_backend_constraint.txt", "pt213_text_guards.txt"):
         texts.append(open(os.path.join(HERE, "fixtures", "torch_logs", name), "rb").read())
+    # the records: runs of lines with one prefix (a line without one goes with the one before)
+    records, last = [], None
+    for ln in b"".join(texts * 160).split(b"\n")[:-1]:
+        m = prefix.match(ln)
+        key = m.group(0) if m else last
+        if not records or key != last:
+            records.append([])
+        records[-1].append(ln + b"\n")
+        last = key
     for inside in (False, True):
-        d = os.path.join(tmp, "text-pause-%s-%s" % ("inside" if inside else "between", tag))
+        where = "inside" if inside else "between"
+        d = os.path.join(tmp, "text-pause-%s-%s" % (where, tag))
         os.makedirs(d)
         log = os.path.join(d, "stderr.txt")
         open(log, "wb").close()
         w = Watch(binary, ["stderr.txt", "-o", "out"], d, env)
         time.sleep(0.3)
-        lines = b"".join(texts * 160).split(b"\n")
-        paused, last = 0, None
-        with open(log, "ab") as f:
-            for i, ln in enumerate(lines):
-                m = prefix.match(ln)
-                key = m.group(0) if m else None
-                # a new record (another prefix) after the previous one, or the second line
-                # of a record of several
-                between = key is not None and key != last and i > 0
-                within = key is not None and key == last and (i + 1 < len(lines) and
-                                                               prefix.match(lines[i + 1]))
-                if paused < 8 and i % 97 < 3 and (within if inside else between):
-                    f.flush()
+        paused = 0
+        with open(log, "ab", buffering=0) as f:
+            for i, rec in enumerate(records):
+                pause = paused < 8 and i % 97 == 5 and (len(rec) > 1 or not inside)
+                if pause and inside:  # after the record's first line: the rest goes on it
+                    f.write(rec[0])
+                    rec = rec[1:]
+                if pause:  # (between: before the record)
                     time.sleep(0.3)  # longer than the watch waits before it settles
                     paused += 1
-                last = key
-                f.write(ln + (b"\n" if i + 1 < len(lines) else b""))
-            f.flush()
+                f.write(b"".join(rec))
         check(paused >= 4, "%s: %d pauses" % (tag, paused))
         check(w.wait_for(lambda t: t.startswith("graph break"), 10), tag + ": the log was read")
         time.sleep(0.5)
@@ -1047,8 +1052,7 @@ def case_text_pause(binary, tmp, env, tag):
         rc = w.end()
         size = os.path.getsize(log)
         print("%s: text paused %s messages %d times: %d bytes read for a %d-byte log (%.2fx)" %
-              (tag, "inside" if inside else "between", paused, rchar, size, rchar / size),
-              flush=True)
+              (tag, where, paused, rchar, size, rchar / size), flush=True)
         check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
         if not inside:
             check(0 < rchar < size * 1.3 + (1 << 20),
@@ -1057,8 +1061,7 @@ def case_text_pause(binary, tmp, env, tag):
         subprocess.run([binary, "stderr.txt", "-o", "batch", "--no-browser"], cwd=d,
                        capture_output=True, check=True)
         check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
-                            "%s: the end report of text paused %s messages"
-                            % (tag, "inside" if inside else "between"))
+                            "%s: the end report of text paused %s messages" % (tag, where))
 
 
 def case_bad_paths(binary, tmp):
