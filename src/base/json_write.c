@@ -602,7 +602,7 @@ static void sort_members(const struct tl_json_member *m, size_t *idx, size_t *tm
 /* The pretty layouts' line break: "," first when comma, then "\n" and the indent of level, in
  * one reservation with room for the last 8 spaces in full: they go in 8 at a time, since this
  * comes before every item. */
-static void line_break(struct tl_buf *out, bool comma, int level)
+static inline void line_break(struct tl_buf *out, bool comma, int level)
 {
     size_t n = level > 0 ? (size_t)level * 2 : 0;
     reserve(out, n + 2 + 8);
