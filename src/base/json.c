@@ -300,13 +300,27 @@ static struct tl_str decode_string(struct tl_arena *a, const unsigned char *s, s
     return tl_str_make(dst, (size_t)(o - dst));
 }
 
-/* ps->p is just past the opening quote. */
-static int parse_string(struct parser *ps, struct tl_str *out)
+/* Whether the escape at p (validated, ending at e) is the one json_write.h writes for the
+ * byte it stands for: \u00XX in lowercase hex for a control character without a short form
+ * (\b \t \n \f \r, which the caller has seen). */
+static bool canonical_u(const unsigned char *p, const unsigned char *e)
+{
+    if (e - p != 6 || p[2] != '0' || p[3] != '0' || (p[4] != '0' && p[4] != '1'))
+        return false;
+    unsigned char d = p[5];
+    if (!((d >= '0' && d <= '9') || (d >= 'a' && d <= 'f')))
+        return false;
+    return p[4] == '1' || !(d == '8' || d == '9' || d == 'a' || d == 'c' || d == 'd');
+}
+
+/* ps->p is just past the opening quote. *src: the body as written when writing *out escaped
+ * gives it back (see json.h), else TL_STR_NULL; NULL for keys, which do not keep it. */
+static int parse_string(struct parser *ps, struct tl_str *out, struct tl_str *src)
 {
     const unsigned char *start = ps->p;
     const unsigned char *p = start;
     const unsigned char *end = ps->end;
-    bool escaped = false;
+    bool escaped = false, canonical = true;
     for (;;) {
         unsigned k = 16;
         while (k == 16 && end - p >= 16) {
@@ -319,21 +333,26 @@ static int parse_string(struct parser *ps, struct tl_str *out)
         if (TL_UNLIKELY(p >= end))
             return fail(ps, end, "unexpected end of input");
         switch (str_class[*p]) {
-        case S_QUOTE:
-            if (TL_LIKELY(!escaped))
-                *out = tl_str_make((const char *)start, (size_t)(p - start));
-            else
-                *out = decode_string(ps->a, start, (size_t)(p - start));
+        case S_QUOTE: {
+            struct tl_str body = tl_str_make((const char *)start, (size_t)(p - start));
+            *out = TL_LIKELY(!escaped) ? body : decode_string(ps->a, start, body.n);
+            if (src)
+                *src = canonical ? body : TL_STR_NULL;
             ps->p = p + 1;
             return 0;
-        case S_BSLASH:
+        }
+        case S_BSLASH: {
             escaped = true;
             if (TL_LIKELY(end - p >= 2 && short_escape[p[1]])) { /* most: \n, \" */
+                canonical = canonical && p[1] != '/';
                 p += 2;
                 continue;
             }
-            p = check_escape(ps, p, end);
+            const unsigned char *e = check_escape(ps, p, end);
+            canonical = canonical && e && canonical_u(p, e);
+            p = e;
             break;
+        }
         case S_CTRL:
             return fail(ps, p, "control character in string");
         default:
@@ -597,7 +616,7 @@ static int parse_object(struct parser *ps, struct tl_json *out, int depth)
             return fail(ps, p, "key must be a string");
         struct tl_str key;
         ps->p = p + 1;
-        if (parse_string(ps, &key))
+        if (parse_string(ps, &key, NULL))
             return -1;
         p = ps->p;
         if (TL_LIKELY(p < end && *p == ':')) {
@@ -662,7 +681,7 @@ static int parse_value(struct parser *ps, struct tl_json *out, int depth)
     case '"':
         out->type = TL_JSON_STRING;
         ps->p = p + 1;
-        return parse_string(ps, &out->u.str);
+        return parse_string(ps, &out->u.str, &out->u.src);
     case '{':
         return parse_object(ps, out, depth);
     case '[':

@@ -62,7 +62,13 @@ struct tl_json {
             int64_t i;  /* valid for INT */
             double d;   /* valid for every kind (the value as a double) */
         } num;
-        struct tl_str str; /* decoded UTF-8; may contain NUL bytes */
+        struct {
+            struct tl_str str; /* decoded UTF-8; may contain NUL bytes */
+            /* Where the parser read str, between its quotes, when those bytes are exactly
+             * str escaped as json_write.h escapes it (only the escapes that writer makes):
+             * the writers copy them. .p NULL otherwise; set str by tl_json_set_string. */
+            struct tl_str src;
+        };
         struct {
             struct tl_json *items;
             size_t n;
@@ -116,6 +122,14 @@ uint64_t tl_json_get_u64(const struct tl_json *obj, const char *key, uint64_t df
 /** The member key of obj as a number of seconds: finite and at most 1e12 in size (30 000
  * years: no compile takes longer, and sums of such could overflow). False when it is not. */
 bool tl_json_get_seconds(const struct tl_json *obj, const char *key, double *out);
+
+/** Make v the string s (not read from any source: written escaped). */
+static inline void tl_json_set_string(struct tl_json *v, struct tl_str s)
+{
+    v->type = TL_JSON_STRING;
+    v->u.str = s;
+    v->u.src = TL_STR_NULL;
+}
 
 /** True for NULL pointers and JSON null. */
 static inline bool tl_json_is_null(const struct tl_json *v)

@@ -602,7 +602,7 @@ static void sort_members(const struct tl_json_member *m, size_t *idx, size_t *tm
 /* The pretty layouts' line break: "," first when comma, then "\n" and the indent of level, in
  * one reservation with room for the last 8 spaces in full: they go in 8 at a time, since this
  * comes before every item. */
-static void line_break(struct tl_buf *out, bool comma, int level)
+static inline void line_break(struct tl_buf *out, bool comma, int level)
 {
     size_t n = level > 0 ? (size_t)level * 2 : 0;
     reserve(out, n + 2 + 8);
@@ -616,6 +616,23 @@ static void line_break(struct tl_buf *out, bool comma, int level)
 }
 
 static void write_value(struct tl_buf *out, const struct tl_json *v, bool pretty, int level);
+
+/* A string value: its source's bytes when they are its escaped form (json.h), which spares
+ * the cache keys' long strings (chromium events, artifacts) a second scan for escapes. */
+static void write_string_value(struct tl_buf *out, const struct tl_json *v)
+{
+    struct tl_str src = v->u.src;
+    if (!src.p) {
+        tl_json_write_string(out, v->u.str.p, v->u.str.n);
+        return;
+    }
+    reserve(out, src.n + 2);
+    char *dst = out->buf + out->len;
+    *dst++ = '"';
+    memcpy(dst, src.p, src.n);
+    dst[src.n] = '"';
+    tl_buf_setlen(out, out->len + src.n + 2);
+}
 
 static void write_array(struct tl_buf *out, const struct tl_json *v, bool pretty, int level)
 {
@@ -694,7 +711,7 @@ static void write_value(struct tl_buf *out, const struct tl_json *v, bool pretty
         tl_json_write_number(out, v);
         break;
     case TL_JSON_STRING:
-        tl_json_write_string(out, v->u.str.p, v->u.str.n);
+        write_string_value(out, v);
         break;
     case TL_JSON_ARRAY:
         write_array(out, v, pretty, level);

@@ -552,7 +552,7 @@ static void redact_string(const struct tl_redact *r, struct tl_arena *a, struct 
         tl_redact_code(r, &b, s);
     else
         tl_redact_text(r, &b, s);
-    v->u.str = tl_arena_str(a, tl_buf_str(&b));
+    tl_json_set_string(v, tl_arena_str(a, tl_buf_str(&b)));
     tl_buf_release(&b);
 }
 
@@ -618,8 +618,7 @@ static void redact_json(const struct tl_redact *r, struct tl_arena *a, struct tl
             char lit[64];
             int n = snprintf(lit, sizeof(lit), "%.17g", v->u.num.d);
             tl_redact_hash(r, &b, tl_str_make(lit, n > 0 ? (size_t)n : 0));
-            v->type = TL_JSON_STRING;
-            v->u.str = tl_arena_str(a, tl_buf_str(&b));
+            tl_json_set_string(v, tl_arena_str(a, tl_buf_str(&b)));
             tl_buf_release(&b);
         }
         break;

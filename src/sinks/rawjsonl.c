@@ -73,8 +73,7 @@ static void add_str(struct tl_json *obj, const char *key, struct tl_str s)
 {
     struct tl_json v;
     memset(&v, 0, sizeof(v));
-    v.type = TL_JSON_STRING;
-    v.u.str = s;
+    tl_json_set_string(&v, s);
     add_member(obj, key, v);
 }
 

@@ -10,6 +10,7 @@
 
 #include "input/chromium.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static bool peek(const char *text, struct tl_chromium_peek *e)
@@ -97,12 +98,48 @@ static void test_bad(void **state)
     assert_false(tl_chromium_peek(TL_STR_NULL, &e));
 }
 
+/* Strings of every length up to past two steps of sixteen bytes, with runs of backslashes
+ * before quotes and control characters, ending at the end of an exactly sized text: read
+ * whole, never past the text; cut off (or a last backslash), no event. */
+static void test_strings(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {"a", "\\\\", "\\\"", "\x01", "\xc3\xa9", "\\\\\\\""};
+    struct tl_chromium_peek e;
+    char body[128];
+    srand(3);
+    for (int round = 0; round < 4000; round++) {
+        size_t n = 0;
+        size_t want = (size_t)(rand() % 40);
+        while (n < want) {
+            const char *x = pieces[(size_t)rand() % (sizeof(pieces) / sizeof(pieces[0]))];
+            memcpy(body + n, x, strlen(x));
+            n += strlen(x);
+        }
+        size_t len = 9 + n + 2; /* ends at '}', without a NUL */
+        char *text = malloc(len);
+        assert_non_null(text);
+        memcpy(text, "{\"name\":\"", 9);
+        memcpy(text + 9, body, n);
+        memcpy(text + 9 + n, "\"}", 2);
+        assert_true(tl_chromium_peek((struct tl_str){text, len}, &e));
+        assert_int_equal(e.name.n, n);
+        assert_memory_equal(e.name.p, body, n);
+        /* without the closing quote and brace: no end of the string */
+        assert_false(tl_chromium_peek((struct tl_str){text, 9 + n}, &e));
+        free(text);
+    }
+    assert_false(peek("{\"name\":\"abc\\\"}", &e)); /* the quote escaped */
+    assert_false(peek("{\"name\":\"abc\\", &e));    /* a backslash last */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_event),
         cmocka_unit_test(test_complete_event),
         cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -357,6 +357,114 @@ static void test_strings_random(void **state)
     tl_buf_release(&want);
 }
 
+/* A parsed string written through its source's bytes (json.h, src) and written escaped from
+ * its decoded bytes: the same text, for every kind of escape; the source is kept exactly when
+ * it is that text. */
+static void check_source(const char *lit, size_t n, bool kept)
+{
+    struct tl_json v;
+    struct tl_json_error err = {0, NULL};
+    if (tl_json_parse(&arena, lit, n, &v, &err) != 0)
+        fail_msg("parse of '%s' failed at %zu: %s", lit, err.offset, err.msg);
+    assert_int_equal(v.type, TL_JSON_STRING);
+    if ((v.u.src.p != NULL) != kept)
+        fail_msg("%s: source %s", lit, kept ? "not kept" : "kept");
+    struct tl_json fresh = v;
+    tl_json_set_string(&fresh, v.u.str);
+    assert_null(fresh.u.src.p);
+    struct tl_buf want = TL_BUF_INIT;
+    tl_json_write_compact(&want, &fresh);
+    tl_buf_reset(&out);
+    tl_json_write_pretty(&out, &v, 0);
+    assert_int_equal(out.len, want.len);
+    assert_memory_equal(out.buf, want.buf, want.len);
+    if (kept) { /* the literal itself */
+        assert_int_equal(out.len, n);
+        assert_memory_equal(out.buf, lit, n);
+        assert_ptr_equal(v.u.src.p, lit + 1);
+    }
+    tl_buf_release(&want);
+}
+
+static void test_strings_written_from_source(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *lit;
+        bool kept;
+    } cases[] = {
+        {"\"\"", true},
+        {"\"plain text\"", true},
+        {"\"q\\\"b\\\\s\"", true},
+        {"\"\\b\\f\\n\\r\\t\"", true},
+        {"\"a\\/b\"", false},                       /* serde writes '/' raw */
+        {"\"\\u0000\\u0001\\u001f\\u000b\"", true}, /* serde's own \u00XX */
+        {"\"\\u001F\"", false},                     /* upper-case hex */
+        {"\"\\u0008\"", false},                     /* short forms: \b \t \n \f \r */
+        {"\"\\u0009\"", false},
+        {"\"\\u000a\"", false},
+        {"\"\\u000c\"", false},
+        {"\"\\u000d\"", false},
+        {"\"\\u0020\"", false}, /* printable ASCII, raw */
+        {"\"\\u0022\"", false}, /* \" */
+        {"\"\\u005c\"", false}, /* \\ */
+        {"\"\\u007f\"", false}, /* DEL, raw */
+        {"\"\\u00e9\\u4e2d\"", false},
+        {"\"\\ud83d\\ude00\"", false},                   /* a surrogate pair */
+        {"\"caf\xc3\xa9 \xf0\x9f\x98\x80 \x7f\"", true}, /* raw UTF-8 and DEL */
+        {"\"long \\\"quoted\\\" text\\nwith lines\\n\\ttabbed\\u0002 and more\"", true},
+        {"\"long \\\"quoted\\\" text\\nwith lines\\n\\ttabbed\\u0002 and \\/more\"", false},
+    };
+    for (size_t i = 0; i < TL_ARRAY_LEN(cases); i++)
+        check_source(cases[i].lit, strlen(cases[i].lit), cases[i].kept);
+    /* every \u00XX below 0x20, in both cases of hex digit */
+    for (unsigned c = 0; c < 0x20; c++) {
+        char lit[16];
+        bool short_form = c == 8 || c == 9 || c == 10 || c == 12 || c == 13;
+        snprintf(lit, sizeof(lit), "\"\\u%04x\"", c);
+        check_source(lit, strlen(lit), !short_form);
+        snprintf(lit, sizeof(lit), "\"\\u%04X\"", c);
+        check_source(lit, strlen(lit), !short_form && (c & 15) < 10); /* no letter: the same */
+    }
+    /* random strings of every kind of piece: kept exactly when every piece is serde's */
+    static const struct {
+        const char *piece;
+        bool serde;
+    } pieces[] = {
+        {"abc", true},      {"\\\"", true},         {"\\\\", true},     {"\\/", false},
+        {"\\b", true},      {"\\f", true},          {"\\n", true},      {"\\r", true},
+        {"\\t", true},      {"\\u0001", true},      {"\\u001e", true},  {"\\u001E", false},
+        {"\\u000A", false}, {"\\u0041", false},     {"\\u00ff", false}, {"\\ud800\\udc00", false},
+        {"\xc3\xa9", true}, {"\xe4\xb8\xad", true}, {"\x7f", true},     {"0123456789abcdef", true},
+    };
+    struct tl_buf lit = TL_BUF_INIT;
+    srand(7);
+    for (int round = 0; round < 5000; round++) {
+        tl_buf_reset(&lit);
+        tl_buf_addch(&lit, '"');
+        bool serde = true;
+        int k = rand() % 12;
+        for (int j = 0; j < k; j++) {
+            size_t x = (size_t)rand() % TL_ARRAY_LEN(pieces);
+            tl_buf_adds(&lit, pieces[x].piece);
+            serde = serde && pieces[x].serde;
+        }
+        tl_buf_addch(&lit, '"');
+        check_source(lit.buf, lit.len, serde);
+        tl_arena_reset(&arena);
+    }
+    tl_buf_release(&lit);
+    /* inside containers too, and a string made by hand is written escaped */
+    assert_string_equal(pretty("[\"a\\/b\", {\"k\": \"\\u0001\\n\"}]", 0),
+                        "[\n  \"a/b\",\n  {\n    \"k\": \"\\u0001\\n\"\n  }\n]");
+    struct tl_json hand;
+    memset(&hand, 0xff, sizeof(hand));
+    tl_json_set_string(&hand, TL_STR_LIT("x\ny"));
+    tl_buf_reset(&out);
+    tl_json_write_compact(&out, &hand);
+    assert_string_equal(out.buf, "\"x\\ny\"");
+}
+
 /* The script escaper as first written: serde's escapes, then '<' '>' '&' and every non-ASCII
  * character of the (sanitized) text as \u escapes, a character at a time. */
 static void script_slow(struct tl_buf *o, const unsigned char *p, size_t n)
@@ -915,6 +1023,7 @@ int main(void)
         cmocka_unit_test(test_strings),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_strings_random),
+        cmocka_unit_test(test_strings_written_from_source),
         cmocka_unit_test(test_script),
         cmocka_unit_test(test_doubles),
         cmocka_unit_test(test_doubles_random),
