@@ -115,11 +115,12 @@ static struct tl_watch_log *log_at(struct tl_watch_run *wt, size_t file, const c
     l->file = file;
     l->path = tl_xstrdup(path ? path : "");
     l->rank = rank;
-    const char *base = strrchr(l->path, '/');
+    const char *slash = strrchr(l->path, '/');
+    l->name = slash ? slash + 1 : l->path;
     if (rank >= 0)
         snprintf(l->label, sizeof(l->label), "rank %ld", rank);
     else
-        snprintf(l->label, sizeof(l->label), "%.60s", base ? base + 1 : l->path);
+        snprintf(l->label, sizeof(l->label), "%.60s", l->name);
     return l;
 }
 
@@ -242,13 +243,9 @@ static void rank_taken(struct tl_watch_run *wt, struct tl_watch_log *l)
 {
     if (!wt->ranks || wt->ranks_dropped) /* its engines are read for the diagnosis only */
         return;
-    const char *name = strrchr(l->path, '/');
-    name = name ? name + 1 : l->path;
     for (size_t i = 0; i < wt->nlogs; i++) {
         struct tl_watch_log *o = wt->logs[i];
-        const char *oname = strrchr(o->path, '/');
-        oname = oname ? oname + 1 : o->path;
-        if (o == l || !o->ranked || o->rank != l->rank || strcmp(name, oname) >= 0)
+        if (o == l || !o->ranked || o->rank != l->rank || strcmp(l->name, o->name) >= 0)
             continue;
         tl_watch_report_forget_rank(wt, o, l);
         o->ranked = false;

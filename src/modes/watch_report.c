@@ -283,8 +283,7 @@ static const struct tl_watch_log *counted_rank(const struct tl_watch_run *wt,
 {
     for (size_t i = 0; i < wt->nlogs; i++) {
         const struct tl_watch_log *l = wt->logs[i];
-        const char *slash = strrchr(l->path, '/');
-        if (l->rank == (long)log->rank && !strcmp(slash ? slash + 1 : l->path, log->name))
+        if (l->rank == (long)log->rank && !strcmp(l->name, log->name))
             return l->finished && l->code == TL_EXIT_OK && l->res.has_counts &&
                            !tl_engine_diverged(l->eng)
                        ? l

@@ -27,8 +27,9 @@ struct tl_watch_said {
 /* One followed log. Each is allocated on its own: its engine keeps a pointer to opt. */
 struct tl_watch_log {
     char *path;
-    size_t file; /* the follow's index */
-    long rank;   /* -1: not a rank's log */
+    const char *name; /* path's last component (in path) */
+    size_t file;      /* the follow's index */
+    long rank;        /* -1: not a rank's log */
     char label[64];
     struct tl_options opt;
     struct tl_feed *feed;  /* its engine, and its report when it is the live one */
