@@ -873,7 +873,9 @@ static void guard_list(struct in *in, const struct tl_record *r)
     struct tl_buf tree = TL_BUF_INIT;
     for (size_t i = 0; i < v.u.arr.n; i++) {
         struct tl_str code = tl_env_str(&v.u.arr.items[i], "code");
-        for (const char *p = code.p, *end = code.p + code.n; p && p < end;) {
+        if (!code.p) /* no "code" string: no guard */
+            continue;
+        for (const char *p = code.p, *end = code.p + code.n; p < end;) {
             /* a guard's code of several lines: each its own */
             const char *nl = memchr(p, '\n', (size_t)(end - p));
             tl_buf_adds(&tree, "+- ");
