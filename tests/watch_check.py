@@ -27,7 +27,9 @@ middle of a line (the rest comes with the next); tlparse --watch reads it with i
     a log whose job paused in the middle of entries, TORCH_LOGS text paused between messages;
     and where one engine starts again from its log's start while the others go on: an older
     log of a folder written again (the report follows it), a rank log truncated then replaced,
-    a rank's second log that a batch run takes instead;
+    a rank's second log that a batch run takes instead, TORCH_LOGS text paused inside a
+    message, a payload that goes on after its md5 matched, the first rank log of a --run job
+    joining the ranks' report when a second comes (alone, its report is its log's);
   - the same with inotify and with the poll (TLPARSE_WATCH_POLL).
 
     python3 tests/watch_check.py path/to/tlparse
@@ -606,6 +608,106 @@ def case_run_ranks(binary, tmp, env, tag):
                                 "%s: %s" % (tag, r))
 
 
+def run_job(ranks_at):
+    """A job for --run that writes rank logs of demo.log copies into TORCH_TRACE, 64 KB a write:
+    ranks_at is [(rank, copies written before it starts)]; it reads demo.log once (a watch's
+    read bytes count the job's)."""
+    return ("import os, time\n"
+            "data = open(%r, 'rb').read() * 40\n"
+            "t = os.environ['TORCH_TRACE']\n"
+            "fs = {}\n"
+            "for i in range(0, len(data), 65536):\n"
+            "    for r, at in %r:\n"
+            "        if r not in fs and i >= at * len(data) // 40:\n"
+            "            fs[r] = open(os.path.join(t, 'dedicated_log_torch_trace_rank_%%d_x.log' %% r),\n"
+            "                         'wb')\n"
+            "            fs[r].write(data[:i])\n"
+            "        if r in fs:\n"
+            "            fs[r].write(data[i:i + 65536]); fs[r].flush()\n"
+            "    time.sleep(0.03)\n" % (DEMO, ranks_at))
+
+
+def case_run_one_rank(binary, tmp, env, tag):
+    """--watch --run of a job that writes one rank log (torchrun with one process): its report
+    is the one of that log, as a batch run of the trace gives, fed as it comes (the log read
+    once, the end too)."""
+    d = os.path.join(tmp, "run-one-rank-" + tag)
+    os.makedirs(d)
+    w = Watch(binary, ["-o", "out", "--run", "--", sys.executable, "-c", run_job([(0, 0)])], d,
+              env)
+    st = wait_generation(os.path.join(d, "out"), 2, timeout=30)
+    check(st is not None and st.get("generation", 0) >= 2,
+          "%s: the report of the rank log was published: %s" % (tag, st))
+    check(not os.path.exists(os.path.join(d, "out", "rank_0")),
+          tag + ": the live report is the one of the rank's log, not the ranks'")
+    rchar = rchar_at_end_of_job(w)
+    rc = w.end(60)
+    check(rc == 0, "%s: exit 0, not %s (stderr %s)" % (tag, rc, w.err[-400:]))
+    m = re.search(rb"the trace is kept in (\S+)", w.err)
+    check(m is not None, tag + ": the trace folder is said")
+    if not m:
+        return
+    trace = m.group(1).decode()
+    size = sum(os.path.getsize(os.path.join(trace, f)) for f in os.listdir(trace))
+    print("%s: one rank under --run: %d bytes read for %d bytes of log (%.2fx)" %
+          (tag, rchar, size, rchar / size), flush=True)
+    # beyond the log read once: the job's own reads (python, demo.log), the pages compared
+    check(0 < rchar < size * 1.3 + (6 << 20),
+          "%s: the rank log was read once, the end too: %d bytes for %d" % (tag, rchar, size))
+    b = subprocess.run([binary, trace, "-o", "batch", "--no-browser"], cwd=d, capture_output=True)
+    check(b"the only file in" in b.stderr and b"the only file in" in w.err,
+          "%s: the watch says what the batch run says of the log: %s" % (tag, w.err[-400:]))
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of one rank under --run")
+
+
+def case_run_second_rank(binary, tmp, env, tag):
+    """--watch --run of a job whose second rank log comes late: the report is of the first log
+    until then, then the ranks' (the first log fed to it again from its start, while small),
+    and the end report is what a batch run of the trace gives (--all-ranks-html)."""
+    d = os.path.join(tmp, "run-second-rank-" + tag)
+    os.makedirs(d)
+    w = Watch(binary, ["-o", "out", "--run", "--", sys.executable, "-c",
+                       run_job([(0, 0), (1, 12)])], d, env)
+    st = wait_generation(os.path.join(d, "out"), 1, timeout=30)
+    check(st is not None and not os.path.exists(os.path.join(d, "out", "rank_0")),
+          "%s: the first log's report was published: %s" % (tag, st))
+    end = time.monotonic() + 30
+    while time.monotonic() < end and not os.path.exists(os.path.join(d, "out", "rank_1")):
+        time.sleep(0.1)
+    check(os.path.exists(os.path.join(d, "out", "rank_1", "index.html")) and
+          os.path.exists(os.path.join(d, "out", "rank_0", "index.html")),
+          tag + ": the ranks' report follows once the second rank log came")
+    rchar = rchar_at_end_of_job(w)
+    rc = w.end(60)
+    check(rc == 0, "%s: exit 0, not %s (stderr %s)" % (tag, rc, w.err[-400:]))
+    m = re.search(rb"the trace is kept in (\S+)", w.err)
+    check(m is not None, tag + ": the trace folder is said")
+    if not m:
+        return
+    trace = m.group(1).decode()
+    size = sum(os.path.getsize(os.path.join(trace, f)) for f in os.listdir(trace))
+    print("%s: a second rank under --run: %d bytes read for %d bytes of logs (%.2fx)" %
+          (tag, rchar, size, rchar / size), flush=True)
+    check(0 < rchar < size * 1.4 + (6 << 20),
+          "%s: the logs were read once, the first one's start again: %d bytes for %d" %
+          (tag, rchar, size))
+    subprocess.run([binary, trace, "-o", "batch", "--all-ranks-html", "--no-browser"], cwd=d,
+                   capture_output=True)
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of two ranks under --run")
+
+
+def rchar_at_end_of_job(w):
+    """The bytes a watch --run read in all, its job's too, once the job ended and the watch
+    made its end report: read while the watch is a zombie."""
+    try:
+        os.waitid(os.P_PID, w.p.pid, os.WEXITED | os.WNOWAIT)
+    except ChildProcessError:
+        return 0
+    return proc_rchar(w.p.pid)
+
+
 def case_live_files(binary, tmp, env, tag):
     """While it runs, the report folder holds live.html and live.js, and is a whole report."""
     d = os.path.join(tmp, "live-" + tag)
@@ -1005,13 +1107,61 @@ def case_pause_in_entry(binary, tmp, env, tag):
                         tag + ": the end report of entries paused in")
 
 
+def case_payload_goes_on(binary, tmp, env, tag):
+    """An entry whose has_payload is the md5 of its first payload line only, and whose payload
+    goes on after a pause (a log no logger writes, but a file can hold): at the pause it is
+    taken as complete, the lines after make the log's engine start again from the log's start,
+    once, so the log is read about once, and the end report is the batch one (which counts the
+    md5 mismatch)."""
+    d = os.path.join(tmp, "payload-goes-on-" + tag)
+    os.makedirs(d)
+    log = os.path.join(d, "t.log")
+    open(log, "wb").close()
+    w = Watch(binary, ["t.log", "-o", "out"], d, env)
+    time.sleep(0.3)
+    ents = entries(DEMO) * 6
+    bent = 0
+    with open(log, "ab") as f:
+        for i, e in enumerate(ents):
+            lines = e.split(b"\n")
+            m = re.search(rb'"has_payload": ?"([0-9a-f]{32})"', lines[0])
+            if m and len(lines) > 4 and i > len(ents) // 3 and bent < 2:
+                md5 = hashlib.md5(lines[1][1:]).hexdigest().encode()
+                head = lines[0][:m.start(1)] + md5 + lines[0][m.end(1):]
+                f.write(head + b"\n" + lines[1] + b"\n")
+                f.flush()
+                time.sleep(0.3)  # longer than the watch waits before it settles an entry
+                e = b"\n".join(lines[2:])
+                bent += 1
+            f.write(e)
+            f.flush()
+    check(bent == 2, "%s: %d entries bent" % (tag, bent))
+    check(w.wait_for(lambda t: t.startswith("specialized"), 10), tag + ": the log was read")
+    time.sleep(0.5)
+    rchar = rchar_at_end(w)
+    rc = w.end()
+    size = os.path.getsize(log)
+    print("%s: a payload that went on: %d bytes read for a %d-byte log (%.2fx)" %
+          (tag, rchar, size, rchar / size), flush=True)
+    check(0 < rchar < size * 1.5 + (1 << 20),
+          "%s: read about once, the end too: %d bytes for %d" % (tag, rchar, size))
+    check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
+    b = subprocess.run([binary, "t.log", "-o", "batch", "--no-browser"], cwd=d,
+                       capture_output=True, check=True)
+    check(b"payload md5 mismatch" in b.stderr and b"payload md5 mismatch" in w.err,
+          "%s: the md5 mismatch is said, as the batch run says it: %s" % (tag, w.err[-600:]))
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+                        tag + ": the end report of a payload that went on")
+
+
 def case_text_pause(binary, tmp, env, tag):
     """TORCH_LOGS text whose job pauses between log records (a message ends there, as the
     watch cannot know until the next line): what the pause said stands when the next record
     starts a new message, so the log is read once, the end too, and the end report is the
-    batch one. Paused inside a message instead, the end report is still the batch one. Each
-    record is one write, as a logger writes it: a loaded machine may pause the writer between
-    writes, never inside one."""
+    batch one. Paused inside a message instead, the line that goes on it makes the log's
+    engine start again from the log's start, once: the log is read about once all the same,
+    and the end report is the batch one. Each record is one write, as a logger writes it: a
+    loaded machine may pause the writer between writes, never inside one."""
     prefix = re.compile(rb"^[VIWEC]\d{4} [\d:.]+ +\d+ \S+:\d+\] ")
     texts = []
     for name in ("pt26_item_warning_guard_comments.txt", "pt26_breaks_optimizer_suppressed.txt",
@@ -1054,10 +1204,11 @@ def case_text_pause(binary, tmp, env, tag):
         print("%s: text paused %s messages %d times: %d bytes read for a %d-byte log (%.2fx)" %
               (tag, where, paused, rchar, size, rchar / size), flush=True)
         check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
-        if not inside:
-            check(0 < rchar < size * 1.3 + (1 << 20),
-                  "%s: text paused between messages read once, the end too: %d bytes for %d"
-                  % (tag, rchar, size))
+        # inside: the message that went on after the pause makes the log's engine start again
+        # from the log's start, once (its pauses end no message from then on)
+        check(0 < rchar < size * 1.3 + (1 << 20),
+              "%s: text paused %s messages read once, the end too: %d bytes for %d"
+              % (tag, where, rchar, size))
         subprocess.run([binary, "stderr.txt", "-o", "batch", "--no-browser"], cwd=d,
                        capture_output=True, check=True)
         check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
@@ -1288,6 +1439,8 @@ def main():
         case_fail_on(binary, tmp, {}, "inotify")
         case_run(binary, tmp, {}, "inotify")
         case_run_ranks(binary, tmp, {}, "inotify")
+        case_run_one_rank(binary, tmp, {}, "inotify")
+        case_run_second_rank(binary, tmp, {}, "inotify")
         case_live_files(binary, tmp, {}, "inotify")
         case_reads_once(binary, tmp, {}, "inotify")
         case_ranks_read_once(binary, tmp, {}, "inotify")
@@ -1298,6 +1451,7 @@ def main():
         case_rank_second_log(binary, tmp, {}, "inotify")
         case_pause_in_entry(binary, tmp, {}, "inotify")
         case_text_pause(binary, tmp, {}, "inotify")
+        case_payload_goes_on(binary, tmp, {}, "inotify")
     finally:
         if not os.environ.get("TL_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)

@@ -254,18 +254,65 @@ static void rank_taken(struct tl_watch_run *wt, struct tl_watch_log *l)
     }
 }
 
+/* p, n fed to l's rank engine; false (said, the ranks' report given up) when it failed. */
+static bool rank_feed(struct tl_watch_run *wt, struct tl_watch_log *l, const char *p, size_t n)
+{
+    struct tl_err err = {TL_ERR_NONE, ""};
+    if (tl_engine_feed(l->eng, p, n, &err) == 0)
+        return true;
+    tl_watch_report_drop_ranks(wt);
+    l->failed = true;
+    not_followed(wt, l, err.msg);
+    return false;
+}
+
+/* A rank log read on its own so far (under --run, the report of a job's first rank log is that
+ * log's until a second one comes), fed to the ranks' report from its start, from the
+ * descriptor the watch holds; a second log of a rank is read for its diagnosis only. What was
+ * said of it stands: the same bytes give the same findings. */
+static void rank_join(struct tl_watch_run *wt, struct tl_watch_log *l)
+{
+    int fd = tl_follow_fd(wt->follow, l->file);
+    if (l == wt->live)
+        tl_watch_report_give_up(wt);
+    tl_feed_free(l->feed);
+    l->feed = NULL;
+    l->eng = NULL;
+    tl_buf_reset(&l->kept);
+    rank_taken(wt, l);
+    if (fd < 0 || !tl_watch_report_add_rank(wt, l)) {
+        log_refeed(wt, l, false);
+        return;
+    }
+    enum { CHUNK = 1 << 20 };
+    char *buf = tl_xmalloc(CHUNK);
+    for (uint64_t at = 0; at < l->bytes;) {
+        size_t want = l->bytes - at < CHUNK ? (size_t)(l->bytes - at) : CHUNK;
+        ssize_t got = pread(fd, buf, want, (off_t)at);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0 || !rank_feed(wt, l, buf, (size_t)got))
+            break; /* it shrank: the follow says it started over */
+        at += (uint64_t)got;
+    }
+    free(buf);
+    l->settled = false;
+}
+
 static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char *p, size_t n)
 {
     if (l->rank >= 0)
         rank_taken(wt, l);
     if (l->rank >= 0 && tl_watch_report_add_rank(wt, l)) {
         tl_watch_report_give_up(wt); /* the report is the ranks' */
-        struct tl_err err = {TL_ERR_NONE, ""};
-        if (tl_engine_feed(l->eng, p, n, &err) < 0) {
-            tl_watch_report_drop_ranks(wt);
-            l->failed = true;
-            not_followed(wt, l, err.msg);
+        if (!rank_feed(wt, l, p, n))
             return -1;
+        /* the rank logs read on their own until this one came join it (of two logs of a
+         * rank, rank_taken keeps the one a batch run takes) */
+        for (size_t i = 0; i < wt->nlogs; i++) {
+            struct tl_watch_log *o = wt->logs[i];
+            if (o != l && o->rank >= 0 && o->decided && !o->ranked && !o->failed && o->feed)
+                rank_join(wt, o);
         }
         return 0;
     }
@@ -278,6 +325,28 @@ static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char
     return 0;
 }
 
+/* A line came that belonged to what l's engine took as complete at a pause (a message of text
+ * that went on, a payload longer than its md5 said): its engine is made again and fed from the
+ * log's start, the other logs' engines going on, and from then on its pauses are not taken as
+ * the ends of entries (the job pauses inside them), so this happens once. */
+static void restart_diverged(struct tl_watch_run *wt, struct tl_watch_log *l)
+{
+    if (!l->eng || !tl_engine_diverged(l->eng))
+        return;
+    l->hold = true;
+    if (!l->ranked) {
+        bool live = l == wt->live;
+        if (live) /* its report is made again, with it */
+            tl_watch_report_give_up(wt);
+        log_refeed(wt, l, live);
+        return;
+    }
+    tl_watch_report_forget_rank(wt, l, NULL);
+    l->ranked = false;
+    l->eng = NULL; /* the ranks' */
+    rank_join(wt, l);
+}
+
 /* Bytes of a log: held until they tell a trace from TORCH_LOGS text, then fed. */
 static void log_bytes(struct tl_watch_run *wt, struct tl_watch_log *l, const char *p, size_t n)
 {
@@ -287,19 +356,17 @@ static void log_bytes(struct tl_watch_run *wt, struct tl_watch_log *l, const cha
     l->settled = false;
     l->fresh = true;
     if (l->decided && l->ranked) {
-        struct tl_err err = {TL_ERR_NONE, ""};
-        if (tl_engine_feed(l->eng, p, n, &err) < 0) {
-            tl_watch_report_drop_ranks(wt);
-            l->failed = true;
-            not_followed(wt, l, err.msg);
-        }
+        if (rank_feed(wt, l, p, n))
+            restart_diverged(wt, l);
         return;
     }
     if (l->decided) {
         if (tl_feed_bytes(l->feed, p, n) != TL_EXIT_OK) {
             l->failed = true;
             not_followed(wt, l, "it could not be read");
+            return;
         }
+        restart_diverged(wt, l);
         return;
     }
     tl_buf_add(&l->head, p, n);
@@ -336,7 +403,7 @@ static bool settle_all(struct tl_watch_run *wt)
         if (l->settled || !l->eng || l->failed)
             continue;
         struct tl_err err = {TL_ERR_NONE, ""};
-        if (tl_engine_settle(l->eng, &err) < 0) {
+        if (!l->hold && tl_engine_settle(l->eng, &err) < 0) {
             l->failed = true;
             not_followed(wt, l, err.msg);
         }
@@ -349,10 +416,9 @@ static bool settle_all(struct tl_watch_run *wt)
 
 /* The end: every log's engine finished (what waited for a later record, a graph break for the
  * compilation after it, a recompile for its metrics, is said too), and the live report with
- * it, unless a line came that belonged to an entry taken as complete when the job paused, or
- * its log is not the one a batch run of PATH takes (then a batch run makes it, as it makes the
- * report of several logs). A followed log that a batch run takes is made the live one first
- * (follow_newest). */
+ * it, unless its log is not the one a batch run of PATH takes (then a batch run makes it, as
+ * it makes the report of several logs). A followed log that a batch run takes is made the live
+ * one first (follow_newest). A log whose engine diverged was fed again (restart_diverged). */
 static void finish_all(struct tl_watch_run *wt)
 {
     tl_stop_clear(wt->opt->cancel); /* Ctrl-C ended the watch: what was read is said all the same */

@@ -15,11 +15,14 @@
  * starts over (truncated, replaced) is fed again from its start to a fresh engine, its rank's
  * folder written again, and a second log of a rank whose name sorts first (the one a batch run
  * reads) takes the rank over the same way (the other is read again for its diagnosis only),
- * while the other ranks go on. When a line came that belonged to an entry taken as complete at
- * a pause (tl_engine_diverged; a trace's entry waits for its end unless its payload is whole,
- * so this is TORCH_LOGS text's case), or the ranks' report is not of the logs a batch run reads
- * at the end (tl_ranks_live_matches), the report is made by batch runs on what the logs hold so
- * far (each read up to its last newline, from the descriptors the watch holds), on a thread of its
+ * while the other ranks go on. A line that belonged to an entry taken as complete at a pause
+ * (tl_engine_diverged: a message of text that went on, a payload longer than its md5 said)
+ * restarts that log's engine the same way (watch.c). Under --run, a job's first rank log is
+ * reported alone until a second comes (a batch run of its trace gives the ranks' report for
+ * several rank logs only), then joins the ranks' report, fed again from its start. When the
+ * ranks' report is not of the logs a batch run reads at the end (tl_ranks_live_matches: a rank
+ * log that could not be read), the report is made by batch runs on what the logs hold so far
+ * (each read up to its last newline, from the descriptors the watch holds), on a thread of its
  * own, swapped into place atomically, and at the end by a batch run of the whole logs.
  */
 #include "base/config.h"
@@ -398,12 +401,27 @@ static void keep_ranks_message(void *ctx, enum tl_message_kind kind, const char 
     tl_buf_addch(&wt->ranks_kept, '\0');
 }
 
+/* Whether a rank log other than l is followed. */
+static bool other_rank_log(const struct tl_watch_run *wt, const struct tl_watch_log *l)
+{
+    for (size_t i = 0; i < wt->nlogs; i++)
+        if (wt->logs[i] != l && wt->logs[i]->rank >= 0)
+            return true;
+    return false;
+}
+
 /* The ranks' report is fed as their logs come: for a folder of rank logs, when every rank is
- * reported (--all-ranks-html, or what --run gives), once (given up, batch runs make it). */
+ * reported (--all-ranks-html, or what --run gives), once (given up, batch runs make it). --run
+ * gives it when the job wrote several rank logs (a batch run of its trace counts them): until a
+ * second one comes, the report is of its one log. */
 static bool ranks_wanted(const struct tl_watch_run *wt, const struct tl_watch_log *l)
 {
-    return !wt->w->no_report && l->rank >= 0 && (wt->opt->all_ranks_html || wt->w->ranks_report) &&
-           !wt->ranks_dropped && (wt->ranks || !wt->ranks_tried);
+    if (wt->w->no_report || l->rank < 0 || wt->ranks_dropped ||
+        !(wt->opt->all_ranks_html || wt->w->ranks_report))
+        return false;
+    if (wt->ranks)
+        return true;
+    return !wt->ranks_tried && (wt->opt->all_ranks_html || other_rank_log(wt, l));
 }
 
 bool tl_watch_report_add_rank(struct tl_watch_run *wt, struct tl_watch_log *l)
@@ -444,7 +462,6 @@ bool tl_watch_report_add_rank(struct tl_watch_run *wt, struct tl_watch_log *l)
         return false;
     }
     l->ranked = true;
-    wt->ranks_n++;
     return true;
 }
 
@@ -466,7 +483,6 @@ void tl_watch_report_forget_rank(struct tl_watch_run *wt, struct tl_watch_log *l
         tl_watch_notice(wt, "warning: the live report could not be updated: ", err.msg);
         tl_watch_report_drop_ranks(wt);
     }
-    wt->ranks_n--;
 }
 
 void tl_watch_report_drop_ranks(struct tl_watch_run *wt)
@@ -502,9 +518,10 @@ void tl_watch_report_finish_ranks(struct tl_watch_run *wt)
 {
     if (!wt->ranks)
         return;
-    if (!wt->ranks_dropped &&
-        (!tl_ranks_live_matches(wt->ranks) || (!wt->opt->all_ranks_html && wt->ranks_n < 2)))
-        tl_watch_report_drop_ranks(wt); /* one rank: the report of its log, not the ranks' */
+    const struct tl_watch_log *single;
+    if (!wt->ranks_dropped && (!tl_ranks_live_matches(wt->ranks) ||
+                               (!wt->opt->all_ranks_html && rank_logs(wt, &single) < 2)))
+        tl_watch_report_drop_ranks(wt); /* one rank log: the report of it, not the ranks' */
     tl_watch_report_reap(wt, true);
     struct tl_ranks_live_hooks h = {rank_ended, wt->ranks_dropped ? NULL : ranks_before_commit, wt};
     int code = tl_ranks_live_finish(wt->ranks, &h, &wt->ranks_res);

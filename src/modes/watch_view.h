@@ -41,6 +41,7 @@ struct tl_watch_log {
     bool decided, text, refused, failed, settled, finished;
     bool no_live;       /* its live report could not be made: not tried again */
     bool ranked;        /* fed to wt->ranks (its engine is the ranks'), not to a feed of its own */
+    bool hold;          /* its job paused inside an entry once: a pause does not end one */
     bool fresh;         /* fed since the last look */
     struct tl_buf head; /* its first bytes, until they tell a trace from text */
     uint64_t bytes;
@@ -103,7 +104,6 @@ struct tl_watch_run {
     struct tl_buf ranks_kept;    /* its messages, said at the end */
     bool ranks_tried;            /* it was made once (and may have been given up) */
     bool ranks_dropped;          /* given up: batch runs make the report */
-    size_t ranks_n;              /* rank logs fed to it */
     bool ranks_finished;         /* it made the end report: ranks_code, ranks_res */
     int ranks_code;
     struct tl_result ranks_res;
