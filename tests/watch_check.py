@@ -627,6 +627,39 @@ def run_job(ranks_at):
             "    time.sleep(0.03)\n" % (DEMO, ranks_at))
 
 
+def read_about_once(tag, what, rchar, size, factor, margin=1 << 20):
+    """Said, and checked: the bytes a watch read in all (rchar) for size bytes of logs are
+    fewer than factor times size, plus margin."""
+    print("%s: %s: %d bytes read for %d bytes of logs (%.2fx)" %
+          (tag, what, rchar, size, rchar / size), flush=True)
+    check(0 < rchar < size * factor + margin,
+          "%s: %s: read about once, the end too: %d bytes for %d" % (tag, what, rchar, size))
+
+
+def end_report_is_batch(binary, d, args, what):
+    """The watch's report d/out equals a batch run's of args (in d, into d/batch); the batch
+    run's completed process."""
+    b = subprocess.run([binary] + args + ["-o", "batch", "--no-browser"], cwd=d,
+                       capture_output=True)
+    check(b.returncode == 0, "%s: the batch run fails: %s" % (what, b.stderr[-400:]))
+    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"), what)
+    return b
+
+
+def run_trace(w, tag):
+    """The end of a watch --run: its exit status checked, the bytes it read in all (its job's
+    too), and the trace folder it kept (None when it said none)."""
+    rchar = rchar_at_end_of_job(w)
+    rc = w.end(60)
+    check(rc == 0, "%s: exit 0, not %s (stderr %s)" % (tag, rc, w.err[-400:]))
+    m = re.search(rb"the trace is kept in (\S+)", w.err)
+    check(m is not None, tag + ": the trace folder is said")
+    if not m:
+        return rchar, None, 0
+    trace = m.group(1).decode()
+    return rchar, trace, sum(os.path.getsize(os.path.join(trace, f)) for f in os.listdir(trace))
+
+
 def case_run_one_rank(binary, tmp, env, tag):
     """--watch --run of a job that writes one rank log (torchrun with one process): its report
     is the one of that log, as a batch run of the trace gives, fed as it comes (the log read
@@ -640,25 +673,14 @@ def case_run_one_rank(binary, tmp, env, tag):
           "%s: the report of the rank log was published: %s" % (tag, st))
     check(not os.path.exists(os.path.join(d, "out", "rank_0")),
           tag + ": the live report is the one of the rank's log, not the ranks'")
-    rchar = rchar_at_end_of_job(w)
-    rc = w.end(60)
-    check(rc == 0, "%s: exit 0, not %s (stderr %s)" % (tag, rc, w.err[-400:]))
-    m = re.search(rb"the trace is kept in (\S+)", w.err)
-    check(m is not None, tag + ": the trace folder is said")
-    if not m:
+    rchar, trace, size = run_trace(w, tag)
+    if not trace:
         return
-    trace = m.group(1).decode()
-    size = sum(os.path.getsize(os.path.join(trace, f)) for f in os.listdir(trace))
-    print("%s: one rank under --run: %d bytes read for %d bytes of log (%.2fx)" %
-          (tag, rchar, size, rchar / size), flush=True)
     # beyond the log read once: the job's own reads (python, demo.log), the pages compared
-    check(0 < rchar < size * 1.3 + (6 << 20),
-          "%s: the rank log was read once, the end too: %d bytes for %d" % (tag, rchar, size))
-    b = subprocess.run([binary, trace, "-o", "batch", "--no-browser"], cwd=d, capture_output=True)
+    read_about_once(tag, "one rank under --run", rchar, size, 1.3, 6 << 20)
+    b = end_report_is_batch(binary, d, [trace], tag + ": the end report of one rank under --run")
     check(b"the only file in" in b.stderr and b"the only file in" in w.err,
           "%s: the watch says what the batch run says of the log: %s" % (tag, w.err[-400:]))
-    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
-                        tag + ": the end report of one rank under --run")
 
 
 def case_run_second_rank(binary, tmp, env, tag):
@@ -678,23 +700,12 @@ def case_run_second_rank(binary, tmp, env, tag):
     check(os.path.exists(os.path.join(d, "out", "rank_1", "index.html")) and
           os.path.exists(os.path.join(d, "out", "rank_0", "index.html")),
           tag + ": the ranks' report follows once the second rank log came")
-    rchar = rchar_at_end_of_job(w)
-    rc = w.end(60)
-    check(rc == 0, "%s: exit 0, not %s (stderr %s)" % (tag, rc, w.err[-400:]))
-    m = re.search(rb"the trace is kept in (\S+)", w.err)
-    check(m is not None, tag + ": the trace folder is said")
-    if not m:
+    rchar, trace, size = run_trace(w, tag)
+    if not trace:
         return
-    trace = m.group(1).decode()
-    size = sum(os.path.getsize(os.path.join(trace, f)) for f in os.listdir(trace))
-    print("%s: a second rank under --run: %d bytes read for %d bytes of logs (%.2fx)" %
-          (tag, rchar, size, rchar / size), flush=True)
-    check(0 < rchar < size * 1.4 + (6 << 20),
-          "%s: the logs were read once, the first one's start again: %d bytes for %d" %
-          (tag, rchar, size))
-    subprocess.run([binary, trace, "-o", "batch", "--all-ranks-html", "--no-browser"], cwd=d,
-                   capture_output=True)
-    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+    # the first log's start read again when the second came
+    read_about_once(tag, "a second rank under --run", rchar, size, 1.4, 6 << 20)
+    end_report_is_batch(binary, d, [trace, "--all-ranks-html"],
                         tag + ": the end report of two ranks under --run")
 
 
@@ -949,14 +960,9 @@ def case_rank_restart(binary, tmp, env, tag):
     time.sleep(0.5)
     rchar = rchar_at_end(w)
     rc = w.end()
-    print("%s: rank restarted: %d bytes read for %d bytes of rank logs (%.2fx)" %
-          (tag, rchar, size, rchar / size), flush=True)
-    check(0 < rchar < size * 1.3 + (4 << 20),
-          "%s: the rank logs were read once, the end too: %d bytes for %d" % (tag, rchar, size))
+    read_about_once(tag, "rank restarted", rchar, size, 1.3, 4 << 20)
     check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
-    subprocess.run([binary, "trace", "-o", "batch", "--all-ranks-html", "--no-browser"], cwd=d,
-                   capture_output=True, check=True)
-    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+    end_report_is_batch(binary, d, ["trace", "--all-ranks-html"],
                         tag + ": the end report of a rank started over")
 
 
@@ -992,19 +998,14 @@ def case_rank_second_log(binary, tmp, env, tag):
     rchar = rchar_at_end(w)
     rc = w.end()
     size = sum(os.path.getsize(p) for p in (r0a, r0b, r1))
-    print("%s: a rank's second log: %d bytes read for %d bytes of rank logs (%.2fx)" %
-          (tag, rchar, size, rchar / size), flush=True)
-    check(0 < rchar < size * 1.3 + (4 << 20),
-          "%s: the rank logs were read once, the end too: %d bytes for %d" % (tag, rchar, size))
+    read_about_once(tag, "a rank's second log", rchar, size, 1.3, 4 << 20)
     check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
-    b = subprocess.run([binary, "trace", "-o", "batch", "--all-ranks-html", "--no-browser"], cwd=d,
-                       capture_output=True, check=True)
+    b = end_report_is_batch(binary, d, ["trace", "--all-ranks-html"],
+                            tag + ": the end report of a rank with a second log")
     said = b"tlparse: warning: trace/dedicated_log_torch_trace_rank_0_b.log is rank 0 too; only " \
         b"trace/dedicated_log_torch_trace_rank_0_a.log is used"
     check(said in b.stderr, tag + ": the batch run takes rank_0_a")
     check(said in w.err, "%s: the watch says so too: %s" % (tag, w.err[-600:]))
-    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
-                        tag + ": the end report of a rank with a second log")
 
 
 def rchar_at_end(w):
@@ -1095,16 +1096,9 @@ def case_pause_in_entry(binary, tmp, env, tag):
     time.sleep(0.5)
     rchar = rchar_at_end(w)
     rc = w.end()
-    size = os.path.getsize(log)
-    print("%s: paused entries: %d bytes read for a %d-byte log (%.2fx)" %
-          (tag, rchar, size, rchar / size), flush=True)
-    check(0 < rchar < size * 1.3 + (1 << 20),
-          "%s: read once, the end too: %d bytes for %d" % (tag, rchar, size))
+    read_about_once(tag, "paused entries", rchar, os.path.getsize(log), 1.3)
     check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
-    subprocess.run([binary, "t.log", "-o", "batch", "--no-browser"], cwd=d,
-                   capture_output=True, check=True)
-    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
-                        tag + ": the end report of entries paused in")
+    end_report_is_batch(binary, d, ["t.log"], tag + ": the end report of entries paused in")
 
 
 def case_payload_goes_on(binary, tmp, env, tag):
@@ -1140,18 +1134,13 @@ def case_payload_goes_on(binary, tmp, env, tag):
     time.sleep(0.5)
     rchar = rchar_at_end(w)
     rc = w.end()
-    size = os.path.getsize(log)
-    print("%s: a payload that went on: %d bytes read for a %d-byte log (%.2fx)" %
-          (tag, rchar, size, rchar / size), flush=True)
-    check(0 < rchar < size * 1.5 + (1 << 20),
-          "%s: read about once, the end too: %d bytes for %d" % (tag, rchar, size))
+    # the log's start read again when the payload went on (a third of it)
+    read_about_once(tag, "a payload that went on", rchar, os.path.getsize(log), 1.5)
     check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
-    b = subprocess.run([binary, "t.log", "-o", "batch", "--no-browser"], cwd=d,
-                       capture_output=True, check=True)
+    b = end_report_is_batch(binary, d, ["t.log"],
+                            tag + ": the end report of a payload that went on")
     check(b"payload md5 mismatch" in b.stderr and b"payload md5 mismatch" in w.err,
           "%s: the md5 mismatch is said, as the batch run says it: %s" % (tag, w.err[-600:]))
-    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
-                        tag + ": the end report of a payload that went on")
 
 
 def case_text_pause(binary, tmp, env, tag):
@@ -1200,18 +1189,12 @@ def case_text_pause(binary, tmp, env, tag):
         time.sleep(0.5)
         rchar = rchar_at_end(w)
         rc = w.end()
-        size = os.path.getsize(log)
-        print("%s: text paused %s messages %d times: %d bytes read for a %d-byte log (%.2fx)" %
-              (tag, where, paused, rchar, size, rchar / size), flush=True)
         check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
         # inside: the message that went on after the pause makes the log's engine start again
         # from the log's start, once (its pauses end no message from then on)
-        check(0 < rchar < size * 1.3 + (1 << 20),
-              "%s: text paused %s messages read once, the end too: %d bytes for %d"
-              % (tag, where, rchar, size))
-        subprocess.run([binary, "stderr.txt", "-o", "batch", "--no-browser"], cwd=d,
-                       capture_output=True, check=True)
-        check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
+        read_about_once(tag, "text paused %s messages %d times" % (where, paused), rchar,
+                        os.path.getsize(log), 1.3)
+        end_report_is_batch(binary, d, ["stderr.txt"],
                             "%s: the end report of text paused %s messages" % (tag, where))
 
 

@@ -184,6 +184,40 @@ static bool feed_new(struct tl_watch_run *wt, struct tl_watch_log *l, bool live)
     return l->eng != NULL;
 }
 
+/* p, n fed to l's engine: its rank's (a failure gives the ranks' report up), or its feed's;
+ * false (said) when it failed. */
+static bool log_feed(struct tl_watch_run *wt, struct tl_watch_log *l, const char *p, size_t n)
+{
+    struct tl_err err = {TL_ERR_NONE, "it could not be read"};
+    if (l->ranked ? tl_engine_feed(l->eng, p, n, &err) == 0
+                  : tl_feed_bytes(l->feed, p, n) == TL_EXIT_OK)
+        return true;
+    if (l->ranked)
+        tl_watch_report_drop_ranks(wt);
+    l->failed = true;
+    not_followed(wt, l, err.msg);
+    return false;
+}
+
+/* What was read of l so far fed again, from its first byte, to its new engine, from the
+ * descriptor the watch holds (fd). */
+static void feed_again(struct tl_watch_run *wt, struct tl_watch_log *l, int fd)
+{
+    enum { CHUNK = 1 << 20 };
+    char *buf = tl_xmalloc(CHUNK);
+    for (uint64_t at = 0; at < l->bytes;) {
+        size_t want = l->bytes - at < CHUNK ? (size_t)(l->bytes - at) : CHUNK;
+        ssize_t got = pread(fd, buf, want, (off_t)at);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0 || !log_feed(wt, l, buf, (size_t)got))
+            break; /* it shrank: the follow says it started over */
+        at += (uint64_t)got;
+    }
+    free(buf);
+    l->settled = false;
+}
+
 /* l's engine made again (live: with the report's sinks, l the live log from now on; else for
  * the diagnosis only), fed from its first byte what was read of it so far, from the descriptor
  * the watch holds; the other logs' engines go on. What was said of it stands: the same bytes
@@ -200,24 +234,7 @@ static void log_refeed(struct tl_watch_run *wt, struct tl_watch_log *l, bool liv
         not_followed(wt, l, "it could not be read");
         return;
     }
-    enum { CHUNK = 1 << 20 };
-    char *buf = tl_xmalloc(CHUNK);
-    for (uint64_t at = 0; at < l->bytes;) {
-        size_t want = l->bytes - at < CHUNK ? (size_t)(l->bytes - at) : CHUNK;
-        ssize_t got = pread(fd, buf, want, (off_t)at);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0) /* it shrank: the follow says it started over */
-            break;
-        if (tl_feed_bytes(l->feed, buf, (size_t)got) != TL_EXIT_OK) {
-            l->failed = true;
-            not_followed(wt, l, "it could not be read");
-            break;
-        }
-        at += (uint64_t)got;
-    }
-    free(buf);
-    l->settled = false;
+    feed_again(wt, l, fd);
 }
 
 /* The log a batch run of PATH reports on, when the report is not of it (an older log of the
@@ -254,18 +271,6 @@ static void rank_taken(struct tl_watch_run *wt, struct tl_watch_log *l)
     }
 }
 
-/* p, n fed to l's rank engine; false (said, the ranks' report given up) when it failed. */
-static bool rank_feed(struct tl_watch_run *wt, struct tl_watch_log *l, const char *p, size_t n)
-{
-    struct tl_err err = {TL_ERR_NONE, ""};
-    if (tl_engine_feed(l->eng, p, n, &err) == 0)
-        return true;
-    tl_watch_report_drop_ranks(wt);
-    l->failed = true;
-    not_followed(wt, l, err.msg);
-    return false;
-}
-
 /* A rank log read on its own so far (under --run, the report of a job's first rank log is that
  * log's until a second one comes), fed to the ranks' report from its start, from the
  * descriptor the watch holds; a second log of a rank is read for its diagnosis only. What was
@@ -284,19 +289,7 @@ static void rank_join(struct tl_watch_run *wt, struct tl_watch_log *l)
         log_refeed(wt, l, false);
         return;
     }
-    enum { CHUNK = 1 << 20 };
-    char *buf = tl_xmalloc(CHUNK);
-    for (uint64_t at = 0; at < l->bytes;) {
-        size_t want = l->bytes - at < CHUNK ? (size_t)(l->bytes - at) : CHUNK;
-        ssize_t got = pread(fd, buf, want, (off_t)at);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0 || !rank_feed(wt, l, buf, (size_t)got))
-            break; /* it shrank: the follow says it started over */
-        at += (uint64_t)got;
-    }
-    free(buf);
-    l->settled = false;
+    feed_again(wt, l, fd);
 }
 
 static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char *p, size_t n)
@@ -305,7 +298,7 @@ static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char
         rank_taken(wt, l);
     if (l->rank >= 0 && tl_watch_report_add_rank(wt, l)) {
         tl_watch_report_give_up(wt); /* the report is the ranks' */
-        if (!rank_feed(wt, l, p, n))
+        if (!log_feed(wt, l, p, n))
             return -1;
         /* the rank logs read on their own until this one came join it (of two logs of a
          * rank, rank_taken keeps the one a batch run takes) */
@@ -355,18 +348,9 @@ static void log_bytes(struct tl_watch_run *wt, struct tl_watch_log *l, const cha
     l->bytes += n;
     l->settled = false;
     l->fresh = true;
-    if (l->decided && l->ranked) {
-        if (rank_feed(wt, l, p, n))
-            restart_diverged(wt, l);
-        return;
-    }
     if (l->decided) {
-        if (tl_feed_bytes(l->feed, p, n) != TL_EXIT_OK) {
-            l->failed = true;
-            not_followed(wt, l, "it could not be read");
-            return;
-        }
-        restart_diverged(wt, l);
+        if (log_feed(wt, l, p, n))
+            restart_diverged(wt, l);
         return;
     }
     tl_buf_add(&l->head, p, n);
