@@ -1067,16 +1067,23 @@ def case_newest_rank(binary, tmp, env, tag):
                         tag + ": the end report of the newest rank log")
 
 
-def case_pause_in_entry(binary, tmp, env, tag):
-    """The job pauses in the middle of entries (after a payload line, before the rest of the
-    payload): the entry waits for its end (its md5 is not yet the one it announced), so the
-    report fed as the log came is the batch one, and the log is not read again at the end."""
-    d = os.path.join(tmp, "pause-" + tag)
+def watched_log(binary, tmp, name, env):
+    """A folder tmp/name with an empty log t.log, and a watch of it into out/ that has started
+    following it: (folder, log, watch)."""
+    d = os.path.join(tmp, name)
     os.makedirs(d)
     log = os.path.join(d, "t.log")
     open(log, "wb").close()
     w = Watch(binary, ["t.log", "-o", "out"], d, env)
     time.sleep(0.3)
+    return d, log, w
+
+
+def case_pause_in_entry(binary, tmp, env, tag):
+    """The job pauses in the middle of entries (after a payload line, before the rest of the
+    payload): the entry waits for its end (its md5 is not yet the one it announced), so the
+    report fed as the log came is the batch one, and the log is not read again at the end."""
+    d, log, w = watched_log(binary, tmp, "pause-" + tag, env)
     ents = entries(DEMO) * 6
     cut = 0
     with open(log, "ab") as f:
@@ -1107,12 +1114,7 @@ def case_payload_goes_on(binary, tmp, env, tag):
     taken as complete, the lines after make the log's engine start again from the log's start,
     once, so the log is read about once, and the end report is the batch one (which counts the
     md5 mismatch)."""
-    d = os.path.join(tmp, "payload-goes-on-" + tag)
-    os.makedirs(d)
-    log = os.path.join(d, "t.log")
-    open(log, "wb").close()
-    w = Watch(binary, ["t.log", "-o", "out"], d, env)
-    time.sleep(0.3)
+    d, log, w = watched_log(binary, tmp, "payload-goes-on-" + tag, env)
     ents = entries(DEMO) * 6
     bent = 0
     with open(log, "ab") as f:
