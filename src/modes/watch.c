@@ -35,6 +35,9 @@
 
 /* How long the logs must stay quiet before the entry being read is taken as complete. */
 #define SETTLE_MS 150
+/* How many bytes an engine fed again from its log's start catches up by at a time (about
+ * 50 ms of work): the watch goes on with the other logs and the screen in between. */
+#define CATCH_UP_BYTES (16u << 20)
 /* How often what a log gave is looked at while its bytes keep coming. */
 #define LOOK_MS 100
 /* The most logs the panel gives a line each; more are summed on one line. */
@@ -140,6 +143,8 @@ static void log_reset(struct tl_watch_run *wt, struct tl_watch_log *l)
     l->decided = l->text = l->failed = false;
     l->settled = true;
     l->bytes = 0;
+    l->fed = 0;
+    l->cut = false;
     tl_buf_reset(&l->head);
     tl_watch_said_release(l);
 }
@@ -190,8 +195,10 @@ static bool log_feed(struct tl_watch_run *wt, struct tl_watch_log *l, const char
 {
     struct tl_err err = {TL_ERR_NONE, "it could not be read"};
     if (l->ranked ? tl_engine_feed(l->eng, p, n, &err) == 0
-                  : tl_feed_bytes(l->feed, p, n) == TL_EXIT_OK)
+                  : tl_feed_bytes(l->feed, p, n) == TL_EXIT_OK) {
+        l->fed += n;
         return true;
+    }
     if (l->ranked)
         tl_watch_report_drop_ranks(wt);
     l->failed = true;
@@ -199,23 +206,54 @@ static bool log_feed(struct tl_watch_run *wt, struct tl_watch_log *l, const char
     return false;
 }
 
-/* What was read of l so far fed again, from its first byte, to its new engine, from the
- * descriptor the watch holds (fd). */
-static void feed_again(struct tl_watch_run *wt, struct tl_watch_log *l, int fd)
+/* What was read of l so far, to be fed again from its first byte to its new engine: by
+ * catch_up, a piece at a time, so that the watch goes on with the other logs, the screen and
+ * the live report meanwhile. */
+static void feed_again(struct tl_watch_log *l)
+{
+    l->fed = 0;
+    l->cut = false;
+    l->settled = false;
+}
+
+/* Up to budget more bytes of l fed to its engine, read from the descriptor the watch holds. */
+static void catch_up(struct tl_watch_run *wt, struct tl_watch_log *l, uint64_t budget)
 {
     enum { CHUNK = 1 << 20 };
-    char *buf = tl_xmalloc(CHUNK);
-    for (uint64_t at = 0; at < l->bytes;) {
-        size_t want = l->bytes - at < CHUNK ? (size_t)(l->bytes - at) : CHUNK;
-        ssize_t got = pread(fd, buf, want, (off_t)at);
+    int fd = tl_follow_fd(wt->follow, l->file);
+    if (fd < 0) {
+        l->failed = true;
+        not_followed(wt, l, "it could not be read");
+        return;
+    }
+    if (!wt->chunk)
+        wt->chunk = tl_xmalloc(CHUNK);
+    uint64_t to = l->bytes - l->fed < budget ? l->bytes : l->fed + budget;
+    while (l->fed < to) {
+        size_t want = to - l->fed < CHUNK ? (size_t)(to - l->fed) : CHUNK;
+        ssize_t got = pread(fd, wt->chunk, want, (off_t)l->fed);
         if (got < 0 && errno == EINTR)
             continue;
-        if (got <= 0 || !log_feed(wt, l, buf, (size_t)got))
-            break; /* it shrank: the follow says it started over */
-        at += (uint64_t)got;
+        if (got <= 0) { /* it shrank: the follow says it started over */
+            l->cut = true;
+            break;
+        }
+        if (!log_feed(wt, l, wt->chunk, (size_t)got))
+            break;
     }
-    free(buf);
-    l->settled = false;
+    l->fresh = true;
+}
+
+/* Every log whose engine is behind fed up to budget more bytes; whether one still is. */
+static bool catch_up_all(struct tl_watch_run *wt, uint64_t budget)
+{
+    bool any = false;
+    for (size_t i = 0; i < wt->nlogs; i++)
+        if (tl_watch_log_behind(wt->logs[i])) {
+            catch_up(wt, wt->logs[i], budget);
+            any |= tl_watch_log_behind(wt->logs[i]);
+        }
+    return any;
 }
 
 /* l's engine made again (live: with the report's sinks, l the live log from now on; else for
@@ -234,7 +272,7 @@ static void log_refeed(struct tl_watch_run *wt, struct tl_watch_log *l, bool liv
         not_followed(wt, l, "it could not be read");
         return;
     }
-    feed_again(wt, l, fd);
+    feed_again(l);
 }
 
 /* The log a batch run of PATH reports on, when the report is not of it (an older log of the
@@ -289,7 +327,7 @@ static void rank_join(struct tl_watch_run *wt, struct tl_watch_log *l)
         log_refeed(wt, l, false);
         return;
     }
-    feed_again(wt, l, fd);
+    feed_again(l);
 }
 
 static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char *p, size_t n)
@@ -309,13 +347,12 @@ static int log_start(struct tl_watch_run *wt, struct tl_watch_log *l, const char
         }
         return 0;
     }
-    if (!feed_new(wt, l, tl_watch_report_wanted(wt, l)) ||
-        tl_feed_bytes(l->feed, p, n) != TL_EXIT_OK) {
+    if (!feed_new(wt, l, tl_watch_report_wanted(wt, l))) {
         l->failed = true;
         not_followed(wt, l, "it could not be read");
         return -1;
     }
-    return 0;
+    return log_feed(wt, l, p, n) ? 0 : -1;
 }
 
 /* A line came that belonged to what l's engine took as complete at a pause (a message of text
@@ -349,6 +386,8 @@ static void log_bytes(struct tl_watch_run *wt, struct tl_watch_log *l, const cha
     l->settled = false;
     l->fresh = true;
     if (l->decided) {
+        if (l->fed + n != l->bytes)
+            return; /* its engine is behind: these bytes are read from the file in their turn */
         if (log_feed(wt, l, p, n))
             restart_diverged(wt, l);
         return;
@@ -384,7 +423,7 @@ static bool settle_all(struct tl_watch_run *wt)
     bool any = false;
     for (size_t i = 0; i < wt->nlogs; i++) {
         struct tl_watch_log *l = wt->logs[i];
-        if (l->settled || !l->eng || l->failed)
+        if (l->settled || !l->eng || l->failed || tl_watch_log_behind(l))
             continue;
         struct tl_err err = {TL_ERR_NONE, ""};
         if (!l->hold && tl_engine_settle(l->eng, &err) < 0) {
@@ -406,8 +445,10 @@ static bool settle_all(struct tl_watch_run *wt)
 static void finish_all(struct tl_watch_run *wt)
 {
     tl_stop_clear(wt->opt->cancel); /* Ctrl-C ended the watch: what was read is said all the same */
+    catch_up_all(wt, UINT64_MAX);
     settle_all(wt);
     follow_newest(wt, true);
+    catch_up_all(wt, UINT64_MAX);
     settle_all(wt);
     if (wt->live && (tl_engine_diverged(wt->live->eng) || !tl_watch_report_still_newest(wt)))
         tl_watch_report_give_up(wt);
@@ -522,8 +563,10 @@ static int follow_loop(struct tl_watch_run *wt, struct tl_err *err)
             if (wt->job_ended)
                 tl_follow_rescan(wt->follow);
         }
-        /* The job ended: what it wrote last is read, then the loop ends. */
-        int timeout = wt->job_ended ? 0 : 100;
+        /* An engine fed again from its log's start catches up a piece at a time. The job
+         * ended: what it wrote last is read, then the loop ends. */
+        bool catching_up = catch_up_all(wt, CATCH_UP_BYTES);
+        int timeout = wt->job_ended || catching_up ? 0 : 100;
         struct tl_follow_event ev;
         if (tl_follow_next(wt->follow, timeout, &ev, err) < 0)
             return -1;
@@ -573,6 +616,7 @@ static void watch_release(struct tl_watch_run *wt)
     for (size_t i = 0; i < wt->nlogs; i++)
         log_free(wt->logs[i]);
     free(wt->logs);
+    free(wt->chunk);
     tl_follow_free(wt->follow);
 }
 

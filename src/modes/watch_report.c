@@ -628,6 +628,9 @@ static void gen_maybe(struct tl_watch_run *wt)
     bool single = l && !l->failed && tl_feed_has_report(l->feed);
     if ((!single && !ranks_active(wt)) || g->pid > 0 || bytes == g->bytes)
         return;
+    for (size_t i = 0; i < wt->nlogs; i++) /* a report fed again from its start: not yet */
+        if ((wt->logs[i] == l || wt->logs[i]->ranked) && tl_watch_log_behind(wt->logs[i]))
+            return;
     uint64_t now = tl_watch_now_ms();
     uint64_t period = wt->w->refresh_ms ? wt->w->refresh_ms : 2000;
     if (g->started && (now - g->started < period || now - g->started < 5 * g->cpu_ms))

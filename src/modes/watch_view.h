@@ -45,12 +45,20 @@ struct tl_watch_log {
     bool fresh;         /* fed since the last look */
     struct tl_buf head; /* its first bytes, until they tell a trace from text */
     uint64_t bytes;
+    uint64_t fed; /* of them, fed to its engine (fewer while it is fed again from the start) */
+    bool cut;     /* the file ended before them: it starts over (the follow tells) */
     /* what has been said: the lengths of the diagnosis's arrays, and the recompiles' counts */
     uint32_t nbreaks, nspecs, nfailures, nlimits, nexports, nrestarts, nearly;
     uint32_t routine; /* routine guards on sizes: counted, not said */
     struct tl_watch_said *rec;
     uint32_t nrec;
 };
+
+/** Whether l's engine is behind what was read of l (fed again from its start, in pieces). */
+static inline bool tl_watch_log_behind(const struct tl_watch_log *l)
+{
+    return l->decided && l->eng && !l->failed && !l->cut && l->fed < l->bytes;
+}
 
 struct tl_watch_rebuild {
     pthread_t thread;
@@ -91,7 +99,8 @@ struct tl_watch_run {
     unsigned width; /* what an event line is wrapped to (0: one line) */
     struct tl_watch_log **logs;
     size_t nlogs, logs_alloc;
-    int job_fd; /* the job's output (-1: none, or it ended) */
+    char *chunk; /* catch_up's buffer (watch.c) */
+    int job_fd;  /* the job's output (-1: none, or it ended) */
     uint64_t last_byte, last_byte_wall, started_ms;
     uint64_t generation, updated_wall, last_rebuild_bytes;
     bool job_ended, stopped;
