@@ -14,6 +14,10 @@ size, as bench/run.sh does (a VM backs the page cache's memory lazily).
 
 Rows (the goal in brackets):
   200 MiB against the reference (TLPARSE_REFERENCE, --reference)   [>= 30x]
+  200 MiB against the floor (--floor: bench/floor.c, the log read once and the same files
+    written, no parsing), wall: on a settled disk (no file deleted in the last minute) [-],
+    and as a run again is timed, right after the last run's report was deleted (rm -rf:
+    ext4 then creates files slowly, for the floor as for tlparse)  [<= 1.3]
   1 GiB / 200 MiB, wall time                                        [<= 5.5]
   8 ranks: -j 2 / -j 1, wall time                                   [<= 0.62]
   8 ranks at -j 1: cores in use (CPU / wall; A = CPU, B = wall), and the floor that sets
@@ -99,6 +103,32 @@ class Pairs:
             os.sync()
             time.sleep(SETTLE_SECONDS)
 
+    def paired_rerun(self, a, b, runs, touch_a, touch_b):
+        """A and B in turn, runs times each, as a run again is timed: each run right after the
+        report of the same command's last run was deleted (not timed). A Pair."""
+        self.clean()
+        last = {}
+
+        def again(cmd, touch, key):
+            if key in last:
+                shutil.rmtree(last[key], ignore_errors=True)
+            last[key] = self.out()
+            return run(cmd, last[key], touch)
+
+        again(a, touch_a, "a")  # a warm-up each, not counted
+        again(b, touch_b, "b")
+        wa, wb, ratios, ca, cb = [], [], [], [], []
+        for _ in range(runs):
+            x = again(a, touch_a, "a")
+            y = again(b, touch_b, "b")
+            wa.append(x[0])
+            wb.append(y[0])
+            ratios.append(x[0] / y[0])
+            ca.append(x[1])
+            cb.append(y[1])
+        return Pair(statistics.median(wa), statistics.median(wb), statistics.median(ratios),
+                    0, 0, statistics.median(ca), statistics.median(cb))
+
     def paired(self, a, b, runs, touch_a, touch_b):
         """A and B in turn, runs times each (after a warm-up each): a Pair."""
         self.clean()
@@ -119,6 +149,34 @@ class Pairs:
                     max(ra), max(rb), statistics.median(ca), statistics.median(cb))
 
 
+def floor_rows(pairs, ours200, log200, floor_bin, runs):
+    """The rows of tlparse against the floor (bench/floor.c) on log200: on a settled disk, and
+    as a run again is timed."""
+    s200 = os.path.getsize(log200)
+    # the floor writes the files of one of our reports: their list, from a report made now
+    pairs.clean(settle=False)
+    model = pairs.out()
+    run(ours200, model, 0)
+    manifest = os.path.join(pairs.runs_dir, "floor-manifest.txt")
+    with open(manifest, "w") as f:
+        for root, _dirs, files in os.walk(model):
+            for name in sorted(files):
+                path = os.path.join(root, name)
+                f.write("%d\t%s\n" % (os.path.getsize(path), os.path.relpath(path, model)))
+    floor = [floor_bin, log200, "{out}", manifest]
+    rows = []
+    p = pairs.paired(ours200, floor, runs, 5 * s200 // 2, 5 * s200 // 2)
+    rows.append(("200 MiB: tlparse / floor, settled disk", "%.3f s" % p.wall_a,
+                 "%.3f s" % p.wall_b, "%.2f" % p.ratio, "-", None))
+    # what two cores could do at best: tlparse's CPU shared by both, against the floor
+    rows.append(("  tlparse's CPU / 2 cores / floor", "%.3f s" % p.cpu_a, "%.3f s" % p.wall_b,
+                 "%.2f" % (p.cpu_a / 2 / p.wall_b), "-", None))
+    p = pairs.paired_rerun(ours200, floor, runs, 5 * s200 // 2, 5 * s200 // 2)
+    rows.append(("200 MiB: tlparse / floor, run again", "%.3f s" % p.wall_a,
+                 "%.3f s" % p.wall_b, "%.2f" % p.ratio, "<= 1.3", p.ratio <= 1.3))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tlparse", required=True)
@@ -128,6 +186,7 @@ def main():
     ap.add_argument("--ranks", required=True, help="a folder of rank logs")
     ap.add_argument("--many", nargs=2, metavar=("DIR64", "DIR8"),
                     help="two folders of 64 and of 8 rank logs of the same size")
+    ap.add_argument("--floor", help="bench/floor built (its rows are left out without it)")
     ap.add_argument("--runs-dir", required=True)
     ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
@@ -150,6 +209,12 @@ def main():
     else:
         rows.append(("200 MiB: tlparse / reference, wall", "-", "-",
                      "unset: TLPARSE_REFERENCE", ">= 30x", None))
+
+    if args.floor:
+        rows += floor_rows(pairs, ours + [args.log200, "-o", "{out}"] + quiet, args.log200,
+                           args.floor, args.runs)
+    else:
+        rows.append(("200 MiB: tlparse / floor", "-", "-", "unset: --floor", "<= 1.3", None))
 
     p = pairs.paired(ours + [args.log1g, "-o", "{out}"] + quiet,
                      ours + [args.log200, "-o", "{out}"] + quiet,
