@@ -825,11 +825,10 @@ def case_ranks_read_once(binary, tmp, env, tag):
                         tag + ": the end report of rank logs read once")
 
 
-def case_newest(binary, tmp, env, tag):
-    """A TORCH_TRACE folder used again: an old log is there, and the job writes a new one. The
-    live report is of the newest log as the batch run of the folder is (no rebuild from byte
-    0), the end report is that batch report, and the watch says which log it took."""
-    d = os.path.join(tmp, "newest-" + tag)
+def old_and_new(binary, tmp, name, env):
+    """A TORCH_TRACE folder used again, tmp/name/trace: an old log an hour old (edge.log) and
+    an empty new one, and a watch of the folder into out/: (folder, old, new, watch)."""
+    d = os.path.join(tmp, name)
     os.makedirs(os.path.join(d, "trace"))
     old = os.path.join(d, "trace", "dedicated_log_torch_trace_old.log")
     shutil.copy(os.path.join(HERE, "fixtures", "edge.log"), old)
@@ -837,6 +836,14 @@ def case_newest(binary, tmp, env, tag):
     new = os.path.join(d, "trace", "dedicated_log_torch_trace_new.log")
     open(new, "wb").close()
     w = Watch(binary, ["trace", "-o", "out"], d, env)
+    return d, old, new, w
+
+
+def case_newest(binary, tmp, env, tag):
+    """A TORCH_TRACE folder used again: an old log is there, and the job writes a new one. The
+    live report is of the newest log as the batch run of the folder is (no rebuild from byte
+    0), the end report is that batch report, and the watch says which log it took."""
+    d, old, new, w = old_and_new(binary, tmp, "newest-" + tag, env)
     data = open(DEMO, "rb").read()
     for _ in range(8):
         with open(new, "ab") as f:
@@ -853,12 +860,9 @@ def case_newest(binary, tmp, env, tag):
     check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
     check(b"the newest log in trace (1 other file skipped)" in w.err,
           "%s: the log taken is said: %s" % (tag, w.err[-600:]))
-    b = subprocess.run([binary, "trace", "-o", "batch", "--no-browser"], cwd=d,
-                       capture_output=True, check=True)
+    b = end_report_is_batch(binary, d, ["trace"], tag + ": the end report of the newest log")
     check(b"dedicated_log_torch_trace_new.log, the newest log" in b.stderr,
           tag + ": the batch run takes the new log")
-    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
-                        tag + ": the end report of the newest log")
 
 
 def case_newest_switch(binary, tmp, env, tag):
@@ -866,14 +870,7 @@ def case_newest_switch(binary, tmp, env, tag):
     follows the log a batch run of the folder takes, its engine fed again from its start (that
     log read twice, while it is small), not a batch run at the end of the whole of it; the end
     report is the batch one."""
-    d = os.path.join(tmp, "newest-switch-" + tag)
-    os.makedirs(os.path.join(d, "trace"))
-    old = os.path.join(d, "trace", "dedicated_log_torch_trace_old.log")
-    shutil.copy(os.path.join(HERE, "fixtures", "edge.log"), old)
-    os.utime(old, (time.time() - 3600, time.time() - 3600))
-    new = os.path.join(d, "trace", "dedicated_log_torch_trace_new.log")
-    open(new, "wb").close()
-    w = Watch(binary, ["trace", "-o", "out"], d, env)
+    d, old, new, w = old_and_new(binary, tmp, "newest-switch-" + tag, env)
     data = open(DEMO, "rb").read()
     for _ in range(4):
         with open(new, "ab") as f:
@@ -890,17 +887,12 @@ def case_newest_switch(binary, tmp, env, tag):
     live = json.load(open(os.path.join(d, "out", "summary.json")))
     rchar = rchar_at_end(w)
     rc = w.end()
-    size = os.path.getsize(old) + os.path.getsize(new)
-    print("%s: newest switched: %d bytes read for %d bytes of logs (%.2fx)" %
-          (tag, rchar, size, rchar / size), flush=True)
     # beyond the logs read once: the switched log's start read again, the heads of the folder's
     # logs read to find the newest (as a batch run does), the pages compared with those in place
-    check(0 < rchar < size * 1.3 + (4 << 20),
-          "%s: the logs were read once, the switched one again while small: %d bytes for %d" %
-          (tag, rchar, size))
+    read_about_once(tag, "newest switched", rchar,
+                    os.path.getsize(old) + os.path.getsize(new), 1.3, 4 << 20)
     check(rc == 0, "%s: exit 0, not %s: %s" % (tag, rc, w.err[-600:]))
-    b = subprocess.run([binary, "trace", "-o", "batch", "--no-browser"], cwd=d,
-                       capture_output=True, check=True)
+    b = end_report_is_batch(binary, d, ["trace"], tag + ": the end report of the log switched to")
     check(b"dedicated_log_torch_trace_old.log, the newest log" in b.stderr,
           tag + ": the batch run takes the old log")
     check(b"dedicated_log_torch_trace_old.log, the newest log" in w.err,
@@ -909,8 +901,6 @@ def case_newest_switch(binary, tmp, env, tag):
     check(live.get("compile_ids") == batch.get("compile_ids"),
           "%s: the live report shows the old log: %s, not %s" %
           (tag, str(live.get("compile_ids"))[:80], str(batch.get("compile_ids"))[:80]))
-    check_same_as_batch(os.path.join(d, "out"), os.path.join(d, "batch"),
-                        tag + ": the end report of the log switched to")
 
 
 def case_rank_restart(binary, tmp, env, tag):

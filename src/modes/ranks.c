@@ -652,17 +652,21 @@ void tl_ranks_multi_init(struct multi *m, const struct tl_options *opt)
     tl_strtab_init(&m->carry, &m->carry_arena);
 }
 
+void tl_ranks_rank_release(struct rank *r)
+{
+    tl_outfile_close(&r->events, NULL);
+    tl_strtab_release(&r->strtab);
+    tl_arena_release(&r->arena);
+    tl_buf_release(&r->msgs);
+    free(r->diagnosis);
+    free(r->members);
+    free(r);
+}
+
 void tl_ranks_multi_release(struct multi *m)
 {
-    for (size_t i = 0; i < m->n; i++) {
-        tl_outfile_close(&m->ranks[i]->events, NULL);
-        tl_strtab_release(&m->ranks[i]->strtab);
-        tl_arena_release(&m->ranks[i]->arena);
-        tl_buf_release(&m->ranks[i]->msgs);
-        free(m->ranks[i]->diagnosis);
-        free(m->ranks[i]->members);
-        free(m->ranks[i]);
-    }
+    for (size_t i = 0; i < m->n; i++)
+        tl_ranks_rank_release(m->ranks[i]);
     free(m->ranks);
     tl_strtab_release(&m->carry);
     tl_arena_release(&m->carry_arena);

@@ -104,6 +104,8 @@ int tl_ranks_landing(struct multi *m, struct tl_outdir *out, bool live, struct t
 struct rank *tl_ranks_new_rank(struct multi *m);
 void tl_ranks_multi_init(struct multi *m, const struct tl_options *opt);
 void tl_ranks_multi_release(struct multi *m);
+/* A rank's memory released, the struct too (not its log's name and path: their owner's). */
+void tl_ranks_rank_release(struct rank *r);
 void tl_ranks_rank_init(struct rank *r, const struct tl_rank_log *log);
 /** The run's end: its root folder committed (rc 0) or aborted, res filled; returns rc. */
 int tl_ranks_finish_run(struct multi *m, int rc, struct tl_err *err, struct tl_result *res);

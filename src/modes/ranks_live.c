@@ -98,14 +98,9 @@ int tl_ranks_live_forget(struct tl_ranks_live *rl, void *user, struct tl_err *er
     int rc = 0;
     if (tl_outdir_remove_folder(&m->root, name) < 0)
         rc = tl_error(err, "cannot remove %s/%s: %s", m->out_name, name, strerror(errno));
-    tl_strtab_release(&r->strtab);
-    tl_arena_release(&r->arena);
-    tl_buf_release(&r->msgs);
-    free(r->diagnosis);
-    free(r->members);
     free(r->log.name);
     free(r->log.path);
-    free(r);
+    tl_ranks_rank_release(r);
     memmove(&m->ranks[i], &m->ranks[i + 1], (m->n - i - 1) * sizeof(*m->ranks));
     m->n--;
     for (size_t k = 0; k < m->n; k++)
